@@ -1,0 +1,455 @@
+"""Rules data: the tank tables and charts of the seed rules, loaded from ``assets/data``.
+
+Everything a rule looks up (tank data, combat results tables, range charts, the terrain effects
+chart, command efficiency tables, generation modifiers, per-ruleset settings) lives in data files,
+not in code. :func:`load_rules_data` reads them once, validates every row with pydantic (unknown
+keys, missing fields, wrong types and broken references are refused with a :class:`DataError`
+naming the file, the field and the problem) and returns frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.dataclasses import dataclass
+
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+DATA_DIR = ASSETS_DIR / "data"
+
+CrtCell = Literal["-", "S", "(S)", "D", "E"]
+_STRICT = ConfigDict(extra="forbid")
+NonNeg = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(gt=0)]
+
+
+class DataError(ValueError):
+    """A rules data file is missing, malformed or inconsistent.
+
+    The message is one line per problem: ``file: field: problem``.
+    """
+
+
+@dataclass(frozen=True, config=_STRICT)
+class Atgm:
+    """An ATGM mount (000 07.03): attack value, maximum and minimum range (inches) and the
+    depletion number compared with the natural 2D6 combat roll after each shot."""
+
+    attack: NonNeg
+    range: Positive
+    min_range: NonNeg
+    depletion: Annotated[int, Field(ge=0, le=12)]
+
+
+@dataclass(frozen=True, config=_STRICT)
+class ModernTank:
+    """One row of the Modern tank data table (seed 000).
+
+    Ranges and speeds are in inches; ``speed`` is the stand's movement points per phase;
+    ``defense`` is the armoured defence value printed in brackets.
+    """
+
+    name: str
+    points: NonNeg
+    tech_level: Annotated[int, Field(ge=1, le=5)]
+    cannon_attack: NonNeg
+    cannon_range: Positive
+    defense: NonNeg
+    speed: NonNeg
+    movement_class: Literal["T", "W", "F"]
+    amphibious_speed: int | None = None
+    atgm: Atgm | None = None
+
+    @property
+    def firepower(self) -> int:
+        """Cannon AP firepower (000 07.02.05: the intro rules use AP only)."""
+        return self.cannon_attack
+
+    @property
+    def max_range_in(self) -> int:
+        """Longest range (inches) at which any of its weapons may fire (000 07.08.05)."""
+        return max(self.cannon_range, self.atgm.range if self.atgm else 0)
+
+    @property
+    def facing_restricted(self) -> bool:
+        """Modern tanks all have turrets: no facing restriction."""
+        return False
+
+
+@dataclass(frozen=True, config=_STRICT)
+class WwiiTank:
+    """One row of the WWII tank data table (seed 001).
+
+    ``facing_restricted`` is the § mark (fires only into its own front arc, 001 10.0);
+    ``hull_gun`` the * mark (hull-mounted main gun). WWII tanks have no tech level.
+    """
+
+    name: str
+    points: NonNeg
+    ap_firepower: NonNeg
+    he_firepower: NonNeg
+    ap_range: Positive
+    he_range: Positive
+    defense: NonNeg
+    speed: NonNeg
+    movement_class: Literal["T", "W", "F"]
+    facing_restricted: bool
+    hull_gun: bool
+
+    tech_level = None
+    atgm = None
+
+    @property
+    def firepower(self) -> int:
+        """AP firepower (001 7.1.3: the intro rules use AP only)."""
+        return self.ap_firepower
+
+    @property
+    def max_range_in(self) -> int:
+        """Maximum AP range in inches (001 7.3.5)."""
+        return self.ap_range
+
+
+UnitType = ModernTank | WwiiTank
+
+
+@dataclass(frozen=True, config=_STRICT)
+class Crt:
+    """A combat results table: ``rows[total][column]`` for modified 2D6 totals 0..19 and
+    combat differentials ``columns`` (-3..+9).
+
+    ``above_max`` says what a differential above the last column does: ``"E"`` (Modern: always
+    eliminated) or ``"clamp"`` (WWII: treated as +9).
+    """
+
+    columns: tuple[int, ...]
+    rows: dict[int, tuple[CrtCell, ...]]
+    above_max: Literal["E", "clamp"]
+
+    def lookup(self, differential: int, total: int) -> CrtCell:
+        """The cell for a combat differential and a modified 2D6 total (000/001 CRT).
+
+        The total is clamped to 0..19. Raises ValueError for a differential below the first
+        column (direct fire is not allowed there).
+        """
+        if differential < self.columns[0]:
+            raise ValueError(f"combat differential {differential} is below {self.columns[0]}")
+        if differential > self.columns[-1]:
+            if self.above_max == "E":
+                return "E"
+            differential = self.columns[-1]
+        total = min(max(total, 0), 19)
+        return self.rows[total][self.columns.index(differential)]
+
+
+@dataclass(frozen=True, config=_STRICT)
+class RangeChart:
+    """A range effect chart: ``bands`` of ``(up_to_inches, modifier)``; past the last band,
+    ``beyond`` (Modern) or +1 every ``step_in`` inches (WWII: "each additional 5 inches +1")."""
+
+    bands: tuple[tuple[int, int], ...]
+    beyond: int | None = None
+    step_in: int | None = None
+
+    def modifier(self, range_band_in: int) -> int:
+        """Modifier to the 2D6 combat roll at a range band (whole inches, >= 1)
+        (000 07.08.02, 001 7.3.2)."""
+        for up_to, mod in self.bands:
+            if range_band_in <= up_to:
+                return mod
+        last_up_to, last_mod = self.bands[-1]
+        if self.beyond is not None:
+            return self.beyond
+        assert self.step_in is not None
+        return last_mod + math.ceil((range_band_in - last_up_to) / self.step_in)
+
+
+MoveCost = float | Literal["not allowed"]
+
+
+@dataclass(frozen=True, config=_STRICT)
+class TerrainType:
+    """One row of the terrain effects chart (002/004), keyed by its scenario-file name."""
+
+    key: str
+    name: str
+    geometry: Literal["area", "road", "hill", "wreck"]
+    move_tracked: MoveCost
+    move_wheeled: MoveCost
+    move_foot: MoveCost
+    combat_personnel: int
+    combat_vehicle: int
+    los_blocked: Literal["yes", "no", "personnel"]
+    additive: bool = False
+    leaving_only: bool = False
+    combat_when: Literal["smoke", "target_moving", "from_below"] | None = None
+    concealing: bool = False
+    road: bool = False
+    wwii: dict[str, int] | None = None
+
+    def move_cost(self, movement_class: str) -> float | None:
+        """Movement points per inch for a movement class ("T", "W", "F"); None if not allowed."""
+        cost = {"T": self.move_tracked, "W": self.move_wheeled, "F": self.move_foot}[
+            movement_class
+        ]
+        return None if cost == "not allowed" else float(cost)
+
+    def combat_effect(self, ruleset: str, personnel: bool = False) -> int:
+        """Cohesion and combat-roll modifier for a target in this terrain (002 chart),
+        with the WWII card's differing values where ``ruleset`` is a WWII one."""
+        field = "combat_personnel" if personnel else "combat_vehicle"
+        if ruleset.startswith("wwii") and self.wwii and field in self.wwii:
+            return self.wwii[field]
+        return getattr(self, field)
+
+    @property
+    def blocks_sight(self) -> bool:
+        """True where the chart says line of sight is blocked (for tanks: "yes" only)."""
+        return self.los_blocked == "yes"
+
+
+@dataclass(frozen=True, config=_STRICT)
+class CommandTable:
+    """A command efficiency table: ``steps`` of ``(lowest_total, orders)``; lower totals give
+    no orders (000 08.02.01 with 002's values; 001 8.2.1)."""
+
+    steps: tuple[tuple[int, int], ...]
+
+    def orders(self, total: int) -> int:
+        """Movement orders for a modified 2D6 command total."""
+        result = 0
+        for lowest, orders in self.steps:
+            if total >= lowest:
+                result = orders
+        return result
+
+
+@dataclass(frozen=True, config=_STRICT)
+class Ruleset:
+    """Per-ruleset settings of the table: sighting bonus (inches per ground level), whether a
+    higher firer sees over friendly stands, and which tables it uses."""
+
+    key: str
+    title: str
+    sight_bonus_per_level_in: Annotated[float, Field(ge=0)]
+    friendly_see_over: bool
+    crt: str
+    range: str
+    command: str
+    tank_table: Literal["modern", "wwii"]
+
+
+@dataclass(frozen=True)
+class RulesData:
+    """Every table of the rules, validated and cross-checked."""
+
+    modern_tanks: dict[str, ModernTank]
+    wwii_tanks: dict[str, WwiiTank]
+    crts: dict[str, Crt]
+    range_charts: dict[str, dict[int, RangeChart]]
+    terrain: dict[str, TerrainType]
+    command_tables: dict[str, CommandTable]
+    generation_modifiers: dict[str, int]
+    rulesets: dict[str, Ruleset]
+
+    def units_for(self, ruleset: str) -> dict[str, UnitType]:
+        """The tank table a ruleset fields, by unit name. Raises KeyError for an unknown ruleset."""
+        table = self.rulesets[ruleset].tank_table
+        return dict(self.modern_tanks) if table == "modern" else dict(self.wwii_tanks)
+
+    def range_chart(self, ruleset: str, tech_level: int | None) -> RangeChart:
+        """The range chart for a ruleset and a firer's tech level (None: the ruleset's only
+        chart, WWII). Raises KeyError where there is none."""
+        charts = self.range_charts[self.rulesets[ruleset].range]
+        if tech_level is None:
+            return charts[min(charts)]
+        return charts[tech_level]
+
+
+def _problems(path: Path, where: str, err: ValidationError) -> list[str]:
+    out = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"] if p not in ("function-after",))
+        field = f"{where}.{loc}" if loc else where
+        out.append(f"{path.name}: {field}: {e['msg']}")
+    return out
+
+
+def _validate(adapter: TypeAdapter, raw: object, path: Path, where: str, problems: list[str]):
+    try:
+        return adapter.validate_python(raw)
+    except ValidationError as err:
+        problems.extend(_problems(path, where, err))
+        return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise DataError(f"{path.name}: missing file {path}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise DataError(f"{path.name}: not valid TOML: {err}") from None
+
+
+def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path.name}: missing file {path}") from None
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    numbered = [(n, line) for n, line in numbered if not line.lstrip().startswith("#")]
+    reader = csv.DictReader(line for _, line in numbered)
+    rows = []
+    for (n, _), row in zip(numbered[1:], reader, strict=False):
+        if None in row:
+            raise DataError(f"{path.name}: line {n}: more cells than the header has columns")
+        rows.append((n, {k: v.strip() for k, v in row.items() if v is not None}))
+    return rows
+
+
+_ATGM_COLUMNS = ("atgm_attack", "atgm_range", "atgm_min_range", "atgm_depletion")
+
+
+def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:
+    adapter = TypeAdapter(cls)
+    tanks: dict = {}
+    for line, row in _read_csv(path):
+        raw: dict[str, object] = {k: (v if v != "" else None) for k, v in row.items()}
+        if cls is ModernTank:
+            atgm = {c.removeprefix("atgm_"): raw.pop(c, None) for c in _ATGM_COLUMNS}
+            present = [v is not None for v in atgm.values()]
+            if any(present) and not all(present):
+                problems.append(f"{path.name}: line {line}: ATGM columns must be all set or all empty")
+                continue
+            raw["atgm"] = atgm if all(present) else None
+        tank = _validate(adapter, raw, path, f"line {line}", problems)
+        if tank is None:
+            continue
+        if tank.name in tanks:
+            problems.append(f"{path.name}: line {line}: name: duplicate tank {tank.name!r}")
+        tanks[tank.name] = tank
+    return tanks
+
+
+def _parse_crt(path: Path, key: str, raw: dict, problems: list[str]) -> Crt | None:
+    columns = raw.get("columns")
+    body = dict(raw.get(key, {}))
+    rows_raw = body.pop("rows", None)
+    if not isinstance(rows_raw, dict):
+        problems.append(f"{path.name}: {key}.rows: missing")
+        return None
+    rows = {}
+    for total, text in rows_raw.items():
+        cells = str(text).split()
+        if columns and len(cells) != len(columns):
+            problems.append(
+                f"{path.name}: {key}.rows.{total}: {len(cells)} cells, expected {len(columns)}"
+            )
+        rows[total] = cells
+    missing = sorted(set(range(20)) - {int(t) for t in rows if str(t).isdigit()})
+    if missing:
+        problems.append(f"{path.name}: {key}.rows: missing totals {missing}")
+    return _validate(
+        TypeAdapter(Crt), {"columns": columns, "rows": rows, **body}, path, key, problems
+    )
+
+
+@cache
+def load_rules_data(data_dir: Path | None = None) -> RulesData:
+    """Load and validate every rules table under ``data_dir`` (default ``assets/data``).
+
+    Returns a :class:`RulesData`; the result is cached per directory.
+
+    Raises
+    ------
+    DataError
+        One line per problem (``file: field: problem``): a missing or unreadable file, an
+        unknown or missing key, a value of the wrong type or out of range, a CRT row of the
+        wrong length, or a ruleset naming a table that does not exist.
+    """
+    d = Path(data_dir) if data_dir else DATA_DIR
+    problems: list[str] = []
+
+    modern = _load_tanks(d / "modern_tanks.csv", ModernTank, problems)
+    wwii = _load_tanks(d / "wwii_tanks.csv", WwiiTank, problems)
+
+    crt_path = d / "crt.toml"
+    crt_raw = _read_toml(crt_path)
+    crts = {}
+    for key in crt_raw:
+        if key == "columns":
+            continue
+        crt = _parse_crt(crt_path, key, crt_raw, problems)
+        if crt:
+            crts[key] = crt
+
+    range_path = d / "range.toml"
+    range_charts: dict[str, dict[int, RangeChart]] = {}
+    chart_adapter = TypeAdapter(RangeChart)
+    for family, by_tl in _read_toml(range_path).items():
+        range_charts[family] = {}
+        for tl, raw in by_tl.items():
+            chart = _validate(chart_adapter, raw, range_path, f"{family}.{tl}", problems)
+            if chart is None:
+                continue
+            if (chart.beyond is None) == (chart.step_in is None):
+                problems.append(f"{range_path.name}: {family}.{tl}: give beyond or step_in, not both")
+            range_charts[family][int(tl)] = chart
+
+    terrain_path = d / "terrain.toml"
+    terrain_adapter = TypeAdapter(TerrainType)
+    terrain = {}
+    for key, raw in _read_toml(terrain_path).items():
+        row = _validate(terrain_adapter, {"key": key, **raw}, terrain_path, key, problems)
+        if row:
+            terrain[key] = row
+
+    command_path = d / "command.toml"
+    command_raw = _read_toml(command_path)
+    generation = command_raw.pop("generation", None)
+    gen_mods = _validate(
+        TypeAdapter(dict[Literal["I", "II", "III", "IV"], int]),
+        generation,
+        command_path,
+        "generation",
+        problems,
+    )
+    command_tables = {}
+    for key, raw in command_raw.items():
+        table = _validate(TypeAdapter(CommandTable), raw, command_path, key, problems)
+        if table:
+            command_tables[key] = table
+
+    rulesets_path = d / "rulesets.toml"
+    rulesets = {}
+    for key, raw in _read_toml(rulesets_path).items():
+        rs = _validate(TypeAdapter(Ruleset), {"key": key, **raw}, rulesets_path, key, problems)
+        if rs is None:
+            continue
+        for field, known in (("crt", crts), ("range", range_charts), ("command", command_tables)):
+            if getattr(rs, field) not in known:
+                problems.append(
+                    f"{rulesets_path.name}: {key}.{field}: no table {getattr(rs, field)!r}"
+                )
+        rulesets[key] = rs
+
+    if problems:
+        raise DataError("\n".join(problems))
+    return RulesData(
+        modern_tanks=modern,
+        wwii_tanks=wwii,
+        crts=crts,
+        range_charts=range_charts,
+        terrain=terrain,
+        command_tables=command_tables,
+        generation_modifiers=dict(gen_mods or {}),
+        rulesets=rulesets,
+    )
+
