@@ -194,9 +194,7 @@ class TerrainType:
 
     def move_cost(self, movement_class: str) -> float | None:
         """Movement points per inch for a movement class ("T", "W", "F"); None if not allowed."""
-        cost = {"T": self.move_tracked, "W": self.move_wheeled, "F": self.move_foot}[
-            movement_class
-        ]
+        cost = {"T": self.move_tracked, "W": self.move_wheeled, "F": self.move_foot}[movement_class]
         return None if cost == "not allowed" else float(cost)
 
     def combat_effect(self, ruleset: str, personnel: bool = False) -> int:
@@ -326,7 +324,9 @@ def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:
             atgm = {c.removeprefix("atgm_"): raw.pop(c, None) for c in _ATGM_COLUMNS}
             present = [v is not None for v in atgm.values()]
             if any(present) and not all(present):
-                problems.append(f"{path.name}: line {line}: ATGM columns must be all set or all empty")
+                problems.append(
+                    f"{path.name}: line {line}: ATGM columns must be all set or all empty"
+                )
                 continue
             raw["atgm"] = atgm if all(present) else None
         tank = _validate(adapter, raw, path, f"line {line}", problems)
@@ -400,7 +400,9 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
             if chart is None:
                 continue
             if (chart.beyond is None) == (chart.step_in is None):
-                problems.append(f"{range_path.name}: {family}.{tl}: give beyond or step_in, not both")
+                problems.append(
+                    f"{range_path.name}: {family}.{tl}: give beyond or step_in, not both"
+                )
             range_charts[family][int(tl)] = chart
 
     terrain_path = d / "terrain.toml"
@@ -452,4 +454,3 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         generation_modifiers=dict(gen_mods or {}),
         rulesets=rulesets,
     )
-

@@ -1,0 +1,100 @@
+"""The ``hulldown`` command: start the game, check scenario files, render a map."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "maps")
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    """Validate scenario files; one line per problem, exit 1 if any file has one."""
+    from game.rules.scenario import ScenarioError, load_scenario
+
+    bad = 0
+    for path in args.files:
+        try:
+            sc = load_scenario(path)
+        except ScenarioError as err:
+            bad += 1
+            for line in err.problems:
+                print(line, file=sys.stderr)
+        else:
+            n = len(sc.spec.stands)
+            print(
+                f'{path}: ok ({sc.ruleset}, {sc.table.width:g}"x{sc.table.depth:g}", '
+                f"{len(sc.table.features)} terrain features, {n} stands)"
+            )
+    return 1 if bad else 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    """Draw a scenario's table to a PNG, headless."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from game.rules.scenario import ScenarioError, load_scenario
+    from game.ui.render import render_png
+
+    try:
+        sc = load_scenario(args.scenario)
+    except ScenarioError as err:
+        print(err, file=sys.stderr)
+        return 1
+    try:
+        w, h = render_png(sc, args.out, args.scale)
+    except (OSError, ValueError) as err:  # pygame.error is a RuntimeError subclass
+        print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
+        return 1
+    except RuntimeError as err:
+        print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({w}x{h} px)")
+    return 0
+
+
+def _cmd_view(args: argparse.Namespace) -> int:
+    """Open a window on a scenario's table (the battle screens come with the engine)."""
+    from game.rules.scenario import ScenarioError, load_scenario
+    from game.ui.viewer import run_viewer
+
+    path = args.scenario or os.path.join(MAPS_DIR, "modern-meeting.json")
+    try:
+        sc = load_scenario(path)
+    except ScenarioError as err:
+        print(err, file=sys.stderr)
+        return 1
+    return run_viewer(sc, frames=args.frames)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``hulldown [view] | check FILE... | render SCENARIO --out PNG``."""
+    p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
+    sub = p.add_subparsers(dest="command")
+    v = sub.add_parser("view", help="open a window on a scenario's table (the default)")
+    v.add_argument("scenario", nargs="?", help="scenario file (default maps/modern-meeting.json)")
+    v.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    v.set_defaults(func=_cmd_view)
+    c = sub.add_parser("check", help="validate scenario files")
+    c.add_argument("files", nargs="+")
+    c.set_defaults(func=_cmd_check)
+    r = sub.add_parser("render", help="draw a scenario's table to a PNG")
+    r.add_argument("scenario")
+    r.add_argument("--out", required=True, help="PNG file to write")
+    r.add_argument("--scale", type=float, default=20.0, help="pixels per inch (default 20)")
+    r.set_defaults(func=_cmd_render)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``hulldown`` console script; returns the exit status."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        args = parser.parse_args(["view", *(argv or [])])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

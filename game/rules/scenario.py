@@ -1,0 +1,460 @@
+"""Scenario files (``hulldown-scenario/1``): load, validate, write.
+
+A scenario is one JSON file: title, ruleset, table size, sighting distance, turns, victory
+conditions, terrain as a GeoJSON FeatureCollection, two sides and their stands. The format is
+documented in ``docs/formats.md``.
+
+:func:`load_scenario` checks the file in two passes (its shape with pydantic, then the rules and
+the geometry) and raises :class:`ScenarioError` with one line per problem:
+``file: $.json.path: what is wrong``. :func:`write_scenario` writes atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import shapely
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from shapely.geometry import shape
+
+from game.rules.data import RulesData, UnitType, load_rules_data
+from game.rules.geometry import OVERLAP_SQ_IN, StandPose, Table, TerrainFeature, footprints
+
+FORMAT = "hulldown-scenario/1"
+_ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+class ScenarioError(ValueError):
+    """A scenario file cannot be used. ``problems`` holds one line per problem, each naming the
+    file, the JSON path and what is wrong; ``str()`` joins them."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class TableSize(_Strict):
+    """Table size in inches: ``width`` along x, ``depth`` along y."""
+
+    width: float = Field(gt=0, le=1000)
+    depth: float = Field(gt=0, le=1000)
+
+
+class Victory(_Strict):
+    """Victory conditions. ``destroy_percent`` (the seed scenario sheets): a side that has
+    destroyed at least ``destroy_at_least_pct`` of the enemy's stands while losing at most
+    ``lose_at_most_pct`` of its own wins."""
+
+    type: Literal["destroy_percent"] = "destroy_percent"
+    destroy_at_least_pct: float = Field(default=51, gt=0, le=100)
+    lose_at_most_pct: float = Field(default=50, ge=0, le=100)
+
+
+class GeoGeometry(BaseModel):
+    """A GeoJSON geometry (checked further by Shapely)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["Polygon", "MultiPolygon", "LineString", "MultiLineString"]
+    coordinates: list[Any]
+
+
+class FeatureProps(_Strict):
+    """Properties of a terrain feature: its chart type (or ``hill``), a hill's ``level``, an
+    optional display ``name``."""
+
+    terrain: str
+    level: int | None = Field(default=None, ge=1, le=20)
+    name: str | None = None
+
+
+class Feature(BaseModel):
+    """A GeoJSON Feature of the terrain collection."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["Feature"]
+    properties: FeatureProps
+    geometry: GeoGeometry
+
+
+class FeatureCollection(BaseModel):
+    """The terrain: a GeoJSON FeatureCollection in table inches."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["FeatureCollection"]
+    features: list[Feature]
+
+
+class Side(_Strict):
+    """A side: ``id`` (as stands name it), display ``name``, force ``cohesion`` (1..20),
+    ``generation`` (1..4 or null), the GHQ's ``command_value``, and the ``entry_edge`` its
+    entering stands come on from (or null)."""
+
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+    name: str = Field(min_length=1)
+    cohesion: int = Field(ge=1, le=20)
+    generation: int | None = Field(default=None, ge=1, le=4)
+    command_value: int = Field(default=0, ge=-5, le=5)
+    entry_edge: Literal["left", "right", "top", "bottom"] | None = None
+
+
+class StandSpec(_Strict):
+    """A stand at the start: ``id``, ``side``, ``unit`` (a data-table name), centre ``x``,
+    ``y`` (inches), ``facing_deg``, battle ``group``, ``hq``/``ghq``, and ``on_table`` (false:
+    it enters on turn 1 from its side's edge; x, y are then its default entry point)."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
+    side: str
+    unit: str
+    x: float
+    y: float
+    facing_deg: float = Field(ge=-360, le=360)
+    group: str = Field(min_length=1)
+    hq: bool = False
+    ghq: bool = False
+    on_table: bool = True
+
+
+class ScenarioFile(_Strict):
+    """The whole scenario file, as written."""
+
+    format: Literal["hulldown-scenario/1"]
+    title: str = Field(min_length=1)
+    description: str = ""
+    ruleset: Literal["modern", "wwii"]
+    table: TableSize
+    max_sighting_in: float = Field(gt=0, le=1000)
+    turns: int = Field(ge=1, le=100)
+    victory: Victory = Victory()
+    terrain: FeatureCollection
+    sides: list[Side] = Field(min_length=2, max_length=2)
+    stands: list[StandSpec] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario, ready for a battle.
+
+    ``raw`` is the file's JSON as read (the battle log carries its terrain exactly);
+    ``spec`` the parsed file; ``table`` the indexed terrain; ``units`` each stand's data row.
+    """
+
+    path: str
+    raw: dict
+    spec: ScenarioFile
+    table: Table
+    units: dict[str, UnitType]
+    data: RulesData
+
+    @property
+    def title(self) -> str:
+        """The scenario's title."""
+        return self.spec.title
+
+    @property
+    def ruleset(self) -> str:
+        """``modern`` or ``wwii``."""
+        return self.spec.ruleset
+
+    def generation_modifier(self, side_id: str) -> int:
+        """The command-roll modifier of a side's generation (002: I -1 .. IV +2; none: 0)."""
+        side = next(s for s in self.spec.sides if s.id == side_id)
+        if side.generation is None:
+            return 0
+        return self.data.generation_modifiers[_ROMAN[side.generation]]
+
+
+def _jpath(loc: tuple) -> str:
+    out = "$"
+    for p in loc:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[list[str], list]:
+    problems: list[str] = []
+    features: list[TerrainFeature] = []
+    table_box = shapely.box(0, 0, spec.table.width, spec.table.depth)
+    hills: list[tuple[int, int, shapely.Geometry]] = []
+    for i, feat in enumerate(spec.terrain.features):
+        path = f"$.terrain.features[{i}]"
+        kind = feat.properties.terrain
+        gtype = feat.geometry.type
+        if kind == "hill":
+            want = ("Polygon", "MultiPolygon")
+            if feat.properties.level is None:
+                problems.append(
+                    f"{where}: {path}.properties.level: a hill needs an integer level >= 1"
+                )
+                continue
+        elif kind not in data.terrain:
+            known = ", ".join(k for k, t in data.terrain.items() if t.geometry in ("area", "road"))
+            problems.append(
+                f"{where}: {path}.properties.terrain: unknown terrain type {kind!r} "
+                f"(known: {known}, hill)"
+            )
+            continue
+        else:
+            tt = data.terrain[kind]
+            if tt.geometry == "area":
+                want = ("Polygon", "MultiPolygon")
+            elif tt.geometry == "road":
+                want = ("LineString", "MultiLineString")
+            else:
+                problems.append(
+                    f"{where}: {path}.properties.terrain: {kind!r} cannot be drawn "
+                    f"in a scenario ({tt.geometry} terrain is derived or placed by play)"
+                )
+                continue
+            if feat.properties.level is not None:
+                problems.append(f"{where}: {path}.properties.level: only hills have a level")
+        if gtype not in want:
+            problems.append(
+                f"{where}: {path}.geometry.type: {kind!r} must be a "
+                f"{' or '.join(want)}, not {gtype}"
+            )
+            continue
+        try:
+            geom = shape(feat.geometry.model_dump())
+        except (
+            ValueError,
+            TypeError,
+            IndexError,
+            AttributeError,
+            shapely.errors.GEOSException,
+        ) as err:
+            problems.append(
+                f"{where}: {path}.geometry.coordinates: not valid {gtype} coordinates ({err})"
+            )
+            continue
+        if geom.is_empty:
+            problems.append(f"{where}: {path}.geometry: empty geometry")
+            continue
+        coords = shapely.get_coordinates(geom)
+        if not all(math.isfinite(v) for v in coords.ravel()):
+            problems.append(f"{where}: {path}.geometry.coordinates: coordinates must be finite")
+            continue
+        if not geom.is_valid:
+            problems.append(
+                f"{where}: {path}.geometry: invalid {gtype}: {shapely.is_valid_reason(geom)}"
+            )
+            continue
+        if gtype in ("Polygon", "MultiPolygon") and geom.area <= 1e-9:
+            problems.append(f"{where}: {path}.geometry: the polygon has no area")
+            continue
+        if not table_box.buffer(1e-9).covers(geom):
+            x0, y0, x1, y1 = geom.bounds
+            problems.append(
+                f"{where}: {path}.geometry: lies outside the "
+                f'{spec.table.width:g}"x{spec.table.depth:g}" table (bounds '
+                f"{x0:g},{y0:g} to {x1:g},{y1:g})"
+            )
+            continue
+        level = feat.properties.level or 0
+        if kind == "hill":
+            hills.append((i, level, geom))
+        features.append(TerrainFeature(kind, geom, level, i))
+    for i, level, geom in hills:
+        if level > 1 and not any(
+            lv == level - 1 and g.buffer(1e-9).covers(geom) for _, lv, g in hills
+        ):
+            problems.append(
+                f"{where}: $.terrain.features[{i}].properties.level: a level-{level} "
+                f"hill must lie inside a level-{level - 1} hill"
+            )
+    return problems, features
+
+
+def _stand_problems(
+    spec: ScenarioFile, data: RulesData, table: Table | None, where: str
+) -> tuple[list[str], dict[str, UnitType]]:
+    problems: list[str] = []
+    units_table = data.units_for(spec.ruleset)
+    sides = {s.id: s for s in spec.sides}
+    if len(sides) != len(spec.sides):
+        problems.append(f"{where}: $.sides[1].id: duplicate side id {spec.sides[1].id!r}")
+    units: dict[str, UnitType] = {}
+    seen: dict[str, int] = {}
+    for i, st in enumerate(spec.stands):
+        path = f"$.stands[{i}]"
+        if st.id in seen:
+            problems.append(
+                f"{where}: {path}.id: duplicate stand id {st.id!r} (also $.stands[{seen[st.id]}])"
+            )
+        seen.setdefault(st.id, i)
+        if st.side not in sides:
+            problems.append(
+                f"{where}: {path}.side: unknown side {st.side!r} (sides: {', '.join(sides)})"
+            )
+        if st.unit not in units_table:
+            problems.append(
+                f"{where}: {path}.unit: unknown unit {st.unit!r} for the "
+                f"{spec.ruleset} ruleset (see assets/data/"
+                f"{data.rulesets[spec.ruleset].tank_table}_tanks.csv)"
+            )
+        else:
+            units[st.id] = units_table[st.unit]
+        if not (math.isfinite(st.x) and math.isfinite(st.y)):
+            problems.append(f"{where}: {path}: x and y must be finite numbers")
+            continue
+        if st.on_table:
+            if table is not None and not (
+                0.5 <= st.x <= spec.table.width - 0.5 and 0.5 <= st.y <= spec.table.depth - 0.5
+            ):
+                problems.append(
+                    f"{where}: {path}: stand at ({st.x:g}, {st.y:g}) is not wholly on the table"
+                )
+        else:
+            side = sides.get(st.side)
+            if side is not None and side.entry_edge is None:
+                problems.append(
+                    f"{where}: {path}.on_table: the stand enters the table but side "
+                    f"{st.side!r} has no entry_edge"
+                )
+            elif side is not None:
+                edge_coord = {
+                    "left": (st.x, 0.0),
+                    "right": (st.x, spec.table.width),
+                    "bottom": (st.y, 0.0),
+                    "top": (st.y, spec.table.depth),
+                }
+                v, want = edge_coord[side.entry_edge]
+                along = st.y if side.entry_edge in ("left", "right") else st.x
+                length = (
+                    spec.table.depth if side.entry_edge in ("left", "right") else spec.table.width
+                )
+                if abs(v - want) > 1e-6 or not (0.5 <= along <= length - 0.5):
+                    problems.append(
+                        f"{where}: {path}: an entering stand's x, y must be a point on "
+                        f"its side's {side.entry_edge} edge"
+                    )
+    for side_id in sides:
+        ghqs = [i for i, st in enumerate(spec.stands) if st.side == side_id and st.ghq]
+        if not ghqs:
+            problems.append(
+                f"{where}: $.sides: side {side_id!r} has no GHQ stand "
+                f'(set "ghq": true on one of its stands)'
+            )
+        elif len(ghqs) > 1:
+            problems.append(
+                f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
+                f"one GHQ (also $.stands[{ghqs[0]}])"
+            )
+    # stands overlapping at the start (000 08.03.05)
+    placed = [
+        (i, st)
+        for i, st in enumerate(spec.stands)
+        if st.on_table and math.isfinite(st.x) and math.isfinite(st.y)
+    ]
+    if placed:
+        fps = footprints([StandPose(st.id, st.side, st.x, st.y, st.facing_deg) for _, st in placed])
+        tree = shapely.STRtree(fps)
+        a_idx, b_idx = tree.query(fps, predicate="intersects")
+        for a, b in zip(a_idx, b_idx, strict=True):
+            if a < b and shapely.area(shapely.intersection(fps[a], fps[b])) > OVERLAP_SQ_IN:
+                problems.append(
+                    f"{where}: $.stands[{placed[b][0]}]: stand {placed[b][1].id!r} "
+                    f"overlaps stand {placed[a][1].id!r} at the start"
+                )
+    if table is not None:
+        for i, st in placed:
+            here = table.terrain_at(st.x, st.y)
+            if any(data.terrain[k].move_cost("T") is None for k in here.areas):
+                problems.append(
+                    f"{where}: $.stands[{i}]: stand {st.id!r} starts on impassable ground"
+                )
+    return problems, units
+
+
+def parse_scenario(raw: Any, where: str = "<scenario>", data: RulesData | None = None) -> Scenario:
+    """Validate a scenario already read from JSON (a dict). ``where`` names it in errors.
+
+    Raises ScenarioError with one line per problem (see :func:`load_scenario`).
+    """
+    data = data or load_rules_data()
+    if not isinstance(raw, dict):
+        raise ScenarioError([f"{where}: $: a scenario must be a JSON object"])
+    try:
+        spec = ScenarioFile.model_validate(raw)
+    except ValidationError as err:
+        lines = []
+        for e in err.errors():
+            msg = e["msg"]
+            if e["type"] == "extra_forbidden":
+                msg = "unknown field"
+            elif e["type"] == "missing":
+                msg = "required field is missing"
+            lines.append(f"{where}: {_jpath(e['loc'])}: {msg}")
+        raise ScenarioError(lines) from None
+    problems, features = _shape_problems(spec, data, where)
+    table = None
+    if not problems:
+        table = Table(spec.table.width, spec.table.depth, features, data.terrain)
+    stand_problems, units = _stand_problems(spec, data, table, where)
+    problems += stand_problems
+    if problems or table is None:
+        raise ScenarioError(problems)
+    return Scenario(path=where, raw=raw, spec=spec, table=table, units=units, data=data)
+
+
+def load_scenario(path: str | os.PathLike) -> Scenario:
+    """Read and validate a scenario file.
+
+    Raises
+    ------
+    ScenarioError
+        One line per problem, ``file: $.json.path: what is wrong``: unreadable file, bad JSON,
+        unknown or missing fields, bad numbers, unknown terrain type or unit, invalid or
+        self-intersecting polygons, geometry outside the table, duplicate stand ids, stands
+        overlapping at the start, a side without a GHQ.
+    """
+    p = Path(path)
+    where = str(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError([f"{where}: no such file"]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError([f"{where}: cannot be read ({err})"]) from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ScenarioError(
+            [f"{where}: line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"]
+        ) from None
+    return parse_scenario(raw, where)
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed and
+    synced, then renamed over the target, so a crash never leaves a half-written file."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_scenario(path: str | os.PathLike, raw: dict) -> None:
+    """Validate a scenario dict and write it as pretty JSON, atomically.
+
+    Raises ScenarioError (and writes nothing) if it does not validate.
+    """
+    parse_scenario(raw, str(path))
+    write_atomic(path, json.dumps(raw, indent=1, ensure_ascii=False) + "\n")

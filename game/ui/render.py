@@ -1,0 +1,240 @@
+"""Drawing the table with pygame-ce: terrain by type, roads, hills with their levels, stands
+with facing and id, a 6" grid and a scale bar. Used by the window and by ``hulldown render``.
+
+Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels (y down) by a
+:class:`View`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pygame
+import shapely
+
+from game.rules.geometry import StandPose, _corners
+
+# Colour-blind safe side colours (blue / orange) and muted terrain, readable at a glance.
+SIDE_COLOURS = [(40, 110, 200), (230, 130, 20)]
+TABLE_COLOUR = (196, 205, 160)
+TERRAIN_COLOURS = {
+    "woods": (70, 120, 60),
+    "grove": (110, 150, 80),
+    "light_buildings": (170, 150, 130),
+    "heavy_buildings": (120, 105, 95),
+    "marsh": (130, 160, 150),
+    "rough_1": (180, 175, 130),
+    "rough_2": (160, 150, 110),
+    "rough_3": (140, 125, 95),
+    "smoke": (210, 210, 210),
+    "light_improved_position": (150, 140, 100),
+    "medium_improved_position": (135, 125, 90),
+    "heavy_improved_position": (120, 110, 80),
+    "barbed_wire": (150, 120, 120),
+    "minefield": (190, 120, 110),
+    "impassable": (90, 120, 170),
+}
+ROAD_STYLE = {
+    "good_road": ((120, 100, 80), 0.35),
+    "poor_road": ((150, 125, 95), 0.25),
+    "track": ((165, 140, 105), 0.15),
+}
+HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
+GRID_COLOUR = (0, 0, 0, 40)
+INK = (30, 30, 30)
+
+
+@dataclass
+class View:
+    """Maps table inches to screen pixels: ``scale`` pixels per inch, table point (0, depth)
+    at pixel ``origin`` (the top-left corner of the table on screen)."""
+
+    scale: float
+    origin: tuple[float, float]
+    depth: float
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Screen pixel of a table point."""
+        return (self.origin[0] + x * self.scale, self.origin[1] + (self.depth - y) * self.scale)
+
+    def to_table(self, px: float, py: float) -> tuple[float, float]:
+        """Table point (inches) under a screen pixel."""
+        return ((px - self.origin[0]) / self.scale, self.depth - (py - self.origin[1]) / self.scale)
+
+    @classmethod
+    def fit(cls, width: float, depth: float, rect: pygame.Rect, margin: int = 24) -> View:
+        """The view that fits a whole table of ``width`` x ``depth`` inches into ``rect``."""
+        scale = min((rect.w - 2 * margin) / width, (rect.h - 2 * margin) / depth)
+        ox = rect.x + (rect.w - width * scale) / 2
+        oy = rect.y + (rect.h - depth * scale) / 2
+        return cls(scale, (ox, oy), depth)
+
+
+def _rings(geom) -> Iterable[tuple[list, list[list]]]:
+    for poly in getattr(geom, "geoms", [geom]):
+        yield list(poly.exterior.coords), [list(r.coords) for r in poly.interiors]
+
+
+def _fill(surface, view: View, geom, colour, outline=None) -> None:
+    for ext, holes in _rings(geom):
+        pygame.draw.polygon(surface, colour, [view.to_px(x, y) for x, y in ext])
+        for h in holes:
+            pygame.draw.polygon(surface, TABLE_COLOUR, [view.to_px(x, y) for x, y in h])
+        if outline:
+            pygame.draw.polygon(surface, outline, [view.to_px(x, y) for x, y in ext], 1)
+
+
+def draw_table(
+    surface: pygame.Surface, table, view: View, font: pygame.font.Font | None = None
+) -> None:
+    """Draw the table's terrain: the cloth, hills by level with their slope band and a level
+    label, areas by type, roads by class, a 6" grid, and a scale bar."""
+    font = font or pygame.font.Font(None, max(14, int(view.scale * 0.9)))
+    x0, y0 = view.to_px(0, table.depth)
+    x1, y1 = view.to_px(table.width, 0)
+    pygame.draw.rect(surface, TABLE_COLOUR, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
+    for i, hill in enumerate(table.hills):
+        colour = HILL_COLOURS[min(hill.level - 1, len(HILL_COLOURS) - 1)]
+        _fill(surface, view, hill.geometry, colour, outline=(120, 100, 60))
+        crest = table._hill_crests[i]
+        if not crest.is_empty:
+            lighter = tuple(min(255, c + 12) for c in colour)
+            _fill(surface, view, crest, lighter)
+    for f in table.areas:
+        colour = TERRAIN_COLOURS.get(f.kind, (150, 150, 150))
+        _fill(surface, view, f.geometry, colour, outline=tuple(max(0, c - 40) for c in colour))
+        if f.kind in ("light_buildings", "heavy_buildings"):
+            for ext, _ in _rings(f.geometry):
+                pts = [view.to_px(x, y) for x, y in ext]
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                step = max(4, int(view.scale / 2))
+                for gx in range(int(min(xs)) + step, int(max(xs)), step):
+                    pygame.draw.line(
+                        surface, (120, 100, 85), (gx, min(ys) + 1), (gx, max(ys) - 1), 1
+                    )
+    for f in table.roads:
+        colour, width_in = ROAD_STYLE.get(f.kind, ((120, 100, 80), 0.3))
+        for line in getattr(f.geometry, "geoms", [f.geometry]):
+            pts = [view.to_px(x, y) for x, y in line.coords]
+            pygame.draw.lines(surface, colour, False, pts, max(2, int(width_in * view.scale)))
+    for hill in table.hills:
+        # label each level where it shows: off any higher hill drawn over it
+        higher = [h.geometry for h in table.hills if h.level > hill.level]
+        shown = hill.geometry.difference(shapely.union_all(higher)) if higher else hill.geometry
+        c = (shown if not shown.is_empty else hill.geometry).representative_point()
+        label = font.render(f"L{hill.level}", True, (90, 70, 30))
+        px, py = view.to_px(c.x, c.y)
+        surface.blit(label, label.get_rect(center=(px, py)))
+    grid = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    gx = 0.0
+    while gx <= table.width + 1e-9:
+        pygame.draw.line(grid, GRID_COLOUR, view.to_px(gx, 0), view.to_px(gx, table.depth))
+        gx += 6
+    gy = 0.0
+    while gy <= table.depth + 1e-9:
+        pygame.draw.line(grid, GRID_COLOUR, view.to_px(0, gy), view.to_px(table.width, gy))
+        gy += 6
+    surface.blit(grid, (0, 0))
+    pygame.draw.rect(surface, INK, pygame.Rect(x0, y0, x1 - x0, y1 - y0), 2)
+    _scale_bar(surface, view, table, font)
+
+
+def _scale_bar(surface, view: View, table, font) -> None:
+    bx, by = view.to_px(0, 0)
+    by += 8
+    for k in range(6):
+        colour = INK if k % 2 == 0 else (240, 240, 240)
+        r = pygame.Rect(bx + k * view.scale, by, math.ceil(view.scale), 5)
+        pygame.draw.rect(surface, colour, r)
+    pygame.draw.rect(surface, INK, pygame.Rect(bx, by, 6 * view.scale, 5), 1)
+    label = font.render('6"  (1" = 100 m)', True, INK)
+    surface.blit(label, (bx + 6 * view.scale + 6, by - 4))
+
+
+def draw_stand(
+    surface,
+    view: View,
+    pose: StandPose,
+    colour,
+    label: str | None = None,
+    font: pygame.font.Font | None = None,
+) -> None:
+    """A stand token: its 1"x1" footprint in its side's colour, the front edge marked and a
+    facing arrow, and its id."""
+    corners = [view.to_px(x, y) for x, y in _corners(pose.x, pose.y, pose.facing_deg)]
+    if pose.wreck:
+        pygame.draw.polygon(surface, (60, 60, 60), corners)
+        pygame.draw.line(surface, (20, 20, 20), corners[0], corners[2], 2)
+        pygame.draw.line(surface, (20, 20, 20), corners[1], corners[3], 2)
+        return
+    pygame.draw.polygon(surface, colour, corners)
+    pygame.draw.polygon(surface, INK, corners, 1)
+    pygame.draw.line(surface, (255, 255, 255), corners[0], corners[1], max(2, int(view.scale / 8)))
+    a = math.radians(pose.facing_deg)
+    tip = view.to_px(pose.x + 0.45 * math.cos(a), pose.y + 0.45 * math.sin(a))
+    base = view.to_px(pose.x, pose.y)
+    pygame.draw.line(surface, (255, 255, 255), base, tip, 2)
+    if label:
+        font = font or pygame.font.Font(None, max(12, int(view.scale * 0.7)))
+        text = font.render(label, True, (255, 255, 255))
+        surface.blit(text, text.get_rect(center=view.to_px(pose.x, pose.y - 0.22)))
+
+
+def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
+    """Draw a scenario at its start: the table, then every stand (entering stands at their entry
+    point on the edge)."""
+    draw_table(surface, scenario.table, view)
+    sides = [s.id for s in scenario.spec.sides]
+    font = pygame.font.Font(None, max(12, int(view.scale * 0.7)))
+    for st in scenario.spec.stands:
+        pose = StandPose(st.id, st.side, st.x, st.y, st.facing_deg)
+        colour = SIDE_COLOURS[sides.index(st.side) % len(SIDE_COLOURS)]
+        draw_stand(surface, view, pose, colour, st.id, font)
+
+
+def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
+    """Render a scenario headless to a PNG file (title above the table); returns its size in
+    pixels. Needs no display: it uses an off-screen surface."""
+    pygame.font.init()
+    w = scenario.table.width
+    d = scenario.table.depth
+    margin = 40
+    size = (int(w * px_per_in + 2 * margin), int(d * px_per_in + 2 * margin + 20))
+    surface = pygame.Surface(size)
+    surface.fill((245, 243, 235))
+    view = View(px_per_in, (margin, margin + 10), d)
+    draw_scenario(surface, scenario, view)
+    title = pygame.font.Font(None, 26).render(
+        f'{scenario.title}  ({scenario.ruleset}, {w:g}"x{d:g}", sighting '
+        f'{scenario.spec.max_sighting_in:g}", {scenario.spec.turns} turns)',
+        True,
+        INK,
+    )
+    surface.blit(title, (margin, 10))
+    _legend(surface, scenario, (margin + 260, size[1] - 22))
+    pygame.image.save(surface, out)
+    return size
+
+
+def _legend(surface, scenario, at) -> None:
+    font = pygame.font.Font(None, 20)
+    x, y = at
+    kinds = sorted({f.kind for f in scenario.table.areas})
+    entries = [
+        (TERRAIN_COLOURS.get(k, (150, 150, 150)), scenario.data.terrain[k].name) for k in kinds
+    ]
+    if scenario.table.hills:
+        entries.append((HILL_COLOURS[0], "Hill (slope band, lighter crest)"))
+    for i, s in enumerate(scenario.spec.sides):
+        entries.append((SIDE_COLOURS[i % 2], s.name))
+    for colour, name in entries:
+        pygame.draw.rect(surface, colour, pygame.Rect(x, y, 12, 12))
+        pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
+        text = font.render(name, True, INK)
+        surface.blit(text, (x + 16, y - 1))
+        x += 16 + text.get_width() + 14
+
+
+__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "render_png"]
