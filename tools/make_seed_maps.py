@@ -188,7 +188,7 @@ def main() -> None:
             },
         ],
         [("A", "Pz IIIJ-M", 10, 0, 24, 0), ("B", 'M4 "Sherman"', 8, 48, 24, 180)],
-        0.78,
+        0.82,
         "The seed WWII scenario sheet: 10 Pz IIIJ-M at cohesion 15 (795 points) meet 8 M4 "
         "Shermans at cohesion 14 (806) on mixed ground. Both enter from the narrow edges on "
         "turn 1. Destroy 51% of the enemy while losing no more than 50% to win.",

@@ -29,6 +29,7 @@ STEP_IN = 0.5  # movement is walked in half-inch steps (000 09.00.01)
 CONTACT_IN = 0.01  # footprints this close are in base contact
 OVERLAP_SQ_IN = 1e-6  # footprints overlapping more than this overlap
 LENGTH_EPS_IN = 1e-6  # a sight line inside an area for more than this is blocked
+TOUCH_IN = 1e-9  # a sight line this close to a stand's footprint touches it
 ANGLE_EPS_DEG = 1e-6  # a shot this close to the arc boundary counts as front
 ROAD_HALF_WIDTH_IN = 0.25  # a step within this of a road's centre line uses the road rate
 SLOPE_BAND_IN = 1.0  # the slope is the band within 1" inside a hill's outline
@@ -60,9 +61,18 @@ class StandPose:
     in_clear: bool = False
 
 
+def _cos_sin(facing_deg):
+    """cos and sin of a facing (degrees; scalar or array), exact at the quarter turns so a
+    table turned by 90 degrees gives the same footprints to the last bit."""
+    a = np.radians(facing_deg)
+    c, s = np.cos(a), np.sin(a)
+    c = np.where(np.abs(c) < 1e-12, 0.0, np.where(np.abs(np.abs(c) - 1) < 1e-12, np.sign(c), c))
+    s = np.where(np.abs(s) < 1e-12, 0.0, np.where(np.abs(np.abs(s) - 1) < 1e-12, np.sign(s), s))
+    return c, s
+
+
 def _corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
-    a = math.radians(facing_deg)
-    c, s = math.cos(a), math.sin(a)
+    c, s = (float(v) for v in _cos_sin(facing_deg))
     # front-left, front-right, back-right, back-left (front is along the facing)
     local = ((HALF, HALF), (HALF, -HALF), (-HALF, -HALF), (-HALF, HALF))
     return [(x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in local]
@@ -80,8 +90,7 @@ def footprints(poses: Sequence[StandPose]) -> np.ndarray:
         return np.empty(0, dtype=object)
     xs = np.array([p.x for p in poses])
     ys = np.array([p.y for p in poses])
-    a = np.radians([p.facing_deg for p in poses])
-    c, s = np.cos(a), np.sin(a)
+    c, s = _cos_sin(np.array([p.facing_deg for p in poses], dtype=float))
     lx = np.array([HALF, HALF, -HALF, -HALF])
     ly = np.array([HALF, -HALF, -HALF, HALF])
     cx = xs[:, None] + lx[None, :] * c[:, None] - ly[None, :] * s[:, None]
@@ -297,6 +306,26 @@ class Table:
         self._blocking = blocking
         self._blocking_eroded = np.array([_erode(f.geometry) for f in blocking], dtype=object)
         self._blocking_tree = STRtree(self._blocking_eroded)
+        for g in self._blocking_eroded:
+            shapely.prepare(g)
+        # circles around and inside each shrunk area: a sight line farther from the centre than
+        # the outer radius misses it, one closer to the inner centre than the inner radius is
+        # inside it; only the lines between need an exact test
+        if len(blocking):
+            cent = shapely.centroid(self._blocking_eroded)
+            self._outer_cx, self._outer_cy = shapely.get_x(cent), shapely.get_y(cent)
+            self._outer_r = np.array(
+                [
+                    np.max(np.hypot(*(shapely.get_coordinates(g) - [cx, cy]).T)) + 1e-9
+                    for g, cx, cy in zip(
+                        self._blocking_eroded, self._outer_cx, self._outer_cy, strict=True
+                    )
+                ]
+            )
+            mic = shapely.maximum_inscribed_circle(self._blocking_eroded)
+            start = shapely.get_point(mic, 0)
+            self._inner_cx, self._inner_cy = shapely.get_x(start), shapely.get_y(start)
+            self._inner_r = np.maximum(shapely.length(mic) * (1 - 1e-6) - 1e-9, 0.0)
 
         self._road_tree = STRtree([f.geometry for f in self.roads])
         self._road_kind = [f.kind for f in self.roads]
@@ -585,7 +614,17 @@ class Table:
         rules: Ruleset,
         explain: bool = False,
     ) -> dict:
-        """Vectorised sight for every firer/target pair; see :meth:`sight_matrix`."""
+        """Sight between every firer and every target, both ways at once.
+
+        Works in stages over all pairs, each on numpy arrays: the sight segment (centre to
+        centre less both footprints); the sighting distance; stands in the way (a cheap distance
+        test, Shapely only for lines that pass near a footprint's corners); hills; blocking
+        terrain (an STRtree over the shrunk areas, then bounding and inscribed circles, Shapely
+        only for lines that pass near an outline). A pair already out of sight or blocked both
+        ways skips the later stages unless ``explain`` asks for every blocker.
+        Returns arrays of shape (len(firers), len(targets)); "rev" entries are the target
+        firing at the firer.
+        """
         nf, nt = len(firers), len(targets)
         fx = np.array([p.x for p in firers], dtype=float)
         fy = np.array([p.y for p in firers], dtype=float)
@@ -593,113 +632,83 @@ class Table:
         tx = np.array([p.x for p in targets], dtype=float)
         ty = np.array([p.y for p in targets], dtype=float)
         tf = np.array([p.facing_deg for p in targets], dtype=float)
-
-        # all stands that can block: not wrecks
-        blockers = [p for p in stands if not p.wreck]
-        blk_index = {p.id: i for i, p in enumerate(blockers)}
-        all_x = np.array([p.x for p in blockers], dtype=float)
-        all_y = np.array([p.y for p in blockers], dtype=float)
-        blk_level = self.ground_levels(all_x, all_y) if blockers else np.zeros(0, dtype=int)
         f_level = self.ground_levels(fx, fy)
         t_level = self.ground_levels(tx, ty)
+        bonus = rules.sight_bonus_per_level_in
+        f_sight = max_sighting_in + bonus * np.maximum(f_level, 0)
+        t_sight = max_sighting_in + bonus * np.maximum(t_level, 0)
 
         FX, TX = np.meshgrid(fx, tx, indexing="ij")
         FY, TY = np.meshgrid(fy, ty, indexing="ij")
         FF, TF = np.meshgrid(ff, tf, indexing="ij")
         dx, dy = TX - FX, TY - FY
         dist = np.hypot(dx, dy)
-        same = np.array([[f.id == t.id for t in targets] for f in firers], dtype=bool).reshape(
-            nf, nt
-        )
+        f_ids = [p.id for p in firers]
+        t_ids = [p.id for p in targets]
+        same = np.array([[a == b for b in t_ids] for a in f_ids], dtype=bool).reshape(nf, nt)
+        in_sight = (dist <= f_sight[:, None] + 1e-9) & ~same
+        in_sight_rev = (dist <= t_sight[None, :] + 1e-9) & ~same
         with np.errstate(invalid="ignore", divide="ignore"):
             ux, uy = dx / dist, dy / dist
 
             def exit_t(facing):
-                a = np.radians(facing)
-                c, s = np.cos(a), np.sin(a)
-                along = np.abs(ux * c + uy * s)
-                across = np.abs(-ux * s + uy * c)
-                return HALF / np.maximum(along, across)
+                c, s = _cos_sin(facing)
+                return HALF / np.maximum(np.abs(ux * c + uy * s), np.abs(-ux * s + uy * c))
 
             t1, t2 = exit_t(FF), exit_t(TF)
         has_line = (~same) & (dist > 1e-12) & (t1 + t2 < dist - 1e-12)
         x0, y0 = FX + ux * t1, FY + uy * t1
         x1, y1 = TX - ux * t2, TY - uy * t2
 
-        pair_f, pair_t = np.nonzero(has_line)
-        coords = np.stack(
-            [
-                np.stack([x0[has_line], y0[has_line]], -1),
-                np.stack([x1[has_line], y1[has_line]], -1),
-            ],
-            axis=1,
-        )
-        lines = shapely.linestrings(coords) if len(coords) else np.empty(0, dtype=object)
         blocked = np.zeros((nf, nt), dtype=bool)
+        blocked_rev = np.zeros((nf, nt), dtype=bool)
         reasons: dict[tuple[int, int], list[tuple]] = {}
+        work = has_line if explain else has_line & (in_sight | in_sight_rev)
+        pf, pt = np.nonzero(work)
+        if len(pf):
+            lx0, ly0, lx1, ly1 = x0[pf, pt], y0[pf, pt], x1[pf, pt], y1[pf, pt]
+            lines = shapely.linestrings(np.stack([np.c_[lx0, ly0], np.c_[lx1, ly1]], axis=1))
+            if not explain:
+                # a direction out of sight needs no more work
+                done = ~in_sight[pf, pt]
+                done_rev = ~in_sight_rev[pf, pt]
+            else:
+                done = np.zeros(len(pf), dtype=bool)
+                done_rev = done.copy()
 
-        def note(li: np.ndarray, what) -> None:
-            for k, w in zip(li, what, strict=True):
-                key = (int(pair_f[k]), int(pair_t[k]))
-                blocked[key] = True
-                if explain:
-                    reasons.setdefault(key, []).append(w)
+            def mark(k: np.ndarray, fwd: np.ndarray, rev: np.ndarray, why) -> None:
+                blocked[pf[k[fwd]], pt[k[fwd]]] = True
+                blocked_rev[pf[k[rev]], pt[k[rev]]] = True
+                if not explain:  # explaining names every blocker, so nothing is skipped
+                    done[k[fwd]] = True
+                    done_rev[k[rev]] = True
+                else:
+                    for i in np.nonzero(fwd)[0]:
+                        key = (int(pf[k[i]]), int(pt[k[i]]))
+                        reasons.setdefault(key, []).append(why(i))
 
-        if len(lines):
-            # blocking terrain areas (rules-decisions "Line of sight")
-            if len(self._blocking):
-                li, ai = self._blocking_tree.query(lines, predicate="intersects")
-                if len(li):
-                    keep = np.ones(len(li), dtype=bool)
-                    f_clear = np.array([firers[int(pair_f[k])].in_clear for k in li])
-                    t_clear = np.array([targets[int(pair_t[k])].in_clear for k in li])
-                    if f_clear.any() or t_clear.any():
-                        geoms = np.array([self._blocking[a].geometry for a in ai], dtype=object)
-                        fxk, fyk = fx[pair_f[li]], fy[pair_f[li]]
-                        txk, tyk = tx[pair_t[li]], ty[pair_t[li]]
-                        keep &= ~(f_clear & shapely.intersects_xy(geoms, fxk, fyk))
-                        keep &= ~(t_clear & shapely.intersects_xy(geoms, txk, tyk))
-                    li, ai = li[keep], ai[keep]
-                    note(
-                        li,
-                        [("terrain", self._blocking[a].kind, self._blocking[a].index) for a in ai],
-                    )
-            # hills (rules-decisions "Hills")
-            if len(self.hills):
-                li, hi = self._hill_eroded_tree.query(lines, predicate="intersects")
-                if len(li):
-                    lvl = self._hill_levels[hi]
-                    fk, tk = pair_f[li], pair_t[li]
-                    hill_g = self._hill_geoms[hi]
-                    f_in = shapely.intersects_xy(hill_g, fx[fk], fy[fk])
-                    t_in = shapely.intersects_xy(hill_g, tx[tk], ty[tk])
-                    higher = (f_level[fk] > lvl) | (t_level[tk] > lvl)
-                    hit = ~(f_in | t_in | higher)
-                    note(
-                        li[hit],
-                        [("hill", int(self._hill_levels[h]), self.hills[h].index) for h in hi[hit]],
-                    )
-            # stands in between (rules-decisions "Line of sight")
-            if blockers:
-                fps = footprints(blockers)
-                li, si = STRtree(fps).query(lines, predicate="intersects")
-                if len(li):
-                    f_ids = np.array([firers[int(k)].id for k in pair_f[li]], dtype=object)
-                    t_ids = np.array([targets[int(k)].id for k in pair_t[li]], dtype=object)
-                    b_ids = np.array([blockers[s].id for s in si], dtype=object)
-                    hit = (b_ids != f_ids) & (b_ids != t_ids)
-                    if rules.friendly_see_over:
-                        f_side = np.array([firers[int(k)].side for k in pair_f[li]], dtype=object)
-                        b_side = np.array([blockers[s].side for s in si], dtype=object)
-                        f_lvl = f_level[pair_f[li]]
-                        see_over = (b_side == f_side) & (f_lvl > blk_level[si])
-                        hit &= ~see_over
-                    note(li[hit], [("stand", b) for b in b_ids[hit]])
+            self._stands_in_the_way(
+                firers,
+                targets,
+                stands,
+                rules,
+                f_level,
+                t_level,
+                pf,
+                pt,
+                (lx0, ly0, lx1, ly1),
+                lines,
+                mark,
+            )
+            open_ = np.nonzero(~(done & done_rev))[0]
+            self._hills_in_the_way(firers, targets, f_level, t_level, pf, pt, lines, open_, mark)
+            open_ = np.nonzero(~(done & done_rev))[0]
+            self._terrain_in_the_way(
+                firers, targets, pf, pt, (lx0, ly0, lx1, ly1), lines, open_, mark
+            )
 
-        max_sight = max_sighting_in + rules.sight_bonus_per_level_in * np.maximum(f_level, 0)
-        in_sight = dist <= max_sight[:, None] + 1e-9
-        clear = (~same) & (~blocked) & in_sight
-
+        clear = in_sight & ~blocked
+        clear_rev = in_sight_rev & ~blocked_rev
         # base contact only where centres are close enough to touch
         contact = np.zeros((nf, nt), dtype=bool)
         near_f, near_t = np.nonzero((~same) & (dist <= math.sqrt(2) + CONTACT_IN + 1e-9))
@@ -709,18 +718,130 @@ class Table:
             contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
         band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
         front = _angle_off(TF, FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
+        front_rev = _angle_off(FF, TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
         return {
             "clear": clear,
+            "clear_rev": clear_rev,
             "dist": dist,
             "band": band,
             "front": front,
+            "front_rev": front_rev,
             "contact": contact,
             "in_sight": in_sight,
-            "max_sight": max_sight,
+            "max_sight": f_sight,
             "reasons": reasons,
             "segment": (x0, y0, x1, y1, has_line),
-            "blk_index": blk_index,
         }
+
+    def _stands_in_the_way(
+        self, firers, targets, stands, rules, f_level, t_level, pf, pt, seg, lines, mark
+    ) -> None:
+        """Stands whose footprint the sight line touches (000 07.01.04, 001 6.1.1). A stand
+        within 0.5" of the line surely touches it, one farther than half its diagonal surely
+        does not; Shapely decides the rest."""
+        blockers = [p for p in stands if not p.wreck]
+        if not blockers:
+            return
+        bx = np.array([p.x for p in blockers])
+        by = np.array([p.y for p in blockers])
+        b_side = np.array([p.side for p in blockers], dtype=object)
+        b_level = self.ground_levels(bx, by)
+        index = {p.id: i for i, p in enumerate(blockers)}
+        f_b = np.array([index.get(p.id, -1) for p in firers])[pf]
+        t_b = np.array([index.get(p.id, -1) for p in targets])[pt]
+        lx0, ly0, lx1, ly1 = seg
+        d = _seg_point_dist(
+            lx0[:, None], ly0[:, None], lx1[:, None], ly1[:, None], bx[None, :], by[None, :]
+        )
+        cols = np.arange(len(blockers))[None, :]
+        d[(cols == f_b[:, None]) | (cols == t_b[:, None])] = np.inf
+        li, si = np.nonzero(d <= HALF * math.sqrt(2) + TOUCH_IN + 1e-12)
+        if not len(li):
+            return
+        sure = d[li, si] <= HALF
+        unsure = ~sure
+        if unsure.any():
+            fps = footprints([blockers[s] for s in si[unsure]])
+            sure[unsure] = shapely.dwithin(lines[li[unsure]], fps, TOUCH_IN)
+        li, si = li[sure], si[sure]
+        fwd = np.ones(len(li), dtype=bool)
+        rev = fwd.copy()
+        if rules.friendly_see_over:
+            # a friendly stand lower than the firer does not block (000 07.01.04)
+            f_side = np.array([firers[int(k)].side for k in pf[li]], dtype=object)
+            t_side = np.array([targets[int(k)].side for k in pt[li]], dtype=object)
+            fwd &= ~((b_side[si] == f_side) & (f_level[pf[li]] > b_level[si]))
+            rev &= ~((b_side[si] == t_side) & (t_level[pt[li]] > b_level[si]))
+        mark(li, fwd, rev, lambda i: ("stand", blockers[si[i]].id))
+
+    def _hills_in_the_way(
+        self, firers, targets, f_level, t_level, pf, pt, lines, open_, mark
+    ) -> None:
+        """Hills the sight line crosses, unless either end stands on that hill or higher than
+        its level (rules-decisions "Hills")."""
+        if not len(self.hills) or not len(open_):
+            return
+        li, hi = self._hill_eroded_tree.query(lines[open_], predicate="intersects")
+        if not len(li):
+            return
+        k = open_[li]
+        fk, tk = pf[k], pt[k]
+        lvl = self._hill_levels[hi]
+        fx = np.array([p.x for p in firers])[fk]
+        fy = np.array([p.y for p in firers])[fk]
+        tx = np.array([p.x for p in targets])[tk]
+        ty = np.array([p.y for p in targets])[tk]
+        hill_g = self._hill_geoms[hi]
+        on_it = shapely.intersects_xy(hill_g, fx, fy) | shapely.intersects_xy(hill_g, tx, ty)
+        higher = (f_level[fk] > lvl) | (t_level[tk] > lvl)
+        hit = ~(on_it | higher)
+        hi = hi[hit]
+        mark(
+            k[hit],
+            np.ones(len(hi), bool),
+            np.ones(len(hi), bool),
+            lambda i: ("hill", int(self._hill_levels[hi[i]]), self.hills[hi[i]].index),
+        )
+
+    def _terrain_in_the_way(self, firers, targets, pf, pt, seg, lines, open_, mark) -> None:
+        """Blocking areas the sight line runs inside for more than 1e-6" (rules-decisions
+        "Line of sight"); an area holding the centre of a stand that counts as in clear terrain
+        (WWII, after firing) does not block that stand's lines (001 6.1.2)."""
+        if not len(self._blocking) or not len(open_):
+            return
+        li, ai = self._blocking_tree.query(lines[open_])
+        if not len(li):
+            return
+        k = open_[li]
+        lx0, ly0, lx1, ly1 = (a[k] for a in seg)
+        d_out = _seg_point_dist(lx0, ly0, lx1, ly1, self._outer_cx[ai], self._outer_cy[ai])
+        near = d_out <= self._outer_r[ai]
+        k, ai = k[near], ai[near]
+        lx0, ly0, lx1, ly1 = lx0[near], ly0[near], lx1[near], ly1[near]
+        d_in = _seg_point_dist(lx0, ly0, lx1, ly1, self._inner_cx[ai], self._inner_cy[ai])
+        hit = d_in < self._inner_r[ai]
+        unsure = ~hit
+        if unsure.any():
+            hit[unsure] = shapely.intersects(self._blocking_eroded[ai[unsure]], lines[k[unsure]])
+        k, ai = k[hit], ai[hit]
+        f_clear = np.array([p.in_clear for p in firers])[pf[k]]
+        t_clear = np.array([p.in_clear for p in targets])[pt[k]]
+        if f_clear.any() or t_clear.any():
+            geoms = np.array([self._blocking[a].geometry for a in ai], dtype=object)
+            fx = np.array([p.x for p in firers])[pf[k]]
+            fy = np.array([p.y for p in firers])[pf[k]]
+            tx = np.array([p.x for p in targets])[pt[k]]
+            ty = np.array([p.y for p in targets])[pt[k]]
+            keep = ~(f_clear & shapely.intersects_xy(geoms, fx, fy))
+            keep &= ~(t_clear & shapely.intersects_xy(geoms, tx, ty))
+            k, ai = k[keep], ai[keep]
+        both = np.ones(len(k), dtype=bool)
+        mark(
+            k,
+            both,
+            both,
+            lambda i: ("terrain", self._blocking[ai[i]].kind, self._blocking[ai[i]].index),
+        )
 
     def sight_matrix(
         self,
@@ -739,15 +860,26 @@ class Table:
         a friendly stand lower than the firer) (000 07.01, 001 6.1). A target farther than the
         firer's sighting distance is not clear.
         """
-        core = self._sight_core(firers, targets, stands, max_sighting_in, rules)
-        return SightMatrix(
-            firer_ids=tuple(p.id for p in firers),
-            target_ids=tuple(p.id for p in targets),
-            clear=core["clear"],
-            range_in=core["dist"],
-            range_band_in=core["band"],
-            front=core["front"],
+        return self.sight_matrices(firers, targets, stands, max_sighting_in, rules)[0]
+
+    def sight_matrices(
+        self,
+        side_a: Sequence[StandPose],
+        side_b: Sequence[StandPose],
+        stands: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: Ruleset,
+    ) -> tuple[SightMatrix, SightMatrix]:
+        """Sight both ways between two groups at once (a to b, then b to a), sharing the work
+        that does not depend on who fires: the same rules as :meth:`sight_matrix`."""
+        core = self._sight_core(side_a, side_b, stands, max_sighting_in, rules)
+        a_ids = tuple(p.id for p in side_a)
+        b_ids = tuple(p.id for p in side_b)
+        ab = SightMatrix(a_ids, b_ids, core["clear"], core["dist"], core["band"], core["front"])
+        ba = SightMatrix(
+            b_ids, a_ids, core["clear_rev"].T, core["dist"].T, core["band"].T, core["front_rev"].T
         )
+        return ab, ba
 
     def sight(
         self,
@@ -764,7 +896,7 @@ class Table:
         """
         core = self._sight_core([firer], [target], stands, max_sighting_in, rules, explain=True)
         reasons = list(core["reasons"].get((0, 0), []))
-        if not core["in_sight"][0, 0]:
+        if not core["in_sight"][0, 0] and firer.id != target.id:
             reasons.append(("distance", None))
         x0, y0, x1, y1, has = core["segment"]
         seg = (
@@ -782,3 +914,13 @@ class Table:
             blocked_by=tuple(reasons),
             segment=seg,
         )
+
+
+def _seg_point_dist(x0, y0, x1, y1, px, py):
+    """Distance (inches) from points (px, py) to segments (x0, y0)-(x1, y1); numpy arrays that
+    broadcast together."""
+    dx, dy = x1 - x0, y1 - y0
+    len2 = dx * dx + dy * dy
+    t = np.clip(((px - x0) * dx + (py - y0) * dy) / np.where(len2 > 0, len2, 1.0), 0.0, 1.0)
+    ex, ey = x0 + t * dx - px, y0 + t * dy - py
+    return np.sqrt(ex * ex + ey * ey)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,6 +174,17 @@ class Scenario:
         return self.data.generation_modifiers[_ROMAN[side.generation]]
 
 
+def _reason(geom) -> str:
+    """Shapely's invalidity reason in words: 'Self-intersection[10 4]' becomes
+    'self-intersection at (10, 4)'."""
+    reason = shapely.is_valid_reason(geom)
+    m = re.match(r"(.*?)\[([-\d.e]+) ([-\d.e]+)\]$", reason)
+    if not m:
+        return reason
+    what, x, y = m.groups()
+    return f"{what[0].lower()}{what[1:]} at ({float(x):g}, {float(y):g})"
+
+
 def _jpath(loc: tuple) -> str:
     out = "$"
     for p in loc:
@@ -244,9 +256,7 @@ def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[li
             problems.append(f"{where}: {path}.geometry.coordinates: coordinates must be finite")
             continue
         if not geom.is_valid:
-            problems.append(
-                f"{where}: {path}.geometry: invalid {gtype}: {shapely.is_valid_reason(geom)}"
-            )
+            problems.append(f"{where}: {path}.geometry: invalid {gtype}: {_reason(geom)}")
             continue
         if gtype in ("Polygon", "MultiPolygon") and geom.area <= 1e-9:
             problems.append(f"{where}: {path}.geometry: the polygon has no area")
