@@ -25,7 +25,15 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
     ``frames`` > 0 closes it after that many frames (for tests and screenshots).
     """
     pygame.init()
-    screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    try:
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    except pygame.error as err:
+        print(
+            f"hulldown: cannot open a window ({err}). It needs a display; "
+            "'hulldown render SCENARIO --out map.png' draws a map without one."
+        )
+        pygame.quit()
+        return 2
     pygame.display.set_caption(f"hulldown - {scenario.title}")
     clock = pygame.time.Clock()
     font = pygame.font.Font(None, 22)
@@ -64,7 +72,9 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
             if here.hill_zone:
                 what += f", {here.hill_zone} (level {here.ground_level})"
             status = f'({mx:.1f}", {my:.1f}")  {what}     {HELP}'
-        screen.blit(font.render(status, True, INK), (10, screen.get_height() - 24))
+        bar = pygame.Rect(0, screen.get_height() - 30, screen.get_width(), 30)
+        pygame.draw.rect(screen, (245, 243, 235), bar)
+        screen.blit(font.render(status, True, INK), (10, bar.y + 8))
         pygame.display.flip()
         clock.tick(60)
         n += 1
