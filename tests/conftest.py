@@ -43,3 +43,97 @@ def pose(
 @pytest.fixture
 def data():
     return DATA
+
+
+# --- battles with fixed dice ------------------------------------------------------------------
+
+
+def scenario_dict(
+    stands,
+    terrain=(),
+    cohesion=(15, 15),
+    width=48,
+    depth=24,
+    turns=3,
+    generation=(3, 3),
+    command=(0, 0),
+    entry=("left", "right"),
+    sighting=30,
+):
+    """A small Modern scenario: ``stands`` are (id, side, unit, x, y, facing[, extra dict])."""
+    feats = []
+    for kind, geom, *level in terrain:
+        if kind in ("good_road", "poor_road", "track"):
+            g = {"type": "LineString", "coordinates": [list(p) for p in geom]}
+        else:
+            x0, y0, x1, y1 = geom
+            g = {
+                "type": "Polygon",
+                "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]],
+            }
+        props = {"terrain": kind}
+        if level:
+            props["level"] = level[0]
+        feats.append({"type": "Feature", "properties": props, "geometry": g})
+    specs = []
+    for sid, side, unit, x, y, facing, *extra in stands:
+        d = {
+            "id": sid,
+            "side": side,
+            "unit": unit,
+            "x": x,
+            "y": y,
+            "facing_deg": facing,
+            "group": "1",
+        }
+        if extra:
+            d.update(extra[0])
+        specs.append(d)
+    for side in ("A", "B"):
+        if not any(s.get("ghq") for s in specs if s["side"] == side):
+            next(s for s in specs if s["side"] == side)["ghq"] = True
+    return {
+        "format": "hulldown-scenario/1",
+        "title": "test",
+        "ruleset": "modern",
+        "table": {"width": width, "depth": depth},
+        "max_sighting_in": sighting,
+        "turns": turns,
+        "terrain": {"type": "FeatureCollection", "features": feats},
+        "sides": [
+            {
+                "id": "A",
+                "name": "Blue",
+                "cohesion": cohesion[0],
+                "generation": generation[0],
+                "command_value": command[0],
+                "entry_edge": entry[0],
+            },
+            {
+                "id": "B",
+                "name": "Orange",
+                "cohesion": cohesion[1],
+                "generation": generation[1],
+                "command_value": command[1],
+                "entry_edge": entry[1],
+            },
+        ],
+        "stands": specs,
+    }
+
+
+def battle(stands, dice, terrain=(), **kw):
+    """A battle past set-up and initiative (A wins it: A rolls 6+6, B 1+1), at the 1st fire
+    phase with A to choose who goes first. ``dice`` follow the initiative dice."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.scenario import parse_scenario
+
+    sc = parse_scenario(scenario_dict(stands, terrain, **kw), "test.json")
+    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, *dice]))
+    from game.rules.actions import Pass
+
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    assert b.state.phase == "fire1" and b.state.initiative == "A"
+    return b

@@ -71,6 +71,11 @@ class ModernTank:
         return self.cannon_attack
 
     @property
+    def gun_range(self) -> int:
+        """Maximum cannon range in inches (000 07.08.05)."""
+        return self.cannon_range
+
+    @property
     def max_range_in(self) -> int:
         """Longest range (inches) at which any of its weapons may fire (000 07.08.05)."""
         return max(self.cannon_range, self.atgm.range if self.atgm else 0)
@@ -108,6 +113,11 @@ class WwiiTank:
     def firepower(self) -> int:
         """AP firepower (001 7.1.3: the intro rules use AP only)."""
         return self.ap_firepower
+
+    @property
+    def gun_range(self) -> int:
+        """Maximum AP range in inches (001 7.3.5)."""
+        return self.ap_range
 
     @property
     def max_range_in(self) -> int:

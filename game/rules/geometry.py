@@ -302,6 +302,9 @@ class Table:
         for g in area_geoms:
             shapely.prepare(g)
 
+        self._impassable = [
+            _erode(f.geometry) for f in self.areas if terrain_types[f.kind].move_cost("T") is None
+        ]
         blocking = [f for f in self.areas if terrain_types[f.kind].blocks_sight]
         self._blocking = blocking
         self._blocking_eroded = np.array([_erode(f.geometry) for f in blocking], dtype=object)
@@ -566,6 +569,14 @@ class Table:
             step_costs=tuple(costs),
         )
 
+    def crosses_impassable(self, path: Sequence[tuple[float, float]]) -> bool:
+        """True when the polyline ``path`` (inches) runs into ground no stand may enter (the
+        project's ``impassable`` areas) for more than 1e-6"."""
+        if not self._impassable:
+            return False
+        line = LineString(path) if len(path) > 1 else shapely.Point(path[0])
+        return any(shapely.intersects(g, line) for g in self._impassable)
+
     def path_cost(
         self, path: Sequence[tuple[float, float]], movement_class: str = "T"
     ) -> float | None:
@@ -599,11 +610,6 @@ class Table:
         return 0
 
     # ---------------------------------------------------------------- sight
-
-    def max_sight_in(self, ground_level: int, max_sighting_in: float, rules: Ruleset) -> float:
-        """Sighting distance of an observer on a ground level: the scenario's maximum plus the
-        ruleset's bonus per level (000 07.01.04: 10"; 001 6.1.3: 5")."""
-        return max_sighting_in + rules.sight_bonus_per_level_in * max(ground_level, 0)
 
     def _sight_core(
         self,

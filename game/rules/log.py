@@ -1,0 +1,209 @@
+"""The battle log, format ``hulldown-log/1`` (``../shared/event-log.md``): JSON Lines, one
+event a line, written and flushed as the battle goes.
+
+Every event carries ``seq`` (0, 1, 2, ...), ``event``, ``turn`` and ``phase``; the battle adds the
+rest. :func:`check_log_line` checks a line against the contract (the tests and ``simulate`` use
+it on every line they write).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import IO
+
+FORMAT = "hulldown-log/1"
+PHASES = {
+    "setup",
+    "initiative",
+    "posture",
+    "fire1",
+    "fire2",
+    "fire",
+    "movement",
+    "marker_removal",
+    "end",
+}
+
+# The fields each event must carry beyond seq/event/turn/phase (event-log.md).
+REQUIRED = {
+    "start": {
+        "format",
+        "ruleset",
+        "seed",
+        "scenario",
+        "table",
+        "max_sighting_in",
+        "turns",
+        "sides",
+        "terrain",
+        "stands",
+    },
+    "initiative": {"rolls", "tiebreaks", "winner"},
+    "posture": {"side", "group", "stands"},
+    "orders": {"side", "dice", "command_value", "generation_mod", "total", "orders"},
+    "fire": {
+        "attack",
+        "kind",
+        "side",
+        "attacker",
+        "target",
+        "weapon",
+        "attacker_pos",
+        "target_pos",
+        "range_in",
+        "range_band_in",
+        "cohesion",
+    },
+    "move_attempt": {"side", "group", "ordered", "roll", "level", "per_stand"},
+    "move": {
+        "side",
+        "stand",
+        "path",
+        "mp_spent",
+        "mp_allowed",
+        "facing_deg",
+        "stopped_by",
+        "entered",
+    },
+    "pass": {"side"},
+    "marker_removal": {"stand", "roll", "mods", "total", "level", "outcome", "markers_after"},
+    "resupply": {"stand", "roll", "mods", "total", "level", "passed"},
+    "end_turn": {"losses"},
+    "end": {"winner", "reason", "losses"},
+}
+FIRE_PASSED = {
+    "firepower",
+    "defense_base",
+    "aspect",
+    "defense",
+    "differential",
+    "combat",
+    "crt",
+    "result",
+    "target_markers_after",
+}
+STOPPED_BY = {None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"}
+CRT_CELLS = {"-", "S", "(S)", "D", "E"}
+
+
+def mods_json(mods) -> list[dict]:
+    """Modifiers as the log writes them: ``[{"why": CODE, "value": INT}, ...]``."""
+    return [{"why": why, "value": int(value)} for why, value in mods]
+
+
+def pos(x: float, y: float, facing: float) -> list[float]:
+    """A position as the log writes it: ``[x, y, facing_deg]``, rounded to 1e-6."""
+    return [round(x, 6), round(y, 6), round(facing % 360.0, 6)]
+
+
+class LogWriter:
+    """Writes events to a JSON Lines file, one flushed line each, and keeps them in memory.
+
+    ``path`` None keeps them in memory only. Lines are written with sorted keys and no spaces,
+    so the same battle gives the same bytes.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.events: list[dict] = []
+        self._fh: IO[str] | None = None
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the battle
+
+    def write(self, event: dict) -> dict:
+        """Add ``seq`` and write one event; returns it."""
+        event = {"seq": len(self.events), **event}
+        self.events.append(event)
+        if self._fh is not None:
+            self._fh.write(json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n")
+            self._fh.flush()
+        return event
+
+    def close(self) -> None:
+        """Close the file (the events stay in memory)."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def check_log_line(event: dict, seq: int) -> list[str]:
+    """Problems with one log event against hulldown-log/1 (an empty list when it is right).
+
+    Checks the common fields, each event's required fields, that modifier lists are
+    ``[{"why", "value"}]``, that each roll's total is its natural roll plus its modifiers, and the
+    fire line's fields when cohesion passed.
+    """
+    problems = []
+    name = event.get("event")
+    if event.get("seq") != seq:
+        problems.append(f"seq {event.get('seq')} where {seq} was due")
+    if name not in REQUIRED:
+        return problems + [f"unknown event {name!r}"]
+    if not isinstance(event.get("turn"), int) or event["turn"] < 0:
+        problems.append("turn must be an integer >= 0")
+    if event.get("phase") not in PHASES:
+        problems.append(f"unknown phase {event.get('phase')!r}")
+    missing = REQUIRED[name] - set(event)
+    if missing:
+        problems.append(f"{name}: missing {sorted(missing)}")
+        return problems
+
+    def roll_ok(where: str, roll, mods, total) -> None:
+        if not isinstance(mods, list) or not all(
+            isinstance(m, dict) and set(m) == {"why", "value"} and isinstance(m["value"], int)
+            for m in mods
+        ):
+            problems.append(f"{where}: mods must be [{{why, value}}]")
+            return
+        natural = sum(roll) if isinstance(roll, list) else roll
+        if natural + sum(m["value"] for m in mods) != total:
+            problems.append(f"{where}: total {total} is not {natural} + modifiers")
+
+    if name == "fire":
+        c = event["cohesion"]
+        roll_ok("fire.cohesion", c.get("roll"), c.get("mods"), c.get("total"))
+        if event["kind"] not in ("standard", "opportunity", "covering"):
+            problems.append(f"fire: unknown kind {event['kind']!r}")
+        if c.get("passed"):
+            missing = FIRE_PASSED - set(event)
+            if missing:
+                problems.append(f"fire: cohesion passed but missing {sorted(missing)}")
+            else:
+                cb = event["combat"]
+                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
+                if cb["total"] != min(19, max(0, natural)):
+                    problems.append("fire.combat: total is not the clamped dice + modifiers")
+                if event["crt"] not in CRT_CELLS:
+                    problems.append(f"fire: unknown CRT cell {event['crt']!r}")
+                if event["result"] not in ("none", "S", "D", "E"):
+                    problems.append(f"fire: unknown result {event['result']!r}")
+    elif name in ("marker_removal", "resupply"):
+        roll_ok(name, event["roll"], event["mods"], event["total"])
+    elif name == "move_attempt":
+        for sid, ps in event["per_stand"].items():
+            roll_ok(f"move_attempt.{sid}", event["roll"], ps.get("mods"), ps.get("total"))
+    elif name == "move":
+        if event["stopped_by"] not in STOPPED_BY:
+            problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
+        if event["mp_spent"] > event["mp_allowed"] + 1e-9:
+            problems.append("move: spent more movement points than allowed")
+    elif name == "orders":
+        if sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]:
+            problems.append("orders: total is not dice + command value + generation")
+    elif name == "start" and event["format"] != FORMAT:
+        problems.append(f"start: format {event['format']!r}")
+    return problems
+
+
+def check_log(events: list[dict]) -> list[str]:
+    """Problems with a whole log: every line, a start first and an end last."""
+    problems = []
+    for i, ev in enumerate(events):
+        problems += [f"line {i + 1}: {p}" for p in check_log_line(ev, i)]
+    if not events or events[0].get("event") != "start":
+        problems.append("the first line is not a start")
+    if events and events[-1].get("event") != "end":
+        problems.append("the last line is not an end")
+    return problems

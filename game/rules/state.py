@@ -1,0 +1,184 @@
+"""The battle state: stands with their markers, wrecks, the turn and phase, and who acts.
+
+Plain mutable dataclasses owned by a :class:`game.rules.battle.Battle`; only the battle changes
+them, through actions. :func:`state_hash` digests the whole state so a replay can prove it reached
+the same place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from game.rules.data import UnitType
+from game.rules.geometry import StandPose
+
+
+@dataclass
+class StandState:
+    """One stand during a battle.
+
+    Position in inches (centre), ``facing_deg`` in degrees; markers ``S`` (suppressed), ``D``
+    (disorganized); ``fire_attempts``: how many times it has tried to fire this turn (the fired
+    marker, 000 07.06.05); ``fired_in``: the phases of this turn it tried to fire in;
+    ``attacked_in``: the phases of this turn it was attacked in (000 07.02.03); ``moved``: it has
+    moved this movement phase; ``depleted``: its ATGMs are used up (000 07.03.03).
+    """
+
+    id: str
+    side: str
+    unit_name: str
+    unit: UnitType
+    x: float
+    y: float
+    facing_deg: float
+    on_table: bool
+    group: str
+    hq: bool = False
+    ghq: bool = False
+    S: bool = False
+    D: bool = False
+    eliminated: bool = False
+    fire_attempts: int = 0
+    fired_in: set[str] = field(default_factory=set)
+    attacked_in: set[str] = field(default_factory=set)
+    moved: bool = False
+    depleted: bool = False
+
+    @property
+    def active(self) -> bool:
+        """On the table and not eliminated."""
+        return self.on_table and not self.eliminated
+
+    @property
+    def tech_level(self) -> int | None:
+        """The stand's tech level (Modern), None for WWII tanks."""
+        return self.unit.tech_level
+
+    def pose(self) -> StandPose:
+        """Where the stand is, for the geometry."""
+        return StandPose(self.id, self.side, self.x, self.y, self.facing_deg)
+
+    def markers(self) -> dict:
+        """The markers as the battle log writes them: ``{"S", "D", "eliminated"}``."""
+        return {"S": self.S, "D": self.D, "eliminated": self.eliminated}
+
+
+@dataclass
+class Wreck:
+    """A wreck where a stand was eliminated (000 09.01): cover, never overlap, never blocks
+    sight."""
+
+    stand: str
+    x: float
+    y: float
+    facing_deg: float
+
+    def pose(self) -> StandPose:
+        """The wreck as the geometry sees it."""
+        return StandPose(f"wreck:{self.stand}", "", self.x, self.y, self.facing_deg, wreck=True)
+
+
+@dataclass
+class MovingGroup:
+    """A movement action under way: the group whose cohesion roll passed and the stands that may
+    move in it (stragglers left out, 000 08.02.09)."""
+
+    side: str
+    group: str
+    ordered: bool
+    stands: list[str]
+
+
+@dataclass
+class PendingMove:
+    """A declared move waiting for the enemy's opportunity-fire answer (000 07.06.05).
+
+    ``points`` are the step points the stand can walk, ``headings`` its heading at each, and
+    ``offer`` maps a step index to the enemy stands (with weapon) that could fire there.
+    """
+
+    side: str
+    stand: str
+    path: tuple[tuple[float, float], ...]
+    facing_deg: float
+    points: tuple[tuple[float, float], ...]
+    headings: tuple[float, ...]
+    step_costs: tuple[float, ...]
+    mp_allowed: float
+    stopped_by: str | None
+    road_rate: tuple[bool, ...]
+    entered: bool
+    offer: dict[int, list[tuple[str, str]]]
+
+
+@dataclass
+class BattleState:
+    """Everything that changes during a battle."""
+
+    stands: dict[str, StandState]
+    turn: int = 0
+    phase: str = "setup"
+    to_act: str | None = None
+    initiative: str | None = None
+    first_chosen: bool = False
+    passes: int = 0
+    orders: dict[str, int] = field(default_factory=dict)
+    independent_used: set[str] = field(default_factory=set)
+    groups_moved: set[str] = field(default_factory=set)
+    moving: MovingGroup | None = None
+    pending: PendingMove | None = None
+    wrecks: list[Wreck] = field(default_factory=list)
+    attacks: int = 0
+    finished: bool = False
+    winner: str | None = None
+    reason: str | None = None
+
+    def losses(self, sides: list[str]) -> dict[str, int]:
+        """Stands eliminated so far, by side."""
+        return {
+            s: sum(1 for st in self.stands.values() if st.side == s and st.eliminated)
+            for s in sides
+        }
+
+
+def state_hash(state: BattleState, dice_digest: str) -> str:
+    """A hex digest (16 characters) of the whole battle state and the dice's position."""
+    doc = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "initiative": state.initiative,
+        "passes": state.passes,
+        "orders": state.orders,
+        "independent_used": sorted(state.independent_used),
+        "groups_moved": sorted(state.groups_moved),
+        "stands": [
+            [
+                s.id,
+                s.group,
+                s.x,
+                s.y,
+                s.facing_deg,
+                s.on_table,
+                s.S,
+                s.D,
+                s.eliminated,
+                s.fire_attempts,
+                sorted(s.fired_in),
+                sorted(s.attacked_in),
+                s.moved,
+                s.depleted,
+            ]
+            for s in state.stands.values()
+        ],
+        "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
+        "moving": None if state.moving is None else [state.moving.group, state.moving.stands],
+        "pending": None if state.pending is None else [state.pending.stand, state.pending.points],
+        "finished": state.finished,
+        "winner": state.winner,
+        "dice": dice_digest,
+    }
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,0 +1,343 @@
+"""Joint movement through the engine, with fixed dice (000 08.00-08.03, 07.06.05)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.rules.actions import (
+    ChooseFirst,
+    EndMoves,
+    Fire,
+    LetPass,
+    Move,
+    MoveAttempt,
+    OpportunityFire,
+    Pass,
+)
+from game.rules.battle import IllegalAction
+from game.rules.log import check_log_line
+from tests.conftest import battle
+
+M1A2, T80, T72, T62 = "M1A2 Abrams", "T-80U / AT-11", "T-72", "T-62"
+
+
+def to_movement(b, orders_dice=(3, 3, 3, 3), first="A"):
+    """Pass both fire phases; roll the orders with ``orders_dice`` (A's 2D6, then B's)."""
+    b.dice._values[b.dice._next : b.dice._next] = list(orders_dice)
+    for _ in range(2):
+        b.apply(ChooseFirst("A", "A"))
+        b.apply(Pass("A"))
+        b.apply(Pass("B"))
+    assert b.state.phase == "movement"
+    b.apply(ChooseFirst("A", first))
+    return b
+
+
+def events(b, name):
+    return [e for e in b.log.events if e["event"] == name]
+
+
+# --- orders (000 08.02.01-02; 002 command efficiency table) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "command", "generation", "total", "orders"),
+    [
+        ((1, 1), 0, 3, 3, 0),  # < 4: none
+        ((2, 1), 0, 3, 4, 1),
+        ((3, 3), 0, 3, 7, 2),
+        ((4, 4), 0, 3, 9, 3),
+        ((5, 5), 0, 3, 11, 4),
+        ((6, 6), 0, 3, 13, 5),
+        ((6, 6), 1, 3, 14, 6),
+        ((6, 6), 2, 4, 16, 7),  # > 15: seven
+        ((6, 6), 0, 1, 11, 4),  # generation I is -1
+    ],
+)
+def test_orders_from_the_command_efficiency_table(dice, command, generation, total, orders):
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 30, 12, 180)],
+        [],
+        command=(command, 0),
+        generation=(generation, 3),
+    )
+    to_movement(b, orders_dice=(*dice, 3, 3))
+    a_orders = [e for e in events(b, "orders") if e["side"] == "A"][0]
+    assert (a_orders["dice"], a_orders["total"], a_orders["orders"]) == (list(dice), total, orders)
+    assert b.state.orders["A"] == orders
+
+
+def test_no_orders_once_the_ghq_is_gone():
+    """000 08.02.02: no dice are rolled for a side without its GHQ."""
+    b = battle(
+        [
+            ("A1", "A", T72, 10, 12, 0, {"ghq": True}),
+            ("A2", "A", T72, 10, 14, 0),
+            ("B1", "B", T72, 30, 12, 180),
+        ],
+        [],
+    )
+    b.stand("A1").eliminated = True
+    to_movement(b, orders_dice=(3, 3))
+    a_orders = [e for e in events(b, "orders") if e["side"] == "A"][0]
+    assert a_orders["dice"] == [] and a_orders["orders"] == 0
+
+
+# --- move attempts (000 08.02.03-10) ----------------------------------------------------------
+
+
+def test_ordered_attempt_uses_an_order_and_one_roll_for_the_group():
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("A2", "A", T72, 10, 14, 0), ("B1", "B", T72, 40, 12, 180)],
+        [15],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    (ev,) = events(b, "move_attempt")
+    assert ev["roll"] == 15 and ev["ordered"] is True
+    # A1 is the GHQ: -2 for it (08.02.03)
+    assert ev["per_stand"]["A1"] == {
+        "mods": [{"why": "hq", "value": -2}],
+        "total": 13,
+        "passed": True,
+    }
+    assert b.state.orders["A"] == 1
+    assert b.state.moving.stands == ["A1", "A2"]
+
+
+def test_suppressed_stand_straggles():
+    """001 8.2.7 example as the Modern rules play it: one roll; the S stand adds +4."""
+    b = battle(
+        [
+            ("A1", "A", T72, 10, 12, 0, {"group": "HQ"}),
+            ("A2", "A", T72, 10, 14, 0),
+            ("A3", "A", T72, 10, 16, 0),
+            ("B1", "B", T72, 40, 12, 180),
+        ],
+        [13],
+    )
+    b.stand("A3").S = True
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    (ev,) = events(b, "move_attempt")
+    assert {k: v["passed"] for k, v in ev["per_stand"].items()} == {"A2": True, "A3": False}
+    assert ev["per_stand"]["A3"]["total"] == 17
+    assert b.state.moving.stands == ["A2"]
+
+
+def test_independent_movement_only_without_orders_once_and_at_plus_3():
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 12, 180)], [12, 20])
+    to_movement(b, orders_dice=(2, 1, 3, 3))  # A: 4 = one order
+    with pytest.raises(IllegalAction, match="use up the orders"):
+        b.apply(MoveAttempt("A", "1", False))
+    b.apply(MoveAttempt("A", "1", True))  # roll 12 - 2 (GHQ) = 10: moves
+    b.apply(EndMoves("A"))
+    b.apply(Pass("B"))
+    b.apply(MoveAttempt("A", "1", False))  # roll 20: fails, +3 shown
+    ev = events(b, "move_attempt")[-1]
+    assert ev["ordered"] is False
+    assert {"why": "independent", "value": 3} in ev["per_stand"]["A1"]["mods"]
+    b.apply(Pass("B"))
+    with pytest.raises(IllegalAction, match="no stand left|again"):
+        b.apply(MoveAttempt("A", "1", False))
+
+
+def test_failed_attempt_hands_over_to_the_enemy():
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 12, 180)], [20])
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    assert b.state.moving is None and b.to_act == "B"
+
+
+# --- moving (000 08.03, 09.00) ---------------------------------------------------------------
+
+
+def test_move_walks_pays_and_logs():
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 2, 180)],
+        [5],
+        [("woods", (14, 10, 20, 14))],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (30, 12)), 90.0))
+    (ev,) = events(b, "move")
+    # T-72 has 20 MP: 4" clear (4) then woods at 3 MP an inch: 5.33" -> 5" (15 MP), 19 MP spent
+    assert ev["path"][-1] == [19.0, 12.0]
+    assert ev["mp_spent"] == 19 and ev["mp_allowed"] == 20 and ev["stopped_by"] == "mp"
+    assert ev["facing_deg"] == 90
+    a1 = b.stand("A1")
+    assert (a1.x, a1.y, a1.facing_deg, a1.moved) == (19.0, 12.0, 90.0, True)
+    assert check_log_line(ev, ev["seq"]) == []
+    assert b.state.moving is None and b.to_act == "B"  # the group's only stand has moved
+
+
+def test_move_must_start_at_the_stand_and_stay_on_the_table():
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 2, 180)], [5])
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    with pytest.raises(IllegalAction, match="starts at the stand"):
+        b.apply(Move("A", "A1", ((11, 12), (20, 12)), 0.0))
+    with pytest.raises(IllegalAction, match="leaves the table"):
+        b.apply(Move("A", "A1", ((10, 12), (10, 30)), 0.0))
+
+
+def test_tl2_that_fired_moves_half():
+    """000 05.00 step 4: T-62 (TL2, speed 16) tried to fire, so 8 MP."""
+    # dice: fire cohesion 20 (fails, but it tried), orders 3+3 and 3+3, move attempt 5
+    b = battle([("A1", "A", T62, 10, 12, 0), ("B1", "B", T72, 25, 12, 180)], [20, 3, 3, 3, 3, 5])
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Fire("A", "B1", ("A1",), ("cannon",)))
+    b.apply(Pass("B"))
+    b.apply(Pass("A"))
+    b.apply(ChooseFirst("A", "A"))
+    assert b.movement_points("A1") == 8
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (10, 22)), 90.0))
+    if b.state.pending:
+        b.apply(LetPass("B"))
+    assert events(b, "move")[0]["mp_spent"] == 8
+
+
+def test_ending_on_a_friend_walks_back_000_08_03_05():
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("A2", "A", T72, 15, 12, 0), ("B1", "B", T72, 40, 2, 180)],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (15.2, 12)), 0.0))
+    ev = events(b, "move")[0]
+    assert ev["stopped_by"] == "overlap"
+    assert ev["path"][-1] == [14.0, 12.0]  # back along its path to where it fits
+
+
+def test_passing_through_friends_is_free_but_not_through_enemies():
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("A2", "A", T72, 13, 12, 0), ("B1", "B", T72, 20, 12, 90)],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (25, 12)), 0.0))
+    b.apply(LetPass("B"))
+    ev = events(b, "move")[0]
+    assert ev["stopped_by"] == "enemy" and ev["path"][-1] == [19.0, 12.0]
+
+
+def test_entering_from_the_side_edge_on_turn_1():
+    b = battle(
+        [
+            ("A1", "A", T72, 0, 12, 0, {"on_table": False}),
+            ("A2", "A", T72, 10, 4, 0),
+            ("B1", "B", T72, 40, 2, 180),
+        ],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    with pytest.raises(IllegalAction, match="left edge"):
+        b.apply(Move("A", "A1", ((2, 12), (10, 12)), 0.0))
+    b.apply(Move("A", "A1", ((0, 14), (10, 14)), 0.0))
+    ev = events(b, "move")[0]
+    assert ev["entered"] is True and ev["path"][0] == [0.0, 14.0]
+    assert b.stand("A1").on_table and b.stand("A1").x == 10
+
+
+def test_moves_go_on_until_both_sides_pass():
+    # B's move attempt 5, then the next turn's initiative 6+6 and 1+1
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 2, 180)], [5, 6, 6, 1, 1])
+    to_movement(b)
+    b.apply(Pass("A"))
+    b.apply(MoveAttempt("B", "1", True))  # B's roll: 5
+    b.apply(EndMoves("B"))
+    b.apply(Pass("A"))
+    assert b.state.phase == "movement"
+    b.apply(Pass("B"))
+    assert b.state.phase == "fire1" and b.state.turn == 2  # marker removal had nothing to do
+
+
+# --- opportunity fire (000 07.06.05) ---------------------------------------------------------
+
+
+def _of_battle(extra_dice):
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 26, 15, 180)], [5, *extra_dice])
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (20, 12)), 0.0))
+    return b
+
+
+def test_a_move_offers_opportunity_fire_along_its_path():
+    b = _of_battle([])
+    assert b.to_act == "B"
+    offer = b.opportunity_offer
+    assert sorted(offer) == list(range(0, 21))  # every step point is in B1's sight
+    assert offer[10] == [("B1", "cannon")]
+    assert b.stand("A1").x == 10  # nothing has moved yet
+
+
+def test_let_pass_completes_the_move():
+    b = _of_battle([])
+    b.apply(LetPass("B"))
+    ev = events(b, "move")[0]
+    assert ev["stopped_by"] is None and ev["path"][-1] == [20.0, 12.0]
+    assert b.to_act == "B"  # A's group has no one left to move: the movement action is over
+
+
+def test_opportunity_fire_interrupts_then_the_mover_rolls_to_go_on():
+    # B fires at step 10 (15, 12), front, band 12 (+1): cohesion 5, combat 6+6+1 = 13 -> S at
+    # +4; A rolls 9 + 4 = 13: goes on
+    b = _of_battle([5, 6, 6, 9])
+    b.apply(OpportunityFire("B", 10, ("B1",), ("cannon",)))
+    part1, part2 = events(b, "move")
+    fire = events(b, "fire")[0]
+    assert part1["stopped_by"] == "opportunity_fire" and part1["path"][-1] == [15.0, 12.0]
+    assert fire["kind"] == "opportunity" and fire["target_pos"][:2] == [15.0, 12.0]
+    assert fire["aspect"] == "front" and fire["differential"] == 4 and fire["result"] == "S"
+    assert part2["cohesion"]["total"] == 13 and part2["cohesion"]["passed"] is True
+    assert part2["path"][0] == [15.0, 12.0] and part2["path"][-1] == [20.0, 12.0]
+    assert part1["mp_spent"] + part2["mp_spent"] == pytest.approx(10)
+    assert part2["mp_allowed"] == pytest.approx(20 - part1["mp_spent"])
+    assert check_log_line(part2, part2["seq"]) == []
+
+
+def test_failing_the_roll_stops_the_mover_where_it_was_hit():
+    b = _of_battle([5, 6, 6, 16])  # S then 16 + 4 = 20 > 15
+    b.apply(OpportunityFire("B", 10, ("B1",), ("cannon",)))
+    part2 = events(b, "move")[-1]
+    assert part2["stopped_by"] == "cohesion" and part2["mp_spent"] == 0
+    assert (b.stand("A1").x, b.stand("A1").y) == (15.0, 12.0)
+
+
+def test_after_opportunity_fire_the_move_is_not_offered_again():
+    """000 07.02.03 C: one opportunity attack a movement phase. A TL4 stand that has fired once
+    may still opportunity fire at another mover (07.06.05)."""
+    b = battle(
+        [
+            ("A1", "A", T72, 10, 12, 0),
+            ("A2", "A", T72, 10, 8, 0),
+            ("B1", "B", M1A2, 20, 20, 270),
+            ("B2", "B", T72, 24, 20, 270),
+        ],
+        [5, 20, 9],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (14, 12)), 0.0))
+    b.apply(OpportunityFire("B", 2, ("B1",), ("cannon",)))  # misses (20), A1 rolls 9: on
+    assert "movement" in b.stand("A1").attacked_in
+    assert b.state.pending is None and b.to_act == "A" and b.stand("A1").x == 14
+    b.apply(Move("A", "A2", ((10, 8), (14, 8)), 0.0))
+    assert b.to_act == "B"
+    firers = {f for fs in b.opportunity_offer.values() for f, _ in fs}
+    assert firers == {"B1", "B2"}
+
+
+def test_opportunity_fire_must_be_on_offer():
+    b = _of_battle([])
+    with pytest.raises(IllegalAction, match="no stand of B may fire at step 40"):
+        b.apply(OpportunityFire("B", 40, ("B1",), ("cannon",)))
