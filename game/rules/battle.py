@@ -270,9 +270,8 @@ class Battle:
                 )
             if self.state.phase in t.attacked_in:
                 return no(f"{t.id} has already been attacked in this phase")
-        elif kind == "opportunity":
-            if not self.rules.may_opportunity_fire(a):
-                return no(f"{a.id} may not opportunity fire (fired {a.fire_attempts} time(s))")
+        elif kind == "opportunity" and not self.rules.may_opportunity_fire(a):
+            return no(f"{a.id} may not opportunity fire (fired {a.fire_attempts} time(s))")
         unit = a.unit
         if weapon == "atgm":
             if unit.atgm is None:
@@ -561,11 +560,13 @@ class Battle:
             reach = self.movement_points(sid)
             starts = [(s.x, s.y)]
             if not s.on_table:
-                edge = self.side_spec[s.side].entry_edge
-                along = (lambda v: (s.x, v)) if edge in ("left", "right") else (lambda v: (v, s.y))
-                base = s.y if edge in ("left", "right") else s.x
-                limit = d if edge in ("left", "right") else w
-                starts = [along(v) for v in (base, base - 3, base + 3) if 0.5 <= v <= limit - 0.5]
+                vertical = self.side_spec[s.side].entry_edge in ("left", "right")
+                base, limit = (s.y, d) if vertical else (s.x, w)
+                starts = [
+                    (s.x, v) if vertical else (v, s.y)
+                    for v in (base, base - 3, base + 3)
+                    if 0.5 <= v <= limit - 0.5
+                ]
             for x0, y0 in starts:
                 for k in range(8):
                     a = math.radians(45 * k)
