@@ -67,6 +67,72 @@ def _cmd_view(args: argparse.Namespace) -> int:
     return run_viewer(sc, frames=args.frames)
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    """Play battles headless and print a summary; one battle log per battle."""
+    import json
+
+    from tqdm import tqdm
+
+    from game.rules.scenario import ScenarioError, load_scenario
+    from game.sim import PLAYERS, play_battle, summarise
+
+    players = tuple(p.strip() for p in args.players.split(","))
+    if len(players) == 1:
+        players = players * 2
+    if len(players) != 2 or any(p not in PLAYERS for p in players):
+        known = ", ".join(PLAYERS)
+        print(
+            f"--players: give one or two of: {known} (e.g. random,random); the AI "
+            f"opponent is not built yet",
+            file=sys.stderr,
+        )
+        return 2
+    if args.games < 1:
+        print("--games: give at least 1", file=sys.stderr)
+        return 2
+    try:
+        sc = load_scenario(args.scenario)
+        from game.rules.battle import Battle
+
+        Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
+    except ScenarioError as err:
+        print(err, file=sys.stderr)
+        return 1
+    log_dir = args.log_dir
+    results = []
+    bar = tqdm(
+        range(args.games),
+        desc="battles",
+        unit="battle",
+        file=sys.stderr,
+        disable=args.games < 2 or args.quiet,
+    )
+    for i in bar:
+        seed = args.seed + i
+        log = os.path.join(log_dir, f"battle-{i + 1:04d}-seed-{seed}.jsonl") if log_dir else None
+        results.append(play_battle(sc, seed, players, log))
+    sides = [s.id for s in sc.spec.sides]
+    summary = summarise(results, sides)
+    names = {s.id: s.name for s in sc.spec.sides}
+    print(f"{summary['battles']} battles of {sc.title} ({players[0]} vs {players[1]}):")
+    for s in sides:
+        print(
+            f"  {names[s]}: {summary['wins'][s]} wins, {summary['mean_losses'][s]} stands "
+            f"lost on average"
+        )
+    print(
+        f"  draws: {summary['draws']}; mean turns {summary['mean_turns']}; "
+        f"{summary['seconds_per_battle']} s per battle"
+    )
+    if log_dir:
+        print(f"  logs in {log_dir}/")
+    if summary["log_problems"]:
+        print(f"  battle-log problems: {summary['log_problems']}", file=sys.stderr)
+        return 1
+    print(json.dumps(summary, sort_keys=True))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``hulldown [view] | check FILE... | render SCENARIO --out PNG``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
@@ -83,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", required=True, help="PNG file to write")
     r.add_argument("--scale", type=float, default=20.0, help="pixels per inch (default 20)")
     r.set_defaults(func=_cmd_render)
+    s = sub.add_parser("simulate", help="play whole battles headless")
+    s.add_argument("scenario")
+    s.add_argument("--games", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help="seed of the first battle (then +1 each)")
+    s.add_argument("--log-dir", help="write one battle log per battle here")
+    s.add_argument("--players", default="random", help="random (the AI comes later)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=_cmd_simulate)
     return p
 
 

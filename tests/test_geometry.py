@@ -497,6 +497,11 @@ def test_move_ending_on_another_stand_is_walked_back():
     assert footprint(x, y, 0).intersection(others[0]).area <= 1e-6
 
 
+def test_a_move_that_fits_nowhere_says_so():
+    walk = make_table().walk([(5, 5), (6, 5)], 20)
+    assert make_table().fit_back(walk.points, 45, [footprint(5.5, 5, 0)]) == -1
+
+
 def test_walk_back_ignores_stands_it_merely_touches():
     walk = make_table().walk([(5, 5), (10, 5)], 20)
     end = make_table().fit_back(walk.points, 0, [footprint(11, 5, 0)])

@@ -341,3 +341,23 @@ def test_opportunity_fire_must_be_on_offer():
     b = _of_battle([])
     with pytest.raises(IllegalAction, match="no stand of B may fire at step 40"):
         b.apply(OpportunityFire("B", 40, ("B1",), ("cannon",)))
+
+
+def test_a_stand_that_fits_nowhere_keeps_its_place_and_facing():
+    """Found by the fuzz: B1 turns towards a friend it cannot reach; walked back to its start,
+    the new facing would overlap that friend, so it stays as it was (000 08.03.05)."""
+    b = battle(
+        [
+            ("A1", "A", T72, 10, 12, 0),
+            ("A2", "A", T72, 10, 13.05, 90),
+            ("B1", "B", T72, 40, 2, 180),
+        ],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (10, 13)), 45.0))
+    ev = events(b, "move")[0]
+    assert ev["stopped_by"] == "overlap"
+    a1 = b.stand("A1")
+    assert (a1.x, a1.y, a1.facing_deg) == (10, 12, 0)

@@ -581,7 +581,9 @@ class Battle:
                     if lim < 0.5:
                         continue
                     path = ((x0, y0), (round(x0 + lim * dx, 6), round(y0 + lim * dy, 6)))
-                    if self.table.crosses_impassable(path):
+                    if self.table.crosses_impassable(path) or (
+                        not s.on_table and not self._room_at(x0, y0, 45.0 * k)
+                    ):
                         continue
                     acts.append(Move(moving.side, sid, path, float(45 * k)))
         return acts
@@ -1054,6 +1056,7 @@ class Battle:
             road,
             entering,
             {},
+            start_facing=headings[0] if entering else s.facing_deg,
         )
         pending.offer.update(self._opportunity_offer(s, pending))
         if pending.offer:
@@ -1079,12 +1082,18 @@ class Battle:
             if len(path) > 1
             else s.facing_deg
         )
-        fp = footprint(x, y, heading)
-        if any(
-            fp.intersection(o).area > 1e-6
-            for o in footprints([o.pose() for o in self.state.stands.values() if o.active])
-        ):
+        if not self._room_at(x, y, heading):
             raise IllegalAction(f"there is no room for {s.id} to enter there")
+
+    def _room_at(self, x: float, y: float, facing: float) -> bool:
+        """True when a footprint at (x, y) overlaps no stand on the table (000 08.03.05)."""
+        fp = footprint(x, y, facing)
+        near = [
+            o.pose()
+            for o in self.state.stands.values()
+            if o.active and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
+        ]
+        return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
     def _road_flags(self, points) -> tuple[bool, ...]:
         """For each step point after the first: was the step arriving there paid at a road's
@@ -1222,6 +1231,8 @@ class Battle:
             [o.pose() for o in self.state.stands.values() if o.active and o.id != s.id]
         )
         fit = self.table.fit_back(pm.points[: end + 1], facing, list(others))
+        if fit < 0:  # fits nowhere turned that way: it stays where it started, as it was
+            fit, facing = 0, pm.start_facing
         walked = list(pm.points[start : end + 1])
         if fit < end:
             stopped = "overlap"

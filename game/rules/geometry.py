@@ -597,7 +597,8 @@ class Table:
         every other stand (wrecks left out: they never count for overlap, 000 09.01). Returns
         the index of the point where the stand ends: the last one whose footprint (at
         ``facing_deg``) overlaps no other by more than 1e-6 sq in, stepping back 0.5" at a time
-        (000 08.03.05, 001 8.3.5). Index 0 (the start) is returned if nothing fits.
+        (000 08.03.05, 001 8.3.5). Returns -1 if it fits nowhere at that facing (the stand
+        then stays where it started, as it was).
         """
         tree = STRtree(list(others)) if len(others) else None
         for i in range(len(points) - 1, -1, -1):
@@ -607,7 +608,7 @@ class Table:
             hits = tree.query(fp, predicate="intersects")
             if not any(overlaps(fp, others[h]) for h in hits):
                 return i
-        return 0
+        return -1
 
     # ---------------------------------------------------------------- sight
 

@@ -111,6 +111,7 @@ class PendingMove:
     road_rate: tuple[bool, ...]
     entered: bool
     offer: dict[int, list[tuple[str, str]]]
+    start_facing: float = 0.0
 
 
 @dataclass

@@ -1,0 +1,89 @@
+"""Headless battles: ``hulldown simulate`` plays whole battles between two players and
+summarises them; every battle writes its own battle log."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from game.ai.random_player import RandomPlayer
+from game.rules.battle import Battle
+from game.rules.log import check_log
+from game.rules.scenario import Scenario
+
+PLAYERS = {"random": RandomPlayer}
+
+
+@dataclass
+class BattleResult:
+    """One simulated battle: seed, winner (side or None), turns played, losses by side,
+    seconds it took, actions taken, and any battle-log problems found."""
+
+    seed: int
+    winner: str | None
+    turns: int
+    losses: dict[str, int]
+    seconds: float
+    actions: int
+    log_problems: list[str]
+
+
+def make_player(kind: str, seed: int):
+    """A player by name ("random"). Raises ValueError for an unknown one."""
+    if kind not in PLAYERS:
+        raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYERS)})")
+    return PLAYERS[kind](seed)
+
+
+def play_battle(
+    scenario: Scenario,
+    seed: int,
+    players: tuple[str, str],
+    log_path: str | Path | None = None,
+    max_actions: int = 100_000,
+) -> BattleResult:
+    """Play one battle to its end; the players' streams are seeded from ``seed`` too.
+
+    Raises RuntimeError if the battle has not ended after ``max_actions`` actions.
+    """
+    t0 = time.perf_counter()
+    battle = Battle(scenario, seed, log_path=log_path)
+    sides = battle.sides
+    by_side = {
+        sides[0]: make_player(players[0], seed * 2 + 1),
+        sides[1]: make_player(players[1], seed * 2 + 2),
+    }
+    n = 0
+    while not battle.finished:
+        battle.apply(by_side[battle.to_act].choose(battle))
+        n += 1
+        if n > max_actions:
+            raise RuntimeError(f"battle with seed {seed} did not end in {max_actions} actions")
+    st = battle.state
+    return BattleResult(
+        seed,
+        st.winner,
+        st.turn,
+        st.losses(sides),
+        time.perf_counter() - t0,
+        n,
+        check_log(battle.log.events),
+    )
+
+
+def summarise(results: list[BattleResult], sides: list[str]) -> dict:
+    """Wins per side (and draws), mean losses per side, mean turns and seconds per battle."""
+    n = max(1, len(results))
+    return {
+        "battles": len(results),
+        "wins": {s: sum(r.winner == s for r in results) for s in sides},
+        "draws": sum(r.winner is None for r in results),
+        "mean_losses": {s: round(sum(r.losses[s] for r in results) / n, 2) for s in sides},
+        "mean_turns": round(sum(r.turns for r in results) / n, 2),
+        "seconds_per_battle": round(statistics.mean(r.seconds for r in results), 3)
+        if results
+        else 0.0,
+        "log_problems": sum(len(r.log_problems) for r in results),
+    }

@@ -1,0 +1,56 @@
+"""Random legal battles must never break a rule (the engine's fuzz; tools/fuzz_battles.py
+runs thousands)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from game.ai.random_player import RandomPlayer
+from game.rules.audit import audit_log, audit_replay, overlapping_stands
+from game.rules.battle import Battle
+from game.rules.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+BATTLES = int(os.environ.get("HULLDOWN_FUZZ_BATTLES", "200"))
+SCENARIO = load_scenario(ROOT / "maps" / "modern-meeting.json")
+
+
+def play_and_check(seed: int) -> list[str]:
+    b = Battle(SCENARIO, seed)
+    players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}
+    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
+    problems = []
+    while not b.finished:
+        phase = b.state.phase
+        b.apply(players[b.to_act].choose(b))
+        if phase == "movement" and b.state.phase != "movement":
+            over = overlapping_stands(b)
+            if over:
+                problems.append(f"turn {b.state.turn}: overlapping after movement: {over}")
+    problems += audit_log(b.log.events, speeds)
+    if seed % 4 == 0:  # a full replay of every fourth battle keeps CI quick
+        problems += audit_replay(b)
+    return problems
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_random_battles_break_no_rule(chunk):
+    per = BATTLES // 10
+    for seed in range(chunk * per, (chunk + 1) * per):
+        assert play_and_check(seed) == [], f"seed {seed}"
+
+
+def test_the_audit_finds_a_broken_log():
+    b = Battle(SCENARIO, 1)
+    players = {s: RandomPlayer(i) for i, s in enumerate(b.sides)}
+    while not b.finished:
+        b.apply(players[b.to_act].choose(b))
+    events = [dict(e) for e in b.log.events]
+    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
+    assert audit_log(events, speeds) == []
+    move = next(e for e in events if e["event"] == "move")
+    move["mp_spent"] = 99
+    assert any("MP" in p or "movement points" in p for p in audit_log(events, speeds))
