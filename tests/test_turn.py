@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from game.rules.scenario import parse_scenario
 from tests.conftest import battle, scenario_dict
 
 T72, M1A2, T80 = "T-72", "M1A2 Abrams", "T-80U / AT-11"
+MAP = Path(__file__).resolve().parents[1] / "maps" / "modern-meeting.json"
 TWO = [("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 20, 12, 180)]
 
 
@@ -236,7 +238,7 @@ def _random_battle(seed, n_actions, path=None):
 
     from game.rules.scenario import load_scenario
 
-    b = Battle(load_scenario("maps/modern-meeting.json"), seed, autosave=path)
+    b = Battle(load_scenario(MAP), seed, autosave=path)
     rng = random.Random(seed)
     for _ in range(n_actions):
         if b.finished:
@@ -293,9 +295,9 @@ def test_log_file_is_written_line_by_line(tmp_path):
     from game.rules.scenario import load_scenario
 
     log = tmp_path / "battle.jsonl"
-    b = Battle(load_scenario("maps/modern-meeting.json"), 1, log_path=log)
+    b = Battle(load_scenario(MAP), 1, log_path=log)
     b.apply(Pass("A"))
     lines = log.read_text().splitlines()
     assert [json.loads(x)["event"] for x in lines] == ["start", "pass"]  # flushed as it goes
     start = json.loads(lines[0])
-    assert start["terrain"] == json.loads(open("maps/modern-meeting.json").read())["terrain"]
+    assert start["terrain"] == json.loads(MAP.read_text())["terrain"]
