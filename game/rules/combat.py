@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from itertools import product
 
-from game.rules.data import Crt, RangeChart
+from game.rules.data import Crt
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 
@@ -176,9 +176,3 @@ def attack_odds(crt: Crt, setups: list[FireSetup], S: bool, D: bool) -> dict:
         else:
             final["SD" if s and d else "S" if s else "D"] += p
     return {"shots": shots, "final": final, "p_eliminated": final["eliminated"]}
-
-
-def range_modifier(chart: RangeChart, band_in: int) -> int:
-    """The range chart's modifier to the combat roll for a whole-inch range band
-    (000 07.08.02, 001 7.3.2)."""
-    return chart.modifier(band_in)
