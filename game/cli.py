@@ -133,11 +133,52 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_menu(args: argparse.Namespace) -> int:
+    """Open the window on the main menu."""
+    from game.ui.app import start
+    from game.ui.menu import MenuScreen
+
+    return start(MenuScreen, frames=getattr(args, "frames", 0))
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    """Go straight to a battle: a scenario with a seed, a save, or the autosave."""
+    from game.rules.battle import Battle, SaveError
+    from game.rules.scenario import ScenarioError
+    from game.saves import autosave_path
+    from game.ui.app import start
+    from game.ui.menu import battle_screen, new_battle
+
+    try:
+        if args.resume or args.load:
+            path = autosave_path() if args.resume else args.load
+            battle = Battle.load(path, autosave=autosave_path())
+        elif args.scenario:
+            battle = new_battle(args.scenario, args.seed)
+        else:
+            print("hulldown play: give a SCENARIO, --load SAVE or --resume", file=sys.stderr)
+            return 2
+    except (ScenarioError, SaveError) as err:
+        print(err, file=sys.stderr)
+        return 1
+    return start(lambda app: battle_screen(app, battle), frames=args.frames)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``hulldown [view] | check FILE... | render SCENARIO --out PNG``."""
+    """The command line: ``hulldown [menu] | play | view | check | render | simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
-    v = sub.add_parser("view", help="open a window on a scenario's table (the default)")
+    mnu = sub.add_parser("menu", help="open the main menu (the default)")
+    mnu.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    mnu.set_defaults(func=_cmd_menu)
+    pl = sub.add_parser("play", help="play a battle on screen")
+    pl.add_argument("scenario", nargs="?", help="scenario file")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--load", help="a save file to continue")
+    pl.add_argument("--resume", action="store_true", help="continue the autosave")
+    pl.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    pl.set_defaults(func=_cmd_play)
+    v = sub.add_parser("view", help="open a window on a scenario's table")
     v.add_argument("scenario", nargs="?", help="scenario file (default maps/modern-meeting.json)")
     v.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     v.set_defaults(func=_cmd_view)
@@ -166,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        args = parser.parse_args(["view", *(argv or [])])
+        args = parser.parse_args(["menu", *(argv or [])])
     return args.func(args)
 
 

@@ -147,6 +147,7 @@ class Battle:
         self.state = BattleState(stands=stands)
         self.actions: list[Action] = []
         self.autosave = autosave
+        self.log_path = log_path
         self.log = LogWriter(log_path)
         self._new: list[dict] = []
         self._event(
@@ -392,12 +393,24 @@ class Battle:
         target: str,
         weapons: list[str] | None = None,
         kind: str = "standard",
+        step: int | None = None,
     ) -> dict:
         """Exact odds of an attack before rolling (see :func:`combat.attack_odds`), with each
         attacker's :class:`FireSetup` under ``"setups"``. ``weapons`` defaults to each
-        attacker's cannon, or its ATGM where only that may fire."""
+        attacker's cannon, or its ATGM where only that may fire. ``step``: odds of opportunity
+        fire at that step of the move waiting for an answer (000 07.06.05)."""
+        pose, road = None, False
+        if step is not None:
+            pm = self.state.pending
+            if pm is None or not 0 <= step < len(pm.points):
+                raise IllegalAction("there is no such step of a move to fire at")
+            pose = StandPose(
+                pm.stand, self.stand(pm.stand).side, *pm.points[step], pm.headings[step]
+            )
+            road = pm.road_rate[step - 1] if step > 0 else False
+            kind = "opportunity"
         setups = [
-            self._setup_for(a, target, weapons[i] if weapons else None, kind)
+            self._setup_for(a, target, weapons[i] if weapons else None, kind, pose, road)
             for i, a in enumerate(attackers)
         ]
         t = self.stand(target)
@@ -405,13 +418,21 @@ class Battle:
         out["setups"] = setups
         return out
 
-    def _setup_for(self, attacker: str, target: str, weapon: str | None, kind: str) -> FireSetup:
+    def _setup_for(
+        self,
+        attacker: str,
+        target: str,
+        weapon: str | None,
+        kind: str,
+        pose: StandPose | None = None,
+        road: bool = False,
+    ) -> FireSetup:
         if weapon:
-            return self.fire_setup(attacker, target, weapon, kind)
-        first = self.fire_setup(attacker, target, "cannon", kind)
+            return self.fire_setup(attacker, target, weapon, kind, pose, road_rate=road)
+        first = self.fire_setup(attacker, target, "cannon", kind, pose, road_rate=road)
         if first.legal or self.stand(attacker).unit.atgm is None:
             return first
-        second = self.fire_setup(attacker, target, "atgm", kind)
+        second = self.fire_setup(attacker, target, "atgm", kind, pose, road_rate=road)
         return second if second.legal else first
 
     def movement_points(self, stand_id: str) -> float:

@@ -1,0 +1,100 @@
+"""The window: one pygame-ce display, one pygame_gui manager, and the screen being shown
+(the menu, a battle). Each screen handles events, updates and draws; the loop stays short."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pygame
+import pygame_gui
+
+THEME = Path(__file__).with_name("theme.json")
+DEFAULT_SIZE = (1280, 800)
+
+
+class App:
+    """The running program: window, GUI manager, current screen.
+
+    ``frames`` > 0 stops after that many frames (tests and screenshots).
+    """
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, frames: int = 0):
+        pygame.display.init()  # no sound: the mixer is never started
+        pygame.font.init()
+        pygame.display.set_caption("hulldown")
+        self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.manager = pygame_gui.UIManager(size, str(THEME))
+        self.manager.preload_fonts(
+            [
+                {"name": "noto_sans", "point_size": 13, "style": style}
+                for style in ("bold", "italic")
+            ]
+            + [{"name": "noto_sans", "point_size": 14, "style": "bold"}]
+        )
+        self.clock = pygame.time.Clock()
+        self.screen = None
+        self.running = True
+        self.frames = frames
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The window size in pixels."""
+        return self.surface.get_size()
+
+    def show(self, screen) -> None:
+        """Switch to another screen (the old one's widgets are removed)."""
+        if self.screen is not None:
+            self.screen.close()
+        self.manager.clear_and_reset()
+        self.screen = screen
+        screen.open()
+
+    def handle(self, ev: pygame.event.Event) -> None:
+        """One event: window-level ones here, the rest to the screen."""
+        if ev.type == pygame.QUIT:
+            self.running = False
+            return
+        if ev.type == pygame.VIDEORESIZE:
+            self.surface = pygame.display.set_mode(ev.size, pygame.RESIZABLE)
+            self.manager.set_window_resolution(ev.size)
+            self.screen.resized(ev.size)
+            return
+        self.screen.handle(ev)
+
+    def run(self) -> int:
+        """The main loop; returns the exit status."""
+        n = 0
+        while self.running:
+            dt = self.clock.tick(60) / 1000
+            for ev in pygame.event.get():
+                self.handle(ev)
+            self.screen.update(dt)
+            self.screen.draw(self.surface)
+            pygame.display.flip()
+            n += 1
+            if self.frames and n >= self.frames:
+                break
+        if self.screen is not None:
+            self.screen.close()
+        pygame.quit()
+        return 0
+
+
+def start(screen_factory, frames: int = 0) -> int:
+    """Open the window, show the screen ``screen_factory(app)`` makes, run until closed.
+
+    Returns 2 with a clear message when there is no display to open a window on.
+    """
+    try:
+        app = App(frames=frames)
+    except pygame.error as err:
+        print(
+            f"hulldown: cannot open a window ({err}). It needs a display; "
+            "'hulldown render SCENARIO --out map.png' and 'hulldown simulate' work without one."
+        )
+        return 2
+    if os.environ.get("SDL_VIDEODRIVER") == "dummy" and not frames:
+        app.frames = 1  # nothing could be seen: draw once and stop
+    app.show(screen_factory(app))
+    return app.run()

@@ -1,0 +1,144 @@
+"""Battle-log events as sentences a player reads, e.g.
+
+    T-80U A3 fires at M1A2 B2: cohesion 9 + 2 (woods) = 11 <= 15; 2D6 7 + 2 (range) = 9 at +2
+    -> (S): suppressed
+
+Made only from the log event and the battle's stand names, so the panel says exactly what the
+log records.
+"""
+
+from __future__ import annotations
+
+PHASE_NAMES = {
+    "setup": "set-up",
+    "initiative": "initiative",
+    "fire1": "1st fire phase",
+    "fire2": "2nd fire phase",
+    "movement": "movement phase",
+    "marker_removal": "marker removal",
+    "end": "end",
+    "posture": "posture",
+    "fire": "fire phase",
+}
+RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E": "eliminated"}
+
+
+def _mods(mods: list[dict]) -> str:
+    out = ""
+    for m in mods:
+        why = m["why"].removeprefix("terrain:").replace("_", " ")
+        sign = "+" if m["value"] >= 0 else "-"
+        out += f" {sign} {abs(m['value'])} ({why})"
+    return out
+
+
+def _markers(m: dict) -> str:
+    if m.get("eliminated"):
+        return "eliminated"
+    on = [k for k in ("S", "D") if m.get(k)]
+    return "+".join(on) if on else "no markers"
+
+
+def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | None:
+    """One event as a sentence; ``names`` maps stand ids to "unit id", ``sides`` side ids to
+    side names. Returns None for events a player need not read (start)."""
+    name = ev["event"]
+
+    def n(sid: str) -> str:
+        return names.get(sid, sid)
+
+    if name == "start":
+        return (
+            f'{ev["scenario"]["title"]}: {ev["turns"]} turns on a {ev["table"]["width"]:g}"x'
+            f'{ev["table"]["depth"]:g}" table, sighting {ev["max_sighting_in"]:g}" '
+            f"(seed {ev['seed']})."
+        )
+    if name == "initiative":
+        rolls = ", ".join(
+            f"{sides.get(s, s)} {sum(r['dice'])} + cohesion = {r['total']}"
+            for s, r in ev["rolls"].items()
+        )
+        ties = f" (tie, re-rolled {len(ev['tiebreaks'])}x)" if ev["tiebreaks"] else ""
+        return f"Turn {ev['turn']}: initiative {rolls}{ties}: {sides.get(ev['winner'])} has it."
+    if name == "orders":
+        if not ev["dice"]:
+            return f"{sides.get(ev['side'])} has lost its GHQ: no movement orders."
+        return (
+            f"{sides.get(ev['side'])} orders: 2D6 {sum(ev['dice'])}"
+            f" {ev['command_value'] + ev['generation_mod']:+d} = {ev['total']}"
+            f" -> {ev['orders']} order(s)."
+        )
+    if name == "pass":
+        return f"{sides.get(ev['side'])} passes ({PHASE_NAMES.get(ev['phase'], ev['phase'])})."
+    if name == "fire":
+        kind = {"opportunity": " (opportunity fire)", "covering": " (covering fire)"}.get(
+            ev["kind"], ""
+        )
+        weapon = " with its ATGM" if ev["weapon"] == "atgm" else ""
+        c = ev["cohesion"]
+        cmp = "<=" if c["passed"] else ">"
+        text = (
+            f"{n(ev['attacker'])} fires{weapon} at {n(ev['target'])}{kind}: cohesion "
+            f"{c['roll']}{_mods(c['mods'])} = {c['total']} {cmp} {c['level']}"
+        )
+        if not c["passed"]:
+            return text + ": misses its chance."
+        cb = ev["combat"]
+        text += (
+            f"; 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']} at "
+            f"{ev['differential']:+d} ({ev['aspect']}) -> {ev['crt']}: "
+            f"{RESULT_WORDS[ev['result']]}"
+        )
+        if ev.get("depleted"):
+            text += "; its ATGMs are used up"
+        return text + "."
+    if name == "move_attempt":
+        ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
+        how = "ordered" if ev["ordered"] else "independent"
+        if not ok:
+            return (
+                f"{sides.get(ev['side'])} group {ev['group']} fails to move ({how}, "
+                f"rolled {ev['roll']})."
+            )
+        left = [s for s in ev["per_stand"] if s not in ok]
+        tail = f"; stragglers: {', '.join(left)}" if left else ""
+        return (
+            f"{sides.get(ev['side'])} group {ev['group']} moves ({how}, rolled {ev['roll']}){tail}."
+        )
+    if name == "move":
+        dist = 0.0
+        for (x0, y0), (x1, y1) in zip(ev["path"], ev["path"][1:], strict=False):
+            dist += ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        why = {
+            "opportunity_fire": ", stopped by opportunity fire",
+            "cohesion": ", fails to go on",
+            "overlap": ", walked back to fit",
+            "mp": "",
+            "enemy": ", stopped by an enemy stand",
+        }.get(ev["stopped_by"] or "", "")
+        entered = " enters and" if ev["entered"] else ""
+        return (
+            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {ev["mp_spent"]:g} of '
+            f"{ev['mp_allowed']:g} MP{why}."
+        )
+    if name == "marker_removal":
+        what = {
+            "recovered": "recovers (S off)",
+            "rallied": "rallies (all markers off)",
+            "panic": "panics",
+            "none": "stays as it is",
+        }[ev["outcome"]]
+        return (
+            f"{n(ev['stand'])} rolls {ev['roll']}{_mods(ev['mods'])} = {ev['total']}: "
+            f"{what}; now {_markers(ev['markers_after'])}."
+        )
+    if name == "resupply":
+        ok = "resupplied" if ev["passed"] else "not resupplied"
+        return f"{n(ev['stand'])} resupply roll {ev['roll']} + 4 = {ev['total']}: {ok}."
+    if name == "end_turn":
+        losses = ", ".join(f"{sides.get(s, s)} {v}" for s, v in ev["losses"].items())
+        return f"End of turn {ev['turn']}. Stands lost: {losses}."
+    if name == "end":
+        who = sides.get(ev["winner"]) if ev["winner"] else "Nobody"
+        return f"The battle is over: {who} wins. {ev['reason']}."
+    return None

@@ -1,0 +1,191 @@
+"""The main menu: a new battle (scenario, players, seed), resume the autosave, load a save,
+quit. Widgets are pygame_gui's."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
+from pygame_gui.windows import UIFileDialog
+
+from game.rules.battle import Battle, SaveError
+from game.rules.scenario import ScenarioError, load_scenario
+from game.saves import autosave_path, logs_dir
+from game.ui.render import INK
+
+MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+HOTSEAT = "Hotseat: two players, one screen"
+
+
+def new_battle(scenario_path: str | Path, seed: int) -> Battle:
+    """A battle of a scenario file that logs to the logs folder and autosaves.
+
+    Raises ScenarioError for a bad scenario file or a ruleset that cannot be played yet.
+    """
+    sc = load_scenario(scenario_path)
+    log = logs_dir() / f"{Path(scenario_path).stem}-seed{seed}.jsonl"
+    return Battle(sc, seed, log_path=log, autosave=autosave_path())
+
+
+def battle_screen(app, battle: Battle):
+    """The battle screen, wired back to the menu and to "play again"."""
+    from game.ui.battle_screen import BattleScreen
+
+    def again(old: Battle) -> None:
+        try:
+            nb = new_battle(old.scenario.path, old.seed + 1)
+        except ScenarioError as err:
+            app.show(MenuScreen(app, str(err)))
+            return
+        app.show(battle_screen(app, nb))
+
+    return BattleScreen(
+        app,
+        battle,
+        log_path=battle.log_path,
+        on_menu=lambda: app.show(MenuScreen(app)),
+        on_again=again,
+    )
+
+
+class MenuScreen:
+    """The first screen: choose a scenario and start, or continue a battle."""
+
+    def __init__(self, app, message: str = ""):
+        self.app = app
+        self.message = message
+        self.maps = sorted(MAPS_DIR.glob("*.json"))
+        self.chosen: Path | None = self.maps[0] if self.maps else None
+        self.dialog = None
+
+    def open(self) -> None:
+        """Lay out the widgets."""
+        m = self.app.manager
+        w, h = self.app.size
+        x = w // 2 - 230
+        y = max(40, h // 2 - 300)
+        self.title = UILabel(pygame.Rect(x, y, 460, 60), "hulldown", m, object_id="#title")
+        self.sub = UILabel(
+            pygame.Rect(x - 100, y + 58, 660, 26), "Micro Armour: The Game on a real table", m
+        )
+        y += 110
+        names = [p.name for p in self.maps] or ["(no maps)"]
+        UILabel(pygame.Rect(x, y, 460, 22), "Scenario", m)
+        self.scenario_menu = UIDropDownMenu(names, names[0], pygame.Rect(x, y + 24, 340, 34), m)
+        self.open_file = UIButton(pygame.Rect(x + 346, y + 24, 114, 34), "Open file...", m)
+        y += 70
+        UILabel(pygame.Rect(x, y, 460, 22), "Players", m)
+        self.players = UIDropDownMenu([HOTSEAT], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m)
+        y += 70
+        UILabel(
+            pygame.Rect(x, y, 460, 22), "Seed (the same seed and moves give the same battle)", m
+        )
+        self.seed = UITextEntryLine(pygame.Rect(x, y + 24, 200, 34), m)
+        self.seed.set_text(str(int(time.time()) % 100000))
+        self.seed.set_allowed_characters("numbers")
+        y += 76
+        self.new_button = UIButton(pygame.Rect(x, y, 460, 44), "New battle", m)
+        y += 52
+        self.resume_button = UIButton(pygame.Rect(x, y, 226, 40), "Resume the autosave", m)
+        if not autosave_path().exists():
+            self.resume_button.disable()
+        self.load_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Load a save...", m)
+        y += 48
+        self.quit_button = UIButton(pygame.Rect(x, y, 460, 40), "Quit", m)
+        y += 50
+        self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def resized(self, size) -> None:
+        """Lay out again."""
+        self.app.manager.clear_and_reset()
+        self.open()
+
+    def say(self, text: str) -> None:
+        """Show a message under the buttons."""
+        self.message = text
+        self.status.set_text(text.replace("\n", "<br>"))
+
+    def start_new(self) -> None:
+        """Start a battle of the chosen scenario with the seed typed."""
+        if self.chosen is None:
+            self.say("Choose a scenario first.")
+            return
+        try:
+            seed = int(self.seed.get_text() or "1")
+            battle = new_battle(self.chosen, seed)
+        except ValueError:
+            self.say("The seed must be a whole number.")
+            return
+        except ScenarioError as err:
+            self.say(str(err))
+            return
+        self.app.show(battle_screen(self.app, battle))
+
+    def load(self, path: Path) -> None:
+        """Load a save (or the autosave) and continue it."""
+        try:
+            battle = Battle.load(path, autosave=autosave_path())
+        except SaveError as err:
+            self.say(str(err))
+            return
+        self.app.show(battle_screen(self.app, battle))
+
+    def handle(self, ev) -> None:
+        """Widget events."""
+        self.app.manager.process_events(ev)
+        if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.scenario_menu:
+            self.chosen = MAPS_DIR / ev.text
+        elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            path = Path(ev.text)
+            if self.dialog_purpose == "scenario":
+                self.chosen = path
+                self.say(f"Scenario: {path}")
+            else:
+                self.load(path)
+        elif ev.type == pygame_gui.UI_BUTTON_PRESSED:
+            if ev.ui_element is self.new_button:
+                self.start_new()
+            elif ev.ui_element is self.resume_button:
+                self.load(autosave_path())
+            elif ev.ui_element is self.load_button:
+                self._dialog("save", "Load a save")
+            elif ev.ui_element is self.open_file:
+                self._dialog("scenario", "Open a scenario")
+            elif ev.ui_element is self.quit_button:
+                self.app.running = False
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_RETURN and self.dialog is None:
+            self.start_new()
+
+    def _dialog(self, purpose: str, title: str) -> None:
+        self.dialog_purpose = purpose
+        w, h = self.app.size
+        start = str(MAPS_DIR) if purpose == "scenario" else str(autosave_path().parent)
+        self.dialog = UIFileDialog(
+            pygame.Rect(w // 2 - 260, h // 2 - 220, 520, 440),
+            self.app.manager,
+            title,
+            {".json"},
+            start,
+            allow_existing_files_only=True,
+        )
+
+    def update(self, dt: float) -> None:
+        """Advance the GUI."""
+        self.app.manager.update(dt)
+
+    def draw(self, surface) -> None:
+        """Background and widgets."""
+        surface.fill((236, 233, 222))
+        w, h = surface.get_size()
+        pygame.draw.rect(surface, (58, 72, 56), pygame.Rect(0, 0, w, 8))
+        foot = pygame.font.Font(None, 20).render(
+            'Modern and WWII micro-armour, 1" = 100 m. F1 in battle lists the keys.', True, INK
+        )
+        surface.blit(foot, (12, h - 24))
+        self.app.manager.draw_ui(surface)

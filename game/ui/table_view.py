@@ -1,0 +1,186 @@
+"""The table on screen: a camera (zoom at the cursor, pan, fit), the terrain drawn once per
+camera and kept, and the stands with their markers drawn every frame."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.rules.geometry import StandPose, _corners
+from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
+
+BACKGROUND = (236, 233, 222)
+MIN_SCALE, MAX_SCALE = 4.0, 160.0
+
+
+class TableView:
+    """Camera and drawing of one table inside ``rect`` (pixels) of the window.
+
+    ``view`` maps table inches to pixels; terrain is rendered into a cached surface that is
+    redrawn only when the camera or the window changes.
+    """
+
+    def __init__(self, table, rect: pygame.Rect):
+        self.table = table
+        self.rect = pygame.Rect(rect)
+        self.view = View.fit(table.width, table.depth, self.rect)
+        self._cache: pygame.Surface | None = None
+        self._cache_key: tuple | None = None
+        self._labels: dict[tuple[str, int, tuple], pygame.Surface] = {}
+        self._font_size = 0
+        self._font: pygame.font.Font | None = None
+
+    # ---------------------------------------------------------------- camera
+
+    def fit(self) -> None:
+        """Fit the whole table in the view."""
+        self.view = View.fit(self.table.width, self.table.depth, self.rect)
+
+    def resize(self, rect: pygame.Rect) -> None:
+        """The window changed: keep the table fitted in the new area."""
+        self.rect = pygame.Rect(rect)
+        self.fit()
+
+    def zoom_at(self, factor: float, at: tuple[int, int]) -> None:
+        """Zoom by ``factor`` keeping the table point under pixel ``at`` still."""
+        tx, ty = self.view.to_table(*at)
+        scale = min(MAX_SCALE, max(MIN_SCALE, self.view.scale * factor))
+        self.view = View(
+            scale, (at[0] - tx * scale, at[1] - (self.view.depth - ty) * scale), self.view.depth
+        )
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the table by (dx, dy) pixels."""
+        ox, oy = self.view.origin
+        self.view = View(self.view.scale, (ox + dx, oy + dy), self.view.depth)
+
+    def to_table(self, pos) -> tuple[float, float]:
+        """Table inches under a pixel."""
+        return self.view.to_table(*pos)
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel of a table point."""
+        return self.view.to_px(x, y)
+
+    # ---------------------------------------------------------------- drawing
+
+    def font(self) -> pygame.font.Font:
+        """A label font sized to the zoom."""
+        size = max(11, min(28, int(self.view.scale * 0.55)))
+        if size != self._font_size:
+            self._font = pygame.font.Font(None, size)
+            self._font_size = size
+            self._labels.clear()
+        return self._font
+
+    def label(self, text: str, colour=(255, 255, 255)) -> pygame.Surface:
+        """A rendered label, cached."""
+        font = self.font()
+        key = (text, self._font_size, colour)
+        surf = self._labels.get(key)
+        if surf is None:
+            surf = font.render(text, True, colour)
+            self._labels[key] = surf
+        return surf
+
+    def draw_terrain(self, surface: pygame.Surface) -> None:
+        """Blit the terrain layer, redrawing it only when the camera or size changed."""
+        key = (self.view.scale, self.view.origin, self.rect.size, self.rect.topleft)
+        if self._cache is None or self._cache_key != key:
+            layer = pygame.Surface(self.rect.size)
+            layer.fill(BACKGROUND)
+            shifted = View(
+                self.view.scale,
+                (self.view.origin[0] - self.rect.x, self.view.origin[1] - self.rect.y),
+                self.view.depth,
+            )
+            draw_table(layer, self.table, shifted)
+            self._cache, self._cache_key = layer, key
+        surface.blit(self._cache, self.rect.topleft)
+
+    def draw_stands(
+        self,
+        surface,
+        stands,
+        sides: list[str],
+        wrecks=(),
+        highlight: dict[str, tuple] | None = None,
+        ghost: set[str] | None = None,
+    ) -> None:
+        """Every stand as a token with facing and id, its markers (S, D, fired, depleted ATGM),
+        and wrecks. ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting
+        to enter at their entry point, faded."""
+        highlight = highlight or {}
+        for w in wrecks:
+            draw_stand(surface, self.view, w.pose(), (60, 60, 60))
+        for s in stands:
+            if s.eliminated:
+                continue
+            if not s.on_table and not (ghost and s.id in ghost):
+                continue
+            colour = SIDE_COLOURS[sides.index(s.side) % 2]
+            if not s.on_table:
+                colour = tuple(int(c * 0.5 + 230 * 0.5) for c in colour)
+            pose = StandPose(s.id, s.side, s.x, s.y, s.facing_deg)
+            draw_stand(surface, self.view, pose, colour)
+            px, py = self.to_px(s.x, s.y)
+            lab = self.label(s.id)
+            surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
+            if s.id in highlight:
+                corners = [self.to_px(x, y) for x, y in _corners(s.x, s.y, s.facing_deg)]
+                pygame.draw.polygon(surface, highlight[s.id], corners, 3)
+            self._markers(surface, s, px, py)
+
+    def _markers(self, surface, s, px: float, py: float) -> None:
+        r = max(5, int(self.view.scale * 0.22))
+        x = px + self.view.scale * 0.5
+        y = py - self.view.scale * 0.5
+        badges = []
+        if s.S:
+            badges.append(("S", (235, 200, 40), INK))
+        if s.D:
+            badges.append(("D", (200, 40, 40), (255, 255, 255)))
+        if s.depleted:
+            badges.append(("A", (120, 120, 120), (255, 255, 255)))
+        for text, fill, ink in badges:
+            pygame.draw.circle(surface, fill, (int(x), int(y)), r)
+            pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)
+            lab = self.label(text, ink)
+            surface.blit(lab, lab.get_rect(center=(int(x), int(y))))
+            x += 2 * r + 2
+        if s.fire_attempts:
+            fx, fy = px - self.view.scale * 0.5, py - self.view.scale * 0.5
+            pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), max(3, r // 2 + 1))
+
+    def footprint_outline(self, surface, x: float, y: float, facing: float, colour, width=2):
+        """The 1"x1" footprint a stand would have at (x, y, facing)."""
+        corners = [self.to_px(cx, cy) for cx, cy in _corners(x, y, facing)]
+        pygame.draw.polygon(surface, colour, corners, width)
+        a = math.radians(facing)
+        pygame.draw.line(
+            surface,
+            colour,
+            self.to_px(x, y),
+            self.to_px(x + 0.6 * math.cos(a), y + 0.6 * math.sin(a)),
+            width,
+        )
+
+    def polyline(self, surface, points, colour, width=2) -> None:
+        """A line through table points."""
+        if len(points) >= 2:
+            pygame.draw.lines(surface, colour, False, [self.to_px(x, y) for x, y in points], width)
+
+    def stand_at(self, stands, pos, include_off_table: bool = False):
+        """The stand whose footprint is under a pixel (topmost first), or None."""
+        x, y = self.to_table(pos)
+        for s in reversed(list(stands)):
+            if s.eliminated or (not s.on_table and not include_off_table):
+                continue
+            a = math.radians(-s.facing_deg)
+            dx, dy = x - s.x, y - s.y
+            lx = dx * math.cos(a) - dy * math.sin(a)
+            ly = dx * math.sin(a) + dy * math.cos(a)
+            if abs(lx) <= 0.5 and abs(ly) <= 0.5:
+                return s
+        return None

@@ -1,0 +1,296 @@
+"""The battle screen's input states, driven by synthetic pygame events (dummy video driver)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygame
+import pygame_gui
+import pytest
+
+from game.rules.battle import Battle
+from game.rules.dice import FixedDice
+from game.rules.scenario import load_scenario, parse_scenario
+from game.ui.app import App
+from game.ui.battle_screen import (
+    AttemptMode,
+    BattleScreen,
+    ChooseFirstMode,
+    CurtainMode,
+    EndMode,
+    FireMode,
+    OpportunityMode,
+    PickMoverMode,
+    PlotMode,
+    SetupMode,
+)
+from game.ui.menu import MenuScreen
+from tests.conftest import scenario_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def app():
+    a = App(size=(1280, 800))
+    yield a
+    pygame.quit()
+
+
+def key(screen, k, mod=0, unicode=""):
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode))
+
+
+def click_at(screen, x, y, button=1):
+    """Click the table point (x, y) in inches."""
+    px, py = (int(round(v)) for v in screen.tv.to_px(x, y))
+    screen.handle(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(px, py), rel=(0, 0), buttons=(0, 0, 0))
+    )
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(px, py), button=button))
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(px, py), button=button))
+
+
+def press(screen, label):
+    """Press the panel button whose text starts with ``label``."""
+    for button, _ in screen._buttons:
+        if button.text.startswith(label):
+            screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
+            return
+    raise AssertionError(f"no button {label!r}: {[b.text for b, _ in screen._buttons]}")
+
+
+def small_battle(app, stands, dice, **kw):
+    sc = parse_scenario(scenario_dict(stands, **kw), "test.json")
+    b = Battle(sc, 0, dice=FixedDice(dice))
+    screen = BattleScreen(app, b)
+    app.show(screen)
+    return screen
+
+
+STANDS = [
+    ("A1", "A", "T-72", 10, 12, 0),
+    ("A2", "A", "T-72", 10, 14, 0),
+    ("B1", "B", "T-72", 30, 12, 180),
+]
+
+
+def to_fire1(screen):
+    assert isinstance(screen.mode, SetupMode)
+    press(screen, "Ready")
+    press(screen, "Ready")
+    assert isinstance(screen.mode, ChooseFirstMode)
+
+
+def test_setup_regroup_by_click_and_digit(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    click_at(s, 10, 14)
+    key(s, pygame.K_3)
+    assert s.battle.stand("A2").group == "3"
+    to_fire1(s)
+    assert s.battle.state.phase == "fire1"
+
+
+def test_pass_with_the_keyboard_and_choose_first_with_buttons(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1, 3, 3, 3, 3])
+    to_fire1(s)
+    press(s, "Orange first")
+    assert s.battle.to_act == "B" and isinstance(s.mode, FireMode)
+    key(s, pygame.K_p)
+    key(s, pygame.K_p)
+    assert s.battle.state.phase == "fire2"
+
+
+def test_fire_designation_shows_lines_and_odds_then_fires(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1, 5, 3, 4])
+    to_fire1(s)
+    press(s, "Blue first")
+    key(s, pygame.K_p)
+    key(s, pygame.K_p)
+    press(s, "Blue first")
+    click_at(s, 30, 12)  # the target
+    assert isinstance(s.mode, FireMode) and s.mode.target == "B1"
+    assert set(s.mode.options) == {"A1", "A2"}
+    click_at(s, 10, 12)  # an attacker
+    assert s.mode.attackers == ["A1"]
+    assert "Chance to eliminate" in s._panel_text
+    s.draw(app.surface)  # lines of sight and the target outline draw without error
+    key(s, pygame.K_RETURN)
+    fires = [e for e in s.battle.log.events if e["event"] == "fire"]
+    assert len(fires) == 1 and fires[0]["attacker"] == "A1"
+    assert s.battle.to_act == "B"
+    assert any("fires at" in line for line in s.log_lines)
+
+
+def test_illegal_choice_shows_the_reason_and_changes_nothing(app):
+    s = small_battle(
+        app,
+        [*STANDS, ("B2", "B", "T-72", 20, 30, 180)],
+        [6, 6, 1, 1],
+        depth=36,
+        terrain=[("woods", (14, 20, 26, 34))],
+    )
+    to_fire1(s)
+    press(s, "Blue first")
+    key(s, pygame.K_p)
+    key(s, pygame.K_p)
+    press(s, "Blue first")
+    click_at(s, 20, 30)
+    click_at(s, 10, 12)
+    assert s.mode.attackers == []
+    assert "line of sight" in s.message
+
+
+def _to_movement(s):
+    to_fire1(s)
+    for _ in range(2):
+        press(s, "Blue first")
+        key(s, pygame.K_p)
+        key(s, pygame.K_p)
+    press(s, "Blue first")
+    assert isinstance(s.mode, AttemptMode)
+
+
+def test_select_attempt_plot_and_commit_a_move(app):
+    # initiative, orders 3+3 / 3+3, the group's roll 5
+    s = small_battle(app, STANDS, [6, 6, 1, 1, 3, 3, 3, 3, 5], terrain=[("woods", (14, 0, 16, 8))])
+    _to_movement(s)
+    click_at(s, 10, 12)
+    assert s.mode.group == "1"
+    key(s, pygame.K_RETURN)
+    assert isinstance(s.mode, PickMoverMode)
+    click_at(s, 10, 14)
+    assert isinstance(s.mode, PlotMode)
+    click_at(s, 14, 18)  # a waypoint
+    s.handle(
+        pygame.event.Event(
+            pygame.MOUSEMOTION,
+            pos=tuple(int(v) for v in s.tv.to_px(18, 18)),
+            rel=(0, 0),
+            buttons=(0, 0, 0),
+        )
+    )
+    assert s.mode.walk is not None and s.mode.walk.mp_spent > 4
+    assert "Movement points" in s._panel_text
+    key(s, pygame.K_BACKSPACE)  # undo the waypoint
+    assert s.mode.points == [(10, 14)]
+    click_at(s, 10.2, 20)
+    key(s, pygame.K_q)  # turn the end facing 15 degrees left
+    key(s, pygame.K_RETURN)
+    moves = [e for e in s.battle.log.events if e["event"] == "move"]
+    assert len(moves) == 1 or isinstance(s.mode, CurtainMode)
+
+
+def _move_into_sight(app, dice):
+    s = small_battle(
+        app,
+        [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 26, 15, 180)],
+        [6, 6, 1, 1, 3, 3, 3, 3, 5, *dice],
+    )
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 20, 12)
+    key(s, pygame.K_RETURN)
+    return s
+
+
+def test_opportunity_fire_prompt_declined(app):
+    s = _move_into_sight(app, [])
+    assert isinstance(s.mode, CurtainMode) and s.mode.side == "B"
+    s.draw(app.surface)
+    click_at(s, 5, 5)  # the curtain lifts
+    assert isinstance(s.mode, OpportunityMode)
+    key(s, pygame.K_l)  # let it pass
+    moves = [e for e in s.battle.log.events if e["event"] == "move"]
+    assert moves[-1]["path"][-1] == [20.0, 12.0]
+    # A's group had no one else to move, so it is B's movement action next: no hand-back
+    assert s.battle.to_act == "B" and isinstance(s.mode, AttemptMode)
+
+
+def test_opportunity_fire_prompt_accepted(app):
+    s = _move_into_sight(app, [5, 6, 6, 9])
+    click_at(s, 5, 5)
+    click_at(s, 15, 12)  # the point of the path to stop it at
+    assert s.mode.step == 10 and s.mode.firers == ["B1"]
+    assert "Chance to eliminate" in s._panel_text
+    key(s, pygame.K_RETURN)
+    fire = [e for e in s.battle.log.events if e["event"] == "fire"][0]
+    assert fire["kind"] == "opportunity" and fire["target_pos"][:2] == [15.0, 12.0]
+
+
+def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    s.save_dir = tmp_path
+    press(s, "Ready")
+    key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
+    saved = list(tmp_path.glob("*.json"))
+    assert len(saved) == 1 and "saved to" in s.message
+    doc = json.loads(saved[0].read_text())
+    assert [a["kind"] for a in doc["actions"]] == ["pass"]
+
+
+def test_help_overlay_toggles(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    key(s, pygame.K_F1)
+    assert s.help
+    s.draw(app.surface)
+    key(s, pygame.K_ESCAPE)
+    assert not s.help
+
+
+def test_camera_zoom_pan_and_fit(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    scale = s.tv.view.scale
+    s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 300), rel=(0, 0), buttons=(0, 0, 0)))
+    s.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False))
+    assert s.tv.view.scale > scale
+    key(s, pygame.K_LEFT)
+    key(s, pygame.K_f)
+    assert s.tv.view.scale == pytest.approx(scale)
+
+
+def test_a_whole_hotseat_battle_with_the_keyboard_reaches_the_end_screen(app, data_dir):
+    """Menu -> New battle -> every phase passed with P and Enter -> the end screen."""
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.seed.set_text("7")
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.new_button))
+    s = app.screen
+    assert isinstance(s, BattleScreen)
+    for _ in range(2000):
+        if s.battle.finished:
+            break
+        if isinstance(s.mode, ChooseFirstMode):
+            key(s, pygame.K_RETURN) if False else press(s, s._buttons[0][0].text)
+        else:
+            key(s, pygame.K_p)
+        s.update(0.016)
+    assert s.battle.finished and isinstance(s.mode, EndMode)
+    s.draw(app.surface)
+    assert (data_dir / "autosave.json").exists()
+    assert s.battle.state.turn == 12
+    press(s, "Save the log")
+    assert list((data_dir / "logs").glob("*.jsonl"))
+    press(s, "Main menu")
+    assert isinstance(app.screen, MenuScreen)
+
+
+def test_every_screen_draws_under_the_dummy_driver(app):
+    app.show(MenuScreen(app))
+    app.screen.update(0.016)
+    app.screen.draw(app.surface)
+    b = Battle(load_scenario(ROOT / "maps" / "modern-meeting.json"), 1)
+    s = BattleScreen(app, b)
+    app.show(s)
+    for _ in range(3):
+        s.update(0.016)
+        s.draw(app.surface)
