@@ -956,9 +956,8 @@ class BattleScreen:
             pos = self._mouse if ev.type == pygame.MOUSEWHEEL else ev.pos
             if not self.tv.rect.collidepoint(pos) and not self._drag_from:
                 return
-        if ev.type == pygame.KEYDOWN:
-            if self._key(ev):
-                return
+        if ev.type == pygame.KEYDOWN and self._key(ev):
+            return
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self._mouse)
             return
