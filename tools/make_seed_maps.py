@@ -131,6 +131,82 @@ def scenario(title, ruleset, width, depth, sighting, sides, forces, wood_scale, 
     }
 
 
+def skirmish() -> dict:
+    """A short first battle: three M1A2 against three T-80U / AT-11 already on a small table,
+    a wood on each flank and a village between them."""
+    feats = [
+        _feature("woods", "Polygon", [_lot(18, 4, 2.6)]),
+        _feature("woods", "Polygon", [_lot(18, 20, 2.6)]),
+        _feature(
+            "light_buildings",
+            "Polygon",
+            [[[17, 11], [19, 11], [19, 13], [17, 13], [17, 11]]],
+            name="village",
+        ),
+        _feature("hill", "Polygon", [[[3, 1], [9, 1], [9, 5], [3, 5], [3, 1]]], level=1),
+        _feature("hill", "Polygon", [[[27, 19], [33, 19], [33, 23], [27, 23], [27, 19]]], level=1),
+        _feature("good_road", "LineString", [[0, 12], [16.5, 12.2], [19.5, 12.2], [36, 12]]),
+    ]
+    stands = []
+    for i, y in enumerate((7, 12, 17)):
+        stands.append(
+            {
+                "id": f"A{i + 1}",
+                "side": "A",
+                "unit": "M1A2 Abrams",
+                "x": 6,
+                "y": y,
+                "facing_deg": 0,
+                "group": "1",
+                "ghq": i == 1,
+            }
+        )
+        stands.append(
+            {
+                "id": f"B{i + 1}",
+                "side": "B",
+                "unit": "T-80U / AT-11",
+                "x": 30,
+                "y": 24 - y,
+                "facing_deg": 180,
+                "group": "1",
+                "ghq": i == 1,
+            }
+        )
+    return {
+        "format": "hulldown-scenario/1",
+        "title": "Modern skirmish",
+        "description": "A first battle in six turns: three M1A2 against three T-80U / AT-11 "
+        "already in position, 24 inches apart. Destroy two of the enemy while "
+        "losing at most one.",
+        "ruleset": "modern",
+        "table": {"width": 36, "depth": 24},
+        "max_sighting_in": 30,
+        "turns": 6,
+        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
+        "terrain": {"type": "FeatureCollection", "features": feats},
+        "sides": [
+            {
+                "id": "A",
+                "name": "Blue (M1A2)",
+                "cohesion": 15,
+                "generation": 4,
+                "command_value": 0,
+                "entry_edge": "left",
+            },
+            {
+                "id": "B",
+                "name": "Orange (T-80U)",
+                "cohesion": 15,
+                "generation": 3,
+                "command_value": 0,
+                "entry_edge": "right",
+            },
+        ],
+        "stands": stands,
+    }
+
+
 def main() -> None:
     """Write both seed scenarios."""
     modern = scenario(
@@ -194,8 +270,9 @@ def main() -> None:
         "turn 1. Destroy 51% of the enemy while losing no more than 50% to win.",
     )
     write_scenario(ROOT / "maps" / "modern-meeting.json", modern)
+    write_scenario(ROOT / "maps" / "modern-skirmish.json", skirmish())
     write_scenario(ROOT / "maps" / "wwii-meeting.json", wwii)
-    print("wrote maps/modern-meeting.json and maps/wwii-meeting.json")
+    print("wrote maps/modern-meeting.json, maps/modern-skirmish.json and maps/wwii-meeting.json")
 
 
 if __name__ == "__main__":

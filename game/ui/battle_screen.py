@@ -607,7 +607,7 @@ class OpportunityMode(Mode):
         tv.polyline(surface, pm.points, AMBER, 3)
         for k, firers in pm.offer.items():
             x, y = pm.points[k]
-            r = 3 + 2 * len(firers)
+            r = 2 + len(firers)
             colour = RED if k == self.step else AMBER
             pygame.draw.circle(surface, colour, [int(v) for v in tv.to_px(x, y)], r)
         if self.step is not None:
@@ -688,6 +688,7 @@ class BattleScreen:
         self.names = {s.id: f"{s.unit_name} {s.id}" for s in battle.state.stands.values()}
         self.sides = {s: battle.side_spec[s].name for s in battle.sides}
         self.message = ""
+        self.last_result: list[str] = []
         self.help = False
         self.show_log = True
         self.mode: Mode = Mode()
@@ -743,6 +744,8 @@ class BattleScreen:
 
     def set_panel(self, text: str, buttons: list[tuple[str, callable]]) -> None:
         """The panel's text and its buttons (replacing the old ones)."""
+        if self.last_result:
+            text = f"<b>Last attack</b><br>{'<br>'.join(self.last_result)}<br><br>" + text
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
         if text != self._panel_text:
@@ -770,6 +773,9 @@ class BattleScreen:
         if new:
             self.log_lines += new
             self.log_box.append_html_text("<br>".join(new) + "<br>")
+            bar = getattr(self.log_box, "scroll_bar", None)
+            if bar is not None:  # keep the newest lines in view
+                bar.set_scroll_from_start_percentage(1.0)
 
     def banner_text(self) -> str:
         """Turn, phase, who acts, orders left."""
@@ -825,7 +831,10 @@ class BattleScreen:
             self.mode.enter(self)
             return False
         self.message = ""
+        seen = self._log_seen
         self.refresh_log()
+        fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
+        self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
         if keep_mode:
             self.mode.enter(self)
             return True

@@ -139,6 +139,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         losses = ", ".join(f"{sides.get(s, s)} {v}" for s, v in ev["losses"].items())
         return f"End of turn {ev['turn']}. Stands lost: {losses}."
     if name == "end":
-        who = sides.get(ev["winner"]) if ev["winner"] else "Nobody"
-        return f"The battle is over: {who} wins. {ev['reason']}."
+        if not ev["winner"]:
+            return f"The battle is over: a draw ({ev['reason']})."
+        return f"The battle is over: {sides.get(ev['winner'])} wins. {ev['reason']}."
     return None

@@ -133,7 +133,7 @@ class TableView:
             self._markers(surface, s, px, py)
 
     def _markers(self, surface, s, px: float, py: float) -> None:
-        r = max(5, int(self.view.scale * 0.22))
+        r = max(7, int(self.view.scale * 0.3))
         x = px + self.view.scale * 0.5
         y = py - self.view.scale * 0.5
         badges = []
