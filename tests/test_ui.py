@@ -294,3 +294,19 @@ def test_every_screen_draws_under_the_dummy_driver(app):
     for _ in range(3):
         s.update(0.016)
         s.draw(app.surface)
+
+
+def test_hover_reads_out_stands_and_terrain(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1], terrain=[("woods", (20, 2, 24, 6))])
+    assert s.hover_text(tuple(int(v) for v in s.tv.to_px(10, 12))).startswith(
+        "Blue: T-72 A1, group 1, GHQ"
+    )
+    assert "woods" in s.hover_text(tuple(int(v) for v in s.tv.to_px(22, 4)))
+
+
+def test_window_resize_lays_the_screen_out_again(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=(1000, 700), w=1000, h=700))
+    assert s.tv.rect.size == (1000 - 360, 700 - 44)
+    press(s, "Ready")
+    s.draw(app.surface)

@@ -698,6 +698,9 @@ class BattleScreen:
         self._drag_from = None
         self._dragged = False
         self._mouse = (0, 0)
+        self._hover_pos = None
+        self._hover = ""
+        self._hover_surf = None
         self.tv = TableView(battle.table, self.table_rect(app.size))
 
     # ---------------------------------------------------------------- layout and widgets
@@ -1064,10 +1067,59 @@ class BattleScreen:
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
         self.mode.draw(self, surface)
+        if not isinstance(self.mode, CurtainMode):
+            self._draw_hover(surface)
         if self.help:
             self._draw_help(surface)
         surface.set_clip(clip)
         self.app.manager.draw_ui(surface)
+
+    def hover_text(self, pos) -> str:
+        """What is under the mouse: a stand (unit, id, group, markers) or the terrain there."""
+        if not self.tv.rect.collidepoint(pos):
+            return ""
+        s = self.stand_under(pos, include_off_table=True)
+        if s is not None:
+            marks = [
+                m
+                for m, on in (
+                    ("suppressed", s.S),
+                    ("disorganized", s.D),
+                    ("fired", s.fire_attempts > 0),
+                    ("ATGM used up", s.depleted),
+                )
+                if on
+            ]
+            where = "" if s.on_table else ", waiting to enter"
+            return (
+                f"{self.side_name(s.side)}: {s.unit_name} {s.id}, group {s.group}"
+                f"{', GHQ' if s.ghq else ''}{where}" + (f"; {', '.join(marks)}" if marks else "")
+            )
+        x, y = self.tv.to_table(pos)
+        table = self.battle.table
+        if not table.on_table(x, y):
+            return ""
+        here = table.terrain_at(x, y)
+        what = ", ".join(k.replace("_", " ") for k in here.areas) or "clear"
+        if here.road:
+            what += f", {here.road.replace('_', ' ')}"
+        if here.hill_zone:
+            what += f", {here.hill_zone} of a level-{here.ground_level} hill"
+        return f'({x:.1f}", {y:.1f}")  {what}'
+
+    def _draw_hover(self, surface) -> None:
+        if self._hover_pos != self._mouse:
+            self._hover_pos = self._mouse
+            self._hover = self.hover_text(self._mouse)
+            self._hover_surf = (
+                pygame.font.Font(None, 22).render(self._hover, True, INK) if self._hover else None
+            )
+        if not self._hover_surf:
+            return
+        text = self._hover_surf
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.bottom - 26, self.tv.rect.w, 26)
+        pygame.draw.rect(surface, (245, 243, 234), bar)
+        surface.blit(text, (bar.x + 8, bar.y + 6))
 
     def _draw_help(self, surface) -> None:
         font = pygame.font.Font(None, 24)
