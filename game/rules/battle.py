@@ -245,17 +245,22 @@ class Battle:
         target_pose: StandPose | None = None,
         sight: SightInfo | None = None,
         road_rate: bool = False,
+        attacker_pose: StandPose | None = None,
     ) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken
         (000 07.04, 07.01, 07.03, 07.08; RD "Range and fire").
 
         ``kind`` "standard" checks the current fire phase; "opportunity" the opportunity-fire
-        rules (000 07.06.05). ``target_pose`` places the target elsewhere (a moving target
-        along its path); ``road_rate`` says it is moving at road rate there (no cover).
+        rules (000 07.06.05); "planning" neither (a shot the stand could take later, for the
+        AI). ``target_pose`` places the target elsewhere (a moving target along its path);
+        ``road_rate`` says it is moving at road rate there (no cover). ``attacker_pose`` places
+        the firer elsewhere (planning only: the engaged rule is then not checked).
         """
         a, t = self.stand(attacker_id), self.stand(target_id)
         no = lambda why: illegal(attacker_id, target_id, weapon, why)  # noqa: E731
-        if not a.active:
+        if attacker_pose is not None and kind != "planning":
+            raise ValueError("a firer placed elsewhere is for planning only")
+        if not a.active and attacker_pose is None:
             return no(f"{a.id} is not on the table")
         if not t.active and target_pose is None:
             return no(f"{t.id} is not on the table")
@@ -282,15 +287,16 @@ class Battle:
         elif weapon != "cannon":
             return no(f"unknown weapon {weapon!r}")
         tpose = target_pose or t.pose()
+        apose = attacker_pose or a.pose()
         # engaged stands fire only at those they are engaged with (000 07.08.04)
-        engaged_with = self.engaged_with(a.id)
+        engaged_with = self.engaged_with(a.id) if attacker_pose is None else set()
         if engaged_with and t.id not in engaged_with:
             return no(f"{a.id} is engaged and may fire only at {', '.join(sorted(engaged_with))}")
-        if unit.facing_restricted and not in_front_arc(a.pose(), tpose.x, tpose.y):
+        if unit.facing_restricted and not in_front_arc(apose, tpose.x, tpose.y):
             return no(f"{a.id}'s gun fires only into its front arc")
         if sight is None:
             s = self.table.sight(
-                a.pose(),
+                apose,
                 tpose,
                 self.poses(exclude=t.id) + [tpose],
                 self.sighting_in,
@@ -311,7 +317,7 @@ class Battle:
         cohesion_mods = marker_mods(a.S, a.D)
         if weapon == "atgm":
             cohesion_mods.append(("atgm", combat.ATGM_COHESION.get(a.tech_level or 0, 0)))
-        terrain_mods = [] if road_rate else self.target_terrain_mods(a, tpose)
+        terrain_mods = [] if road_rate else self.target_terrain_mods(apose, tpose)
         target_fired = t.fire_attempts > 0
         if not target_fired:
             cohesion_mods += terrain_mods
@@ -347,7 +353,7 @@ class Battle:
             combat_mods=tuple(combat_mods),
         )
 
-    def target_terrain_mods(self, firer: StandState, tpose: StandPose) -> list[tuple[str, int]]:
+    def target_terrain_mods(self, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
         """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
         fire"): each area under its centre, hilltop +2 when it stands higher than the firer,
         wreck +1 when its centre is on a wreck, smoke when either is in smoke."""
@@ -360,7 +366,7 @@ class Battle:
             value = tt.combat_effect(self.scenario.ruleset)
             if value:
                 mods.append((f"terrain:{kind}", value))
-        if here.ground_level > self.table.ground_level(firer.x, firer.y):
+        if here.ground_level > self.table.terrain_at(firer.x, firer.y).ground_level:
             mods.append(("hilltop", combat.HILLTOP_MOD))
         if any(
             shapely.intersects_xy(footprint(w.x, w.y, w.facing_deg), tpose.x, tpose.y)
@@ -454,6 +460,17 @@ class Battle:
             )
         )
 
+    def opportunity_setups(self) -> dict[int, list[FireSetup]]:
+        """While a move waits for the enemy: step index -> the :class:`FireSetup` of each stand
+        that may opportunity-fire there (the shots the offer was built from)."""
+        pm = self.state.pending
+        if pm is None:
+            return {}
+        out: dict[int, list[FireSetup]] = {}
+        for (k, _), fs in sorted(pm.setups.items()):
+            out.setdefault(k, []).append(fs)
+        return out
+
     @property
     def opportunity_offer(self) -> dict[int, list[tuple[str, str]]]:
         """While a move waits for the enemy: step index -> [(firer, weapon)] that may
@@ -504,50 +521,47 @@ class Battle:
             return [Pass(side)] + self._attempt_options(side)
         return []
 
-    def _fire_options(self, side: str) -> list[Action]:
+    def fire_options(self) -> dict[str, list[FireSetup]]:
+        """Every legal shot of the side to act in a fire phase, by target: each eligible
+        attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one sight matrix
+        for all pairs). Empty outside the fire phases."""
         st = self.state
-        attackers = [
-            s
-            for s in st.stands.values()
-            if s.active and s.side == side and self.rules.may_fire_in(s, st.phase)
-        ]
-        targets = [
-            s
-            for s in st.stands.values()
-            if s.active and s.side != side and st.phase not in s.attacked_in
-        ]
+        side = st.to_act
+        phase = self.phase
+        if phase is None or phase.kind != "fire" or side is None:
+            return {}
+        attackers = [s for s in st.stands.values()
+                     if s.active and s.side == side and self.rules.may_fire_in(s, st.phase)]
+        targets = [s for s in st.stands.values()
+                   if s.active and s.side != side and st.phase not in s.attacked_in]
         if not attackers or not targets:
-            return []
-        m = self.table.sight_matrix(
-            [a.pose() for a in attackers],
-            [t.pose() for t in targets],
-            self.poses(),
-            self.sighting_in,
-            self.ruleset_data,
-        )
-        acts: list[Action] = []
+            return {}
+        m = self.table.sight_matrix([a.pose() for a in attackers], [t.pose() for t in targets],
+                                    self.poses(), self.sighting_in, self.ruleset_data)
+        out: dict[str, list[FireSetup]] = {}
         for j, t in enumerate(targets):
-            chosen: list[tuple[str, str]] = []
             for i, a in enumerate(attackers):
                 if not m.clear[i, j]:
                     continue
-                info = SightInfo(
-                    True,
-                    float(m.range_in[i, j]),
-                    int(m.range_band_in[i, j]),
-                    "front" if m.front[i, j] else "flank",
-                    False,
-                )
+                info = SightInfo(True, float(m.range_in[i, j]), int(m.range_band_in[i, j]),
+                                 "front" if m.front[i, j] else "flank", False)
                 for weapon in ("cannon", "atgm") if a.unit.atgm else ("cannon",):
-                    if self.fire_setup(a.id, t.id, weapon, sight=info).legal:
-                        chosen.append((a.id, weapon))
-                        break
-            if chosen:
-                acts.append(
-                    Fire(side, t.id, tuple(a for a, _ in chosen), tuple(w for _, w in chosen))
-                )
-                if len(chosen) > 1:
-                    acts += [Fire(side, t.id, (a,), (w,)) for a, w in chosen]
+                    fs = self.fire_setup(a.id, t.id, weapon, sight=info)
+                    if fs.legal:
+                        out.setdefault(t.id, []).append(fs)
+        return out
+
+    def _fire_options(self, side: str) -> list[Action]:
+        acts: list[Action] = []
+        for target, setups in self.fire_options().items():
+            chosen: dict[str, str] = {}
+            for fs in setups:
+                chosen.setdefault(fs.attacker, fs.weapon)  # the cannon where both may fire
+            pairs = list(chosen.items())
+            acts.append(Fire(side, target, tuple(a for a, _ in pairs),
+                             tuple(w for _, w in pairs)))
+            if len(pairs) > 1:
+                acts += [Fire(side, target, (a,), (w,)) for a, w in pairs]
         return acts
 
     def _movable(self, side: str, group: str) -> list[StandState]:
@@ -1171,6 +1185,7 @@ class Battle:
                     )
                     if fs.legal:
                         offer.setdefault(int(k), []).append((f.id, weapon))
+                        pm.setups[(int(k), f.id)] = fs
                         break
         return offer
 

@@ -117,13 +117,21 @@ def crt_result(cell: str, S: bool, D: bool) -> tuple[str, bool, bool, bool]:
     return "E", S, D, True
 
 
+# id(crt) -> (crt, {(differential, mod): cells}); holding the table keeps its id unique
+_CELLS: dict[int, tuple[Crt, dict[tuple[int, int], dict[str, float]]]] = {}
+
+
 def cell_probabilities(crt: Crt, differential: int, combat_mod: int) -> dict[str, float]:
     """Probability of each CRT cell for a 2D6 roll with ``combat_mod`` added, the total clamped
-    to 0..19 (000 07.04 steps E-G)."""
-    out: dict[str, float] = {}
-    for a, b in product(range(1, 7), repeat=2):
-        cell = crt.lookup(differential, a + b + combat_mod)
-        out[cell] = out.get(cell, 0.0) + 1 / 36
+    to 0..19 (000 07.04 steps E-G). Kept once worked out."""
+    cache = _CELLS.setdefault(id(crt), (crt, {}))[1]
+    out = cache.get((differential, combat_mod))
+    if out is None:
+        out = {}
+        for a, b in product(range(1, 7), repeat=2):
+            cell = crt.lookup(differential, a + b + combat_mod)
+            out[cell] = out.get(cell, 0.0) + 1 / 36
+        cache[(differential, combat_mod)] = out
     return out
 
 

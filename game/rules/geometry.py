@@ -283,6 +283,7 @@ class Table:
         self.terrain_types = terrain_types
         self.features = tuple(features)
         self.bounds = shapely.box(0, 0, self.width, self.depth)
+        self._terrain_cache: dict[tuple[float, float], TerrainHere] = {}
 
         self.areas = [
             f
@@ -381,8 +382,16 @@ class Table:
 
     def terrain_at(self, x: float, y: float) -> TerrainHere:
         """The terrain at (x, y): what a stand centred there is in (rules-decisions "Range and
-        fire": a stand is in the terrain under its centre) and what a step there costs."""
-        return self._terrain_many(np.array([x]), np.array([y]))[0]
+        fire": a stand is in the terrain under its centre) and what a step there costs.
+        Answers are kept (the terrain never changes), so asking again is cheap."""
+        key = (float(x), float(y))
+        here = self._terrain_cache.get(key)
+        if here is None:
+            if len(self._terrain_cache) > 50_000:
+                self._terrain_cache.clear()
+            here = self._terrain_cache[key] = self._terrain_many(np.array([x]),
+                                                                 np.array([y]))[0]
+        return here
 
     def _terrain_many(self, xs: np.ndarray, ys: np.ndarray) -> list[TerrainHere]:
         pts = shapely.points(xs, ys)

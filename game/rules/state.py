@@ -112,6 +112,7 @@ class PendingMove:
     entered: bool
     offer: dict[int, list[tuple[str, str]]]
     start_facing: float = 0.0
+    setups: dict = field(default_factory=dict)
 
 
 @dataclass
