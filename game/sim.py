@@ -9,11 +9,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.ai.random_player import RandomPlayer
+from game.ai.scripted import ScriptedAI
 from game.rules.battle import Battle
 from game.rules.log import check_log
 from game.rules.scenario import Scenario
 
-PLAYERS = {"random": RandomPlayer}
+PLAYERS = {
+    "random": RandomPlayer,
+    "ai": lambda seed: ScriptedAI(seed, "veteran"),
+    "veteran": lambda seed: ScriptedAI(seed, "veteran"),
+    "recruit": lambda seed: ScriptedAI(seed, "recruit"),
+    "ai:veteran": lambda seed: ScriptedAI(seed, "veteran"),
+    "ai:recruit": lambda seed: ScriptedAI(seed, "recruit"),
+}
 
 
 @dataclass
@@ -31,7 +39,8 @@ class BattleResult:
 
 
 def make_player(kind: str, seed: int):
-    """A player by name ("random"). Raises ValueError for an unknown one."""
+    """A player by name: "random", "ai" (the veteran AI), "veteran", "recruit" (also written
+    "ai:veteran", "ai:recruit"). Raises ValueError for an unknown one."""
     if kind not in PLAYERS:
         raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYERS)})")
     return PLAYERS[kind](seed)

@@ -23,7 +23,7 @@ def test_render_draws_terrain_and_stands_where_they_are(tmp_path, name, capsys):
     sc = load_scenario(ROOT / "maps" / f"{name}.json")
     img = pygame.image.load(str(out))
     w, d = sc.table.width, sc.table.depth
-    assert img.get_size() == (int(w * 20 + 80), int(d * 20 + 100))
+    assert img.get_size() == (int(w * 20 + 80), int(d * 20 + 120))
     view = View(20, (40, 50), d)  # render_png's layout
     wood = next(f for f in sc.table.areas if f.kind == "woods").geometry
     p = wood.representative_point()

@@ -132,76 +132,47 @@ def scenario(title, ruleset, width, depth, sighting, sides, forces, wood_scale, 
 
 
 def skirmish() -> dict:
-    """A short first battle: three M1A2 against three T-80U / AT-11 already on a small table,
-    a wood on each flank and a village between them."""
+    """A short first battle: three M1A2 against four T-80U / AT-11 (2506 against 2562 points
+    by the sheet's formula), out of each other's sight behind a ridge in the middle, with a
+    wood on each flank and a village on each side of the road."""
     feats = [
-        _feature("woods", "Polygon", [_lot(18, 4, 2.6)]),
-        _feature("woods", "Polygon", [_lot(18, 20, 2.6)]),
-        _feature(
-            "light_buildings",
-            "Polygon",
-            [[[17, 11], [19, 11], [19, 13], [17, 13], [17, 11]]],
-            name="village",
-        ),
-        _feature("hill", "Polygon", [[[3, 1], [9, 1], [9, 5], [3, 5], [3, 1]]], level=1),
-        _feature("hill", "Polygon", [[[27, 19], [33, 19], [33, 23], [27, 23], [27, 19]]], level=1),
-        _feature("good_road", "LineString", [[0, 12], [16.5, 12.2], [19.5, 12.2], [36, 12]]),
+        _feature("hill", "Polygon", [[[14, 6], [22, 6], [23, 12], [22, 18], [14, 18], [13, 12],
+                                      [14, 6]]], level=1, name="the ridge"),
+        _feature("woods", "Polygon", [_lot(18, 2.6, 2.4)]),
+        _feature("woods", "Polygon", [_lot(18, 21.4, 2.4)]),
+        _feature("light_buildings", "Polygon",
+                 [[[8, 12.4], [10, 12.4], [10, 14.15], [8, 14.15], [8, 12.4]]], name="village"),
+        _feature("light_buildings", "Polygon",
+                 [[[26, 9.85], [28, 9.85], [28, 11.6], [26, 11.6], [26, 9.85]]],
+                 name="village"),
+        _feature("good_road", "LineString", [[0, 12], [12, 12], [18, 5], [24, 12], [36, 12]]),
     ]
     stands = []
-    for i, y in enumerate((7, 12, 17)):
-        stands.append(
-            {
-                "id": f"A{i + 1}",
-                "side": "A",
-                "unit": "M1A2 Abrams",
-                "x": 6,
-                "y": y,
-                "facing_deg": 0,
-                "group": "1",
-                "ghq": i == 1,
-            }
-        )
-        stands.append(
-            {
-                "id": f"B{i + 1}",
-                "side": "B",
-                "unit": "T-80U / AT-11",
-                "x": 30,
-                "y": 24 - y,
-                "facing_deg": 180,
-                "group": "1",
-                "ghq": i == 1,
-            }
-        )
+    for i, y in enumerate((8, 12, 16)):
+        stands.append({"id": f"A{i + 1}", "side": "A", "unit": "M1A2 Abrams", "x": 4, "y": y,
+                       "facing_deg": 0, "group": "1", "ghq": i == 1})
+    for i, y in enumerate((6.75, 10.25, 13.75, 17.25)):
+        stands.append({"id": f"B{i + 1}", "side": "B", "unit": "T-80U / AT-11", "x": 32,
+                       "y": y, "facing_deg": 180, "group": "1" if i < 2 else "2",
+                       "ghq": i == 1})
     return {
         "format": "hulldown-scenario/1",
         "title": "Modern skirmish",
-        "description": "A first battle in six turns: three M1A2 against three T-80U / AT-11 "
-        "already in position, 24 inches apart. Destroy two of the enemy while "
-        "losing at most one.",
+        "description": "A first battle in eight turns: three M1A2 against four T-80U / AT-11, "
+                       "out of sight of each other behind a ridge. Destroy more than half of "
+                       "the enemy while losing no more than half of your own.",
         "ruleset": "modern",
         "table": {"width": 36, "depth": 24},
         "max_sighting_in": 30,
-        "turns": 6,
-        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
+        "turns": 8,
+        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51,
+                    "lose_at_most_pct": 50},
         "terrain": {"type": "FeatureCollection", "features": feats},
         "sides": [
-            {
-                "id": "A",
-                "name": "Blue (M1A2)",
-                "cohesion": 15,
-                "generation": 4,
-                "command_value": 0,
-                "entry_edge": "left",
-            },
-            {
-                "id": "B",
-                "name": "Orange (T-80U)",
-                "cohesion": 15,
-                "generation": 3,
-                "command_value": 0,
-                "entry_edge": "right",
-            },
+            {"id": "A", "name": "Blue (M1A2)", "cohesion": 15, "generation": 3,
+             "command_value": 0, "entry_edge": "left"},
+            {"id": "B", "name": "Orange (T-80U)", "cohesion": 15, "generation": 3,
+             "command_value": 0, "entry_edge": "right"},
         ],
         "stands": stands,
     }

@@ -617,7 +617,7 @@ class Battle:
                         continue
                     path = ((x0, y0), (round(x0 + lim * dx, 6), round(y0 + lim * dy, 6)))
                     if self.table.crosses_impassable(path) or (
-                        not s.on_table and not self._room_at(x0, y0, 45.0 * k)
+                        not s.on_table and not self.room_at(x0, y0, 45.0 * k)
                     ):
                         continue
                     acts.append(Move(moving.side, sid, path, float(45 * k)))
@@ -1117,17 +1117,15 @@ class Battle:
             if len(path) > 1
             else s.facing_deg
         )
-        if not self._room_at(x, y, heading):
+        if not self.room_at(x, y, heading):
             raise IllegalAction(f"there is no room for {s.id} to enter there")
 
-    def _room_at(self, x: float, y: float, facing: float) -> bool:
-        """True when a footprint at (x, y) overlaps no stand on the table (000 08.03.05)."""
+    def room_at(self, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
+        """True when a footprint at (x, y, facing) overlaps no stand on the table but
+        ``ignore`` (000 08.03.05; wrecks never count)."""
         fp = footprint(x, y, facing)
-        near = [
-            o.pose()
-            for o in self.state.stands.values()
-            if o.active and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
-        ]
+        near = [o.pose() for o in self.state.stands.values()
+                if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5]
         return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
     def _road_flags(self, points) -> tuple[bool, ...]:

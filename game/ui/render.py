@@ -201,7 +201,7 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
     w = scenario.table.width
     d = scenario.table.depth
     margin = 40
-    size = (int(w * px_per_in + 2 * margin), int(d * px_per_in + 2 * margin + 20))
+    size = (int(w * px_per_in + 2 * margin), int(d * px_per_in + 2 * margin + 40))
     surface = pygame.Surface(size)
     surface.fill((245, 243, 235))
     view = View(px_per_in, (margin, margin + 10), d)
@@ -213,7 +213,7 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
         INK,
     )
     surface.blit(title, (margin, 10))
-    _legend(surface, scenario, (margin + 260, size[1] - 22))
+    _legend(surface, scenario, (margin + 260, size[1] - 42))
     pygame.image.save(surface, out)
     return size
 
@@ -230,9 +230,11 @@ def _legend(surface, scenario, at) -> None:
     for i, s in enumerate(scenario.spec.sides):
         entries.append((SIDE_COLOURS[i % 2], s.name))
     for colour, name in entries:
+        text = font.render(name, True, INK)
+        if x + 16 + text.get_width() > surface.get_width() - 10:  # wrap to a second line
+            x, y = at[0], y + 20
         pygame.draw.rect(surface, colour, pygame.Rect(x, y, 12, 12))
         pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
-        text = font.render(name, True, INK)
         surface.blit(text, (x + 16, y - 1))
         x += 16 + text.get_width() + 14
 

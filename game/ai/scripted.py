@@ -1,0 +1,500 @@
+"""A scripted opponent that plays like a sensible tank commander, for any side of any ruleset
+the engine plays.
+
+It sees the battle only through the engine (``legal_actions``, ``fire_options``, ``fire_setup``,
+``opportunity_setups``, ``preview_move``, the table's sight matrices) and answers with the same
+actions a player's clicks make. Every choice is a list of scored options; the best is taken
+(a recruit adds noise and sometimes takes the second or third), and the top three of the last
+decision are kept in ``last`` for the window's explain overlay.
+
+Values are in "stands": eliminating an enemy stand is worth about 1 (more for a GHQ or a hard
+hitter), a D about 0.45 of that, an S 0.15.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from game.rules import combat
+from game.rules.actions import (
+    Action,
+    ChooseFirst,
+    EndMoves,
+    Fire,
+    LetPass,
+    Move,
+    MoveAttempt,
+    OpportunityFire,
+    Pass,
+)
+from game.rules.battle import Battle, SightInfo
+from game.rules.combat import FireSetup
+from game.rules.geometry import StandPose
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well the AI plays.
+
+    noise: random spread added to every score (stands). pick_from: it chooses among this many
+    of the best options. reserve: what keeping a stand's shot for later is worth. min_attack:
+    attacks worth less are declined. caution: weight of the enemy fire a position draws.
+    directions: how many headings it tries for a move.
+    """
+
+    name: str
+    noise: float
+    pick_from: int
+    reserve: float
+    min_attack: float
+    caution: float
+    directions: int
+
+
+LEVELS = {
+    "veteran": Level("veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03,
+                     caution=0.9, directions=12),
+    "recruit": Level("recruit", noise=0.25, pick_from=3, reserve=0.0, min_attack=0.0,
+                     caution=0.3, directions=6),
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing the AI could do, its score (stands) and a label a player can read."""
+
+    label: str
+    score: float
+    action: Action
+
+
+def stand_value(st) -> float:
+    """What an enemy stand is worth: 1, more for a hard hitter, an ATGM or the GHQ."""
+    v = 1.0 + 0.3 * min(st.unit.firepower, 30) / 25
+    if st.unit.atgm is not None and not st.depleted:
+        v += 0.15
+    if st.ghq:
+        v += 0.4
+    return v
+
+
+def worth(S: bool, D: bool, E: bool, value: float) -> float:
+    """The damage done to a stand of ``value`` by its markers."""
+    if E:
+        return value
+    return value * (0.15 * S + 0.45 * D + (0.05 if S and D else 0.0))
+
+
+def attack_value(battle: Battle, setups: list[FireSetup], target) -> float:
+    """Expected damage (stands) of an attack, from the engine's exact odds."""
+    if not setups:
+        return 0.0
+    odds = combat.attack_odds(battle.crt, setups, target.S, target.D)
+    v = stand_value(target)
+    base = worth(target.S, target.D, False, v)
+    f = odds["final"]
+    return (f["unchanged"] * base + f["S"] * worth(True, False, False, v)
+            + f["D"] * worth(False, True, False, v) + f["SD"] * worth(True, True, False, v)
+            + f["eliminated"] * v) - base
+
+
+class ScriptedAI:
+    """The scripted opponent. ``choose(battle)`` returns one legal action for the side to act;
+    deterministic for a seed (its own random stream; the battle's dice are never touched)."""
+
+    def __init__(self, seed: int = 0, level: str = "veteran"):
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
+        self.level = LEVELS[level]
+        self.name = f"ai:{level}"
+        self.rng = random.Random(seed)
+        self.last: list[Option] = []
+        self._stay: set = set()  # stands that chose to stay in a movement action
+        self._settled: set = set()  # (turn, side, group) with nothing worth moving
+
+    # ---------------------------------------------------------------- choosing
+
+    def choose(self, battle: Battle) -> Action:
+        """One legal action for the side to act. Raises ValueError when the battle is over."""
+        if battle.finished:
+            raise ValueError("the battle is over")
+        options = self.options(battle)
+        if self.level.noise:
+            options = [Option(o.label, o.score + self.rng.gauss(0, self.level.noise), o.action)
+                       for o in options]
+        options.sort(key=lambda o: -o.score)
+        self.last = options[:3]
+        k = min(self.level.pick_from, len(options))
+        return options[self.rng.randrange(k)].action if k > 1 else options[0].action
+
+    def options(self, battle: Battle) -> list[Option]:
+        """Every option the AI weighs for the decision at hand, scored."""
+        st = battle.state
+        side = st.to_act
+        phase = battle.phase
+        if st.phase == "setup":
+            return [Option("keep the battle groups", 0.0, Pass(side))]
+        if phase and phase.choose_first and not st.first_chosen:
+            return self._choose_first(battle, side, phase.kind)
+        if st.pending is not None:
+            return self._opportunity(battle, side)
+        if phase and phase.kind == "fire":
+            return self._fire(battle, side)
+        if phase and phase.kind == "movement":
+            if st.moving is not None:
+                return self._move(battle, side)
+            return self._attempt(battle, side)
+        return [Option("pass", 0.0, a) for a in battle.legal_actions()[:1]]
+
+    def _choose_first(self, battle, side, kind) -> list[Option]:
+        # shoot first (fewer enemy guns survive to answer); move second (the enemy shows its
+        # hand and walks into our opportunity fire)
+        me_first = kind == "fire"
+        enemy = battle.other(side)
+        return [Option("we act first", 1.0 if me_first else 0.0, ChooseFirst(side, side)),
+                Option("the enemy acts first", 0.0 if me_first else 1.0,
+                       ChooseFirst(side, enemy))]
+
+    # ---------------------------------------------------------------- fire
+
+    def _best_subset(self, battle, setups: list[FireSetup], target, reserve: float
+                     ) -> tuple[list[FireSetup], float]:
+        """Which of the possible shots to take at one target: best first, each further stand
+        only while it adds more than keeping its shot is worth."""
+        by_attacker: dict[str, FireSetup] = {}
+        single: dict[str, float] = {}
+        for fs in setups:
+            v = attack_value(battle, [fs], target)
+            if fs.attacker not in single or v > single[fs.attacker]:
+                single[fs.attacker] = v
+                by_attacker[fs.attacker] = fs
+        order = sorted(by_attacker, key=lambda a: -single[a])
+        chosen: list[FireSetup] = []
+        value = 0.0
+        for a in order:
+            trial = chosen + [by_attacker[a]]
+            v = attack_value(battle, trial, target)
+            if not chosen or v - value > reserve:
+                chosen, value = trial, v
+        return chosen, value - reserve * len(chosen)
+
+    def _fire(self, battle, side) -> list[Option]:
+        level = self.level
+        options = [Option("hold fire", level.min_attack, Pass(side))]
+        tl4_again = battle.state.phase == "fire1"
+        for target, setups in battle.fire_options().items():
+            t = battle.stand(target)
+            reserve = level.reserve * (0.3 if tl4_again else 1.0)
+            chosen, score = self._best_subset(battle, setups, t, reserve)
+            if chosen:
+                names = ", ".join(f"{fs.attacker}{'(ATGM)' if fs.weapon == 'atgm' else ''}"
+                                  for fs in chosen)
+                options.append(Option(f"fire at {target} with {names}", score,
+                                      Fire(side, target, tuple(fs.attacker for fs in chosen),
+                                           tuple(fs.weapon for fs in chosen))))
+        return options
+
+    def _opportunity(self, battle, side) -> list[Option]:
+        pm = battle.state.pending
+        target = battle.stand(pm.stand)
+        options = [Option("let it pass", self.level.min_attack + 0.02, LetPass(side))]
+        best: Option | None = None
+        for step, setups in battle.opportunity_setups().items():
+            chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
+            if chosen and (best is None or score > best.score):
+                best = Option(f"fire at {pm.stand} at step {step} with "
+                              f"{', '.join(fs.attacker for fs in chosen)}", score,
+                              OpportunityFire(side, step, tuple(fs.attacker for fs in chosen),
+                                              tuple(fs.weapon for fs in chosen)))
+        if best is not None:
+            options.append(best)
+        return options
+
+    # ---------------------------------------------------------------- movement
+
+    def _enemies(self, battle, side):
+        return [s for s in battle.state.stands.values() if s.active and s.side != side]
+
+    def _attempt(self, battle, side) -> list[Option]:
+        options = [Option("no more movement", 0.5, Pass(side))]
+        attempts = [a for a in battle.legal_actions() if isinstance(a, MoveAttempt)]
+        if not attempts:
+            return options
+        enemies = self._enemies(battle, side)
+        mine = [s for s in battle.state.stands.values() if s.side == side and s.active]
+        urgency: dict[str, float] = {}
+        if enemies and mine:
+            # the fire each stand draws where it stands, against the fire it can give
+            m_ab, m_ba = battle.table.sight_matrices(
+                [s.pose() for s in mine], [e.pose() for e in enemies], battle.poses(),
+                battle.sighting_in, battle.ruleset_data)
+            for i, s in enumerate(mine):
+                offense, threat = 0.0, 0.0
+                for j, e in enumerate(enemies):
+                    if m_ab.clear[i, j]:
+                        info = SightInfo(True, float(m_ab.range_in[i, j]),
+                                         int(m_ab.range_band_in[i, j]),
+                                         "front" if m_ab.front[i, j] else "flank", False)
+                        fs = battle.fire_setup(s.id, e.id, "cannon", "planning", sight=info)
+                        if fs.legal:
+                            offense = max(offense, attack_value(battle, [fs], e))
+                    if m_ba.clear[j, i]:
+                        info = SightInfo(True, float(m_ba.range_in[j, i]),
+                                         int(m_ba.range_band_in[j, i]),
+                                         "front" if m_ba.front[j, i] else "flank", False)
+                        fs = battle.fire_setup(e.id, s.id, "cannon", "planning", sight=info)
+                        if fs.legal:
+                            threat += attack_value(battle, [fs], s)
+                u = self.level.caution * threat * 3 - offense + (1.2 if offense == 0 else 0.0)
+                urgency[s.id] = max(0.0, u)
+        for s in battle.state.stands.values():
+            if s.side == side and not s.on_table and not s.eliminated:
+                urgency[s.id] = 3.0
+            elif s.side == side and s.active and not enemies:
+                urgency[s.id] = 1.5  # nobody to see yet: close up
+        for a in attempts:
+            if (battle.state.turn, side, a.group) in self._settled:
+                continue  # it was given the chance and every stand chose to stay
+            members = [s for s in battle.state.stands.values()
+                       if s.side == side and s.group == a.group and not s.moved
+                       and not s.eliminated]
+            u = sum(urgency.get(s.id, 0.0) for s in members)
+            how = "ordered" if a.ordered else "independent"
+            options.append(Option(f"{how} move of group {a.group}", u, a))
+        return options
+
+    def _move(self, battle, side) -> list[Option]:
+        """Move the group's stands one by one, each to its best position, skipping those
+        better off where they are; end the action when none is left to move."""
+        mg = battle.state.moving
+        options = [Option("end the movement action", 0.0, EndMoves(side))]
+        key = (battle.state.turn, mg.group)
+        for sid in mg.stands:
+            s = battle.stand(sid)
+            if s.moved or s.eliminated or (key, sid) in self._stay:
+                continue
+            best, stay = self._plan(battle, s)
+            if best is not None and best.score - stay > 0.02:
+                options.append(Option(best.label, best.score - stay, best.action))
+                break
+            self._stay.add((key, sid))  # better where it is: do not ask again this phase
+        if len(options) == 1:
+            self._settled.add((battle.state.turn, side, mg.group))
+        return options
+
+    def _plan(self, battle, s) -> tuple[Option | None, float]:
+        """The best move for one stand and the score of staying put."""
+        side = s.side
+        enemies = self._enemies(battle, side)
+        mp = battle.movement_points(s.id)
+        cands = self._candidates(battle, s, mp)
+        if not cands:
+            return None, 0.0
+        goal = self._goal(battle, s, enemies)
+        poses = []
+        for end, path, facing, _ in cands:
+            poses.append(StandPose(s.id, side, end[0], end[1], facing))
+        stay_pose = s.pose() if s.on_table else None
+        if stay_pose is not None:
+            poses.append(stay_pose)
+        scores = self._score_positions(battle, s, poses, enemies, goal)
+        risks = self._path_risks(battle, s, [c[3] for c in cands], enemies)
+        caution = self.level.caution * max(0.35, 1.0 - 0.65 * self._pressure(battle, side))
+        for i, r in enumerate(risks):
+            scores[i] -= caution * r
+        stay = scores[-1] if stay_pose is not None else -3.0
+        best_i = max(range(len(cands)), key=lambda i: scores[i])
+        end, path, facing, _ = cands[best_i]
+        label = f"move {s.id} to ({end[0]:.1f}, {end[1]:.1f})"
+        return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay
+
+    def _goal(self, battle, s, enemies) -> tuple[float, float]:
+        """Where the fight is: the nearest enemies, or the far side of the table."""
+        if enemies:
+            near = sorted(enemies, key=lambda e: math.hypot(e.x - s.x, e.y - s.y))[:3]
+            return (sum(e.x for e in near) / len(near), sum(e.y for e in near) / len(near))
+        t = battle.table
+        edge = battle.side_spec[battle.other(s.side)].entry_edge
+        return {"left": (0.25 * t.width, t.depth / 2), "right": (0.75 * t.width, t.depth / 2),
+                "bottom": (t.width / 2, 0.25 * t.depth), "top": (t.width / 2, 0.75 * t.depth)
+                }.get(edge, (t.width / 2, t.depth / 2))
+
+    def _candidates(self, battle, s, mp) -> list[tuple[tuple, tuple, float]]:
+        """Reachable end points (straight moves and nearby cover), with path and facing."""
+        t = battle.table
+        starts = [(s.x, s.y)]
+        if not s.on_table:
+            edge = battle.side_spec[s.side].entry_edge
+            vertical = edge in ("left", "right")
+            base = s.y if vertical else s.x
+            limit = t.depth if vertical else t.width
+            starts = [(s.x, v) if vertical else (v, s.y)
+                      for v in (base, base - 3, base + 3, base - 6, base + 6)
+                      if 0.5 <= v <= limit - 0.5]
+        enemies = self._enemies(battle, s.side)
+        goal = self._goal(battle, s, enemies)
+        out = []
+        seen = set()
+        n = self.level.directions
+        targets: list[tuple[tuple, tuple]] = []
+        for x0, y0 in starts:
+            if not s.on_table:
+                inward = math.atan2(goal[1] - y0, goal[0] - x0)
+                headings = [inward + math.radians(d) for d in (-40, -20, 0, 20, 40)]
+                fracs = (0.5, 1.0)
+            else:
+                headings = [2 * math.pi * k / n for k in range(n)]
+                fracs = (0.4, 1.0)
+            for a in headings:
+                for f in fracs:
+                    x = min(max(x0 + mp * f * math.cos(a), 0.5), t.width - 0.5)
+                    y = min(max(y0 + mp * f * math.sin(a), 0.5), t.depth - 0.5)
+                    targets.append(((x0, y0), (x, y)))
+        if s.on_table:
+            for p in self._cover_points(battle, s, mp):
+                targets.append(((s.x, s.y), p))
+        for start, end in targets:
+            path = (start, end)
+            if math.dist(start, end) < 0.5 or battle.table.crosses_impassable(path):
+                continue
+            heading = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0])) % 360
+            if not s.on_table and not battle.room_at(start[0], start[1], heading):
+                continue
+            walk = battle.preview_move(s.id, path)
+            if len(walk.points) < 2:
+                continue
+            ex, ey = walk.points[-1]
+            key = (round(ex, 1), round(ey, 1))
+            if key in seen:
+                continue
+            seen.add(key)
+            facing = math.degrees(math.atan2(goal[1] - ey, goal[0] - ex)) % 360
+            if not battle.room_at(ex, ey, facing, ignore=s.id):
+                continue
+            out.append(((ex, ey), (start, (ex, ey)), facing, walk.points))
+        return out
+
+    def _cover_points(self, battle, s, mp) -> list[tuple[float, float]]:
+        """Points just inside the edges of nearby cover (a stand there sees out) and on hill
+        crests."""
+        pts = []
+        for f in battle.table.areas:
+            tt = battle.data.terrain[f.kind]
+            if tt.combat_vehicle <= 0 or tt.move_cost(s.unit.movement_class) is None:
+                continue
+            c = f.geometry.representative_point()
+            if math.hypot(c.x - s.x, c.y - s.y) > mp + 4:
+                continue
+            for vx, vy in list(getattr(f.geometry, "exterior", f.geometry.convex_hull.exterior)
+                               .coords)[:-1]:
+                d = math.hypot(c.x - vx, c.y - vy) or 1.0
+                pts.append((vx + 0.4 * (c.x - vx) / d, vy + 0.4 * (c.y - vy) / d))
+        for crest in battle.table._hill_crests:
+            if crest.is_empty:
+                continue
+            c = crest.representative_point()
+            if math.hypot(c.x - s.x, c.y - s.y) <= mp + 4:
+                pts.append((c.x, c.y))
+        pts.sort(key=lambda p: math.hypot(p[0] - s.x, p[1] - s.y))
+        return [p for p in pts if math.hypot(p[0] - s.x, p[1] - s.y) <= mp * 1.2][:8]
+
+    def _pressure(self, battle, side) -> float:
+        """0..1: how hard the clock pushes. Early in the battle, or once the kills needed to
+        win are in hand, a commander can be patient; late and short of them, he must attack."""
+        spec = battle.scenario.spec
+        enemy = battle.other(side)
+        need = math.ceil(spec.victory.destroy_at_least_pct / 100 * battle.totals[enemy] - 1e-9)
+        if battle.state.losses(battle.sides)[enemy] >= need:
+            return 0.0
+        done = (battle.state.turn - 1) / max(1, spec.turns - 1)
+        return max(0.0, min(1.0, (done - 0.25) / 0.6))
+
+    def _path_risks(self, battle, s, walks, enemies) -> list[float]:
+        """The opportunity fire each path invites: at a few points along it (facing the way
+        the stand drives), the best attack the enemy's eligible stands could make there."""
+        firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
+        if not firers or "movement" in s.attacked_in:
+            return [0.0] * len(walks)
+        samples: list[StandPose] = []
+        owner: list[int] = []
+        for i, pts in enumerate(walks):
+            n = len(pts)
+            for k in sorted({max(1, n // 3), max(1, 2 * n // 3), n - 1}):
+                (x0, y0), (x1, y1) = pts[k - 1], pts[k]
+                heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+                samples.append(StandPose(s.id, s.side, x1, y1, heading))
+                owner.append(i)
+        others = [o.pose() for o in battle.state.stands.values()
+                  if o.active and o.id != s.id] + [w.pose() for w in battle.state.wrecks]
+        m = battle.table.sight_matrix([f.pose() for f in firers], samples, others,
+                                      battle.sighting_in, battle.ruleset_data)
+        risks = [0.0] * len(walks)
+        for k, p in enumerate(samples):
+            setups = []
+            for j, f in enumerate(firers):
+                if m.clear[j, k] and m.range_band_in[j, k] <= f.unit.max_range_in:
+                    info = SightInfo(True, float(m.range_in[j, k]), int(m.range_band_in[j, k]),
+                                     "front" if m.front[j, k] else "flank", False)
+                    fs = battle.fire_setup(f.id, s.id, "cannon", "planning", target_pose=p,
+                                           sight=info)
+                    if fs.legal:
+                        setups.append(fs)
+            if setups:
+                risks[owner[k]] = max(risks[owner[k]], attack_value(battle, setups, s))
+        return risks
+
+    def _score_positions(self, battle, s, poses, enemies, goal) -> list[float]:
+        """Each position's worth: the shots it gives next turn, less the fire it draws
+        (cover, hull-down and facing count through the engine's own fire setups), less the
+        distance still to cover towards the fight, less straying from the group."""
+        side = s.side
+        if not enemies:
+            return [-math.hypot(p.x - goal[0], p.y - goal[1]) / 10 for p in poses]
+        others = [o.pose() for o in battle.state.stands.values()
+                  if o.active and o.id != s.id] + [w.pose() for w in battle.state.wrecks]
+        m_ab, m_ba = battle.table.sight_matrices(
+            poses, [e.pose() for e in enemies], others, battle.sighting_in,
+            battle.ruleset_data)
+        group = [o for o in battle.state.stands.values()
+                 if o.side == side and o.group == s.group and o.active and o.id != s.id]
+        gx = sum(o.x for o in group) / len(group) if group else None
+        gy = sum(o.y for o in group) / len(group) if group else None
+        reach = s.unit.gun_range
+        press = self._pressure(battle, side)
+        caution = self.level.caution * max(0.35, 1.0 - 0.65 * press)
+        scores = []
+        for i, p in enumerate(poses):
+            offense = []
+            threat = 0.0
+            for j, e in enumerate(enemies):
+                if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
+                    info = SightInfo(True, float(m_ab.range_in[i, j]),
+                                     int(m_ab.range_band_in[i, j]),
+                                     "front" if m_ab.front[i, j] else "flank", False)
+                    best = 0.0
+                    for w in ("cannon", "atgm") if s.unit.atgm and not s.depleted \
+                            else ("cannon",):
+                        fs = battle.fire_setup(s.id, e.id, w, "planning", sight=info,
+                                               attacker_pose=p)
+                        if fs.legal:
+                            best = max(best, attack_value(battle, [fs], e))
+                    offense.append(best)
+                if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
+                    info = SightInfo(True, float(m_ba.range_in[j, i]),
+                                     int(m_ba.range_band_in[j, i]),
+                                     "front" if m_ba.front[j, i] else "flank", False)
+                    fs = battle.fire_setup(e.id, s.id, "cannon", "planning", target_pose=p,
+                                           sight=info)
+                    if fs.legal:
+                        threat += attack_value(battle, [fs], s)
+            offense.sort(reverse=True)
+            score = (1.0 + press) * sum(offense[:2]) - caution * threat
+            near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
+            if not offense:
+                score -= 0.04 * max(0.0, near - 0.8 * reach)
+            if gx is not None:
+                score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
+            scores.append(score)
+        return scores
