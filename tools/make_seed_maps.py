@@ -132,9 +132,10 @@ def scenario(title, ruleset, width, depth, sighting, sides, forces, wood_scale, 
 
 
 def skirmish() -> dict:
-    """A short first battle: three M1A2 against four T-80U / AT-11 (2506 against 2562 points
-    by the sheet's formula), out of each other's sight behind a ridge in the middle, with a
-    wood on each flank and a village on each side of the road."""
+    """A short first battle: three Leopard-IIA6 against three T-90 / AT-12 (2466 against 2534
+    points by the sheet's formula; each hits the other's front at +5), out of each other's
+    sight behind a ridge in the middle, with a wood on each flank and a village on each side
+    of the road."""
     feats = [
         _feature("hill", "Polygon", [[[14, 6], [22, 6], [23, 12], [22, 18], [14, 18], [13, 12],
                                       [14, 6]]], level=1, name="the ridge"),
@@ -149,18 +150,16 @@ def skirmish() -> dict:
     ]
     stands = []
     for i, y in enumerate((8, 12, 16)):
-        stands.append({"id": f"A{i + 1}", "side": "A", "unit": "M1A2 Abrams", "x": 4, "y": y,
+        stands.append({"id": f"A{i + 1}", "side": "A", "unit": "Leopard-IIA6", "x": 4, "y": y,
                        "facing_deg": 0, "group": "1", "ghq": i == 1})
-    for i, y in enumerate((6.75, 10.25, 13.75, 17.25)):
-        stands.append({"id": f"B{i + 1}", "side": "B", "unit": "T-80U / AT-11", "x": 32,
-                       "y": y, "facing_deg": 180, "group": "1" if i < 2 else "2",
-                       "ghq": i == 1})
+        stands.append({"id": f"B{i + 1}", "side": "B", "unit": "T-90 / AT-12", "x": 32,
+                       "y": 24 - y, "facing_deg": 180, "group": "1", "ghq": i == 1})
     return {
         "format": "hulldown-scenario/1",
         "title": "Modern skirmish",
-        "description": "A first battle in eight turns: three M1A2 against four T-80U / AT-11, "
-                       "out of sight of each other behind a ridge. Destroy more than half of "
-                       "the enemy while losing no more than half of your own.",
+        "description": "A first battle in eight turns: three Leopard-IIA6 against three "
+                       "T-90 / AT-12, out of sight of each other behind a ridge. Destroy two "
+                       "of the enemy while losing no more than one.",
         "ruleset": "modern",
         "table": {"width": 36, "depth": 24},
         "max_sighting_in": 30,
@@ -169,9 +168,9 @@ def skirmish() -> dict:
                     "lose_at_most_pct": 50},
         "terrain": {"type": "FeatureCollection", "features": feats},
         "sides": [
-            {"id": "A", "name": "Blue (M1A2)", "cohesion": 15, "generation": 3,
+            {"id": "A", "name": "Blue (Leopard)", "cohesion": 15, "generation": 4,
              "command_value": 0, "entry_edge": "left"},
-            {"id": "B", "name": "Orange (T-80U)", "cohesion": 15, "generation": 3,
+            {"id": "B", "name": "Orange (T-90)", "cohesion": 15, "generation": 4,
              "command_value": 0, "entry_edge": "right"},
         ],
         "stands": stands,

@@ -55,7 +55,7 @@ class Level:
 
 LEVELS = {
     "veteran": Level("veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03,
-                     caution=0.9, directions=12),
+                     caution=1.1, directions=12),
     "recruit": Level("recruit", noise=0.25, pick_from=3, reserve=0.0, min_attack=0.0,
                      caution=0.3, directions=6),
 }
@@ -299,9 +299,10 @@ class ScriptedAI:
         stay_pose = s.pose() if s.on_table else None
         if stay_pose is not None:
             poses.append(stay_pose)
-        scores = self._score_positions(battle, s, poses, enemies, goal)
         risks = self._path_risks(battle, s, [c[3] for c in cands], enemies)
-        caution = self.level.caution * max(0.35, 1.0 - 0.65 * self._pressure(battle, side))
+        survive = [1.0 - k for k in self._path_kill] + [1.0]  # staying risks no shot on the way
+        scores = self._score_positions(battle, s, poses, enemies, goal, survive)
+        caution = self._caution(battle, side, self._pressure(battle, side))
         for i, r in enumerate(risks):
             scores[i] -= caution * r
         stay = scores[-1] if stay_pose is not None else -3.0
@@ -411,17 +412,28 @@ class ScriptedAI:
         done = (battle.state.turn - 1) / max(1, spec.turns - 1)
         return max(0.0, min(1.0, (done - 0.25) / 0.6))
 
+    def _caution(self, battle, side, press: float) -> float:
+        """How much the fire a position draws weighs: less when the clock pushes, never below
+        60%, and in full when one more loss would hand the enemy its victory."""
+        spec = battle.scenario.spec
+        need = math.ceil(spec.victory.destroy_at_least_pct / 100 * battle.totals[side] - 1e-9)
+        if battle.state.losses(battle.sides)[side] + 1 >= need:
+            return self.level.caution * 1.3
+        return self.level.caution * max(0.6, 1.0 - 0.4 * press)
+
     def _path_risks(self, battle, s, walks, enemies) -> list[float]:
         """The opportunity fire each path invites: at a few points along it (facing the way
         the stand drives), the best attack the enemy's eligible stands could make there."""
         firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
+        self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
             return [0.0] * len(walks)
         samples: list[StandPose] = []
         owner: list[int] = []
         for i, pts in enumerate(walks):
             n = len(pts)
-            for k in sorted({max(1, n // 3), max(1, 2 * n // 3), n - 1}):
+            every = max(1, (n - 1) // 7)  # about eight points along the path, the end too
+            for k in sorted({*range(every, n, every), n - 1}):
                 (x0, y0), (x1, y1) = pts[k - 1], pts[k]
                 heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
                 samples.append(StandPose(s.id, s.side, x1, y1, heading))
@@ -431,6 +443,7 @@ class ScriptedAI:
         m = battle.table.sight_matrix([f.pose() for f in firers], samples, others,
                                       battle.sighting_in, battle.ruleset_data)
         risks = [0.0] * len(walks)
+        self._path_kill = [0.0] * len(walks)
         for k, p in enumerate(samples):
             setups = []
             for j, f in enumerate(firers):
@@ -442,10 +455,13 @@ class ScriptedAI:
                     if fs.legal:
                         setups.append(fs)
             if setups:
-                risks[owner[k]] = max(risks[owner[k]], attack_value(battle, setups, s))
+                i = owner[k]
+                risks[i] = max(risks[i], attack_value(battle, setups, s))
+                kill = combat.attack_odds(battle.crt, setups, s.S, s.D)["p_eliminated"]
+                self._path_kill[i] = max(self._path_kill[i], kill)
         return risks
 
-    def _score_positions(self, battle, s, poses, enemies, goal) -> list[float]:
+    def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
         distance still to cover towards the fight, less straying from the group."""
@@ -463,7 +479,7 @@ class ScriptedAI:
         gy = sum(o.y for o in group) / len(group) if group else None
         reach = s.unit.gun_range
         press = self._pressure(battle, side)
-        caution = self.level.caution * max(0.35, 1.0 - 0.65 * press)
+        caution = self._caution(battle, side, press)
         scores = []
         for i, p in enumerate(poses):
             offense = []
@@ -490,7 +506,8 @@ class ScriptedAI:
                     if fs.legal:
                         threat += attack_value(battle, [fs], s)
             offense.sort(reverse=True)
-            score = (1.0 + press) * sum(offense[:2]) - caution * threat
+            alive = survive[i] if survive else 1.0  # shots are only given by a stand that
+            score = (1.0 + press) * alive * sum(offense[:2]) - caution * threat  # gets there
             near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
             if not offense:
                 score -= 0.04 * max(0.0, near - 0.8 * reach)
