@@ -154,7 +154,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             path = autosave_path() if args.resume else args.load
             battle = Battle.load(path, autosave=autosave_path())
         elif args.scenario:
-            battle = new_battle(args.scenario, args.seed)
+            ai = {args.ai: args.level} if args.ai else {}
+            battle = new_battle(args.scenario, args.seed, ai, args.ai_speed)
         else:
             print("hulldown play: give a SCENARIO, --load SAVE or --resume", file=sys.stderr)
             return 2
@@ -176,6 +177,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--load", help="a save file to continue")
     pl.add_argument("--resume", action="store_true", help="continue the autosave")
+    pl.add_argument("--ai", help="the side the AI plays (e.g. B); none: hotseat")
+    pl.add_argument("--level", default="veteran", choices=["veteran", "recruit"])
+    pl.add_argument(
+        "--ai-speed",
+        type=float,
+        default=12.0,
+        help="inches a second the AI's moves are shown at (0: not shown)",
+    )
     pl.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     pl.set_defaults(func=_cmd_play)
     v = sub.add_parser("view", help="open a window on a scenario's table")

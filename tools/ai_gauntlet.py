@@ -51,8 +51,10 @@ def main() -> None:
         seed = args.first_seed + i
         a_side = sides[i % 2]
         b = Battle(sc, seed)
-        players = {a_side: ("a", make_player(args.a, seed * 2 + 1)),
-                   b.other(a_side): ("b", make_player(args.b, seed * 2 + 2))}
+        players = {
+            a_side: ("a", make_player(args.a, seed * 2 + 1)),
+            b.other(a_side): ("b", make_player(args.b, seed * 2 + 2)),
+        }
         t0 = time.perf_counter()
         while not b.finished:
             who, player = players[b.to_act]
@@ -74,9 +76,16 @@ def main() -> None:
         return round(1000 * sorted(xs)[int(0.95 * (len(xs) - 1))], 1) if xs else None
 
     out = {
-        "tool": "ai_gauntlet", "scenario": args.scenario, "a": args.a, "b": args.b,
-        "battles": n, "a_wins": wins["a"], "b_wins": wins["b"], "draws": wins["draw"],
-        "a_win_rate": round(wins["a"] / n, 3), "ci95": [round(lo, 3), round(hi, 3)],
+        "tool": "ai_gauntlet",
+        "scenario": args.scenario,
+        "a": args.a,
+        "b": args.b,
+        "battles": n,
+        "a_wins": wins["a"],
+        "b_wins": wins["b"],
+        "draws": wins["draw"],
+        "a_win_rate": round(wins["a"] / n, 3),
+        "ci95": [round(lo, 3), round(hi, 3)],
         "by_side": by_side,
         "decision_p95_ms": {"a": p95(decisions["a"]), "b": p95(decisions["b"])},
         "battle_median_s": round(statistics.median(battle_s), 2),

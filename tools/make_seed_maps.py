@@ -137,41 +137,84 @@ def skirmish() -> dict:
     sight behind a ridge in the middle, with a wood on each flank and a village on each side
     of the road."""
     feats = [
-        _feature("hill", "Polygon", [[[14, 6], [22, 6], [23, 12], [22, 18], [14, 18], [13, 12],
-                                      [14, 6]]], level=1, name="the ridge"),
+        _feature(
+            "hill",
+            "Polygon",
+            [[[14, 6], [22, 6], [23, 12], [22, 18], [14, 18], [13, 12], [14, 6]]],
+            level=1,
+            name="the ridge",
+        ),
         _feature("woods", "Polygon", [_lot(18, 2.6, 2.4)]),
         _feature("woods", "Polygon", [_lot(18, 21.4, 2.4)]),
-        _feature("light_buildings", "Polygon",
-                 [[[8, 12.4], [10, 12.4], [10, 14.15], [8, 14.15], [8, 12.4]]], name="village"),
-        _feature("light_buildings", "Polygon",
-                 [[[26, 9.85], [28, 9.85], [28, 11.6], [26, 11.6], [26, 9.85]]],
-                 name="village"),
+        _feature(
+            "light_buildings",
+            "Polygon",
+            [[[8, 12.4], [10, 12.4], [10, 14.15], [8, 14.15], [8, 12.4]]],
+            name="village",
+        ),
+        _feature(
+            "light_buildings",
+            "Polygon",
+            [[[26, 9.85], [28, 9.85], [28, 11.6], [26, 11.6], [26, 9.85]]],
+            name="village",
+        ),
         _feature("good_road", "LineString", [[0, 12], [12, 12], [18, 5], [24, 12], [36, 12]]),
     ]
     stands = []
     for i, y in enumerate((8, 12, 16)):
-        stands.append({"id": f"A{i + 1}", "side": "A", "unit": "Leopard-IIA6", "x": 4, "y": y,
-                       "facing_deg": 0, "group": "1", "ghq": i == 1})
-        stands.append({"id": f"B{i + 1}", "side": "B", "unit": "T-90 / AT-12", "x": 32,
-                       "y": 24 - y, "facing_deg": 180, "group": "1", "ghq": i == 1})
+        stands.append(
+            {
+                "id": f"A{i + 1}",
+                "side": "A",
+                "unit": "Leopard-IIA6",
+                "x": 4,
+                "y": y,
+                "facing_deg": 0,
+                "group": "1",
+                "ghq": i == 1,
+            }
+        )
+        stands.append(
+            {
+                "id": f"B{i + 1}",
+                "side": "B",
+                "unit": "T-90 / AT-12",
+                "x": 32,
+                "y": 24 - y,
+                "facing_deg": 180,
+                "group": "1",
+                "ghq": i == 1,
+            }
+        )
     return {
         "format": "hulldown-scenario/1",
         "title": "Modern skirmish",
         "description": "A first battle in eight turns: three Leopard-IIA6 against three "
-                       "T-90 / AT-12, out of sight of each other behind a ridge. Destroy two "
-                       "of the enemy while losing no more than one.",
+        "T-90 / AT-12, out of sight of each other behind a ridge. Destroy two "
+        "of the enemy while losing no more than one.",
         "ruleset": "modern",
         "table": {"width": 36, "depth": 24},
         "max_sighting_in": 30,
         "turns": 8,
-        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51,
-                    "lose_at_most_pct": 50},
+        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
         "terrain": {"type": "FeatureCollection", "features": feats},
         "sides": [
-            {"id": "A", "name": "Blue (Leopard)", "cohesion": 15, "generation": 4,
-             "command_value": 0, "entry_edge": "left"},
-            {"id": "B", "name": "Orange (T-90)", "cohesion": 15, "generation": 4,
-             "command_value": 0, "entry_edge": "right"},
+            {
+                "id": "A",
+                "name": "Blue (Leopard)",
+                "cohesion": 15,
+                "generation": 4,
+                "command_value": 0,
+                "entry_edge": "left",
+            },
+            {
+                "id": "B",
+                "name": "Orange (T-90)",
+                "cohesion": 15,
+                "generation": 4,
+                "command_value": 0,
+                "entry_edge": "right",
+            },
         ],
         "stands": stands,
     }

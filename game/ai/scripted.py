@@ -54,10 +54,12 @@ class Level:
 
 
 LEVELS = {
-    "veteran": Level("veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03,
-                     caution=1.1, directions=12),
-    "recruit": Level("recruit", noise=0.25, pick_from=3, reserve=0.0, min_attack=0.0,
-                     caution=0.3, directions=6),
+    "veteran": Level(
+        "veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03, caution=1.1, directions=12
+    ),
+    "recruit": Level(
+        "recruit", noise=0.25, pick_from=3, reserve=0.0, min_attack=0.0, caution=0.3, directions=6
+    ),
 }
 
 
@@ -95,9 +97,13 @@ def attack_value(battle: Battle, setups: list[FireSetup], target) -> float:
     v = stand_value(target)
     base = worth(target.S, target.D, False, v)
     f = odds["final"]
-    return (f["unchanged"] * base + f["S"] * worth(True, False, False, v)
-            + f["D"] * worth(False, True, False, v) + f["SD"] * worth(True, True, False, v)
-            + f["eliminated"] * v) - base
+    return (
+        f["unchanged"] * base
+        + f["S"] * worth(True, False, False, v)
+        + f["D"] * worth(False, True, False, v)
+        + f["SD"] * worth(True, True, False, v)
+        + f["eliminated"] * v
+    ) - base
 
 
 class ScriptedAI:
@@ -122,8 +128,10 @@ class ScriptedAI:
             raise ValueError("the battle is over")
         options = self.options(battle)
         if self.level.noise:
-            options = [Option(o.label, o.score + self.rng.gauss(0, self.level.noise), o.action)
-                       for o in options]
+            options = [
+                Option(o.label, o.score + self.rng.gauss(0, self.level.noise), o.action)
+                for o in options
+            ]
         options.sort(key=lambda o: -o.score)
         self.last = options[:3]
         k = min(self.level.pick_from, len(options))
@@ -153,14 +161,16 @@ class ScriptedAI:
         # hand and walks into our opportunity fire)
         me_first = kind == "fire"
         enemy = battle.other(side)
-        return [Option("we act first", 1.0 if me_first else 0.0, ChooseFirst(side, side)),
-                Option("the enemy acts first", 0.0 if me_first else 1.0,
-                       ChooseFirst(side, enemy))]
+        return [
+            Option("we act first", 1.0 if me_first else 0.0, ChooseFirst(side, side)),
+            Option("the enemy acts first", 0.0 if me_first else 1.0, ChooseFirst(side, enemy)),
+        ]
 
     # ---------------------------------------------------------------- fire
 
-    def _best_subset(self, battle, setups: list[FireSetup], target, reserve: float
-                     ) -> tuple[list[FireSetup], float]:
+    def _best_subset(
+        self, battle, setups: list[FireSetup], target, reserve: float
+    ) -> tuple[list[FireSetup], float]:
         """Which of the possible shots to take at one target: best first, each further stand
         only while it adds more than keeping its shot is worth."""
         by_attacker: dict[str, FireSetup] = {}
@@ -189,11 +199,21 @@ class ScriptedAI:
             reserve = level.reserve * (0.3 if tl4_again else 1.0)
             chosen, score = self._best_subset(battle, setups, t, reserve)
             if chosen:
-                names = ", ".join(f"{fs.attacker}{'(ATGM)' if fs.weapon == 'atgm' else ''}"
-                                  for fs in chosen)
-                options.append(Option(f"fire at {target} with {names}", score,
-                                      Fire(side, target, tuple(fs.attacker for fs in chosen),
-                                           tuple(fs.weapon for fs in chosen))))
+                names = ", ".join(
+                    f"{fs.attacker}{'(ATGM)' if fs.weapon == 'atgm' else ''}" for fs in chosen
+                )
+                options.append(
+                    Option(
+                        f"fire at {target} with {names}",
+                        score,
+                        Fire(
+                            side,
+                            target,
+                            tuple(fs.attacker for fs in chosen),
+                            tuple(fs.weapon for fs in chosen),
+                        ),
+                    )
+                )
         return options
 
     def _opportunity(self, battle, side) -> list[Option]:
@@ -204,10 +224,17 @@ class ScriptedAI:
         for step, setups in battle.opportunity_setups().items():
             chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
             if chosen and (best is None or score > best.score):
-                best = Option(f"fire at {pm.stand} at step {step} with "
-                              f"{', '.join(fs.attacker for fs in chosen)}", score,
-                              OpportunityFire(side, step, tuple(fs.attacker for fs in chosen),
-                                              tuple(fs.weapon for fs in chosen)))
+                best = Option(
+                    f"fire at {pm.stand} at step {step} with "
+                    f"{', '.join(fs.attacker for fs in chosen)}",
+                    score,
+                    OpportunityFire(
+                        side,
+                        step,
+                        tuple(fs.attacker for fs in chosen),
+                        tuple(fs.weapon for fs in chosen),
+                    ),
+                )
         if best is not None:
             options.append(best)
         return options
@@ -228,22 +255,34 @@ class ScriptedAI:
         if enemies and mine:
             # the fire each stand draws where it stands, against the fire it can give
             m_ab, m_ba = battle.table.sight_matrices(
-                [s.pose() for s in mine], [e.pose() for e in enemies], battle.poses(),
-                battle.sighting_in, battle.ruleset_data)
+                [s.pose() for s in mine],
+                [e.pose() for e in enemies],
+                battle.poses(),
+                battle.sighting_in,
+                battle.ruleset_data,
+            )
             for i, s in enumerate(mine):
                 offense, threat = 0.0, 0.0
                 for j, e in enumerate(enemies):
                     if m_ab.clear[i, j]:
-                        info = SightInfo(True, float(m_ab.range_in[i, j]),
-                                         int(m_ab.range_band_in[i, j]),
-                                         "front" if m_ab.front[i, j] else "flank", False)
+                        info = SightInfo(
+                            True,
+                            float(m_ab.range_in[i, j]),
+                            int(m_ab.range_band_in[i, j]),
+                            "front" if m_ab.front[i, j] else "flank",
+                            False,
+                        )
                         fs = battle.fire_setup(s.id, e.id, "cannon", "planning", sight=info)
                         if fs.legal:
                             offense = max(offense, attack_value(battle, [fs], e))
                     if m_ba.clear[j, i]:
-                        info = SightInfo(True, float(m_ba.range_in[j, i]),
-                                         int(m_ba.range_band_in[j, i]),
-                                         "front" if m_ba.front[j, i] else "flank", False)
+                        info = SightInfo(
+                            True,
+                            float(m_ba.range_in[j, i]),
+                            int(m_ba.range_band_in[j, i]),
+                            "front" if m_ba.front[j, i] else "flank",
+                            False,
+                        )
                         fs = battle.fire_setup(e.id, s.id, "cannon", "planning", sight=info)
                         if fs.legal:
                             threat += attack_value(battle, [fs], s)
@@ -257,9 +296,11 @@ class ScriptedAI:
         for a in attempts:
             if (battle.state.turn, side, a.group) in self._settled:
                 continue  # it was given the chance and every stand chose to stay
-            members = [s for s in battle.state.stands.values()
-                       if s.side == side and s.group == a.group and not s.moved
-                       and not s.eliminated]
+            members = [
+                s
+                for s in battle.state.stands.values()
+                if s.side == side and s.group == a.group and not s.moved and not s.eliminated
+            ]
             u = sum(urgency.get(s.id, 0.0) for s in members)
             how = "ordered" if a.ordered else "independent"
             options.append(Option(f"{how} move of group {a.group}", u, a))
@@ -294,7 +335,7 @@ class ScriptedAI:
             return None, 0.0
         goal = self._goal(battle, s, enemies)
         poses = []
-        for end, path, facing, _ in cands:
+        for end, _path, facing, _ in cands:
             poses.append(StandPose(s.id, side, end[0], end[1], facing))
         stay_pose = s.pose() if s.on_table else None
         if stay_pose is not None:
@@ -318,9 +359,12 @@ class ScriptedAI:
             return (sum(e.x for e in near) / len(near), sum(e.y for e in near) / len(near))
         t = battle.table
         edge = battle.side_spec[battle.other(s.side)].entry_edge
-        return {"left": (0.25 * t.width, t.depth / 2), "right": (0.75 * t.width, t.depth / 2),
-                "bottom": (t.width / 2, 0.25 * t.depth), "top": (t.width / 2, 0.75 * t.depth)
-                }.get(edge, (t.width / 2, t.depth / 2))
+        return {
+            "left": (0.25 * t.width, t.depth / 2),
+            "right": (0.75 * t.width, t.depth / 2),
+            "bottom": (t.width / 2, 0.25 * t.depth),
+            "top": (t.width / 2, 0.75 * t.depth),
+        }.get(edge, (t.width / 2, t.depth / 2))
 
     def _candidates(self, battle, s, mp) -> list[tuple[tuple, tuple, float]]:
         """Reachable end points (straight moves and nearby cover), with path and facing."""
@@ -331,9 +375,11 @@ class ScriptedAI:
             vertical = edge in ("left", "right")
             base = s.y if vertical else s.x
             limit = t.depth if vertical else t.width
-            starts = [(s.x, v) if vertical else (v, s.y)
-                      for v in (base, base - 3, base + 3, base - 6, base + 6)
-                      if 0.5 <= v <= limit - 0.5]
+            starts = [
+                (s.x, v) if vertical else (v, s.y)
+                for v in (base, base - 3, base + 3, base - 6, base + 6)
+                if 0.5 <= v <= limit - 0.5
+            ]
         enemies = self._enemies(battle, s.side)
         goal = self._goal(battle, s, enemies)
         out = []
@@ -388,8 +434,9 @@ class ScriptedAI:
             c = f.geometry.representative_point()
             if math.hypot(c.x - s.x, c.y - s.y) > mp + 4:
                 continue
-            for vx, vy in list(getattr(f.geometry, "exterior", f.geometry.convex_hull.exterior)
-                               .coords)[:-1]:
+            for vx, vy in list(
+                getattr(f.geometry, "exterior", f.geometry.convex_hull.exterior).coords
+            )[:-1]:
                 d = math.hypot(c.x - vx, c.y - vy) or 1.0
                 pts.append((vx + 0.4 * (c.x - vx) / d, vy + 0.4 * (c.y - vy) / d))
         for crest in battle.table._hill_crests:
@@ -438,20 +485,28 @@ class ScriptedAI:
                 heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
                 samples.append(StandPose(s.id, s.side, x1, y1, heading))
                 owner.append(i)
-        others = [o.pose() for o in battle.state.stands.values()
-                  if o.active and o.id != s.id] + [w.pose() for w in battle.state.wrecks]
-        m = battle.table.sight_matrix([f.pose() for f in firers], samples, others,
-                                      battle.sighting_in, battle.ruleset_data)
+        others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
+            w.pose() for w in battle.state.wrecks
+        ]
+        m = battle.table.sight_matrix(
+            [f.pose() for f in firers], samples, others, battle.sighting_in, battle.ruleset_data
+        )
         risks = [0.0] * len(walks)
         self._path_kill = [0.0] * len(walks)
         for k, p in enumerate(samples):
             setups = []
             for j, f in enumerate(firers):
                 if m.clear[j, k] and m.range_band_in[j, k] <= f.unit.max_range_in:
-                    info = SightInfo(True, float(m.range_in[j, k]), int(m.range_band_in[j, k]),
-                                     "front" if m.front[j, k] else "flank", False)
-                    fs = battle.fire_setup(f.id, s.id, "cannon", "planning", target_pose=p,
-                                           sight=info)
+                    info = SightInfo(
+                        True,
+                        float(m.range_in[j, k]),
+                        int(m.range_band_in[j, k]),
+                        "front" if m.front[j, k] else "flank",
+                        False,
+                    )
+                    fs = battle.fire_setup(
+                        f.id, s.id, "cannon", "planning", target_pose=p, sight=info
+                    )
                     if fs.legal:
                         setups.append(fs)
             if setups:
@@ -468,13 +523,17 @@ class ScriptedAI:
         side = s.side
         if not enemies:
             return [-math.hypot(p.x - goal[0], p.y - goal[1]) / 10 for p in poses]
-        others = [o.pose() for o in battle.state.stands.values()
-                  if o.active and o.id != s.id] + [w.pose() for w in battle.state.wrecks]
+        others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
+            w.pose() for w in battle.state.wrecks
+        ]
         m_ab, m_ba = battle.table.sight_matrices(
-            poses, [e.pose() for e in enemies], others, battle.sighting_in,
-            battle.ruleset_data)
-        group = [o for o in battle.state.stands.values()
-                 if o.side == side and o.group == s.group and o.active and o.id != s.id]
+            poses, [e.pose() for e in enemies], others, battle.sighting_in, battle.ruleset_data
+        )
+        group = [
+            o
+            for o in battle.state.stands.values()
+            if o.side == side and o.group == s.group and o.active and o.id != s.id
+        ]
         gx = sum(o.x for o in group) / len(group) if group else None
         gy = sum(o.y for o in group) / len(group) if group else None
         reach = s.unit.gun_range
@@ -486,23 +545,32 @@ class ScriptedAI:
             threat = 0.0
             for j, e in enumerate(enemies):
                 if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
-                    info = SightInfo(True, float(m_ab.range_in[i, j]),
-                                     int(m_ab.range_band_in[i, j]),
-                                     "front" if m_ab.front[i, j] else "flank", False)
+                    info = SightInfo(
+                        True,
+                        float(m_ab.range_in[i, j]),
+                        int(m_ab.range_band_in[i, j]),
+                        "front" if m_ab.front[i, j] else "flank",
+                        False,
+                    )
                     best = 0.0
-                    for w in ("cannon", "atgm") if s.unit.atgm and not s.depleted \
-                            else ("cannon",):
-                        fs = battle.fire_setup(s.id, e.id, w, "planning", sight=info,
-                                               attacker_pose=p)
+                    for w in ("cannon", "atgm") if s.unit.atgm and not s.depleted else ("cannon",):
+                        fs = battle.fire_setup(
+                            s.id, e.id, w, "planning", sight=info, attacker_pose=p
+                        )
                         if fs.legal:
                             best = max(best, attack_value(battle, [fs], e))
                     offense.append(best)
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
-                    info = SightInfo(True, float(m_ba.range_in[j, i]),
-                                     int(m_ba.range_band_in[j, i]),
-                                     "front" if m_ba.front[j, i] else "flank", False)
-                    fs = battle.fire_setup(e.id, s.id, "cannon", "planning", target_pose=p,
-                                           sight=info)
+                    info = SightInfo(
+                        True,
+                        float(m_ba.range_in[j, i]),
+                        int(m_ba.range_band_in[j, i]),
+                        "front" if m_ba.front[j, i] else "flank",
+                        False,
+                    )
+                    fs = battle.fire_setup(
+                        e.id, s.id, "cannon", "planning", target_pose=p, sight=info
+                    )
                     if fs.legal:
                         threat += attack_value(battle, [fs], s)
             offense.sort(reverse=True)

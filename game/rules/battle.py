@@ -148,6 +148,7 @@ class Battle:
         self.actions: list[Action] = []
         self.autosave = autosave
         self.log_path = log_path
+        self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
         self.log = LogWriter(log_path)
         self._new: list[dict] = []
         self._event(
@@ -530,21 +531,37 @@ class Battle:
         phase = self.phase
         if phase is None or phase.kind != "fire" or side is None:
             return {}
-        attackers = [s for s in st.stands.values()
-                     if s.active and s.side == side and self.rules.may_fire_in(s, st.phase)]
-        targets = [s for s in st.stands.values()
-                   if s.active and s.side != side and st.phase not in s.attacked_in]
+        attackers = [
+            s
+            for s in st.stands.values()
+            if s.active and s.side == side and self.rules.may_fire_in(s, st.phase)
+        ]
+        targets = [
+            s
+            for s in st.stands.values()
+            if s.active and s.side != side and st.phase not in s.attacked_in
+        ]
         if not attackers or not targets:
             return {}
-        m = self.table.sight_matrix([a.pose() for a in attackers], [t.pose() for t in targets],
-                                    self.poses(), self.sighting_in, self.ruleset_data)
+        m = self.table.sight_matrix(
+            [a.pose() for a in attackers],
+            [t.pose() for t in targets],
+            self.poses(),
+            self.sighting_in,
+            self.ruleset_data,
+        )
         out: dict[str, list[FireSetup]] = {}
         for j, t in enumerate(targets):
             for i, a in enumerate(attackers):
                 if not m.clear[i, j]:
                     continue
-                info = SightInfo(True, float(m.range_in[i, j]), int(m.range_band_in[i, j]),
-                                 "front" if m.front[i, j] else "flank", False)
+                info = SightInfo(
+                    True,
+                    float(m.range_in[i, j]),
+                    int(m.range_band_in[i, j]),
+                    "front" if m.front[i, j] else "flank",
+                    False,
+                )
                 for weapon in ("cannon", "atgm") if a.unit.atgm else ("cannon",):
                     fs = self.fire_setup(a.id, t.id, weapon, sight=info)
                     if fs.legal:
@@ -558,8 +575,7 @@ class Battle:
             for fs in setups:
                 chosen.setdefault(fs.attacker, fs.weapon)  # the cannon where both may fire
             pairs = list(chosen.items())
-            acts.append(Fire(side, target, tuple(a for a, _ in pairs),
-                             tuple(w for _, w in pairs)))
+            acts.append(Fire(side, target, tuple(a for a, _ in pairs), tuple(w for _, w in pairs)))
             if len(pairs) > 1:
                 acts += [Fire(side, target, (a,), (w,)) for a, w in pairs]
         return acts
@@ -1124,8 +1140,11 @@ class Battle:
         """True when a footprint at (x, y, facing) overlaps no stand on the table but
         ``ignore`` (000 08.03.05; wrecks never count)."""
         fp = footprint(x, y, facing)
-        near = [o.pose() for o in self.state.stands.values()
-                if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5]
+        near = [
+            o.pose()
+            for o in self.state.stands.values()
+            if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
+        ]
         return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
     def _road_flags(self, points) -> tuple[bool, ...]:
@@ -1324,6 +1343,7 @@ class Battle:
             "turn": self.state.turn,
             "phase": self.state.phase,
             "state_hash": self.state_hash(),
+            "meta": self.meta,
         }
         write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
 
@@ -1367,4 +1387,6 @@ class Battle:
                 f"{battle.state_hash()}, the save says {doc['state_hash']}"
             )
         battle.autosave = autosave
+        meta = doc.get("meta", {})
+        battle.meta = meta if isinstance(meta, dict) else {}
         return battle

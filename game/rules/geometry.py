@@ -389,8 +389,7 @@ class Table:
         if here is None:
             if len(self._terrain_cache) > 50_000:
                 self._terrain_cache.clear()
-            here = self._terrain_cache[key] = self._terrain_many(np.array([x]),
-                                                                 np.array([y]))[0]
+            here = self._terrain_cache[key] = self._terrain_many(np.array([x]), np.array([y]))[0]
         return here
 
     def _terrain_many(self, xs: np.ndarray, ys: np.ndarray) -> list[TerrainHere]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 from pathlib import Path
 
 import pygame
@@ -44,6 +45,7 @@ HELP_TEXT = [
     "Enter: confirm (attack, move attempt, move)     Esc: cancel     Backspace: undo waypoint",
     "Q / E: turn the plotted facing by 15 degrees     W: switch an attacker's weapon",
     "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
+    "X: show the AI's last decision (its three best options and their scores)",
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
 ]
 
@@ -618,6 +620,53 @@ class OpportunityMode(Mode):
                 pygame.draw.line(surface, GREEN, tv.to_px(s.x, s.y), tv.to_px(x, y), 3)
 
 
+class AIMode(Mode):
+    """The AI's turn: it thinks in a worker thread (the window stays responsive), then its
+    action is applied and its moves are shown gliding along their paths."""
+
+    def __init__(self, side: str):
+        self.side = side
+        self.thread: threading.Thread | None = None
+        self.result = None
+        self.error: BaseException | None = None
+
+    def enter(self, screen):
+        screen.set_panel(
+            f"<b>{screen.side_name(self.side)} (AI, {screen.ai_level(self.side)})"
+            "</b><br>Thinking... Press X to see the options it weighed.",
+            [],
+        )
+
+    def start(self, screen) -> None:
+        """Think in the background."""
+        player = screen.ai[self.side]
+
+        def work():
+            try:
+                self.result = player.choose(screen.battle)
+            except BaseException as err:  # shown, never swallowed silently
+                self.error = err
+
+        self.thread = threading.Thread(target=work, daemon=True)
+        self.thread.start()
+
+    def poll(self, screen) -> None:
+        """Apply the action once the thinking is done."""
+        if self.thread is None:
+            self.start(screen)
+            return
+        if self.thread.is_alive():
+            return
+        if self.error is not None:
+            screen.message = f"the AI failed: {self.error}"
+            self.error = None
+            self.thread = None
+            self.enter(screen)
+            return
+        action, self.result, self.thread = self.result, None, None
+        screen.act(action, animate=True)
+
+
 class EndMode(Mode):
     """The battle is over: who won and why, losses, turns; save the log, play again, menu."""
 
@@ -664,10 +713,11 @@ class EndMode(Mode):
 
 
 class BattleScreen:
-    """A battle in the window, for two players at one screen.
+    """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
-    ``on_again`` are called by the end screen's buttons.
+    ``on_again`` are called by the end screen's buttons; ``ai`` maps a side to the AI player
+    that plays it; ``ai_speed`` is how fast (inches a second) its moves are shown.
     """
 
     def __init__(
@@ -678,9 +728,16 @@ class BattleScreen:
         on_menu=None,
         on_again=None,
         save_dir: Path | None = None,
+        ai: dict | None = None,
+        ai_speed: float = 12.0,
     ):
         self.app = app
         self.battle = battle
+        self.ai = dict(ai or {})  # side -> player (ScriptedAI)
+        self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
+        self.show_explain = False
+        self.anim: list[tuple[str, list, float]] = []  # (stand, path points, seconds left)
+        self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
         self.log_path = log_path
         self.on_menu = on_menu
         self.on_again = on_again
@@ -803,6 +860,8 @@ class BattleScreen:
         st = b.state
         if st.finished:
             return EndMode()
+        if b.to_act in self.ai:
+            return AIMode(b.to_act)
         if st.phase == "setup":
             return SetupMode()
         phase = b.phase
@@ -823,8 +882,9 @@ class BattleScreen:
         self.mode = mode
         mode.enter(self)
 
-    def act(self, action, keep_mode: bool = False) -> bool:
-        """Apply an action through the engine; an illegal one only shows its reason."""
+    def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
+        """Apply an action through the engine; an illegal one only shows its reason.
+        ``animate``: show the moves and shots it made (the AI's)."""
         b = self.battle
         before = b.to_act
         try:
@@ -838,12 +898,16 @@ class BattleScreen:
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
         self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
+        if animate:
+            self._animate(b.log.events[seen:])
         if keep_mode:
             self.mode.enter(self)
             return True
         nxt = self.mode_for_state()
         pending = b.state.pending is not None
-        if isinstance(action, Move) and pending:
+        if self.ai:
+            pass  # against the AI there is nobody to hand the screen to
+        elif isinstance(action, Move) and pending:
             nxt = CurtainMode(b.to_act, OpportunityMode())
         elif (
             isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
@@ -851,6 +915,31 @@ class BattleScreen:
             nxt = CurtainMode(b.to_act, None)
         self.set_mode(nxt)
         return True
+
+    def ai_level(self, side: str) -> str:
+        """The level of the AI playing a side."""
+        level = getattr(self.ai.get(side), "level", None)
+        return getattr(level, "name", "ai")
+
+    def _animate(self, events) -> None:
+        """Queue the moves and shots of new events to be shown."""
+        if self.ai_speed <= 0:
+            return
+        for ev in events:
+            if ev["event"] == "move" and len(ev["path"]) > 1:
+                length = sum(
+                    math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
+                )
+                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
+            elif ev["event"] == "fire":
+                self.flashes.append(
+                    (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
+                )
+
+    @property
+    def animating(self) -> bool:
+        """True while the AI's moves are being shown."""
+        return bool(self.anim)
 
     def stand_under(self, pos, include_off_table: bool = False):
         """The stand under a pixel."""
@@ -975,11 +1064,15 @@ class BattleScreen:
             return
         if self._camera_drag(ev):
             return
+        if isinstance(self.mode, AIMode) or self.anim:
+            return  # the AI is playing: only the camera moves
         if isinstance(self.mode, CurtainMode) or not self.help:
             self.set_mode(self.mode.on_event(self, ev))
 
     def _pass(self) -> None:
         b = self.battle
+        if b.to_act in self.ai:
+            return
         if b.to_act and any(isinstance(a, Pass) for a in b.legal_actions()):
             self.act(Pass(b.to_act))
         else:
@@ -990,6 +1083,9 @@ class BattleScreen:
         k = ev.key
         if k == pygame.K_F1 or ev.unicode == "?":
             self.help = not self.help
+            return True
+        if k == pygame.K_x:
+            self.show_explain = not self.show_explain
             return True
         if self.help and k == pygame.K_ESCAPE:
             self.help = False
@@ -1053,6 +1149,15 @@ class BattleScreen:
         text = self.banner_text()
         if self.banner.text != text:
             self.banner.set_text(text)
+        if self.anim:
+            stand, path, left = self.anim[0]
+            left -= dt
+            self.anim[0] = (stand, path, left)
+            if left <= 0:
+                self.anim.pop(0)
+        self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
+        if isinstance(self.mode, AIMode) and not self.anim:
+            self.mode.poll(self)
         self.app.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -1065,14 +1170,67 @@ class BattleScreen:
         self.tv.draw_terrain(surface)
         b = self.battle
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
-        self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
+        hidden = {a[0] for a in self.anim}  # stands being shown gliding along their path
+        self.tv.draw_stands(
+            surface,
+            [s for s in b.state.stands.values() if s.id not in hidden],
+            b.sides,
+            b.state.wrecks,
+            ghost=ghosts,
+        )
+        self._draw_animation(surface)
         self.mode.draw(self, surface)
+        if self.show_explain:
+            self._draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
             self._draw_hover(surface)
         if self.help:
             self._draw_help(surface)
         surface.set_clip(clip)
         self.app.manager.draw_ui(surface)
+
+    def _draw_animation(self, surface) -> None:
+        """A stand of the AI gliding along its path; shots as flashing lines."""
+        b = self.battle
+        if self.anim:
+            stand, path, left = self.anim[0]
+            s = b.stand(stand)
+            total = sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False)) or 1.0
+            done = max(0.0, 1.0 - left * self.ai_speed / total) * total
+            x, y, heading = path[0][0], path[0][1], s.facing_deg
+            for p, q in zip(path, path[1:], strict=False):
+                seg = math.dist(p, q)
+                if done <= seg:
+                    t = done / seg if seg else 1.0
+                    x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
+                    heading = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
+                    break
+                done -= seg
+                x, y = q
+            self.tv.polyline(surface, path, GROUP, 2)
+            colour = SIDE_COLOURS[b.sides.index(s.side) % 2]
+            from game.rules.geometry import StandPose
+            from game.ui.render import draw_stand
+
+            draw_stand(surface, self.tv.view, StandPose(s.id, s.side, x, y, heading), colour)
+        for a, t, _ in self.flashes:
+            pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
+
+    def _draw_explain(self, surface) -> None:
+        """The AI's last decision: its three best options and their scores (X toggles)."""
+        lines = []
+        for side, player in self.ai.items():
+            lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision")
+            for o in getattr(player, "last", [])[:3]:
+                lines.append(f"   {o.score:+.2f}  {o.label}")
+        if not lines:
+            lines = ["No AI in this battle."]
+        font = pygame.font.Font(None, 22)
+        box = pygame.Rect(self.tv.rect.x + 10, self.tv.rect.y + 10, 560, 16 + 22 * len(lines))
+        pygame.draw.rect(surface, (245, 243, 234), box)
+        pygame.draw.rect(surface, INK, box, 1)
+        for i, line in enumerate(lines):
+            surface.blit(font.render(line, True, INK), (box.x + 10, box.y + 8 + 22 * i))
 
     def hover_text(self, pos) -> str:
         """What is under the mouse: a stand (unit, id, group, markers) or the terrain there."""

@@ -18,25 +18,50 @@ from game.ui.render import INK
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 HOTSEAT = "Hotseat: two players, one screen"
+VS_AI_FIRST = "Against the AI: you command the first force"
+VS_AI_SECOND = "Against the AI: you command the second force"
+LEVEL_NAMES = ["veteran", "recruit"]
+SPEEDS = {
+    "AI moves shown at normal speed": 12.0,
+    "AI moves shown slowly": 5.0,
+    "AI moves shown fast": 30.0,
+    "AI moves not shown": 0.0,
+}
 
 
-def new_battle(scenario_path: str | Path, seed: int) -> Battle:
-    """A battle of a scenario file that logs to the logs folder and autosaves.
+def new_battle(
+    scenario_path: str | Path, seed: int, ai: dict[str, str] | None = None, ai_speed: float = 12.0
+) -> Battle:
+    """A battle of a scenario file that logs to the logs folder and autosaves. ``ai`` maps a
+    side to an AI level ("veteran", "recruit"); it is kept in the battle's saves.
 
     Raises ScenarioError for a bad scenario file or a ruleset that cannot be played yet.
     """
     sc = load_scenario(scenario_path)
     log = logs_dir() / f"{Path(scenario_path).stem}-seed{seed}.jsonl"
-    return Battle(sc, seed, log_path=log, autosave=autosave_path())
+    battle = Battle(sc, seed, log_path=log, autosave=autosave_path())
+    battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
+    battle.save(battle.autosave)
+    return battle
 
 
 def battle_screen(app, battle: Battle):
-    """The battle screen, wired back to the menu and to "play again"."""
+    """The battle screen, wired back to the menu and to "play again"; the AI players named in
+    the battle's meta take their sides."""
+    from game.ai.scripted import ScriptedAI
     from game.ui.battle_screen import BattleScreen
+
+    ai_levels = battle.meta.get("ai", {})
+    ai = {
+        side: ScriptedAI(battle.seed * 7 + i, level)
+        for i, (side, level) in enumerate(sorted(ai_levels.items()))
+    }
 
     def again(old: Battle) -> None:
         try:
-            nb = new_battle(old.scenario.path, old.seed + 1)
+            nb = new_battle(
+                old.scenario.path, old.seed + 1, ai_levels, old.meta.get("ai_speed", 12.0)
+            )
         except ScenarioError as err:
             app.show(MenuScreen(app, str(err)))
             return
@@ -48,6 +73,8 @@ def battle_screen(app, battle: Battle):
         log_path=battle.log_path,
         on_menu=lambda: app.show(MenuScreen(app)),
         on_again=again,
+        ai=ai,
+        ai_speed=float(battle.meta.get("ai_speed", 12.0)),
     )
 
 
@@ -78,8 +105,15 @@ class MenuScreen:
         self.open_file = UIButton(pygame.Rect(x + 346, y + 24, 114, 34), "Open file...", m)
         y += 70
         UILabel(pygame.Rect(x, y, 460, 22), "Players", m)
-        self.players = UIDropDownMenu([HOTSEAT], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m)
-        y += 70
+        self.players = UIDropDownMenu(
+            [HOTSEAT, VS_AI_FIRST, VS_AI_SECOND], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m
+        )
+        y += 62
+        self.level = UIDropDownMenu(LEVEL_NAMES, LEVEL_NAMES[0], pygame.Rect(x, y, 140, 30), m)
+        self.speed = UIDropDownMenu(
+            list(SPEEDS), "AI moves shown at normal speed", pygame.Rect(x + 148, y, 312, 30), m
+        )
+        y += 44
         UILabel(
             pygame.Rect(x, y, 460, 22), "Seed (the same seed and moves give the same battle)", m
         )
@@ -118,7 +152,17 @@ class MenuScreen:
             return
         try:
             seed = int(self.seed.get_text() or "1")
-            battle = new_battle(self.chosen, seed)
+            ai = {}
+            choice = self.players.selected_option
+            choice = choice[0] if isinstance(choice, tuple) else choice
+            if choice in (VS_AI_FIRST, VS_AI_SECOND):
+                sides = [s.id for s in load_scenario(self.chosen).spec.sides]
+                level = self.level.selected_option
+                level = level[0] if isinstance(level, tuple) else level
+                ai = {sides[1] if choice == VS_AI_FIRST else sides[0]: level}
+            speed = self.speed.selected_option
+            speed = speed[0] if isinstance(speed, tuple) else speed
+            battle = new_battle(self.chosen, seed, ai, SPEEDS.get(speed, 12.0))
         except ValueError:
             self.say("The seed must be a whole number.")
             return

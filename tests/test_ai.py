@@ -1,0 +1,174 @@
+"""The scripted AI: legal, deterministic, sensible in small set pieces, and playable on screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.ai.scripted import LEVELS, ScriptedAI, attack_value
+from game.rules.actions import ChooseFirst, Fire, LetPass, Move, OpportunityFire, Pass
+from game.rules.battle import Battle
+from game.rules.scenario import load_scenario
+from game.sim import make_player, play_battle
+from tests.conftest import battle
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIRMISH = load_scenario(ROOT / "maps" / "modern-skirmish.json")
+
+
+def play(scenario, seed, a, b):
+    bt = Battle(scenario, seed)
+    players = {bt.sides[0]: make_player(a, seed * 2 + 1), bt.sides[1]: make_player(b, seed * 2 + 2)}
+    n = 0
+    while not bt.finished:
+        action = players[bt.to_act].choose(bt)
+        assert action in bt.legal_actions() or action.kind in ("move", "fire", "opportunity_fire")
+        bt.apply(action)  # raises IllegalAction if the AI ever chose something illegal
+        n += 1
+    return bt
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_ai_plays_whole_battles_with_legal_actions(seed):
+    bt = play(SKIRMISH, seed, "veteran", "recruit")
+    assert bt.finished
+
+
+def test_same_seed_same_battle():
+    logs = [play(SKIRMISH, 5, "veteran", "veteran").log.events for _ in range(2)]
+    assert logs[0] == logs[1]
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="unknown AI level"):
+        ScriptedAI(0, "general")
+    assert set(LEVELS) == {"veteran", "recruit"}
+
+
+def test_fires_the_best_attack_and_keeps_the_top_three():
+    """Two targets: B1 shows its flank (+10 for a T-72 against a T-72), B2 its front (+4).
+    The veteran attacks the flank with both stands."""
+    b = battle(
+        [
+            ("A1", "A", "T-72", 10, 10, 0),
+            ("A2", "A", "T-72", 10, 14, 0),
+            ("B1", "B", "T-72", 20, 10, 90),
+            ("B2", "B", "T-72", 20, 16, 180),
+        ],
+        [],
+    )
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    ai = ScriptedAI(0, "veteran")
+    action = ai.choose(b)
+    assert isinstance(action, Fire) and action.target == "B1"
+    assert set(action.attackers) >= {"A1"}
+    assert len(ai.last) == 3 and ai.last[0].score >= ai.last[1].score >= ai.last[2].score
+    assert ai.last[0].label.startswith("fire at B1")
+
+
+def test_holds_fire_when_no_shot_is_worth_it():
+    """A PT-76 (9) against a T-72 front (15): -6, below -3: no legal shot, so it passes."""
+    b = battle([("A1", "A", "PT-76", 10, 10, 0), ("B1", "B", "T-72", 20, 10, 180)], [])
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    assert isinstance(ScriptedAI(0).choose(b), Pass)
+
+
+def test_moves_to_fire_first_and_moves_second():
+    b = battle([("A1", "A", "T-72", 10, 10, 0), ("B1", "B", "T-72", 40, 10, 180)], [])
+    ai = ScriptedAI(0)
+    assert ai.choose(b) == ChooseFirst("A", "A")  # fire phases: shoot first
+
+
+def test_opportunity_fire_picks_a_flank_point_or_lets_a_hopeless_move_pass():
+    # B1 drives across A1's front from (20, 4) to (20, 20): at the point level with A1 its flank
+    # is shown to A1's gun (+10 for T-72 against T-72)
+    b = battle([("A1", "A", "T-72", 8, 12, 0), ("B1", "B", "T-72", 20, 4, 90)], [5, 3, 3, 3, 3])
+    from tests.test_movement import to_movement
+
+    to_movement(b, orders_dice=(), first="B")
+    from game.rules.actions import MoveAttempt
+
+    b.apply(MoveAttempt("B", "1", True))
+    b.apply(Move("B", "B1", ((20, 4), (20, 20)), 90.0))
+    assert b.to_act == "A"
+    action = ScriptedAI(0).choose(b)
+    assert isinstance(action, OpportunityFire)
+    x, y = b.state.pending.points[action.step]
+    setups = b.opportunity_setups()[action.step]
+    assert setups[0].aspect == "flank"
+    b2 = battle([("A1", "A", "PT-76", 8, 12, 0), ("B1", "B", "T-72", 20, 4, 90)], [5, 3, 3, 3, 3])
+    to_movement(b2, orders_dice=(), first="B")
+    b2.apply(MoveAttempt("B", "1", True))
+    b2.apply(Move("B", "B1", ((20, 4), (20, 20)), 90.0))
+    if b2.state.pending is not None:  # a PT-76 may still be offered a flank shot at -6+7
+        assert isinstance(ScriptedAI(0).choose(b2), (OpportunityFire, LetPass))
+
+
+def test_attack_value_rises_with_more_attackers():
+    b = battle(
+        [
+            ("A1", "A", "T-72", 10, 10, 0),
+            ("A2", "A", "T-72", 10, 14, 0),
+            ("B1", "B", "T-72", 20, 12, 180),
+        ],
+        [],
+    )
+    one = attack_value(b, [b.fire_setup("A1", "B1", kind="planning")], b.stand("B1"))
+    two = attack_value(
+        b,
+        [b.fire_setup("A1", "B1", kind="planning"), b.fire_setup("A2", "B1", kind="planning")],
+        b.stand("B1"),
+    )
+    assert 0 < one < two
+
+
+def test_simulate_with_ai_players():
+    r = play_battle(SKIRMISH, 3, ("ai", "random"))
+    assert r.log_problems == [] and r.turns >= 1
+
+
+def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
+    """Menu-less: a battle where B is the AI; the human (A) passes, the AI answers in its
+    thread, its moves are shown, and the window never blocks."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    from game.ui.app import App
+    from game.ui.battle_screen import AIMode, BattleScreen
+    from game.ui.menu import battle_screen, new_battle
+
+    app = App(size=(1280, 800))
+    try:
+        bt = new_battle(ROOT / "maps" / "modern-skirmish.json", 4, {"B": "veteran"}, 0.0)
+        s = battle_screen(app, bt)
+        assert isinstance(s, BattleScreen)
+        app.show(s)
+        for _ in range(4000):
+            if bt.finished or bt.state.turn >= 2:
+                break
+            if isinstance(s.mode, AIMode):
+                mode = s.mode
+                s.update(0.016)  # starts the thinking (or applies what it thought)
+                if mode.thread is not None:
+                    mode.thread.join(5)
+            else:
+                from tests.test_ui import key, press
+
+                if s._buttons and s._buttons[0][0].text.endswith("first"):
+                    press(s, s._buttons[0][0].text)
+                else:
+                    key(s, pygame.K_p)
+            s.update(0.016)
+        assert bt.state.turn >= 2 or bt.finished
+        assert any(e["side"] == "B" for e in bt.log.events if "side" in e)
+        s.show_explain = True
+        s.draw(app.surface)  # the explain overlay lists the AI's last options
+        assert s.ai["B"].last
+    finally:
+        pygame.quit()
