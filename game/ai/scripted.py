@@ -577,8 +577,8 @@ class ScriptedAI:
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:2]) - caution * threat  # gets there
             near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
-            if not offense:
-                score -= 0.04 * max(0.0, near - 0.8 * reach)
+            if not offense:  # nothing to shoot from here: go and find the enemy
+                score -= (0.04 + 0.02 * press) * max(0.0, near - 0.8 * reach)
             if gx is not None:
                 score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
             scores.append(score)
