@@ -82,8 +82,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if len(players) != 2 or any(p not in PLAYERS for p in players):
         known = ", ".join(PLAYERS)
         print(
-            f"--players: give one or two of: {known} (e.g. random,random); the AI "
-            f"opponent is not built yet",
+            f"--players: give one or two of: {known} (e.g. ai,random or veteran,recruit)",
             file=sys.stderr,
         )
         return 2
@@ -204,7 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=1)
     s.add_argument("--seed", type=int, default=1, help="seed of the first battle (then +1 each)")
     s.add_argument("--log-dir", help="write one battle log per battle here")
-    s.add_argument("--players", default="random", help="random (the AI comes later)")
+    s.add_argument(
+        "--players",
+        default="random",
+        help="who plays each side, e.g. random, ai,random, veteran,recruit",
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
     return p

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.ai.random_player import RandomPlayer
-from game.rules.audit import audit_log, audit_replay, overlapping_stands
+from game.rules.audit import audit_log, audit_random_battle
 from game.rules.battle import Battle
 from game.rules.scenario import load_scenario
 
@@ -19,21 +19,8 @@ SCENARIO = load_scenario(ROOT / "maps" / "modern-meeting.json")
 
 
 def play_and_check(seed: int) -> list[str]:
-    b = Battle(SCENARIO, seed)
-    players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}
-    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
-    problems = []
-    while not b.finished:
-        phase = b.state.phase
-        b.apply(players[b.to_act].choose(b))
-        if phase == "movement" and b.state.phase != "movement":
-            over = overlapping_stands(b)
-            if over:
-                problems.append(f"turn {b.state.turn}: overlapping after movement: {over}")
-    problems += audit_log(b.log.events, speeds)
-    if seed % 4 == 0:  # a full replay of every fourth battle keeps CI quick
-        problems += audit_replay(b)
-    return problems
+    # a full replay of every fourth battle keeps CI quick
+    return audit_random_battle(SCENARIO, seed, replay=seed % 4 == 0)[0]
 
 
 @pytest.mark.parametrize("chunk", range(10))

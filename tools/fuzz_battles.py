@@ -17,9 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.ai.random_player import RandomPlayer  # noqa: E402
-from game.rules.audit import audit_log, audit_replay, overlapping_stands  # noqa: E402
-from game.rules.battle import Battle  # noqa: E402
+from game.rules.audit import audit_random_battle  # noqa: E402
 from game.rules.scenario import load_scenario  # noqa: E402
 
 
@@ -34,19 +32,8 @@ def main() -> int:
     bad: dict[int, list[str]] = {}
     actions = 0
     for seed in range(args.first_seed, args.first_seed + args.battles):
-        b = Battle(sc, seed)
-        players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}
-        speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
-        problems = []
-        while not b.finished:
-            phase = b.state.phase
-            b.apply(players[b.to_act].choose(b))
-            actions += 1
-            if phase == "movement" and b.state.phase != "movement":
-                over = overlapping_stands(b)
-                if over:
-                    problems.append(f"turn {b.state.turn}: overlap {over}")
-        problems += audit_log(b.log.events, speeds) + audit_replay(b)
+        problems, n = audit_random_battle(sc, seed)
+        actions += n
         if problems:
             bad[seed] = problems
             print(f"seed {seed}: {problems[:3]}", file=sys.stderr)

@@ -29,7 +29,7 @@ from game.rules.actions import (
     OpportunityFire,
     Pass,
 )
-from game.rules.battle import Battle, SightInfo
+from game.rules.battle import Battle, sight_info
 from game.rules.combat import FireSetup
 from game.rules.geometry import StandPose
 
@@ -265,24 +265,12 @@ class ScriptedAI:
                 offense, threat = 0.0, 0.0
                 for j, e in enumerate(enemies):
                     if m_ab.clear[i, j]:
-                        info = SightInfo(
-                            True,
-                            float(m_ab.range_in[i, j]),
-                            int(m_ab.range_band_in[i, j]),
-                            "front" if m_ab.front[i, j] else "flank",
-                            False,
-                        )
+                        info = sight_info(m_ab, i, j)
                         fs = battle.fire_setup(s.id, e.id, "cannon", "planning", sight=info)
                         if fs.legal:
                             offense = max(offense, attack_value(battle, [fs], e))
                     if m_ba.clear[j, i]:
-                        info = SightInfo(
-                            True,
-                            float(m_ba.range_in[j, i]),
-                            int(m_ba.range_band_in[j, i]),
-                            "front" if m_ba.front[j, i] else "flank",
-                            False,
-                        )
+                        info = sight_info(m_ba, j, i)
                         fs = battle.fire_setup(e.id, s.id, "cannon", "planning", sight=info)
                         if fs.legal:
                             threat += attack_value(battle, [fs], s)
@@ -497,13 +485,7 @@ class ScriptedAI:
             setups = []
             for j, f in enumerate(firers):
                 if m.clear[j, k] and m.range_band_in[j, k] <= f.unit.max_range_in:
-                    info = SightInfo(
-                        True,
-                        float(m.range_in[j, k]),
-                        int(m.range_band_in[j, k]),
-                        "front" if m.front[j, k] else "flank",
-                        False,
-                    )
+                    info = sight_info(m, j, k)
                     fs = battle.fire_setup(
                         f.id, s.id, "cannon", "planning", target_pose=p, sight=info
                     )
@@ -545,13 +527,7 @@ class ScriptedAI:
             threat = 0.0
             for j, e in enumerate(enemies):
                 if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
-                    info = SightInfo(
-                        True,
-                        float(m_ab.range_in[i, j]),
-                        int(m_ab.range_band_in[i, j]),
-                        "front" if m_ab.front[i, j] else "flank",
-                        False,
-                    )
+                    info = sight_info(m_ab, i, j)
                     best = 0.0
                     for w in ("cannon", "atgm") if s.unit.atgm and not s.depleted else ("cannon",):
                         fs = battle.fire_setup(
@@ -561,13 +537,7 @@ class ScriptedAI:
                             best = max(best, attack_value(battle, [fs], e))
                     offense.append(best)
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
-                    info = SightInfo(
-                        True,
-                        float(m_ba.range_in[j, i]),
-                        int(m_ba.range_band_in[j, i]),
-                        "front" if m_ba.front[j, i] else "flank",
-                        False,
-                    )
+                    info = sight_info(m_ba, j, i)
                     fs = battle.fire_setup(
                         e.id, s.id, "cannon", "planning", target_pose=p, sight=info
                     )

@@ -102,3 +102,29 @@ def audit_replay(battle) -> list[str]:
     if again.log.events != battle.log.events:
         problems.append("the replay wrote a different battle log")
     return problems
+
+
+def audit_random_battle(scenario, seed: int, replay: bool = True) -> tuple[list[str], int]:
+    """Play one battle between random-legal players and audit it: overlap after every
+    movement phase, the log (:func:`audit_log`) and, if ``replay``, a save/load replay.
+    Returns (problems, actions taken)."""
+    from game.ai.random_player import RandomPlayer
+    from game.rules.battle import Battle
+
+    b = Battle(scenario, seed)
+    players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}
+    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
+    problems: list[str] = []
+    actions = 0
+    while not b.finished:
+        phase = b.state.phase
+        b.apply(players[b.to_act].choose(b))
+        actions += 1
+        if phase == "movement" and b.state.phase != "movement":
+            over = overlapping_stands(b)
+            if over:
+                problems.append(f"turn {b.state.turn}: overlapping after movement: {over}")
+    problems += audit_log(b.log.events, speeds)
+    if replay:
+        problems += audit_replay(b)
+    return problems, actions

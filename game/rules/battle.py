@@ -79,6 +79,17 @@ class SightInfo:
     in_contact: bool
 
 
+def sight_info(m, i: int, j: int) -> SightInfo:
+    """The fire check's view of pair (i, j) of a :class:`SightMatrix` (firer i, target j)."""
+    return SightInfo(
+        bool(m.clear[i, j]),
+        float(m.range_in[i, j]),
+        int(m.range_band_in[i, j]),
+        "front" if m.front[i, j] else "flank",
+        False,
+    )
+
+
 class Battle:
     """One battle of a scenario with a seed.
 
@@ -555,13 +566,7 @@ class Battle:
             for i, a in enumerate(attackers):
                 if not m.clear[i, j]:
                     continue
-                info = SightInfo(
-                    True,
-                    float(m.range_in[i, j]),
-                    int(m.range_band_in[i, j]),
-                    "front" if m.front[i, j] else "flank",
-                    False,
-                )
+                info = sight_info(m, i, j)
                 for weapon in ("cannon", "atgm") if a.unit.atgm else ("cannon",):
                     fs = self.fire_setup(a.id, t.id, weapon, sight=info)
                     if fs.legal:
@@ -1188,13 +1193,7 @@ class Battle:
         offer: dict[int, list[tuple[str, str]]] = {}
         for i, f in enumerate(firers):
             for k in np.nonzero(m.clear[i])[0]:
-                info = SightInfo(
-                    True,
-                    float(m.range_in[i, k]),
-                    int(m.range_band_in[i, k]),
-                    "front" if m.front[i, k] else "flank",
-                    False,
-                )
+                info = sight_info(m, i, k)
                 road = pm.road_rate[k - 1] if k > 0 else False
                 for weapon in ("cannon", "atgm") if f.unit.atgm else ("cannon",):
                     fs = self.fire_setup(
