@@ -310,3 +310,26 @@ def test_window_resize_lays_the_screen_out_again(app):
     assert s.tv.rect.size == (1000 - 360, 700 - 44)
     press(s, "Ready")
     s.draw(app.surface)
+
+
+def test_menu_starts_a_battle_against_the_ai(app):
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.chosen = ROOT / "maps" / "modern-skirmish.json"
+    menu.handle(
+        pygame.event.Event(
+            pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
+            text="Against the AI: you command the first force",
+            ui_element=menu.players,
+        )
+    )
+    menu.players.selected_option = (
+        "Against the AI: you command the first force",
+        "Against the AI: you command the first force",
+    )
+    menu.level.selected_option = ("AI level: recruit", "AI level: recruit")
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.new_button))
+    s = app.screen
+    assert isinstance(s, BattleScreen)
+    assert s.battle.meta["ai"] == {"B": "recruit"}
+    assert s.ai["B"].level.name == "recruit"

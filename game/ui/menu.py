@@ -20,7 +20,7 @@ MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 HOTSEAT = "Hotseat: two players, one screen"
 VS_AI_FIRST = "Against the AI: you command the first force"
 VS_AI_SECOND = "Against the AI: you command the second force"
-LEVEL_NAMES = ["veteran", "recruit"]
+LEVELS = {"AI level: veteran": "veteran", "AI level: recruit": "recruit"}
 SPEEDS = {
     "AI moves shown at normal speed": 12.0,
     "AI moves shown slowly": 5.0,
@@ -109,9 +109,11 @@ class MenuScreen:
             [HOTSEAT, VS_AI_FIRST, VS_AI_SECOND], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m
         )
         y += 62
-        self.level = UIDropDownMenu(LEVEL_NAMES, LEVEL_NAMES[0], pygame.Rect(x, y, 140, 30), m)
+        self.level = UIDropDownMenu(
+            list(LEVELS), "AI level: veteran", pygame.Rect(x, y, 180, 30), m
+        )
         self.speed = UIDropDownMenu(
-            list(SPEEDS), "AI moves shown at normal speed", pygame.Rect(x + 148, y, 312, 30), m
+            list(SPEEDS), "AI moves shown at normal speed", pygame.Rect(x + 188, y, 272, 30), m
         )
         y += 44
         UILabel(
@@ -158,7 +160,7 @@ class MenuScreen:
             if choice in (VS_AI_FIRST, VS_AI_SECOND):
                 sides = [s.id for s in load_scenario(self.chosen).spec.sides]
                 level = self.level.selected_option
-                level = level[0] if isinstance(level, tuple) else level
+                level = LEVELS[level[0] if isinstance(level, tuple) else level]
                 ai = {sides[1] if choice == VS_AI_FIRST else sides[0]: level}
             speed = self.speed.selected_option
             speed = speed[0] if isinstance(speed, tuple) else speed
