@@ -82,6 +82,12 @@ def stand_value(st) -> float:
     return v
 
 
+def first_shot(enemy, stand) -> float:
+    """How much more an enemy's gun weighs when it fires before ours can answer: a TL4 stand
+    shoots in the 1st fire phase, before a lower tech level can (000 05.00)."""
+    return 1.5 if (enemy.tech_level or 0) >= 4 > (stand.tech_level or 0) else 1.0
+
+
 def worth(S: bool, D: bool, E: bool, value: float) -> float:
     """The damage done to a stand of ``value`` by its markers."""
     if E:
@@ -273,7 +279,7 @@ class ScriptedAI:
                         info = sight_info(m_ba, j, i)
                         fs = battle.fire_setup(e.id, s.id, "cannon", "planning", sight=info)
                         if fs.legal:
-                            threat += attack_value(battle, [fs], s)
+                            threat += first_shot(e, s) * attack_value(battle, [fs], s)
                 u = self.level.caution * threat * 3 - offense + (1.2 if offense == 0 else 0.0)
                 urgency[s.id] = max(0.0, u)
         for s in battle.state.stands.values():
@@ -542,7 +548,7 @@ class ScriptedAI:
                         e.id, s.id, "cannon", "planning", target_pose=p, sight=info
                     )
                     if fs.legal:
-                        threat += attack_value(battle, [fs], s)
+                        threat += first_shot(e, s) * attack_value(battle, [fs], s)
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:2]) - caution * threat  # gets there
