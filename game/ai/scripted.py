@@ -433,7 +433,7 @@ class ScriptedAI:
             )[:-1]:
                 d = math.hypot(c.x - vx, c.y - vy) or 1.0
                 pts.append((vx + 0.4 * (c.x - vx) / d, vy + 0.4 * (c.y - vy) / d))
-        for crest in battle.table._hill_crests:
+        for crest in battle.table.hill_crests:
             if crest.is_empty:
                 continue
             c = crest.representative_point()

@@ -348,6 +348,12 @@ class Table:
             shapely.prepare(g)
         self._hill_crests = np.array(crests, dtype=object)
 
+    @property
+    def hill_crests(self) -> tuple:
+        """The hilltop (crest) of each hill in ``hills``, in the same order: the hill less the
+        1" slope band inside its outline (rules-decisions "Hills"); may be empty."""
+        return tuple(self._hill_crests)
+
     # ---------------------------------------------------------------- points
 
     def on_table(self, x: float, y: float) -> bool:

@@ -98,7 +98,7 @@ def draw_table(
     for i, hill in enumerate(table.hills):
         colour = HILL_COLOURS[min(hill.level - 1, len(HILL_COLOURS) - 1)]
         _fill(surface, view, hill.geometry, colour, outline=(120, 100, 60))
-        crest = table._hill_crests[i]
+        crest = table.hill_crests[i]
         if not crest.is_empty:
             lighter = tuple(min(255, c + 12) for c in colour)
             _fill(surface, view, crest, lighter)
