@@ -354,11 +354,18 @@ class ScriptedAI:
         t = battle.table
         edge = battle.side_spec[battle.other(s.side)].entry_edge
         return {
-            "left": (0.25 * t.width, t.depth / 2),
-            "right": (0.75 * t.width, t.depth / 2),
-            "bottom": (t.width / 2, 0.25 * t.depth),
-            "top": (t.width / 2, 0.75 * t.depth),
+            "left": (0.4 * t.width, t.depth / 2),
+            "right": (0.6 * t.width, t.depth / 2),
+            "bottom": (t.width / 2, 0.4 * t.depth),
+            "top": (t.width / 2, 0.6 * t.depth),
         }.get(edge, (t.width / 2, t.depth / 2))
+
+    def _covered(self, battle, p) -> bool:
+        """Whether a stand at p has cover from the terrain (woods, buildings, a crest...)."""
+        here = battle.table.terrain_at(p.x, p.y)
+        return here.hill_zone == "hilltop" or any(
+            battle.data.terrain[k].combat_vehicle > 0 for k in here.areas
+        )
 
     def _candidates(self, battle, s, mp) -> list[tuple[tuple, tuple, float]]:
         """Reachable end points (straight moves and nearby cover), with path and facing."""
@@ -509,8 +516,12 @@ class ScriptedAI:
         (cover, hull-down and facing count through the engine's own fire setups), less the
         distance still to cover towards the fight, less straying from the group."""
         side = s.side
-        if not enemies:
-            return [-math.hypot(p.x - goal[0], p.y - goal[1]) / 10 for p in poses]
+        if not enemies:  # nobody in sight yet: come forward, but from cover to cover
+            return [
+                -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
+                + (0.6 if self._covered(battle, p) else 0.0)
+                for p in poses
+            ]
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
