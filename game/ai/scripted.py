@@ -324,10 +324,10 @@ class ScriptedAI:
         side = s.side
         enemies = self._enemies(battle, side)
         mp = battle.movement_points(s.id)
-        cands = self._candidates(battle, s, mp)
+        goal = self._goal(battle, s, enemies)
+        cands = self._candidates(battle, s, mp, goal)
         if not cands:
             return None, 0.0
-        goal = self._goal(battle, s, enemies)
         poses = []
         for end, _path, facing, _ in cands:
             poses.append(StandPose(s.id, side, end[0], end[1], facing))
@@ -367,8 +367,9 @@ class ScriptedAI:
             battle.data.terrain[k].combat_vehicle > 0 for k in here.areas
         )
 
-    def _candidates(self, battle, s, mp) -> list[tuple[tuple, tuple, float]]:
-        """Reachable end points (straight moves and nearby cover), with path and facing."""
+    def _candidates(self, battle, s, mp, goal) -> list[tuple]:
+        """Reachable end points (straight moves and nearby cover) with the straight path there,
+        the facing towards ``goal`` and the step points the engine would walk."""
         t = battle.table
         starts = [(s.x, s.y)]
         if not s.on_table:
@@ -381,8 +382,6 @@ class ScriptedAI:
                 for v in (base, base - 3, base + 3, base - 6, base + 6)
                 if 0.5 <= v <= limit - 0.5
             ]
-        enemies = self._enemies(battle, s.side)
-        goal = self._goal(battle, s, enemies)
         out = []
         seen = set()
         n = self.level.directions

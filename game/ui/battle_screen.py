@@ -30,9 +30,9 @@ from game.rules.actions import (
     Regroup,
 )
 from game.rules.battle import Battle, IllegalAction
-from game.rules.geometry import STEP_IN
+from game.rules.geometry import STEP_IN, StandPose
 from game.ui.logtext import PHASE_NAMES, describe
-from game.ui.render import INK, SIDE_COLOURS
+from game.ui.render import INK, SIDE_COLOURS, draw_stand
 from game.ui.table_view import TableView
 
 BANNER_H = 44
@@ -1209,8 +1209,6 @@ class BattleScreen:
                 x, y = q
             self.tv.polyline(surface, path, GROUP, 2)
             colour = SIDE_COLOURS[b.sides.index(s.side) % 2]
-            from game.rules.geometry import StandPose
-            from game.ui.render import draw_stand
 
             draw_stand(surface, self.tv.view, StandPose(s.id, s.side, x, y, heading), colour)
         for a, t, _ in self.flashes:
