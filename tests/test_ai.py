@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pygame
@@ -172,3 +173,48 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         assert s.ai["B"].last
     finally:
         pygame.quit()
+
+
+def _first_move(level, seed):
+    """The first move the AI makes for A1 (a T-72 at (10, 12)) with B1 at (40, 30); None if it
+    ends the movement action instead."""
+    from game.rules.actions import MoveAttempt
+    from tests.test_movement import to_movement
+
+    b = battle(
+        [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 30, 180)],
+        [5, 3] + [3] * 20,
+        width=48,
+        depth=36,
+    )
+    to_movement(b, orders_dice=(), first="A")
+    b.apply(MoveAttempt("A", "1", True))
+    action = ScriptedAI(seed, level).choose(b)
+    return action if isinstance(action, Move) else None
+
+
+def _bearing(p, q):
+    return math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 360
+
+
+def _turned_to(move, point):
+    """Whether the move ends facing ``point`` (else it faces the way it drove)."""
+    end = move.path[-1]
+    diff = abs((move.facing_deg - _bearing(end, point) + 180) % 360 - 180)
+    return diff < 1.0
+
+
+def test_a_veteran_ends_every_move_facing_the_enemy_a_recruit_sometimes_forgets():
+    """Level "recruit" makes a human mistake: about half its moves end facing the way it drove,
+    which can show its flank (000 07.08: flank shots halve the armour)."""
+    vet = [m for m in (_first_move("veteran", s) for s in range(6)) if m]
+    assert vet and all(_turned_to(m, (40, 30)) for m in vet)
+    moves = [m for m in (_first_move("recruit", s) for s in range(30)) if m]
+    forgot = [
+        m
+        for m in moves
+        if not _turned_to(m, (40, 30))
+        and abs((m.facing_deg - _bearing(m.path[0], m.path[-1]) + 180) % 360 - 180) < 1.0
+    ]
+    assert len(moves) >= 10
+    assert 0.2 * len(moves) <= len(forgot) <= 0.8 * len(moves)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -33,6 +34,38 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def play_one(args: tuple[str, str, str, int, int]) -> dict:
+    """Play one battle; ``i`` picks the side the first player takes (alternating)."""
+    scenario, a_name, b_name, seed, i = args
+    sc = load_scenario(scenario)
+    sides = [s.id for s in sc.spec.sides]
+    a_side = sides[i % 2]
+    b = Battle(sc, seed)
+    players = {
+        a_side: ("a", make_player(a_name, seed * 2 + 1)),
+        b.other(a_side): ("b", make_player(b_name, seed * 2 + 2)),
+    }
+    decisions: dict[str, list[float]] = {"a": [], "b": []}
+    t0 = time.perf_counter()
+    while not b.finished:
+        who, player = players[b.to_act]
+        t = time.perf_counter()
+        action = player.choose(b)
+        decisions[who].append(time.perf_counter() - t)
+        b.apply(action)
+    w = b.state.winner
+    losses = b.state.losses(b.sides)
+    return {
+        "a_side": a_side,
+        "result": "draw" if w is None else players[w][0],
+        "seconds": time.perf_counter() - t0,
+        "decisions": decisions,
+        "turn": b.state.turn,
+        "a_lost": losses[a_side],
+        "b_lost": losses[b.other(a_side)],
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
@@ -40,6 +73,12 @@ def main() -> None:
     ap.add_argument("--b", default="random")
     ap.add_argument("--battles", type=int, default=200)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="battles played at once (decision times then share cores)",
+    )
     args = ap.parse_args()
     sc = load_scenario(args.scenario)
     sides = [s.id for s in sc.spec.sides]
@@ -47,28 +86,28 @@ def main() -> None:
     by_side = {s: {"battles": 0, "a_wins": 0} for s in sides}
     decisions: dict[str, list[float]] = {"a": [], "b": []}
     battle_s = []
-    for i in range(args.battles):
-        seed = args.first_seed + i
-        a_side = sides[i % 2]
-        b = Battle(sc, seed)
-        players = {
-            a_side: ("a", make_player(args.a, seed * 2 + 1)),
-            b.other(a_side): ("b", make_player(args.b, seed * 2 + 2)),
-        }
-        t0 = time.perf_counter()
-        while not b.finished:
-            who, player = players[b.to_act]
-            t = time.perf_counter()
-            action = player.choose(b)
-            decisions[who].append(time.perf_counter() - t)
-            b.apply(action)
-        battle_s.append(time.perf_counter() - t0)
-        w = b.state.winner
-        result = "draw" if w is None else players[w][0]
+    jobs = [(args.scenario, args.a, args.b, args.first_seed + i, i) for i in range(args.battles)]
+    if args.jobs > 1:
+        pool = multiprocessing.Pool(args.jobs)
+        results = pool.imap(play_one, jobs)
+    else:
+        pool, results = None, map(play_one, jobs)
+    for i, r in enumerate(results):
+        a_side, result = r["a_side"], r["result"]
+        battle_s.append(r["seconds"])
+        for who in ("a", "b"):
+            decisions[who].extend(r["decisions"][who])
         wins[result] += 1
         by_side[a_side]["battles"] += 1
         by_side[a_side]["a_wins"] += result == "a"
-        print(f"battle {i + 1}: {args.a} as {a_side}: {result}", file=sys.stderr, flush=True)
+        print(
+            f"battle {i + 1}: {args.a} as {a_side}: {result} (turn {r['turn']}, "
+            f"lost {r['a_lost']}-{r['b_lost']})",
+            file=sys.stderr,
+            flush=True,
+        )
+    if pool is not None:
+        pool.close()
     n = args.battles
     lo, hi = wilson(wins["a"], n)
 

@@ -41,7 +41,9 @@ class Level:
     noise: random spread added to every score (stands). pick_from: it chooses among this many
     of the best options. reserve: what keeping a stand's shot for later is worth. min_attack:
     attacks worth less are declined. caution: weight of the enemy fire a position draws.
-    directions: how many headings it tries for a move.
+    directions: how many headings it tries for a move. faces_threat: the chance it remembers to
+    turn its front towards the enemy at the end of a move (else it faces the way it drove, and
+    may show its flank).
     """
 
     name: str
@@ -51,6 +53,7 @@ class Level:
     min_attack: float
     caution: float
     directions: int
+    faces_threat: float = 1.0
 
 
 LEVELS = {
@@ -58,7 +61,14 @@ LEVELS = {
         "veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03, caution=1.1, directions=12
     ),
     "recruit": Level(
-        "recruit", noise=0.25, pick_from=3, reserve=0.0, min_attack=0.0, caution=0.3, directions=6
+        "recruit",
+        noise=0.25,
+        pick_from=3,
+        reserve=0.0,
+        min_attack=0.0,
+        caution=0.3,
+        directions=6,
+        faces_threat=0.5,
     ),
 }
 
@@ -343,6 +353,9 @@ class ScriptedAI:
         stay = scores[-1] if stay_pose is not None else -3.0
         best_i = max(range(len(cands)), key=lambda i: scores[i])
         end, path, facing, _ = cands[best_i]
+        if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
+            (x0, y0), (x1, y1) = path
+            facing = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360  # forgot to turn
         label = f"move {s.id} to ({end[0]:.1f}, {end[1]:.1f})"
         return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay
 
@@ -460,13 +473,14 @@ class ScriptedAI:
         return max(0.0, min(1.0, (done - 0.25) / 0.6))
 
     def _caution(self, battle, side, press: float) -> float:
-        """How much the fire a position draws weighs: less when the clock pushes, never below
-        60%, and in full when one more loss would hand the enemy its victory."""
+        """How much the fire a position draws weighs: less when the clock pushes (down to a
+        fifth: a draw is no better than a loss to a side that came to win), and 30% more
+        when one more loss would hand the enemy its victory."""
         spec = battle.scenario.spec
         need = math.ceil(spec.victory.destroy_at_least_pct / 100 * battle.totals[side] - 1e-9)
         if battle.state.losses(battle.sides)[side] + 1 >= need:
             return self.level.caution * 1.3
-        return self.level.caution * max(0.6, 1.0 - 0.4 * press)
+        return self.level.caution * max(0.2, 1.0 - 0.8 * press)
 
     def _path_risks(self, battle, s, walks, enemies) -> list[float]:
         """The opportunity fire each path invites: at a few points along it (facing the way
@@ -565,6 +579,8 @@ class ScriptedAI:
             near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
             if not offense:  # nothing to shoot from here: go and find the enemy
                 score -= (0.04 + 0.02 * press) * max(0.0, near - 0.8 * reach)
+                # late and short of kills, any closer point is likelier to see him
+                score -= 0.04 * max(0.0, press - 0.4) * near
             if gx is not None:
                 score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
             scores.append(score)
