@@ -2,7 +2,9 @@
 the first one wins, with a 95% confidence interval (Wilson), plus decision times.
 
 Run: python tools/ai_gauntlet.py maps/modern-meeting.json --a veteran --b random --battles 200
-Players: random, veteran (or ai), recruit. Prints one JSON object on its last line.
+Players: random, veteran (or ai), recruit. ``--first-seed`` picks the seeds (battle i uses
+first_seed + i), ``--jobs N`` plays N battles at once (decision times are then measured with the
+cores shared). Each battle's result and losses go to stderr; one JSON object is the last line.
 """
 
 from __future__ import annotations
