@@ -218,3 +218,41 @@ def test_a_veteran_ends_every_move_facing_the_enemy_a_recruit_sometimes_forgets(
     ]
     assert len(moves) >= 10
     assert 0.2 * len(moves) <= len(forgot) <= 0.8 * len(moves)
+
+
+def _a1_after_movement(turn):
+    """A T-72 (A1) at (14, 12) and an enemy T-72 (B1) at (34, 12), a wood from x 20 to 28 between
+    them: in gun range, out of sight. Only A is played by the veteran, and only in the movement
+    phase of ``turn`` of 6; B and A's other decisions pass. Returns where A1 ends that turn."""
+    from game.rules.actions import EndMoves
+    from game.rules.scenario import parse_scenario
+    from tests.conftest import scenario_dict
+
+    sc = parse_scenario(
+        scenario_dict(
+            [("A1", "A", "T-72", 14, 12, 0), ("B1", "B", "T-72", 34, 12, 180)],
+            terrain=[("woods", (20, 4, 28, 20))],
+            turns=6,
+        ),
+        "test.json",
+    )
+    b = Battle(sc, 1)
+    ai = ScriptedAI(0)
+    while not b.finished and b.state.turn <= turn:
+        if b.to_act == "A" and b.state.turn == turn and b.state.phase == "movement":
+            b.apply(ai.choose(b))
+            continue
+        acts = b.legal_actions()
+        b.apply(
+            next((a for a in acts if isinstance(a, ChooseFirst)), None)
+            or next(a for a in acts if isinstance(a, (Pass, EndMoves)))
+        )
+    return b.stand("A1").x, b.stand("A1").y
+
+
+def test_late_and_short_of_kills_the_veteran_closes_in_through_cover():
+    """The clock (victory by destroying 51% within the scenario's turns): early, a stand with
+    no shot waits out of sight; from turn 4 of 6 it comes on into the wood, still out of sight."""
+    assert _a1_after_movement(1) == (14, 12)
+    x, y = _a1_after_movement(4)
+    assert 20 < x < 28 and 4 < y < 20  # inside the wood: closer, and unseen
