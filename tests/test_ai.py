@@ -256,3 +256,10 @@ def test_late_and_short_of_kills_the_veteran_closes_in_through_cover():
     assert _a1_after_movement(1) == (14, 12)
     x, y = _a1_after_movement(4)
     assert 20 < x < 28 and 4 < y < 20  # inside the wood: closer, and unseen
+
+
+def test_in_the_last_turn_the_veteran_does_not_move():
+    """After the last turn's fire phases no move can destroy anything (victory by 51%
+    destroyed), it can only draw opportunity fire: the veteran holds."""
+    assert _a1_after_movement(5) != (14, 12)
+    assert _a1_after_movement(6) == (14, 12)
