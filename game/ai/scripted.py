@@ -558,6 +558,7 @@ class ScriptedAI:
         reach = s.unit.gun_range
         press = self._pressure(battle, side)
         caution = self._caution(battle, side, press)
+        shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         scores = []
         for i, p in enumerate(poses):
             offense = []
@@ -582,7 +583,7 @@ class ScriptedAI:
                         threat += first_shot(e, s) * attack_value(battle, [fs], s)
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
-            score = (1.0 + press) * alive * sum(offense[:2]) - caution * threat  # gets there
+            score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
             near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
             if not offense:  # nothing to shoot from here: go and find the enemy
                 score -= (0.04 + 0.02 * press) * max(0.0, near - 0.8 * reach)

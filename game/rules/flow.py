@@ -57,6 +57,12 @@ class ModernRules:
         return stand.fire_attempts == 0
 
     @staticmethod
+    def shots_per_turn(stand: StandState) -> int:
+        """How many times a stand may fire in one turn's fire phases (000 05.00): a TL4 stand
+        in the 1st and again in the 2nd, any other once."""
+        return 2 if (stand.tech_level or 0) >= 4 else 1
+
+    @staticmethod
     def may_opportunity_fire(stand: StandState) -> bool:
         """Opportunity fire (000 07.06.05): a TL4 stand that has tried to fire at most once this
         turn, any other stand that has not tried at all."""
