@@ -122,11 +122,6 @@ def attack_value(battle: Battle, setups: list[FireSetup], target) -> float:
     ) - base
 
 
-def _last_turn(battle: Battle) -> bool:
-    """Whether this is the scenario's last turn."""
-    return battle.state.turn >= battle.scenario.spec.turns
-
-
 class ScriptedAI:
     """The scripted opponent. ``choose(battle)`` returns one legal action for the side to act;
     deterministic for a seed (its own random stream; the battle's dice are never touched)."""
@@ -269,7 +264,8 @@ class ScriptedAI:
         options = [Option("no more movement", 0.5, Pass(side))]
         attempts = [a for a in battle.legal_actions() if isinstance(a, MoveAttempt)]
         spec = battle.scenario.spec
-        if not attempts or (spec.victory.type == "destroy_percent" and _last_turn(battle)):
+        last_turn = battle.state.turn >= spec.turns
+        if not attempts or (spec.victory.type == "destroy_percent" and last_turn):
             # after the last turn's fire phases a move can win nothing and only draws fire
             return options
         enemies = self._enemies(battle, side)
