@@ -13,6 +13,7 @@ from game.rules.actions import ChooseFirst, Fire, LetPass, Move, OpportunityFire
 from game.rules.battle import Battle
 from game.rules.scenario import load_scenario
 from game.sim import make_player, play_battle
+from game.ui.logtext import PHASE_NAMES
 from tests.conftest import battle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -171,6 +172,10 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         s.show_explain = True
         s.draw(app.surface)  # the explain overlay lists the AI's last options
         assert s.ai["B"].last
+        turn, phase = s.ai["B"].last_when
+        lines = s.explain_lines()
+        assert lines[0].endswith(f"last decision (turn {turn}, {PHASE_NAMES[phase]})")
+        assert lines[1:] and all(line.strip()[0] in "+-" for line in lines[1:])
     finally:
         pygame.quit()
 

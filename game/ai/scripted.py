@@ -5,7 +5,7 @@ It sees the battle only through the engine (``legal_actions``, ``fire_options``,
 ``opportunity_setups``, ``preview_move``, the table's sight matrices) and answers with the same
 actions a player's clicks make. Every choice is a list of scored options; the best is taken
 (a recruit adds noise and sometimes takes the second or third), and the top three of the last
-decision are kept in ``last`` for the window's explain overlay.
+decision are kept in ``last`` (its turn and phase in ``last_when``) for the explain overlay.
 
 Values are in "stands": eliminating an enemy stand is worth about 1 (more for a GHQ or a hard
 hitter), a D about 0.45 of that, an S 0.15.
@@ -133,6 +133,7 @@ class ScriptedAI:
         self.name = f"ai:{level}"
         self.rng = random.Random(seed)
         self.last: list[Option] = []
+        self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
         self._stay: set = set()  # stands that chose to stay in a movement action
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
 
@@ -150,6 +151,7 @@ class ScriptedAI:
             ]
         options.sort(key=lambda o: -o.score)
         self.last = options[:3]
+        self.last_when = (battle.state.turn, battle.state.phase)
         k = min(self.level.pick_from, len(options))
         return options[self.rng.randrange(k)].action if k > 1 else options[0].action
 

@@ -1214,15 +1214,21 @@ class BattleScreen:
         for a, t, _ in self.flashes:
             pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
 
-    def _draw_explain(self, surface) -> None:
-        """The AI's last decision: its three best options and their scores (X toggles)."""
+    def explain_lines(self) -> list[str]:
+        """The text of the explain overlay: for each AI side, when it last decided (turn and
+        phase) and its three best options there with their scores (in stands)."""
         lines = []
         for side, player in self.ai.items():
-            lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision")
+            when = getattr(player, "last_when", None)
+            at = f" (turn {when[0]}, {PHASE_NAMES.get(when[1], when[1])})" if when else ""
+            lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision{at}")
             for o in getattr(player, "last", [])[:3]:
                 lines.append(f"   {o.score:+.2f}  {o.label}")
-        if not lines:
-            lines = ["No AI in this battle."]
+        return lines or ["No AI in this battle."]
+
+    def _draw_explain(self, surface) -> None:
+        """The AI's last decision: its three best options and their scores (X toggles)."""
+        lines = self.explain_lines()
         font = pygame.font.Font(None, 22)
         box = pygame.Rect(self.tv.rect.x + 10, self.tv.rect.y + 10, 560, 16 + 22 * len(lines))
         pygame.draw.rect(surface, (245, 243, 234), box)
