@@ -9,12 +9,22 @@ import pygame
 import pytest
 
 from game.ai.scripted import LEVELS, ScriptedAI, attack_value
-from game.rules.actions import ChooseFirst, Fire, LetPass, Move, OpportunityFire, Pass
+from game.rules.actions import (
+    ChooseFirst,
+    EndMoves,
+    Fire,
+    LetPass,
+    Move,
+    MoveAttempt,
+    OpportunityFire,
+    Pass,
+)
 from game.rules.battle import Battle
-from game.rules.scenario import load_scenario
+from game.rules.scenario import load_scenario, parse_scenario
 from game.sim import make_player, play_battle
 from game.ui.logtext import PHASE_NAMES
-from tests.conftest import battle
+from tests.conftest import battle, scenario_dict
+from tests.test_movement import to_movement
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = load_scenario(ROOT / "maps" / "modern-skirmish.json")
@@ -93,11 +103,7 @@ def test_opportunity_fire_picks_a_flank_point_or_lets_a_hopeless_move_pass():
     # B1 drives across A1's front from (20, 4) to (20, 20): at the point level with A1 its flank
     # is shown to A1's gun (+10 for T-72 against T-72)
     b = battle([("A1", "A", "T-72", 8, 12, 0), ("B1", "B", "T-72", 20, 4, 90)], [5, 3, 3, 3, 3])
-    from tests.test_movement import to_movement
-
     to_movement(b, orders_dice=(), first="B")
-    from game.rules.actions import MoveAttempt
-
     b.apply(MoveAttempt("B", "1", True))
     b.apply(Move("B", "B1", ((20, 4), (20, 20)), 90.0))
     assert b.to_act == "A"
@@ -183,9 +189,6 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
 def _first_move(level, seed):
     """The first move the AI makes for A1 (a T-72 at (10, 12)) with B1 at (40, 30); None if it
     ends the movement action instead."""
-    from game.rules.actions import MoveAttempt
-    from tests.test_movement import to_movement
-
     b = battle(
         [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 30, 180)],
         [5, 3] + [3] * 20,
@@ -198,28 +201,20 @@ def _first_move(level, seed):
     return action if isinstance(action, Move) else None
 
 
-def _bearing(p, q):
-    return math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 360
-
-
-def _turned_to(move, point):
-    """Whether the move ends facing ``point`` (else it faces the way it drove)."""
-    end = move.path[-1]
-    diff = abs((move.facing_deg - _bearing(end, point) + 180) % 360 - 180)
-    return diff < 1.0
+def _faces(move, p, q) -> bool:
+    """Whether the move ends facing along the bearing from p to q (within 1 degree)."""
+    bearing = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 360
+    return abs((move.facing_deg - bearing + 180) % 360 - 180) < 1.0
 
 
 def test_a_veteran_ends_every_move_facing_the_enemy_a_recruit_sometimes_forgets():
     """Level "recruit" makes a human mistake: about half its moves end facing the way it drove,
     which can show its flank (000 07.08: flank shots halve the armour)."""
     vet = [m for m in (_first_move("veteran", s) for s in range(6)) if m]
-    assert vet and all(_turned_to(m, (40, 30)) for m in vet)
+    assert vet and all(_faces(m, m.path[-1], (40, 30)) for m in vet)
     moves = [m for m in (_first_move("recruit", s) for s in range(30)) if m]
     forgot = [
-        m
-        for m in moves
-        if not _turned_to(m, (40, 30))
-        and abs((m.facing_deg - _bearing(m.path[0], m.path[-1]) + 180) % 360 - 180) < 1.0
+        m for m in moves if not _faces(m, m.path[-1], (40, 30)) and _faces(m, m.path[0], m.path[-1])
     ]
     assert len(moves) >= 10
     assert 0.2 * len(moves) <= len(forgot) <= 0.8 * len(moves)
@@ -229,10 +224,6 @@ def _a1_after_movement(turn):
     """A T-72 (A1) at (14, 12) and an enemy T-72 (B1) at (34, 12), a wood from x 20 to 28 between
     them: in gun range, out of sight. Only A is played by the veteran, and only in the movement
     phase of ``turn`` of 6; B and A's other decisions pass. Returns where A1 ends that turn."""
-    from game.rules.actions import EndMoves
-    from game.rules.scenario import parse_scenario
-    from tests.conftest import scenario_dict
-
     sc = parse_scenario(
         scenario_dict(
             [("A1", "A", "T-72", 14, 12, 0), ("B1", "B", "T-72", 34, 12, 180)],
