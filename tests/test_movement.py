@@ -247,6 +247,53 @@ def test_entering_from_the_side_edge_on_turn_1():
     assert b.stand("A1").on_table and b.stand("A1").x == 10
 
 
+# Every stand enters as soon as it can (scenario sheets: both sides enter on turn 1; RD "The
+# seed scenarios"; docs/rules.md "Entering the table"). Orders dice 1+1: A has no orders, so its
+# groups may each try once, independently (+3).
+ENTERING = [
+    ("A1", "A", T72, 0, 12, 0, {"on_table": False}),
+    ("A2", "A", T72, 10, 4, 0, {"group": "2"}),
+    ("B1", "B", T72, 40, 2, 180),
+]
+
+
+@pytest.mark.parametrize(
+    "attempt_roll, may_pass_after_attempt",
+    [
+        (20, True),  # natural 20: the group failed its try; nothing more it can do this phase
+        (5, False),  # it passed: A1 must come on before the action can end
+    ],
+)
+def test_a_side_may_not_stop_moving_while_a_stand_waits_to_enter(
+    attempt_roll, may_pass_after_attempt
+):
+    # the attempt's roll, then turn 2's initiative (A 6+6, B 1+1)
+    b = to_movement(battle(ENTERING, [attempt_roll, 6, 6, 1, 1]), orders_dice=(1, 1, 3, 3))
+    assert b.state.orders["A"] == 0
+    assert Pass("A") not in b.legal_actions()
+    with pytest.raises(IllegalAction, match="group 1 still has stands waiting to enter"):
+        b.apply(Pass("A"))
+    assert MoveAttempt("A", "2", False) in b.legal_actions()  # other groups first is fine
+    b.apply(MoveAttempt("A", "1", False))
+    if may_pass_after_attempt:
+        assert b.state.moving is None and b.to_act == "B"
+        b.apply(Pass("B"))
+        assert Pass("A") in b.legal_actions()
+        b.apply(Pass("A"))
+        assert b.state.turn == 2
+        assert not b.stand("A1").on_table  # it tries again next turn
+        return
+    assert b.state.moving is not None
+    assert EndMoves("A") not in b.legal_actions()
+    with pytest.raises(IllegalAction, match="A1 is still waiting to enter"):
+        b.apply(EndMoves("A"))
+    b.apply(Move("A", "A1", ((0, 12), (3, 12)), 0.0))
+    assert b.stand("A1").on_table and b.state.moving is None and b.to_act == "B"
+    b.apply(Pass("B"))
+    b.apply(Pass("A"))  # group 2 is all on the table: it may stay where it is
+    assert b.state.turn == 2
+
+
 def test_moves_go_on_until_both_sides_pass():
     # B's move attempt 5, then the next turn's initiative 6+6 and 1+1
     b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 2, 180)], [5, 6, 6, 1, 1])

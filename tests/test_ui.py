@@ -148,6 +148,16 @@ def test_illegal_choice_shows_the_reason_and_changes_nothing(app):
     assert "line of sight" in s.message
 
 
+def test_passing_with_stands_waiting_to_enter_shows_why_and_changes_nothing(app):
+    stands = [("A1", "A", "T-72", 0, 12, 0, {"on_table": False}), *STANDS[2:]]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3])
+    _to_movement(s)
+    key(s, pygame.K_p)
+    assert "still has stands waiting to enter" in s.message
+    assert s.battle.state.phase == "movement" and s.battle.to_act == "A"
+    s.draw(app.surface)
+
+
 def _to_movement(s):
     to_fire1(s)
     for _ in range(2):
@@ -259,9 +269,11 @@ def test_camera_zoom_pan_and_fit(app):
 
 
 def test_a_whole_hotseat_battle_with_the_keyboard_reaches_the_end_screen(app, data_dir):
-    """Menu -> New battle -> every phase passed with P and Enter -> the end screen."""
+    """Menu -> New battle -> every phase passed with P and Enter -> the end screen. (The
+    skirmish: its stands start on the table; on the meeting they would first have to enter.)"""
     menu = MenuScreen(app)
     app.show(menu)
+    menu.chosen = ROOT / "maps" / "modern-skirmish.json"
     menu.seed.set_text("7")
     menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.new_button))
     s = app.screen
@@ -277,7 +289,7 @@ def test_a_whole_hotseat_battle_with_the_keyboard_reaches_the_end_screen(app, da
     assert s.battle.finished and isinstance(s.mode, EndMode)
     s.draw(app.surface)
     assert (data_dir / "autosave.json").exists()
-    assert s.battle.state.turn == 12
+    assert s.battle.state.turn == 8
     press(s, "Save the log")
     assert list((data_dir / "logs").glob("*.jsonl"))
     press(s, "Main menu")

@@ -263,8 +263,10 @@ class ScriptedAI:
         return [s for s in battle.state.stands.values() if s.active and s.side != side]
 
     def _attempt(self, battle, side) -> list[Option]:
-        options = [Option("no more movement", 0.5, Pass(side))]
-        attempts = [a for a in battle.legal_actions() if isinstance(a, MoveAttempt)]
+        legal = battle.legal_actions()
+        # the engine refuses to stop while a group may still bring waiting stands on
+        options = [Option("no more movement", 0.5, Pass(side))] if Pass(side) in legal else []
+        attempts = [a for a in legal if isinstance(a, MoveAttempt)]
         spec = battle.scenario.spec
         last_turn = battle.state.turn >= spec.turns
         if not attempts or (spec.victory.type == "destroy_percent" and last_turn):
@@ -331,6 +333,12 @@ class ScriptedAI:
                 break
             self._stay.add((key, sid))  # better where it is: do not ask again this phase
         if len(options) == 1:
+            legal = battle.legal_actions()
+            if EndMoves(side) not in legal:  # the engine wants a waiting stand brought on
+                a = next(
+                    a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table
+                )
+                return [Option(f"bring {a.stand} on", 0.0, a)]
             self._settled.add((battle.state.turn, side, mg.group))
         return options
 

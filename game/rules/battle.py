@@ -501,7 +501,9 @@ class Battle:
         Fire and opportunity-fire actions are listed once with every eligible attacker and once
         per single attacker; any other subset of the eligible attackers is legal too. Moves are
         listed as straight samples (eight directions, full movement; entering stands from a
-        few points of their edge); any path the stand can walk is legal.
+        few points of their edge); any path the stand can walk is legal. While stands wait to
+        enter and may still try, neither Pass nor EndMoves is listed (docs/rules.md, "Entering
+        the table").
         """
         st = self.state
         if st.finished:
@@ -529,8 +531,14 @@ class Battle:
             return [Pass(side)] + self._fire_options(side)
         if phase and phase.kind == "movement":
             if st.moving is not None:
-                return [EndMoves(side)] + self._move_samples(st.moving)
-            return [Pass(side)] + self._attempt_options(side)
+                samples = self._move_samples(st.moving)
+                if self._still_to_enter(samples):
+                    return samples
+                return [EndMoves(side)] + samples
+            attempts = self._attempt_options(side)
+            if self._entry_due(side, attempts):
+                return attempts
+            return [Pass(side)] + attempts
         return []
 
     def fire_options(self) -> dict[str, list[FireSetup]]:
@@ -605,6 +613,25 @@ class Battle:
             elif key not in st.independent_used and key not in st.groups_moved:
                 acts.append(MoveAttempt(side, g, False))
         return acts
+
+    def _entry_due(self, side: str, attempts: list[Action]) -> list[str]:
+        """Groups of ``side`` that hold stands waiting to enter and may still try to move
+        this phase: until each has tried, the side may not end its movement (scenario sheets:
+        the forces enter on turn 1, so a stand comes on as soon as it can)."""
+        return [
+            a.group for a in attempts if any(not s.on_table for s in self._movable(side, a.group))
+        ]
+
+    def _still_to_enter(self, samples: list[Action]) -> list[str]:
+        """Stands of the moving group still waiting to enter that have a way on (a sampled
+        entry move): the movement action may not end before they have entered."""
+        return sorted(
+            {
+                a.stand
+                for a in samples
+                if isinstance(a, Move) and not self.state.stands[a.stand].on_table
+            }
+        )
 
     def _move_samples(self, moving: MovingGroup) -> list[Action]:
         acts: list[Action] = []
@@ -699,6 +726,13 @@ class Battle:
             return
         if phase is None or phase.kind is None or (phase.choose_first and not st.first_chosen):
             raise IllegalAction("there is nothing to pass now")
+        if phase.kind == "movement":
+            due = self._entry_due(a.side, self._attempt_options(a.side))
+            if due:
+                raise IllegalAction(
+                    f"group {due[0]} still has stands waiting to enter: try to move it first "
+                    "(every stand enters as soon as it can)"
+                )
         self._event("pass", side=a.side)
         st.passes += 1
         if st.passes >= 2:
@@ -1057,6 +1091,12 @@ class Battle:
         st = self.state
         if st.moving is None or st.pending is not None:
             raise IllegalAction("no movement action is under way")
+        waiting = self._still_to_enter(self._move_samples(st.moving))
+        if waiting:
+            raise IllegalAction(
+                f"{waiting[0]} is still waiting to enter: move it onto the table first "
+                "(every stand enters as soon as it can)"
+            )
         st.moving = None
         st.to_act = self.other(a.side)
 

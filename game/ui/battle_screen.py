@@ -1073,11 +1073,8 @@ class BattleScreen:
         b = self.battle
         if b.to_act in self.ai:
             return
-        if b.to_act and any(isinstance(a, Pass) for a in b.legal_actions()):
-            self.act(Pass(b.to_act))
-        else:
-            self.message = "there is nothing to pass now"
-            self.mode.enter(self)
+        if b.to_act:
+            self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 
     def _key(self, ev) -> bool:
         k = ev.key
