@@ -201,6 +201,34 @@ def _first_move(level, seed):
     return action if isinstance(action, Move) else None
 
 
+def test_even_a_recruit_brings_waiting_stands_on_before_it_stops():
+    """docs/rules.md "Entering the table": a side may not stop moving while a group holding
+    stands waiting to enter may still try, nor end that group's action before they are on.
+    The recruit picks among its best three options, so it must never be offered the stop."""
+
+    def waiting_battle():
+        b = battle(
+            [
+                ("A1", "A", "T-72", 10, 12, 0),
+                ("A2", "A", "T-72", 0, 16, 0, {"on_table": False}),
+                ("B1", "B", "T-72", 40, 30, 180),
+            ],
+            [5] + [3] * 20,
+            width=48,
+            depth=36,
+        )
+        return to_movement(b)
+
+    for seed in range(20):
+        b = waiting_battle()
+        ai = ScriptedAI(seed, "recruit")
+        assert isinstance(ai.choose(b), MoveAttempt)
+        b.apply(MoveAttempt("A", "1", True))
+        while b.state.moving is not None:
+            b.apply(ai.choose(b) if b.to_act == "A" else LetPass("B"))
+        assert b.stand("A2").on_table, seed
+
+
 def _faces(move, p, q) -> bool:
     """Whether the move ends facing along the bearing from p to q (within 1 degree)."""
     bearing = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 360

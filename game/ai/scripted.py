@@ -319,9 +319,11 @@ class ScriptedAI:
 
     def _move(self, battle, side) -> list[Option]:
         """Move the group's stands one by one, each to its best position, skipping those
-        better off where they are; end the action when none is left to move."""
+        better off where they are; end the action when none is left to move (the engine does
+        not let it end while a stand waiting to enter has a way on)."""
         mg = battle.state.moving
-        options = [Option("end the movement action", 0.0, EndMoves(side))]
+        legal = battle.legal_actions()
+        end = Option("end the movement action", 0.0, EndMoves(side))
         key = (battle.state.turn, mg.group)
         for sid in mg.stands:
             s = battle.stand(sid)
@@ -329,18 +331,14 @@ class ScriptedAI:
                 continue
             best, stay = self._plan(battle, s)
             if best is not None and best.score - stay > 0.02:
-                options.append(Option(best.label, best.score - stay, best.action))
-                break
+                move = Option(best.label, best.score - stay, best.action)
+                return [end, move] if end.action in legal else [move]
             self._stay.add((key, sid))  # better where it is: do not ask again this phase
-        if len(options) == 1:
-            legal = battle.legal_actions()
-            if EndMoves(side) not in legal:  # the engine wants a waiting stand brought on
-                a = next(
-                    a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table
-                )
-                return [Option(f"bring {a.stand} on", 0.0, a)]
-            self._settled.add((battle.state.turn, side, mg.group))
-        return options
+        if end.action not in legal:
+            a = next(a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table)
+            return [Option(f"bring {a.stand} on", 0.0, a)]
+        self._settled.add((battle.state.turn, side, mg.group))
+        return [end]
 
     def _plan(self, battle, s) -> tuple[Option | None, float]:
         """The best move for one stand and the score of staying put."""
