@@ -34,14 +34,37 @@ def overlapping_stands(battle) -> list[tuple[str, str]]:
 def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
     """Problems found in a battle log beyond its format: movement points over a stand's speed
     in a phase, a stand attacked twice in one phase, markers that do not follow from the
-    results, eliminated stands acting."""
+    results, eliminated stands acting, and a stand waiting to enter whose group passed its
+    movement roll that did not come on in that movement action (docs/rules.md, "Entering the
+    table")."""
     problems = check_log(events)
+    waiting = (
+        {s["id"] for s in events[0].get("stands", []) if not s["on_table"]} if events else set()
+    )
+    due: dict[str, int] = {}  # waiting stand -> seq of the roll it passed
     spent: dict[tuple[int, str], float] = defaultdict(float)
     attacked: dict[tuple[int, str, str], set[int]] = defaultdict(set)
     markers: dict[str, tuple[bool, bool, bool]] = defaultdict(lambda: (False, False, False))
     for ev in events:
         name = ev.get("event")
+        if due and (
+            name in ("move_attempt", "pass", "end_turn", "end") or ev["phase"] != "movement"
+        ):
+            problems += [
+                f"seq {seq}: {sid} passed its group's roll but did not enter"
+                for sid, seq in sorted(due.items())
+            ]
+            due.clear()
+        if name == "move_attempt":
+            due = {
+                sid: ev["seq"]
+                for sid, r in ev["per_stand"].items()
+                if r["passed"] and sid in waiting
+            }
         if name == "move":
+            if ev.get("entered"):
+                waiting.discard(ev["stand"])
+                due.pop(ev["stand"], None)
             if markers[ev["stand"]][2]:
                 problems.append(f"seq {ev['seq']}: eliminated {ev['stand']} moves")
             key = (ev["turn"], ev["stand"])
