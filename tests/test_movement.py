@@ -241,6 +241,8 @@ def test_entering_from_the_side_edge_on_turn_1():
     b.apply(MoveAttempt("A", "1", True))
     with pytest.raises(IllegalAction, match="left edge"):
         b.apply(Move("A", "A1", ((2, 12), (10, 12)), 0.0))
+    with pytest.raises(IllegalAction, match="drive onto the table"):
+        b.apply(Move("A", "A1", ((0, 14),), 0.0))  # astride the edge, half off the table
     b.apply(Move("A", "A1", ((0, 14), (10, 14)), 0.0))
     ev = events(b, "move")[0]
     assert ev["entered"] is True and ev["path"][0] == [0.0, 14.0]
@@ -270,6 +272,7 @@ def test_a_side_may_not_stop_moving_while_a_stand_waits_to_enter(
     # the attempt's roll, then turn 2's initiative (A 6+6, B 1+1)
     b = to_movement(battle(ENTERING, [attempt_roll, 6, 6, 1, 1]), orders_dice=(1, 1, 3, 3))
     assert b.state.orders["A"] == 0
+    assert b.entry_due("A") == ["1"] and b.entry_due("B") == []
     assert Pass("A") not in b.legal_actions()
     with pytest.raises(IllegalAction, match="group 1 still has stands waiting to enter"):
         b.apply(Pass("A"))
@@ -277,6 +280,7 @@ def test_a_side_may_not_stop_moving_while_a_stand_waits_to_enter(
     b.apply(MoveAttempt("A", "1", False))
     if may_pass_after_attempt:
         assert b.state.moving is None and b.to_act == "B"
+        assert b.entry_due("A") == []  # group 1 has had its try this phase
         b.apply(Pass("B"))
         assert Pass("A") in b.legal_actions()
         b.apply(Pass("A"))

@@ -536,7 +536,7 @@ class Battle:
                     return samples
                 return [EndMoves(side)] + samples
             attempts = self._attempt_options(side)
-            if self._entry_due(side, attempts):
+            if self.entry_due(side, attempts):
                 return attempts
             return [Pass(side)] + attempts
         return []
@@ -614,10 +614,17 @@ class Battle:
                 acts.append(MoveAttempt(side, g, False))
         return acts
 
-    def _entry_due(self, side: str, attempts: list[Action]) -> list[str]:
-        """Groups of ``side`` that hold stands waiting to enter and may still try to move
-        this phase: until each has tried, the side may not end its movement (scenario sheets:
-        the forces enter on turn 1, so a stand comes on as soon as it can)."""
+    def entry_due(self, side: str, attempts: list[Action] | None = None) -> list[str]:
+        """Groups of ``side`` that hold stands waiting to enter and may still try to move this
+        movement phase (``attempts``: its move attempts, when already listed). Until each has
+        tried, the side may not stop moving (scenario sheets: the forces enter on turn 1, so a
+        stand comes on as soon as it can; docs/rules.md "Entering the table"). Empty outside
+        the movement phase. Raises nothing."""
+        phase = self.phase
+        if phase is None or phase.kind != "movement":
+            return []
+        if attempts is None:
+            attempts = self._attempt_options(side)
         return [
             a.group for a in attempts if any(not s.on_table for s in self._movable(side, a.group))
         ]
@@ -726,13 +733,12 @@ class Battle:
             return
         if phase is None or phase.kind is None or (phase.choose_first and not st.first_chosen):
             raise IllegalAction("there is nothing to pass now")
-        if phase.kind == "movement":
-            due = self._entry_due(a.side, self._attempt_options(a.side))
-            if due:
-                raise IllegalAction(
-                    f"group {due[0]} still has stands waiting to enter: try to move it first "
-                    "(every stand enters as soon as it can)"
-                )
+        due = self.entry_due(a.side)
+        if due:
+            raise IllegalAction(
+                f"group {due[0]} still has stands waiting to enter: try to move it first "
+                "(every stand enters as soon as it can)"
+            )
         self._event("pass", side=a.side)
         st.passes += 1
         if st.passes >= 2:
@@ -1173,6 +1179,9 @@ class Battle:
         }.get(edge, False)
         if not on_edge:
             raise IllegalAction(f"{s.id} enters from the {edge} edge: start the path on it")
+        if all(math.dist(p, (x, y)) < 1e-6 for p in path[1:]):
+            # a stand left astride the edge would hang half off the table
+            raise IllegalAction(f"{s.id} must drive onto the table: add a point inside it")
         heading = (
             math.degrees(math.atan2(path[1][1] - y, path[1][0] - x))
             if len(path) > 1

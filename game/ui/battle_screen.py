@@ -267,11 +267,17 @@ class AttemptMode(Mode):
         b = screen.battle
         side = b.to_act
         orders = b.state.orders.get(side, 0)
-        buttons = [("Pass (P)", lambda: screen.act(Pass(side)))]
+        due = b.entry_due(side)
+        buttons = [] if due else [("Pass (P)", lambda: screen.act(Pass(side)))]
         text = (
             f"<b>Movement: {screen.side_name(side)}</b><br>Orders left: {orders}. "
             "Click a stand to pick its battle group."
         )
+        if due:
+            text += (
+                f"<br>Waiting to enter: {'group' if len(due) == 1 else 'groups'} "
+                f"{', '.join(due)}. Each must try to come on before you can pass."
+            )
         if self.group:
             legal = [
                 a for a in b.legal_actions() if isinstance(a, MoveAttempt) and a.group == self.group
