@@ -30,14 +30,20 @@ def test_random_battles_break_no_rule(chunk):
         assert play_and_check(seed) == [], f"seed {seed}"
 
 
-def test_the_audit_finds_a_broken_log():
-    b = Battle(SCENARIO, 1)
+def clean_log(seed: int) -> tuple[list[dict], dict[str, float]]:
+    """A random battle's log (copied, to be broken) and the stands' speeds; its audit is clean."""
+    b = Battle(SCENARIO, seed)
     players = {s: RandomPlayer(i) for i, s in enumerate(b.sides)}
     while not b.finished:
         b.apply(players[b.to_act].choose(b))
     events = [dict(e) for e in b.log.events]
     speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
     assert audit_log(events, speeds) == []
+    return events, speeds
+
+
+def test_the_audit_finds_a_broken_log():
+    events, speeds = clean_log(1)
     move = next(e for e in events if e["event"] == "move")
     move["mp_spent"] = 99
     assert any("MP" in p or "movement points" in p for p in audit_log(events, speeds))
@@ -46,13 +52,7 @@ def test_the_audit_finds_a_broken_log():
 def test_the_audit_finds_a_stand_that_passed_its_roll_but_stayed_off_the_table():
     """docs/rules.md "Entering the table": a waiting stand whose group passed its movement
     roll comes on in that action."""
-    b = Battle(SCENARIO, 2)
-    players = {s: RandomPlayer(i) for i, s in enumerate(b.sides)}
-    while not b.finished:
-        b.apply(players[b.to_act].choose(b))
-    events = [dict(e) for e in b.log.events]
-    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
-    assert audit_log(events, speeds) == []
+    events, speeds = clean_log(2)
     entry = next(e for e in events if e["event"] == "move" and e["entered"])
     events.remove(entry)
     problems = audit_log(events, speeds)
