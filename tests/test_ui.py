@@ -152,7 +152,7 @@ def test_passing_with_stands_waiting_to_enter_shows_why_and_changes_nothing(app)
     stands = [("A1", "A", "T-72", 0, 12, 0, {"on_table": False}), *STANDS[2:]]
     s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3])
     _to_movement(s)
-    assert "Waiting to enter: group 1" in s._panel_text
+    assert "Waiting to enter: group 1 (A1)" in s._panel_text
     assert not any(b.text.startswith("Pass") for b, _ in s._buttons)
     key(s, pygame.K_p)
     assert "still has stands waiting to enter" in s.message

@@ -274,9 +274,19 @@ class AttemptMode(Mode):
             "Click a stand to pick its battle group."
         )
         if due:
+            waiting = "; ".join(
+                f"group {g} ("
+                + ", ".join(
+                    s.id
+                    for s in b.state.stands.values()
+                    if s.side == side and s.group == g and not s.on_table and not s.eliminated
+                )
+                + ")"
+                for g in due
+            )
             text += (
-                f"<br>Waiting to enter: {'group' if len(due) == 1 else 'groups'} "
-                f"{', '.join(due)}. Each must try to come on before you can pass."
+                f"<br>Waiting to enter: {waiting}. Each group must try to come on before you "
+                "can pass."
             )
         if self.group:
             legal = [
