@@ -287,3 +287,35 @@ def test_in_the_last_turn_the_veteran_does_not_move():
     destroyed), it can only draw opportunity fire: the veteran holds."""
     assert _a1_after_movement(5) != (14, 12)
     assert _a1_after_movement(6) == (14, 12)
+
+
+# Two woods with a 1" gap between them (y 11.5 to 12.5) screen A1's road north from B1.
+GAP_WOODS = [("woods", (14, 0, 18, 11.5)), ("woods", (14, 12.5, 18, 24))]
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "offered"),
+    [
+        ((10, 3.25), (10, 19.25), True),  # crosses the gap: seen at two steps of 33
+        ((10, 12), (10, 4), True),  # starts in the gap's view: the start point is offered
+        ((10, 2), (10, 18), True),
+        ((10, 12), (4, 12), True),  # drives away down the gap's line of sight
+        ((10, 4), (10, 10), False),  # stays behind the wood all the way
+    ],
+)
+def test_the_ai_foresees_every_opportunity_fire_the_engine_offers(start, end, offered):
+    """The AI's opportunity-fire risk for a path (000 07.06.05) is positive exactly when the
+    engine, once the move is declared, offers the enemy a shot: a brief gap in cover and the
+    starting point both count."""
+    b = battle(
+        [("A1", "A", "T-72", *start, 90), ("B1", "B", "T-72", 30, 12, 180)],
+        [5, 3, 3, 3, 3],
+        terrain=GAP_WOODS,
+    )
+    to_movement(b, orders_dice=(), first="A")
+    b.apply(MoveAttempt("A", "1", True))
+    walk = b.preview_move("A1", (start, end))
+    risk = ScriptedAI(0)._path_risks(b, b.stand("A1"), [walk.points], [b.stand("B1")])[0]
+    b.apply(Move("A", "A1", (start, end), 90.0))
+    assert (b.state.pending is not None) == offered
+    assert (risk > 0.5) == offered  # a flank shot at +10 when offered

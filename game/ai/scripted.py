@@ -17,6 +17,8 @@ import math
 import random
 from dataclasses import dataclass
 
+import numpy as np
+
 from game.rules import combat
 from game.rules.actions import (
     Action,
@@ -494,8 +496,15 @@ class ScriptedAI:
         return self.level.caution * max(0.2, 1.0 - 0.8 * press)
 
     def _path_risks(self, battle, s, walks, enemies) -> list[float]:
-        """The opportunity fire each path invites: at a few points along it (facing the way
-        the stand drives), the best attack the enemy's eligible stands could make there."""
+        """The opportunity fire each path invites: the best attack the enemy's eligible stands
+        could make at a point of it, the stand facing the way it drives (000 07.06.05).
+
+        ``walks`` are the step points (inches, 0.5" apart, the start first) the engine would
+        walk. Sight is checked at every step, the start included (the engine offers that point
+        too, so a stand in view invites fire just by moving off), so a brief gap in cover is
+        not missed; the attacks are then weighed at every 4th point each firer sees and at the
+        last, which bounds the cost. Also sets ``self._path_kill``: per path, the best chance
+        of eliminating the stand on it."""
         firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
         self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
@@ -503,12 +512,11 @@ class ScriptedAI:
         samples: list[StandPose] = []
         owner: list[int] = []
         for i, pts in enumerate(walks):
-            n = len(pts)
-            every = max(1, (n - 1) // 7)  # about eight points along the path, the end too
-            for k in sorted({*range(every, n, every), n - 1}):
-                (x0, y0), (x1, y1) = pts[k - 1], pts[k]
+            for k in range(len(pts)):
+                (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
                 heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
-                samples.append(StandPose(s.id, s.side, x1, y1, heading))
+                x, y = pts[k]
+                samples.append(StandPose(s.id, s.side, x, y, heading))
                 owner.append(i)
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
@@ -516,17 +524,25 @@ class ScriptedAI:
         m = battle.table.sight_matrix(
             [f.pose() for f in firers], samples, others, battle.sighting_in, battle.ruleset_data
         )
+        reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
+        seen = m.clear & (m.range_band_in <= reach)  # firer x sample
+        weigh: set[int] = set()
+        start = 0
+        for pts in walks:
+            for row in seen[:, start : start + len(pts)]:
+                ks = np.flatnonzero(row)
+                if len(ks):
+                    weigh.update(int(k) + start for k in ks[::4])
+                    weigh.add(int(ks[-1]) + start)
+            start += len(pts)
         risks = [0.0] * len(walks)
-        self._path_kill = [0.0] * len(walks)
-        for k, p in enumerate(samples):
+        for k in sorted(weigh):
+            p = samples[k]
             setups = []
             for j, f in enumerate(firers):
-                if m.clear[j, k] and m.range_band_in[j, k] <= f.unit.max_range_in:
-                    info = sight_info(m, j, k)
-                    fs = battle.fire_setup(
-                        f.id, s.id, "cannon", "planning", target_pose=p, sight=info
-                    )
-                    if fs.legal:
+                if seen[j, k]:
+                    fs = self._best_shot(battle, f, s, sight_info(m, j, k), target_pose=p)
+                    if fs is not None:
                         setups.append(fs)
             if setups:
                 i = owner[k]
@@ -534,6 +550,27 @@ class ScriptedAI:
                 kill = combat.attack_odds(battle.crt, setups, s.S, s.D)["p_eliminated"]
                 self._path_kill[i] = max(self._path_kill[i], kill)
         return risks
+
+    def _best_shot(self, battle, firer, target, sight, target_pose=None, attacker_pose=None):
+        """The firer's best legal shot at the target (cannon or, if it carries one that is
+        not depleted, ATGM), as a planning FireSetup, or None."""
+        weapons = ("cannon", "atgm") if firer.unit.atgm and not firer.depleted else ("cannon",)
+        best, value = None, -1.0
+        for w in weapons:
+            fs = battle.fire_setup(
+                firer.id,
+                target.id,
+                w,
+                "planning",
+                target_pose=target_pose,
+                sight=sight,
+                attacker_pose=attacker_pose,
+            )
+            if fs.legal:
+                v = attack_value(battle, [fs], target)
+                if v > value:
+                    best, value = fs, v
+        return best
 
     def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
@@ -570,20 +607,12 @@ class ScriptedAI:
             for j, e in enumerate(enemies):
                 if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
                     info = sight_info(m_ab, i, j)
-                    best = 0.0
-                    for w in ("cannon", "atgm") if s.unit.atgm and not s.depleted else ("cannon",):
-                        fs = battle.fire_setup(
-                            s.id, e.id, w, "planning", sight=info, attacker_pose=p
-                        )
-                        if fs.legal:
-                            best = max(best, attack_value(battle, [fs], e))
-                    offense.append(best)
+                    fs = self._best_shot(battle, s, e, info, attacker_pose=p)
+                    offense.append(attack_value(battle, [fs], e) if fs else 0.0)
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
                     info = sight_info(m_ba, j, i)
-                    fs = battle.fire_setup(
-                        e.id, s.id, "cannon", "planning", target_pose=p, sight=info
-                    )
-                    if fs.legal:
+                    fs = self._best_shot(battle, e, s, info, target_pose=p)
+                    if fs is not None:
                         threat += first_shot(e, s) * attack_value(battle, [fs], s)
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
