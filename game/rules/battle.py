@@ -37,6 +37,7 @@ from game.rules.combat import FireSetup, illegal, marker_mods
 from game.rules.dice import Dice
 from game.rules.flow import RULESETS, Phase
 from game.rules.geometry import (
+    STAND_SIZE_IN,
     StandPose,
     Walk,
     engaged,
@@ -380,8 +381,10 @@ class Battle:
                 mods.append((f"terrain:{kind}", value))
         if here.ground_level > self.table.terrain_at(firer.x, firer.y).ground_level:
             mods.append(("hilltop", combat.HILLTOP_MOD))
+        reach = STAND_SIZE_IN / math.sqrt(2) + 1e-9  # no point farther is on a footprint
         if any(
-            shapely.intersects_xy(footprint(w.x, w.y, w.facing_deg), tpose.x, tpose.y)
+            math.hypot(w.x - tpose.x, w.y - tpose.y) <= reach
+            and shapely.intersects_xy(footprint(w.x, w.y, w.facing_deg), tpose.x, tpose.y)
             for w in self.state.wrecks
         ):
             mods.append(("wreck", combat.WRECK_MOD))

@@ -540,6 +540,18 @@ class Table:
         mx, my = at((s[:-1] + s[1:]) / 2)
         per_inch, road = self._step_costs(mx, my, movement_class)
         no_pass_tree = STRtree(list(no_pass)) if len(no_pass) else None
+        if no_pass_tree is not None:
+            # only a step whose footprint's reach (half its diagonal) meets a no-pass
+            # footprint's bounding box can overlap it: the rest skip building a polygon
+            box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
+            r = HALF * math.sqrt(2) + 1e-9
+            ex, ey = bx[1:, None], by[1:, None]
+            near = (
+                (ex + r >= box[None, :, 0])
+                & (ex - r <= box[None, :, 2])
+                & (ey + r >= box[None, :, 1])
+                & (ey - r <= box[None, :, 3])
+            ).any(axis=1)
 
         walked = [start]
         spent = 0.0
@@ -562,7 +574,7 @@ class Table:
             if spent + cost > mp_allowed + 1e-9 and not within_free:
                 stopped = "mp"
                 break
-            if no_pass_tree is not None:
+            if no_pass_tree is not None and near[k]:
                 heading = math.degrees(math.atan2(y1 - by[k], x1 - bx[k]))
                 fp = footprint(x1, y1, heading)
                 hits = no_pass_tree.query(fp, predicate="intersects")
