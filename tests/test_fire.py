@@ -525,3 +525,25 @@ def test_odds_of_two_shots_chain_the_markers():
     assert two["p_eliminated"] > one
     assert sum(two["final"].values()) == pytest.approx(1.0)
     assert [s["attacker"] for s in two["shots"]] == ["A1", "A2"]
+
+
+@pytest.mark.parametrize(
+    ("tx", "ty", "on_wreck"),
+    [
+        (20.0, 12.0, True),  # centre on the wreck's centre
+        (20.45, 12.45, True),  # inside the footprint, near its corner
+        (20.55, 12.0, False),  # just past its edge
+        (20.4, 12.6, False),  # past the edge, though within the footprint's reach
+        (30.0, 12.0, False),
+    ],
+)
+def test_a_target_whose_centre_is_on_a_wreck_gets_plus_one(tx, ty, on_wreck):
+    """Wreck +1 to the combat roll when the target's centre is on a wreck's footprint
+    (000 09.01; docs/rules.md, Fire)."""
+    from game.rules.geometry import StandPose
+    from game.rules.state import Wreck
+
+    b = battle([("A1", "A", "T-72", 5, 12, 0), ("B1", "B", "T-72", 35, 12, 180)], [])
+    b.state.wrecks.append(Wreck("X9", 20.0, 12.0, 0.0))
+    mods = b.target_terrain_mods(b.stand("A1").pose(), StandPose("B1", "B", tx, ty, 180.0))
+    assert (("wreck", 1) in mods) == on_wreck

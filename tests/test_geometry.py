@@ -544,3 +544,18 @@ def test_sight_matrix_shapes_and_self_pairs():
 
 def test_data_row_used_by_geometry_is_the_tracked_column():
     assert DATA.terrain["woods"].move_cost("T") == 3
+
+
+@pytest.mark.parametrize(
+    ("offset", "stopped"),
+    [
+        (1.1, True),  # the diamond's corner (0.707" out) meets the mover's side (0.5" out)
+        (1.25, False),  # 1.207" would just touch: passes by
+        (0.0, True),
+    ],
+)
+def test_a_stand_turned_45_degrees_stops_a_mover_passing_its_corner(offset, stopped):
+    """No moving through an enemy's footprint (000 08.03.05), with the enemy turned so its
+    corner reaches furthest."""
+    walk = make_table().walk([(5, 5), (15, 5)], 20, no_pass=[footprint(10, 5 + offset, 45)])
+    assert (walk.stopped_by == "enemy") == stopped
