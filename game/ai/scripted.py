@@ -552,8 +552,10 @@ class ScriptedAI:
         return risks
 
     def _best_shot(self, battle, firer, target, sight, target_pose=None, attacker_pose=None):
-        """The firer's best legal shot at the target (cannon or, if it carries one that is
-        not depleted, ATGM), as a planning FireSetup, or None."""
+        """The firer's best legal shot at the target, by expected damage (stands): its
+        cannon or, if it carries one that is not depleted, its ATGM (000 07.03.03, 07.04), as
+        the engine's planning FireSetup, or None when neither may fire. ``sight`` is the
+        line-of-sight answer for the two poses; the poses default to where the stands are."""
         weapons = ("cannon", "atgm") if firer.unit.atgm and not firer.depleted else ("cannon",)
         best, value = None, -1.0
         for w in weapons:
