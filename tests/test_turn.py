@@ -80,6 +80,17 @@ def test_initiative(cohesion, dice, winner, tiebreaks):
     assert ev["rolls"]["A"]["total"] == sum(dice[:2]) + cohesion[0]
 
 
+def test_nobody_passes_before_the_initiative_says_who_acts_first():
+    """In each fire and movement phase the side with the initiative first chooses who acts
+    first (000 07.02.04, 08.02.04); a pass before that is refused with that reason."""
+    b = battle(TWO, [])
+    with pytest.raises(IllegalAction, match="choose who acts first"):
+        b.apply(Pass("A"))
+    b.apply(ChooseFirst("A", "B"))
+    b.apply(Pass("B"))
+    assert b.to_act == "A"
+
+
 # --- marker removal (000 07.07, 07.03.04) ---------------------------------------------------
 
 

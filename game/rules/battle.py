@@ -734,7 +734,12 @@ class Battle:
             else:
                 self._start_turn()
             return
-        if phase is None or phase.kind is None or (phase.choose_first and not st.first_chosen):
+        if phase is not None and phase.choose_first and not st.first_chosen:
+            raise IllegalAction(
+                "first choose who acts first in this phase: the side with the initiative "
+                "decides (000 07.02.04, 08.02.04)"
+            )
+        if phase is None or phase.kind is None:
             raise IllegalAction("there is nothing to pass now")
         due = self.entry_due(a.side)
         if due:
