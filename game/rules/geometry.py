@@ -539,10 +539,10 @@ class Table:
         bx, by = at(s)
         mx, my = at((s[:-1] + s[1:]) / 2)
         per_inch, road = self._step_costs(mx, my, movement_class)
-        no_pass_tree = STRtree(list(no_pass)) if len(no_pass) else None
-        if no_pass_tree is not None:
-            # only a step whose footprint's reach (half its diagonal) meets a no-pass
-            # footprint's bounding box can overlap it: the rest skip building a polygon
+        # only a step whose footprint's reach (half its diagonal) meets a no-pass footprint's
+        # bounding box can overlap it: the others build no polygon and query no tree
+        near = np.zeros(n_steps, dtype=bool)
+        if len(no_pass):
             box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
             r = HALF * math.sqrt(2) + 1e-9
             ex, ey = bx[1:, None], by[1:, None]
@@ -552,6 +552,7 @@ class Table:
                 & (ey + r >= box[None, :, 1])
                 & (ey - r <= box[None, :, 3])
             ).any(axis=1)
+        no_pass_tree = STRtree(list(no_pass)) if near.any() else None
 
         walked = [start]
         spent = 0.0
@@ -574,7 +575,7 @@ class Table:
             if spent + cost > mp_allowed + 1e-9 and not within_free:
                 stopped = "mp"
                 break
-            if no_pass_tree is not None and near[k]:
+            if near[k]:
                 heading = math.degrees(math.atan2(y1 - by[k], x1 - bx[k]))
                 fp = footprint(x1, y1, heading)
                 hits = no_pass_tree.query(fp, predicate="intersects")
