@@ -407,9 +407,9 @@ def test_engaged_stands_fire_only_at_their_enemy():
     assert ev["range_band_in"] == 1 and ev["combat"]["mods"] == [{"why": "range", "value": -1}]
 
 
-def test_cohesion_ignores_the_terrain_of_a_target_that_has_fired():
-    """000 07.01.03: B1 in woods fires first; then A's cohesion roll loses the woods, the
-    combat roll keeps it."""
+def _b1_in_woods_has_fired():
+    """A1 and B1 (M1A2) 10" apart on the flat, B1 just inside a wood; B1 fires first (and
+    misses), then it is A's turn to attack."""
     b = battle(
         [("A1", "A", M1A2, 10, 12, 0), ("B1", "B", M1A2, 20, 12, 180)],
         [20, 9, 3, 3],
@@ -417,9 +417,44 @@ def test_cohesion_ignores_the_terrain_of_a_target_that_has_fired():
     )
     b.apply(ChooseFirst("A", "B"))
     b.apply(Fire("B", "A1", ("B1",), ("cannon",)))  # B1 fires (and misses)
+    return b
+
+
+def test_cohesion_ignores_the_terrain_of_a_target_that_has_fired():
+    """000 07.01.03: B1 in woods fires first; then A's cohesion roll loses the woods, the
+    combat roll keeps it."""
+    b = _b1_in_woods_has_fired()
     ev = fire_line(b.apply(Fire("A", "B1", ("A1",), ("cannon",))))[0]
     assert ev["cohesion"]["mods"] == []
     assert {"why": "terrain:woods", "value": 2} in ev["combat"]["mods"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "next_turn", "cohesion_mods"),
+    [
+        ("standard", False, []),  # this turn: B1 has fired, its woods are lost (000 07.01.03)
+        ("planning", False, []),
+        ("planning", True, [("terrain:woods", 2)]),  # next turn its fired marker is off (07.07)
+    ],
+)
+def test_a_shot_planned_for_next_turn_counts_the_cover_of_a_target_that_fired_now(
+    kind, next_turn, cohesion_mods
+):
+    """000 07.01.03 and 07.07: a target that has tried to fire loses its terrain for the
+    firing cohesion roll only until marker removal; a planning setup for the next turn keeps
+    it. The combat roll keeps the woods throughout."""
+    b = _b1_in_woods_has_fired()
+    fs = b.fire_setup("A1", "B1", "cannon", kind, next_turn=next_turn)
+    assert fs.legal
+    assert list(fs.cohesion_mods) == cohesion_mods
+    assert ("terrain:woods", 2) in fs.combat_mods
+
+
+def test_only_a_planning_setup_may_look_at_the_next_turn():
+    """A real shot is always of this turn: ``next_turn`` on one is a programming error."""
+    b = battle([("A1", "A", M1A2, 10, 12, 0), ("B1", "B", M1A2, 20, 12, 180)], [20, 9])
+    with pytest.raises(ValueError, match="planning only"):
+        b.fire_setup("A1", "B1", "cannon", "standard", next_turn=True)
 
 
 def test_attackers_fire_one_by_one_and_stop_when_the_target_is_gone():

@@ -259,6 +259,7 @@ class Battle:
         sight: SightInfo | None = None,
         road_rate: bool = False,
         attacker_pose: StandPose | None = None,
+        next_turn: bool = False,
     ) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken
         (000 07.04, 07.01, 07.03, 07.08; RD "Range and fire").
@@ -268,11 +269,18 @@ class Battle:
         AI). ``target_pose`` places the target elsewhere (a moving target along its path);
         ``road_rate`` says it is moving at road rate there (no cover). ``attacker_pose`` places
         the firer elsewhere (planning only: the engaged rule is then not checked).
+        ``next_turn`` (planning only) plans a shot of the next turn: the target's fired marker
+        will have come off at marker removal (000 07.07), so its terrain counts for the firing
+        cohesion roll even if it has tried to fire this turn (000 07.01.03).
+
+        Raises ValueError when ``attacker_pose`` or ``next_turn`` is given for a real shot.
         """
         a, t = self.stand(attacker_id), self.stand(target_id)
         no = lambda why: illegal(attacker_id, target_id, weapon, why)  # noqa: E731
         if attacker_pose is not None and kind != "planning":
             raise ValueError("a firer placed elsewhere is for planning only")
+        if next_turn and kind != "planning":
+            raise ValueError("a shot of the next turn is for planning only")
         if not a.active and attacker_pose is None:
             return no(f"{a.id} is not on the table")
         if not t.active and target_pose is None:
@@ -331,7 +339,7 @@ class Battle:
         if weapon == "atgm":
             cohesion_mods.append(("atgm", combat.ATGM_COHESION.get(a.tech_level or 0, 0)))
         terrain_mods = [] if road_rate else self.target_terrain_mods(apose, tpose)
-        target_fired = t.fire_attempts > 0
+        target_fired = t.fire_attempts > 0 and not next_turn
         if not target_fired:
             cohesion_mods += terrain_mods
         combat_mods: list[tuple[str, int]] = []
