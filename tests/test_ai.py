@@ -20,6 +20,7 @@ from game.rules.actions import (
     Pass,
 )
 from game.rules.battle import Battle
+from game.rules.geometry import StandPose
 from game.rules.scenario import load_scenario, parse_scenario
 from game.sim import make_player, play_battle
 from game.ui.logtext import PHASE_NAMES
@@ -319,3 +320,39 @@ def test_the_ai_foresees_every_opportunity_fire_the_engine_offers(start, end, of
     b.apply(Move("A", "A1", (start, end), 90.0))
     assert (b.state.pending is not None) == offered
     assert (risk > 0.5) == offered  # a flank shot at +10 when offered
+
+
+def _turn_one_entry(level: str, seed: int = 0):
+    """Turn 1 of a meeting: A1 (T-80U) waits at the left edge, B1 (M1A2, gun 25 against
+    armour 18, and TL4: it fires first) at the right; a wood stands 8-11" in from A's edge.
+    A moves first, so A1 comes on before B1. Returns the battle and A1's move."""
+    b = battle(
+        [
+            ("A1", "A", "T-80U / AT-11", 0, 12, 0, {"on_table": False}),
+            ("B1", "B", "M1A2 Abrams", 48, 12, 180, {"on_table": False}),
+        ],
+        [5] + [3] * 20,
+        terrain=[("woods", (8, 9, 11, 15))],
+        width=48,
+        depth=24,
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    move = ScriptedAI(seed, level).choose(b)
+    assert isinstance(move, Move) and move.stand == "A1"
+    return b, move
+
+
+def test_entering_on_turn_one_the_veteran_keeps_out_of_sight_of_where_the_enemy_will_arrive():
+    """The issue's "enter the table sensibly on turn 1": before any enemy is on the table the
+    veteran counts the waiting enemy where a full move in would bring it (B1 at about 30, 12),
+    and stops where that point cannot see it or inside the wood, not out in the open towards
+    the enemy's edge (an M1A2 fires first on turn 2, at +7 against a T-80U's front)."""
+    b, move = _turn_one_entry("veteran")
+    end = b.preview_move("A1", move.path).points[-1]
+    arrive = StandPose("B1", "B", 30.0, 12.0, 180.0)
+    me = StandPose("A1", "A", end[0], end[1], move.facing_deg)
+    seen = b.table.sight(arrive, me, [], b.sighting_in, b.ruleset_data).clear
+    in_wood = "woods" in b.table.terrain_at(*end).areas
+    assert not seen or in_wood, end
+    assert end[0] < 12  # it stays back on its own side of the wood

@@ -264,6 +264,27 @@ class ScriptedAI:
     def _enemies(self, battle, side):
         return [s for s in battle.state.stands.values() if s.active and s.side != side]
 
+    def _phantoms(self, battle, side) -> list[tuple]:
+        """Where the enemy stands still waiting to enter will likely be once they have come on
+        (the scenario sheets bring both sides on on turn 1): 0.9 of a full move (inches, their
+        speed in movement points on clear ground) straight in from where they wait, facing in.
+        Returns (stand, StandPose) pairs; none once every enemy stand is on the table."""
+        out = []
+        t = battle.table
+        for e in battle.state.stands.values():
+            if e.side == side or e.on_table or e.eliminated:
+                continue
+            edge = battle.side_spec[e.side].entry_edge
+            d = 0.9 * e.unit.speed
+            x, y, f = {
+                "left": (min(d, t.width - 0.5), e.y, 0.0),
+                "right": (max(t.width - d, 0.5), e.y, 180.0),
+                "bottom": (e.x, min(d, t.depth - 0.5), 90.0),
+                "top": (e.x, max(t.depth - d, 0.5), 270.0),
+            }.get(edge, (e.x, e.y, e.facing_deg))
+            out.append((e, StandPose(e.id, e.side, x, y, f)))
+        return out
+
     def _attempt(self, battle, side) -> list[Option]:
         legal = battle.legal_actions()
         # the engine refuses to stop while a group may still bring waiting stands on
@@ -551,11 +572,15 @@ class ScriptedAI:
                 self._path_kill[i] = max(self._path_kill[i], kill)
         return risks
 
-    def _best_shot(self, battle, firer, target, sight, target_pose=None, attacker_pose=None):
+    def _best_shot(
+        self, battle, firer, target, sight, target_pose=None, attacker_pose=None, next_turn=False
+    ):
         """The firer's best legal shot at the target, by expected damage (stands): its
         cannon or, if it carries one that is not depleted, its ATGM (000 07.03.03, 07.04), as
         the engine's planning FireSetup, or None when neither may fire. ``sight`` is the
-        line-of-sight answer for the two poses; the poses default to where the stands are."""
+        line-of-sight answer for the two poses; the poses default to where the stands are.
+        ``next_turn``: a shot of the next turn's fire phases, when this turn's fired markers
+        are off (the target's cover then counts, 000 07.01.03, 07.07)."""
         weapons = ("cannon", "atgm") if firer.unit.atgm and not firer.depleted else ("cannon",)
         best, value = None, -1.0
         for w in weapons:
@@ -567,6 +592,7 @@ class ScriptedAI:
                 target_pose=target_pose,
                 sight=sight,
                 attacker_pose=attacker_pose,
+                next_turn=next_turn,
             )
             if fs.legal:
                 v = attack_value(battle, [fs], target)
@@ -577,9 +603,13 @@ class ScriptedAI:
     def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
-        distance still to cover towards the fight, less straying from the group."""
+        distance still to cover towards the fight, less straying from the group. Enemy stands
+        still waiting to enter count where they will likely be after their first move
+        (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
+        where the enemy will arrive."""
         side = s.side
-        if not enemies:  # nobody in sight yet: come forward, but from cover to cover
+        phantoms = self._phantoms(battle, side)
+        if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
             return [
                 -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
                 + (0.6 if self._covered(battle, p) else 0.0)
@@ -588,8 +618,12 @@ class ScriptedAI:
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
+        # enemies on the table where they are, those waiting where they will likely be
+        epose = [e.pose() for e in enemies] + [ph for _, ph in phantoms]
+        placed = [None] * len(enemies) + [ph for _, ph in phantoms]
+        enemies = list(enemies) + [e for e, _ in phantoms]
         m_ab, m_ba = battle.table.sight_matrices(
-            poses, [e.pose() for e in enemies], others, battle.sighting_in, battle.ruleset_data
+            poses, epose, others, battle.sighting_in, battle.ruleset_data
         )
         group = [
             o
@@ -609,17 +643,21 @@ class ScriptedAI:
             for j, e in enumerate(enemies):
                 if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
                     info = sight_info(m_ab, i, j)
-                    fs = self._best_shot(battle, s, e, info, attacker_pose=p)
+                    fs = self._best_shot(
+                        battle, s, e, info, target_pose=placed[j], attacker_pose=p, next_turn=True
+                    )
                     offense.append(attack_value(battle, [fs], e) if fs else 0.0)
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
                     info = sight_info(m_ba, j, i)
-                    fs = self._best_shot(battle, e, s, info, target_pose=p)
+                    fs = self._best_shot(
+                        battle, e, s, info, target_pose=p, attacker_pose=placed[j], next_turn=True
+                    )
                     if fs is not None:
                         threat += first_shot(e, s) * attack_value(battle, [fs], s)
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
-            near = min(math.hypot(p.x - e.x, p.y - e.y) for e in enemies)
+            near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
             if not offense:  # nothing to shoot from here: go and find the enemy
                 score -= (0.04 + 0.02 * press) * max(0.0, near - 0.8 * reach)
                 # late and short of kills, any closer point is likelier to see him
