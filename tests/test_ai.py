@@ -356,3 +356,84 @@ def test_entering_on_turn_one_the_veteran_keeps_out_of_sight_of_where_the_enemy_
     in_wood = "woods" in b.table.terrain_at(*end).areas
     assert not seen or in_wood, end
     assert end[0] < 12  # it stays back on its own side of the wood
+
+
+def _snap(**where):
+    """A turn-start snapshot as the AI keeps it: stand id -> (x, y, side); the side is the
+    stand id's first letter."""
+    return {sid: (x, y, sid[0]) for sid, (x, y) in where.items()}
+
+
+@pytest.mark.parametrize(
+    ("snaps", "pace"),
+    [
+        ({}, 0.0),  # nothing seen yet
+        ({1: _snap(A1=(4, 12), B1=(52, 12)), 2: _snap(A1=(4, 12), B1=(46, 12))}, 6.0),
+        ({1: _snap(A1=(4, 12), B1=(46, 12)), 2: _snap(A1=(4, 12), B1=(52, 12))}, 0.0),  # back
+        (  # two enemy stands: one closes 8", one holds: 4" a turn
+            {1: _snap(A1=(4, 12), B1=(52, 12), B2=(40, 2)), 2: _snap(B1=(44, 12), B2=(40, 2))},
+            4.0,
+        ),
+        (  # over two turns: 6" then 2" (measured from where our stand was each time)
+            {
+                1: _snap(A1=(4, 12), B1=(52, 12)),
+                2: _snap(A1=(10, 12), B1=(46, 12)),
+                3: _snap(A1=(10, 12), B1=(44, 12)),
+            },
+            4.0,
+        ),
+    ],
+)
+def test_the_ai_measures_how_fast_the_enemy_closes_in(snaps, pace):
+    """``_approach``: inches a turn the enemy's stands came nearer to our nearest stand, over
+    the turns the AI saw begin; an enemy that falls back counts as not closing (0)."""
+    b = battle([("A1", "A", "T-72", 4, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], [])
+    b.state.turn = max(snaps, default=1)
+    ai = ScriptedAI(0)
+    ai._snap = snaps
+    assert ai._approach(b, "A") == pytest.approx(pace)
+
+
+@pytest.mark.parametrize(
+    ("b1_a_turn_ago", "moves"),
+    [
+        (None, True),  # no history: B1 is out of sight (42"), A1 comes forward
+        (46.0, True),  # B1 held where it was last turn: the same
+        (49.0, True),  # B1 closes 3" a turn: A1 comes on, but not within 30" of (37, 12)
+        (52.0, False),  # B1 closes 6" a turn: anywhere forward, half a move by B1 sees A1
+    ],
+)
+def test_the_veteran_does_not_stop_where_a_closing_enemy_that_fires_first_will_see_it(
+    b1_a_turn_ago, moves
+):
+    """Turn 2, open ground, sighting 30": A1 (T-80U) moves before B1 (M1A2, TL4: it fires
+    first next turn, at +7 against +0, 000 05.00). If B1 has been closing in, the veteran
+    counts it where it could be after closing again (three times its pace, at most half a
+    move) and does not stop in sight of that point."""
+    b = battle(
+        [("A1", "A", "T-80U / AT-11", 4, 12, 0), ("B1", "B", "M1A2 Abrams", 46, 12, 180)],
+        [5] + [3] * 20,
+        width=48,
+        depth=24,
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.state.turn = 2
+    ai = ScriptedAI(0)
+    if b1_a_turn_ago is not None:
+        ai._snap[1] = {"A1": (4.0, 12.0, "A"), "B1": (b1_a_turn_ago, 12.0, "B")}
+    action = ai.choose(b)
+    assert isinstance(action, Move) == moves
+    if not moves:
+        return
+    end = b.preview_move("A1", action.path).points[-1]
+    me = StandPose("A1", "A", end[0], end[1], action.facing_deg)
+
+    def seen_from(x):
+        pose = StandPose("B1", "B", x, 12.0, 180.0)
+        return b.table.sight(pose, me, [], b.sighting_in, b.ruleset_data).clear
+
+    closing = min(10.0, 3.0 * max(0.0, b1_a_turn_ago - 46.0)) if b1_a_turn_ago else 0.0
+    assert end[0] > 6  # it does come forward
+    assert not seen_from(46.0 - closing)  # out of sight of where B1 will likely be
+    assert seen_from(36.0)  # but not of where half a move would bring it: no hiding in vain

@@ -138,6 +138,7 @@ class ScriptedAI:
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
         self._stay: set = set()  # stands that chose to stay in a movement action
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
+        self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
 
     # ---------------------------------------------------------------- choosing
 
@@ -145,6 +146,12 @@ class ScriptedAI:
         """One legal action for the side to act. Raises ValueError when the battle is over."""
         if battle.finished:
             raise ValueError("the battle is over")
+        if battle.state.turn not in self._snap:
+            self._snap[battle.state.turn] = {
+                st.id: (st.x, st.y, st.side)
+                for st in battle.state.stands.values()
+                if st.active and st.on_table
+            }
         options = self.options(battle)
         if self.level.noise:
             options = [
@@ -283,6 +290,55 @@ class ScriptedAI:
                 "top": (e.x, max(t.depth - d, 0.5), 270.0),
             }.get(edge, (e.x, e.y, e.facing_deg))
             out.append((e, StandPose(e.id, e.side, x, y, f)))
+        return out
+
+    def _approach(self, battle, side) -> float:
+        """How fast the enemy has been closing in (inches a turn, at least 0): over every pair
+        of turns this AI saw begin, the mean amount each enemy stand on the table came nearer to
+        where our nearest stand then was, averaged over the turns. An enemy that marches on us
+        scores about 1-3; one that wanders or holds back about 0."""
+        t = battle.state.turn
+        total, turns = 0.0, 0
+        for u in range(1, t):
+            prev, cur = self._snap.get(u), self._snap.get(u + 1)
+            if not prev or not cur:
+                continue
+            ours = [(x, y) for x, y, sd in prev.values() if sd == side]
+            closer = []
+            for sid, (x, y, sd) in cur.items():
+                if sd == side or sid not in prev or not ours:
+                    continue
+                px, py, _ = prev[sid]
+                before = min(math.hypot(px - a, py - b) for a, b in ours)
+                after = min(math.hypot(x - a, y - b) for a, b in ours)
+                closer.append(before - after)
+            if closer:
+                total += sum(closer) / len(closer)
+                turns += 1
+        return max(0.0, total / turns) if turns else 0.0
+
+    def _closing(self, battle, s, enemies, press: float) -> list[tuple]:
+        """Where enemy stands that fire before ``s`` (a higher tech level, 000 05.00) and have
+        not moved yet this movement phase could be once they have: closer to ``s`` by three
+        times the enemy's pace (``_approach``), at most half a move and never nearer than 4",
+        facing it. Returns (stand, StandPose, weight) triples; the weight (0.75, fading to 0 as
+        the clock presses) is how much the fire it could give from there counts. A stand that
+        stops where a faster-firing enemy will see it after closing in is shot first next turn."""
+        if not battle.phase or battle.phase.kind != "movement":
+            return []
+        pace = 3.0 * self._approach(battle, s.side)
+        t = battle.table
+        out = []
+        for e in enemies:
+            if e.moved or not e.on_table or first_shot(e, s) <= 1.0:
+                continue
+            dx, dy = s.x - e.x, s.y - e.y
+            d = math.hypot(dx, dy) or 1.0
+            k = min(0.5 * e.unit.speed, max(0.0, d - 4.0), pace)
+            x = min(max(e.x + k * dx / d, 0.5), t.width - 0.5)
+            y = min(max(e.y + k * dy / d, 0.5), t.depth - 0.5)
+            pose = StandPose(e.id, e.side, x, y, math.degrees(math.atan2(dy, dx)) % 360)
+            out.append((e, pose, 0.75 * (1.0 - press)))
         return out
 
     def _attempt(self, battle, side) -> list[Option]:
@@ -618,10 +674,17 @@ class ScriptedAI:
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
-        # enemies on the table where they are, those waiting where they will likely be
-        epose = [e.pose() for e in enemies] + [ph for _, ph in phantoms]
-        placed = [None] * len(enemies) + [ph for _, ph in phantoms]
-        enemies = list(enemies) + [e for e, _ in phantoms]
+        press = self._pressure(battle, side)
+        closing = self._closing(battle, s, enemies, press)
+        # enemies on the table where they are, those waiting where they will likely be, and
+        # those that fire first where they could close in to (their fire only, weighed)
+        epose = (
+            [e.pose() for e in enemies] + [ph for _, ph in phantoms] + [c for _, c, _ in closing]
+        )
+        placed = [None] * len(enemies) + [ph for _, ph in phantoms] + [c for _, c, _ in closing]
+        weight = [1.0] * (len(enemies) + len(phantoms)) + [w for _, _, w in closing]
+        shoots_back = [True] * (len(enemies) + len(phantoms)) + [False] * len(closing)
+        enemies = list(enemies) + [e for e, _ in phantoms] + [e for e, _, _ in closing]
         m_ab, m_ba = battle.table.sight_matrices(
             poses, epose, others, battle.sighting_in, battle.ruleset_data
         )
@@ -633,7 +696,6 @@ class ScriptedAI:
         gx = sum(o.x for o in group) / len(group) if group else None
         gy = sum(o.y for o in group) / len(group) if group else None
         reach = s.unit.gun_range
-        press = self._pressure(battle, side)
         caution = self._caution(battle, side, press)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         scores = []
@@ -641,7 +703,11 @@ class ScriptedAI:
             offense = []
             threat = 0.0
             for j, e in enumerate(enemies):
-                if m_ab.clear[i, j] and m_ab.range_band_in[i, j] <= s.unit.max_range_in:
+                if (
+                    shoots_back[j]
+                    and m_ab.clear[i, j]
+                    and m_ab.range_band_in[i, j] <= s.unit.max_range_in
+                ):
                     info = sight_info(m_ab, i, j)
                     fs = self._best_shot(
                         battle, s, e, info, target_pose=placed[j], attacker_pose=p, next_turn=True
@@ -653,7 +719,7 @@ class ScriptedAI:
                         battle, e, s, info, target_pose=p, attacker_pose=placed[j], next_turn=True
                     )
                     if fs is not None:
-                        threat += first_shot(e, s) * attack_value(battle, [fs], s)
+                        threat += weight[j] * first_shot(e, s) * attack_value(battle, [fs], s)
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
