@@ -326,12 +326,11 @@ class ScriptedAI:
         stops where a faster-firing enemy will see it after closing in is shot first next turn."""
         if not battle.phase or battle.phase.kind != "movement":
             return []
-        pace = 3.0 * self._approach(battle, s.side)
+        faster = [e for e in enemies if not e.moved and e.on_table and first_shot(e, s) > 1.0]
+        pace = 3.0 * self._approach(battle, s.side) if faster else 0.0
         t = battle.table
         out = []
-        for e in enemies:
-            if e.moved or not e.on_table or first_shot(e, s) <= 1.0:
-                continue
+        for e in faster:
             dx, dy = s.x - e.x, s.y - e.y
             d = math.hypot(dx, dy) or 1.0
             k = min(0.5 * e.unit.speed, max(0.0, d - 4.0), pace)
@@ -662,7 +661,8 @@ class ScriptedAI:
         distance still to cover towards the fight, less straying from the group. Enemy stands
         still waiting to enter count where they will likely be after their first move
         (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
-        where the enemy will arrive."""
+        where the enemy will arrive; enemy stands that fire first and have yet to move count
+        also where they could close in to (``_closing``), as a threat only."""
         side = s.side
         phantoms = self._phantoms(battle, side)
         if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
@@ -683,7 +683,7 @@ class ScriptedAI:
         )
         placed = [None] * len(enemies) + [ph for _, ph in phantoms] + [c for _, c, _ in closing]
         weight = [1.0] * (len(enemies) + len(phantoms)) + [w for _, _, w in closing]
-        shoots_back = [True] * (len(enemies) + len(phantoms)) + [False] * len(closing)
+        targetable = [True] * (len(enemies) + len(phantoms)) + [False] * len(closing)
         enemies = list(enemies) + [e for e, _ in phantoms] + [e for e, _, _ in closing]
         m_ab, m_ba = battle.table.sight_matrices(
             poses, epose, others, battle.sighting_in, battle.ruleset_data
@@ -704,7 +704,7 @@ class ScriptedAI:
             threat = 0.0
             for j, e in enumerate(enemies):
                 if (
-                    shoots_back[j]
+                    targetable[j]
                     and m_ab.clear[i, j]
                     and m_ab.range_band_in[i, j] <= s.unit.max_range_in
                 ):
