@@ -312,3 +312,21 @@ def test_log_file_is_written_line_by_line(tmp_path):
     assert [json.loads(x)["event"] for x in lines] == ["start", "pass"]  # flushed as it goes
     start = json.loads(lines[0])
     assert start["terrain"] == json.loads(MAP.read_text())["terrain"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "first"),
+    [(M1A2, True), (T80, False), (T72, False)],  # TL4, TL3, TL3
+)
+def test_only_tl4_fires_in_the_first_fire_phase_even_after_firing_this_turn(unit, first):
+    """000 05.00 step 2: the 1st fire phase is for TL4 stands. ``fires_in_first_phase`` says so
+    from the tech level alone (the AI plans the next turn with it); ``may_fire_in`` agrees on a
+    stand that has not fired, and refuses one that has already fired in that phase."""
+    b = battle([("A1", "A", unit, 10, 12, 0), ("B1", "B", T72, 30, 12, 180)], [])
+    a1 = b.stand("A1")
+    assert b.rules.fires_in_first_phase(a1) == first
+    assert b.rules.may_fire_in(a1, "fire1") == first
+    a1.fired_in.add("fire1")
+    a1.fire_attempts = 1
+    assert b.rules.fires_in_first_phase(a1) == first
+    assert not b.rules.may_fire_in(a1, "fire1")

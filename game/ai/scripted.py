@@ -94,10 +94,11 @@ def stand_value(st) -> float:
     return v
 
 
-def first_shot(enemy, stand) -> float:
-    """How much more an enemy's gun weighs when it fires before ours can answer: a TL4 stand
-    shoots in the 1st fire phase, before a lower tech level can (000 05.00)."""
-    return 1.5 if (enemy.tech_level or 0) >= 4 > (stand.tech_level or 0) else 1.0
+def first_shot(battle: Battle, enemy, stand) -> float:
+    """How much more an enemy's gun weighs when it fires before ours can answer: 1.5 when the
+    engine says the enemy fires in the 1st fire phase and our stand does not (000 05.00)."""
+    first = battle.rules.fires_in_first_phase
+    return 1.5 if first(enemy) and not first(stand) else 1.0
 
 
 def worth(S: bool, D: bool, E: bool, value: float) -> float:
@@ -326,7 +327,9 @@ class ScriptedAI:
         stops where a faster-firing enemy will see it after closing in is shot first next turn."""
         if not battle.phase or battle.phase.kind != "movement":
             return []
-        faster = [e for e in enemies if not e.moved and e.on_table and first_shot(e, s) > 1.0]
+        faster = [
+            e for e in enemies if not e.moved and e.on_table and first_shot(battle, e, s) > 1.0
+        ]
         pace = 3.0 * self._approach(battle, s.side) if faster else 0.0
         t = battle.table
         out = []
@@ -374,7 +377,7 @@ class ScriptedAI:
                         info = sight_info(m_ba, j, i)
                         fs = battle.fire_setup(e.id, s.id, "cannon", "planning", sight=info)
                         if fs.legal:
-                            threat += first_shot(e, s) * attack_value(battle, [fs], s)
+                            threat += first_shot(battle, e, s) * attack_value(battle, [fs], s)
                 u = self.level.caution * threat * 3 - offense + (1.2 if offense == 0 else 0.0)
                 urgency[s.id] = max(0.0, u)
         for s in battle.state.stands.values():
@@ -719,7 +722,9 @@ class ScriptedAI:
                         battle, e, s, info, target_pose=p, attacker_pose=placed[j], next_turn=True
                     )
                     if fs is not None:
-                        threat += weight[j] * first_shot(e, s) * attack_value(battle, [fs], s)
+                        threat += (
+                            weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
+                        )
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there

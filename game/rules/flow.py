@@ -51,10 +51,17 @@ class ModernRules:
             return False
         tl = stand.tech_level or 0
         if phase == "fire1":
-            return tl >= 4
+            return ModernRules.fires_in_first_phase(stand)
         if tl >= 4:
             return stand.fire_attempts < 2
         return stand.fire_attempts == 0
+
+    @staticmethod
+    def fires_in_first_phase(stand: StandState) -> bool:
+        """Whether the stand's tech level lets it fire in the 1st fire phase of a turn, before
+        any lower tech level can fire (000 05.00 step 2: TL4 only), whatever it did this turn.
+        Planning asks this of the next turn; ``may_fire_in`` answers for the phase at hand."""
+        return (stand.tech_level or 0) >= 4
 
     @staticmethod
     def shots_per_turn(stand: StandState) -> int:
