@@ -437,3 +437,36 @@ def test_the_veteran_does_not_stop_where_a_closing_enemy_that_fires_first_will_s
     assert end[0] > 6  # it does come forward
     assert not seen_from(46.0 - closing)  # out of sight of where B1 will likely be
     assert seen_from(36.0)  # but not of where half a move would bring it: no hiding in vain
+
+
+@pytest.mark.parametrize(("holds_win", "moves"), [(True, False), (False, True)])
+def test_with_the_win_in_hand_mid_turn_the_veteran_holds_still(holds_win, moves):
+    """Victory is only checked at the turn's end (seed scenario sheets), so a stand lost to
+    opportunity fire in the movement phase can still turn a win into a draw. B1, A's only
+    enemy, is eliminated in the 1st fire phase; in the movement phase the veteran passes
+    rather than close up, as it does with ``holds_win`` off (a recruit's mistake)."""
+    from dataclasses import replace
+
+    b = battle(
+        [
+            ("A1", "A", "M1A2 Abrams", 10, 12, 0),
+            ("A2", "A", "M1A2 Abrams", 10, 16, 0),
+            ("B1", "B", "T-72", 20, 12, 90),
+        ],
+        [5, 6, 6, 3, 3, 3, 3],
+    )
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Fire("A", "B1", ("A1",), ("cannon",)))  # flank: 25 - 8 = +17: E
+    b.apply(Pass("B"))
+    b.apply(Pass("A"))
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    assert b.state.phase == "movement" and b.winner_if_turn_ended() == "A"
+    ai = ScriptedAI(0)
+    ai.level = replace(LEVELS["veteran"], holds_win=holds_win)
+    action = ai.choose(b)
+    assert isinstance(action, MoveAttempt) == moves
+    if not moves:
+        assert action == Pass("A") and "victory" in ai.last[0].label

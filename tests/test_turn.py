@@ -233,6 +233,37 @@ def test_victory_at_the_end_of_the_turn():
         b.apply(Pass("A"))
 
 
+@pytest.mark.parametrize(
+    ("lost_a", "lost_b", "winner"),
+    [
+        (0, 0, None),
+        (0, 1, None),  # 1 of 3 destroyed is 33%: short of 51%
+        (0, 2, "A"),  # 67% destroyed, nothing lost
+        (1, 2, "A"),  # 33% lost is within the 50% limit
+        (2, 2, None),  # both past 51%, both past the 50% limit: nobody
+        (2, 1, "B"),
+        (3, 3, None),
+    ],
+)
+def test_who_would_win_were_the_turn_to_end_now(lost_a, lost_b, winner):
+    """Victory (seed scenario sheets, RD "Victory"): destroy at least 51% of the enemy while
+    losing at most 50%. The engine answers it for any losses, before the turn's end."""
+    stands = [(f"{s}{i}", s, T72, 10 + 20 * (s == "B"), 4 * i, 0) for s in "AB" for i in (1, 2, 3)]
+    b = battle(stands, [])
+    assert b.winner_if_turn_ended({"A": lost_a, "B": lost_b}) == winner
+
+
+def test_a_win_in_hand_mid_turn_is_only_decided_at_the_turn_s_end():
+    """The battle's own losses: B1 eliminated in the 1st fire phase gives A the win if the turn
+    ended now, but the battle goes on to the turn's end (seed scenario sheets)."""
+    b = battle([("A1", "A", M1A2, 10, 12, 0), ("B1", "B", T72, 20, 12, 90)], [5, 6, 6])
+    assert b.winner_if_turn_ended() is None
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Fire("A", "B1", ("A1",), ("cannon",)))  # flank: 25 - 8 = +17: E
+    assert b.winner_if_turn_ended() == "A"
+    assert not b.finished and b.state.winner is None
+
+
 def test_draw_after_the_last_turn():
     b = battle(TWO, [], turns=1)
     through_turn(b)

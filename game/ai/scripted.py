@@ -45,7 +45,8 @@ class Level:
     attacks worth less are declined. caution: weight of the enemy fire a position draws.
     directions: how many headings it tries for a move. faces_threat: the chance it remembers to
     turn its front towards the enemy at the end of a move (else it faces the way it drove, and
-    may show its flank).
+    may show its flank). holds_win: whether it stops moving once it would win were the turn
+    to end now (a recruit forgets that victory counts only at the turn's end).
     """
 
     name: str
@@ -56,6 +57,7 @@ class Level:
     caution: float
     directions: int
     faces_threat: float = 1.0
+    holds_win: bool = True
 
 
 LEVELS = {
@@ -71,6 +73,7 @@ LEVELS = {
         caution=0.3,
         directions=6,
         faces_threat=0.5,
+        holds_win=False,
     ),
 }
 
@@ -222,8 +225,13 @@ class ScriptedAI:
         level = self.level
         options = [Option("hold fire", level.min_attack, Pass(side))]
         tl4_again = battle.state.phase == "fire1"
+        # once the win is ours if the turn ends now, a shot in the last fire phase only helps
+        # by stopping an enemy stand that could still fire in it (and firing bares our cover)
+        holding = not tl4_again and self._holding(battle, side)
         for target, setups in battle.fire_options().items():
             t = battle.stand(target)
+            if holding and not battle.rules.may_fire_in(t, battle.state.phase):
+                continue
             reserve = level.reserve * (0.3 if tl4_again else 1.0)
             chosen, score = self._best_subset(battle, setups, t, reserve)
             if chosen:
@@ -345,6 +353,8 @@ class ScriptedAI:
 
     def _attempt(self, battle, side) -> list[Option]:
         legal = battle.legal_actions()
+        if self._holding(battle, side) and Pass(side) in legal:
+            return [Option("hold still: the victory is ours if the turn ends now", 1.0, Pass(side))]
         # the engine refuses to stop while a group may still bring waiting stands on
         options = [Option("no more movement", 0.5, Pass(side))] if Pass(side) in legal else []
         attempts = [a for a in legal if isinstance(a, MoveAttempt)]
@@ -398,6 +408,13 @@ class ScriptedAI:
             options.append(Option(f"{how} move of group {a.group}", u, a))
         return options
 
+    def _holding(self, battle, side) -> bool:
+        """Whether ``side`` would win were the turn to end now (the engine's victory rule).
+        Victory is checked only at the turn's end, so a stand lost to opportunity fire before
+        then can still turn the win into a draw; a stand that does not move cannot be shot in
+        the movement phase, so the side then stays put."""
+        return self.level.holds_win and battle.winner_if_turn_ended() == side
+
     def _move(self, battle, side) -> list[Option]:
         """Move the group's stands one by one, each to its best position, skipping those
         better off where they are; end the action when none is left to move (the engine does
@@ -405,6 +422,8 @@ class ScriptedAI:
         mg = battle.state.moving
         legal = battle.legal_actions()
         end = Option("end the movement action", 0.0, EndMoves(side))
+        if self._holding(battle, side) and end.action in legal:
+            return [end]
         key = (battle.state.turn, mg.group)
         for sid in mg.stands:
             s = battle.stand(sid)

@@ -932,6 +932,13 @@ class Battle:
             return
         self._start_turn()
 
+    def winner_if_turn_ended(self, losses: dict[str, int] | None = None) -> str | None:
+        """The side that would win were the turn to end now, by the scenario's victory rule
+        (seed scenario sheets; RD "Victory"), or None. ``losses`` (stands eliminated, by side)
+        defaults to the battle's own; pass others to ask "what if". Victory is only checked
+        at the end of a turn, so a side that holds it mid-turn can still lose it."""
+        return self._victory(losses if losses is not None else self.state.losses(self.sides))[0]
+
     def _victory(self, losses: dict[str, int]) -> tuple[str | None, str | None]:
         """A side that destroyed at least the scenario's share of the enemy while losing no
         more than its limit wins (seed scenario sheets; RD "Victory")."""
