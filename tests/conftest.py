@@ -137,3 +137,13 @@ def battle(stands, dice, terrain=(), **kw):
     b.apply(Pass("B"))
     assert b.state.phase == "fire1" and b.state.initiative == "A"
     return b
+
+
+def pass_phase(b, first="A"):
+    """Let a phase with a choice of who acts first go by: A (with the initiative) lets
+    ``first`` act first, and both sides pass."""
+    from game.rules.actions import ChooseFirst, Pass
+
+    b.apply(ChooseFirst("A", first))
+    b.apply(Pass(first))
+    b.apply(Pass(b.other(first)))

@@ -24,7 +24,7 @@ from game.rules.geometry import StandPose
 from game.rules.scenario import load_scenario, parse_scenario
 from game.sim import make_player, play_battle
 from game.ui.logtext import PHASE_NAMES
-from tests.conftest import battle, scenario_dict
+from tests.conftest import battle, pass_phase, scenario_dict
 from tests.test_movement import to_movement
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -459,9 +459,7 @@ def test_with_the_win_in_hand_mid_turn_the_veteran_holds_still(holds_win, moves)
     b.apply(Fire("A", "B1", ("A1",), ("cannon",)))  # flank: 25 - 8 = +17: E
     b.apply(Pass("B"))
     b.apply(Pass("A"))
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
+    pass_phase(b)  # the 2nd fire phase
     b.apply(ChooseFirst("A", "A"))
     assert b.state.phase == "movement" and b.winner_if_turn_ended() == "A"
     ai = ScriptedAI(0)

@@ -12,7 +12,7 @@ from game.rules.battle import Battle, IllegalAction, SaveError
 from game.rules.dice import FixedDice
 from game.rules.log import check_log
 from game.rules.scenario import parse_scenario
-from tests.conftest import battle, scenario_dict
+from tests.conftest import battle, pass_phase, scenario_dict
 
 T72, M1A2, T80 = "T-72", "M1A2 Abrams", "T-80U / AT-11"
 MAP = Path(__file__).resolve().parents[1] / "maps" / "modern-meeting.json"
@@ -218,12 +218,8 @@ def test_victory_at_the_end_of_the_turn():
     assert b.stand("B1").eliminated
     b.apply(Pass("B"))
     b.apply(Pass("A"))
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
+    pass_phase(b)  # the 2nd fire phase
+    pass_phase(b)  # movement
     assert b.finished and b.state.winner == "A"
     end = b.log.events[-1]
     assert end["event"] == "end" and end["winner"] == "A" and end["losses"] == {"A": 0, "B": 1}
