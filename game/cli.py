@@ -141,18 +141,36 @@ def _cmd_menu(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """Go straight to a battle: a scenario with a seed, a save, or the autosave."""
+    """Go straight to a battle: a scenario with a seed, a save, or the autosave. ``--ai``
+    hands a side to the AI, in a new battle or a loaded one (kept in its saves); a side the
+    battle does not have is refused before anything is written."""
     from game.rules.battle import Battle, SaveError
-    from game.rules.scenario import ScenarioError
+    from game.rules.scenario import ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
     from game.ui.menu import battle_screen, new_battle
+
+    def no_such_side(sides: list[str]) -> bool:
+        if args.ai and args.ai not in sides:
+            print(
+                f"hulldown play: --ai {args.ai}: no such side (the sides are {', '.join(sides)})",
+                file=sys.stderr,
+            )
+            return True
+        return False
 
     try:
         if args.resume or args.load:
             path = autosave_path() if args.resume else args.load
             battle = Battle.load(path, autosave=autosave_path())
+            if no_such_side(battle.sides):
+                return 2
+            if args.ai:
+                battle.meta = {**battle.meta, "ai": {args.ai: args.level}}
+                battle.meta["ai_speed"] = args.ai_speed
         elif args.scenario:
+            if no_such_side([s.id for s in load_scenario(args.scenario).spec.sides]):
+                return 2
             ai = {args.ai: args.level} if args.ai else {}
             battle = new_battle(args.scenario, args.seed, ai, args.ai_speed)
         else:
@@ -176,7 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--load", help="a save file to continue")
     pl.add_argument("--resume", action="store_true", help="continue the autosave")
-    pl.add_argument("--ai", help="the side the AI plays (e.g. B); none: hotseat")
+    pl.add_argument(
+        "--ai", help="the side the AI plays (e.g. B), also in a loaded save; none: hotseat"
+    )
     pl.add_argument("--level", default="veteran", choices=["veteran", "recruit"])
     pl.add_argument(
         "--ai-speed",

@@ -187,6 +187,33 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         pygame.quit()
 
 
+def test_a_loaded_battle_can_be_handed_to_the_ai(tmp_path, monkeypatch, capsys):
+    """``hulldown play --load SAVE --ai SIDE``: the AI takes that side of the saved battle (and
+    keeps it in the next saves); a side the battle does not have is refused, naming the sides,
+    before any autosave is written."""
+    import json
+
+    from game.cli import main
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(data))
+    save = tmp_path / "battle.json"
+    Battle(SKIRMISH, 3).save(save)
+    skirmish = str(ROOT / "maps" / "modern-skirmish.json")
+    for argv in (["--load", str(save)], [skirmish]):
+        assert main(["play", *argv, "--ai", "C"]) == 2
+        assert "--ai C: no such side (the sides are A, B)" in capsys.readouterr().err
+        assert not (data / "autosave.json").exists()
+    argv = ["play", "--load", str(save), "--ai", "A", "--ai-speed", "0", "--frames", "90"]
+    try:
+        assert main(argv) == 0
+    finally:
+        pygame.quit()
+    auto = json.loads((data / "autosave.json").read_text())
+    assert auto["meta"]["ai"] == {"A": "veteran"}
+    assert auto["actions"]  # the AI, playing A, has acted
+
+
 def _first_move(level, seed):
     """The first move the AI makes for A1 (a T-72 at (10, 12)) with B1 at (40, 30); None if it
     ends the movement action instead."""
