@@ -347,3 +347,23 @@ def test_menu_starts_a_battle_against_the_ai(app):
     assert isinstance(s, BattleScreen)
     assert s.battle.meta["ai"] == {"B": "recruit"}
     assert s.ai["B"].level.name == "recruit"
+
+
+@pytest.mark.parametrize(
+    ("spent", "text"),
+    [(0.176505, "for 0.18 of 12 MP"), (12.0, "for 12 of 12 MP"), (4.5, "for 4.5 of 12 MP")],
+)
+def test_the_log_panel_rounds_the_movement_points_a_move_spent(spent, text):
+    """The log keeps the exact points (000 09.00); the panel shows them to 0.01 MP."""
+    from game.ui.logtext import describe
+
+    ev = {
+        "event": "move",
+        "stand": "A6",
+        "path": [[1.0, 1.0], [1.1, 1.0]],
+        "mp_spent": spent,
+        "mp_allowed": 12,
+        "stopped_by": None,
+        "entered": False,
+    }
+    assert text in describe(ev, {"A6": "T-80U A6"}, {"A": "Force 1"})

@@ -118,7 +118,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         }.get(ev["stopped_by"] or "", "")
         entered = " enters and" if ev["entered"] else ""
         return (
-            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {ev["mp_spent"]:g} of '
+            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {round(ev["mp_spent"], 2):g} of '
             f"{ev['mp_allowed']:g} MP{why}."
         )
     if name == "marker_removal":
