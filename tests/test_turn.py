@@ -249,6 +249,17 @@ def test_who_would_win_were_the_turn_to_end_now(lost_a, lost_b, winner):
     assert b.winner_if_turn_ended({"A": lost_a, "B": lost_b}) == winner
 
 
+@pytest.mark.parametrize(("a", "b", "needed"), [(3, 3, 2), (10, 7, 4), (7, 10, 6), (1, 1, 1)])
+def test_kills_needed_for_victory(a, b, needed):
+    """51% destroyed (seed scenario sheets): 2 of 3, 4 of 7, 6 of 10, 1 of 1."""
+    stands = [(f"A{i}", "A", T72, 10, 1 + 2 * i, 0) for i in range(a)]
+    stands += [(f"B{i}", "B", T72, 30, 1 + 2 * i, 180) for i in range(b)]
+    bt = battle(stands, [])
+    assert bt.kills_needed("A") == needed
+    assert bt.winner_if_turn_ended({"A": 0, "B": needed}) == "A"
+    assert bt.winner_if_turn_ended({"A": 0, "B": needed - 1}) is None
+
+
 def test_a_win_in_hand_mid_turn_is_only_decided_at_the_turn_s_end():
     """The battle's own losses: B1 eliminated in the 1st fire phase gives A the win if the turn
     ended now, but the battle goes on to the turn's end (seed scenario sheets)."""

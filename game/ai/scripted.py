@@ -577,8 +577,7 @@ class ScriptedAI:
         win are in hand, a commander can be patient; late and short of them, he must attack."""
         spec = battle.scenario.spec
         enemy = battle.other(side)
-        need = math.ceil(spec.victory.destroy_at_least_pct / 100 * battle.totals[enemy] - 1e-9)
-        if battle.state.losses(battle.sides)[enemy] >= need:
+        if battle.state.losses(battle.sides)[enemy] >= battle.kills_needed(side):
             return 0.0
         done = (battle.state.turn - 1) / max(1, spec.turns - 1)
         return max(0.0, min(1.0, (done - 0.25) / 0.6))
@@ -587,8 +586,7 @@ class ScriptedAI:
         """How much the fire a position draws weighs: less when the clock pushes (down to a
         fifth: a draw is no better than a loss to a side that came to win), and 30% more
         when one more loss would hand the enemy its victory."""
-        spec = battle.scenario.spec
-        need = math.ceil(spec.victory.destroy_at_least_pct / 100 * battle.totals[side] - 1e-9)
+        need = battle.kills_needed(battle.other(side))
         if battle.state.losses(battle.sides)[side] + 1 >= need:
             return self.level.caution * 1.3
         return self.level.caution * max(0.2, 1.0 - 0.8 * press)

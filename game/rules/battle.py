@@ -939,6 +939,16 @@ class Battle:
         at the end of a turn, so a side that holds it mid-turn can still lose it."""
         return self._victory(losses if losses is not None else self.state.losses(self.sides))[0]
 
+    def kills_needed(self, side: str) -> int:
+        """How many enemy stands ``side`` must have destroyed to meet the scenario's share
+        (seed scenario sheets: at least 51%; RD "Victory"), by the same test as the victory
+        check: 2 of 3, 4 of 7, 6 of 10. More than the enemy has when the share is over 100%."""
+        total = self.totals[self.other(side)]
+        pct = self.scenario.spec.victory.destroy_at_least_pct
+        return next(
+            (n for n in range(total + 1) if n / max(1, total) * 100 >= pct - 1e-9), total + 1
+        )
+
     def _victory(self, losses: dict[str, int]) -> tuple[str | None, str | None]:
         """A side that destroyed at least the scenario's share of the enemy while losing no
         more than its limit wins (seed scenario sheets; RD "Victory")."""
