@@ -495,3 +495,57 @@ def test_with_the_win_in_hand_mid_turn_the_veteran_holds_still(holds_win, moves)
     assert isinstance(action, MoveAttempt) == moves
     if not moves:
         assert action == Pass("A") and "victory" in ai.last[0].label
+
+
+def _in_sight_after_movement(turn: int, crosses_alone: float) -> tuple[list[str], list[str]]:
+    """modern-skirmish: both sides keep still behind the ridge (every choice a pass) until A's
+    movement phase of ``turn`` of 8, which the veteran plays with ``Level.crosses_alone`` set as
+    given. Returns A's stands that end it in sight of an enemy stand, and the labels of the
+    options the AI took in it (what the explain overlay shows first)."""
+    from dataclasses import replace
+
+    b = Battle(SKIRMISH, 1)
+    ai = ScriptedAI(0)
+    ai.level = replace(LEVELS["veteran"], crosses_alone=crosses_alone)
+    labels = []
+    while not b.finished and b.state.turn <= turn:
+        if b.to_act == "A" and b.state.turn == turn and b.state.phase == "movement":
+            b.apply(ai.choose(b))
+            labels.append(ai.last[0].label)
+            continue
+        acts = b.legal_actions()
+        b.apply(
+            next((a for a in acts if isinstance(a, ChooseFirst)), None)
+            or next(a for a in acts if isinstance(a, (Pass, EndMoves, LetPass)))
+        )
+    mine = [s for s in b.state.stands.values() if s.side == "A"]
+    enemies = [s for s in b.state.stands.values() if s.side == "B"]
+    _, seen = b.table.sight_matrices(
+        [s.pose() for s in mine],
+        [e.pose() for e in enemies],
+        b.poses(),
+        b.sighting_in,
+        b.ruleset_data,
+    )
+    return [s.id for i, s in enumerate(mine) if seen.clear[:, i].any()], labels
+
+
+@pytest.mark.parametrize(
+    ("turn", "crosses_alone", "in_sight"),
+    [
+        (4, 0.0, ["A3"]),  # piecemeal: one Leopard goes onto the ridge into three T-90s' sight
+        (4, 0.7, []),  # the veteran: nobody would go with it, so it waits behind the ridge
+        (5, 0.7, ["A1", "A3"]),  # two go together
+        (6, 0.7, ["A1", "A2", "A3"]),
+    ],
+)
+def test_the_veteran_does_not_show_one_stand_alone_to_the_enemy(turn, crosses_alone, in_sight):
+    """A stand that moves alone into sight of three enemy stands draws all their opportunity
+    fire and all their shots in the next fire phases; two or three that go together share that
+    fire and shoot back twice or three times as much. Until the clock presses
+    (``Level.crosses_alone``, 0.7 for the veteran: turn 6 of 8), the veteran goes only with
+    another stand; a recruit (0) goes piecemeal."""
+    seen, labels = _in_sight_after_movement(turn, crosses_alone)
+    assert seen == in_sight
+    waits = "end the movement action: A3 would go alone into the enemy's sight"
+    assert (waits in labels) == (turn == 4 and crosses_alone > 0)

@@ -46,7 +46,10 @@ class Level:
     directions: how many headings it tries for a move. faces_threat: the chance it remembers to
     turn its front towards the enemy at the end of a move (else it faces the way it drove, and
     may show its flank). holds_win: whether it stops moving once it would win were the turn
-    to end now (a recruit forgets that victory counts only at the turn's end).
+    to end now (a recruit forgets that victory counts only at the turn's end). crosses_alone:
+    the clock's pressure (0..1, ``_pressure``) from which a stand may move alone into the
+    enemy's sight; before that it goes only with another of ours that is seen already or will
+    go too (1 stand against 3 draws all their fire; a recruit, at 0, goes piecemeal).
     """
 
     name: str
@@ -58,11 +61,19 @@ class Level:
     directions: int
     faces_threat: float = 1.0
     holds_win: bool = True
+    crosses_alone: float = 0.0
 
 
 LEVELS = {
     "veteran": Level(
-        "veteran", noise=0.0, pick_from=1, reserve=0.05, min_attack=0.03, caution=1.1, directions=12
+        "veteran",
+        noise=0.0,
+        pick_from=1,
+        reserve=0.05,
+        min_attack=0.03,
+        caution=1.1,
+        directions=12,
+        crosses_alone=0.7,
     ),
     "recruit": Level(
         "recruit",
@@ -141,6 +152,10 @@ class ScriptedAI:
         self.last: list[Option] = []
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
         self._stay: set = set()  # stands that chose to stay in a movement action
+        self._waiting: set = set()  # stands kept from going alone into the enemy's sight
+        self._exposed: list[bool] = []  # per pose last scored: in an enemy's sight
+        self._plan_exposed = False  # the last planned move ends in an enemy's sight
+        self._stay_exposed = False  # the last planned stand is in an enemy's sight now
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
 
@@ -430,6 +445,15 @@ class ScriptedAI:
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
             best, stay = self._plan(battle, s)
+            if (
+                best is not None
+                and best.score - stay > 0.02
+                and self._alone_into_sight(battle, s, key)
+            ):
+                self._waiting.add((key, sid))
+                best, stay = self._plan(battle, s, hidden_only=True)
+                if best is not None:
+                    best = Option(f"{best.label}, out of sight", best.score, best.action)
             if best is not None and best.score - stay > 0.02:
                 move = Option(best.label, best.score - stay, best.action)
                 return [end, move] if end.action in legal else [move]
@@ -438,10 +462,57 @@ class ScriptedAI:
             a = next(a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table)
             return [Option(f"bring {a.stand} on", 0.0, a)]
         self._settled.add((battle.state.turn, side, mg.group))
+        waiting = sorted(
+            sid for k, sid in self._waiting if k == key and not battle.stand(sid).moved
+        )
+        if waiting:
+            why = f"{', '.join(waiting)} would go alone into the enemy's sight"
+            return [Option(f"end the movement action: {why}", 0.0, end.action)]
         return [end]
 
-    def _plan(self, battle, s) -> tuple[Option | None, float]:
-        """The best move for one stand and the score of staying put."""
+    def _alone_into_sight(self, battle, s, key) -> bool:
+        """Whether the move just planned for ``s`` (``_plan``) would take it alone from out
+        of the enemy's sight into it while the clock still allows waiting
+        (``Level.crosses_alone``): no other stand of ours is in an enemy's sight now and no
+        other stand of the moving group still to move would go into it too. One stand that
+        shows itself to three draws all their opportunity fire and all their shots in the next
+        fire phases; three that show themselves together share that fire and give three times
+        as many shots back."""
+        side = s.side
+        if (
+            not s.on_table  # a stand waiting to enter must come on (the engine says so)
+            or not self._plan_exposed
+            or self._stay_exposed
+            or self._pressure(battle, side) >= self.level.crosses_alone
+        ):
+            return False
+        mine = [o for o in battle.state.stands.values() if o.side == side and o.active]
+        others = [o for o in mine if o.id != s.id]
+        enemies = self._enemies(battle, side)
+        if others and enemies:
+            _, m_ba = battle.table.sight_matrices(
+                [o.pose() for o in others],
+                [e.pose() for e in enemies],
+                battle.poses(),
+                battle.sighting_in,
+                battle.ruleset_data,
+            )
+            if m_ba.clear.any():
+                return False  # one of ours is seen already: the enemy's fire is shared
+        for o in others:
+            if o.moved or o.group != s.group or (key, o.id) in self._stay:
+                continue
+            if o.id not in battle.state.moving.stands:
+                continue
+            best, stay = self._plan(battle, o)
+            if best is not None and best.score - stay > 0.02 and self._plan_exposed:
+                return False  # it will go too
+        return True
+
+    def _plan(self, battle, s, hidden_only: bool = False) -> tuple[Option | None, float]:
+        """The best move for one stand and the score of staying put. ``hidden_only``: only
+        end points out of every enemy's sight count. Also sets ``_plan_exposed`` (the best
+        move ends in an enemy's sight) and ``_stay_exposed`` (the stand is in sight now)."""
         side = s.side
         enemies = self._enemies(battle, side)
         mp = battle.movement_points(s.id)
@@ -462,7 +533,13 @@ class ScriptedAI:
         for i, r in enumerate(risks):
             scores[i] -= caution * r
         stay = scores[-1] if stay_pose is not None else -3.0
-        best_i = max(range(len(cands)), key=lambda i: scores[i])
+        exposed = self._exposed
+        hidden = [i for i in range(len(cands)) if not (hidden_only and exposed[i])]
+        if not hidden:
+            return None, stay
+        best_i = max(hidden, key=lambda i: scores[i])
+        self._plan_exposed = exposed[best_i]
+        self._stay_exposed = stay_pose is not None and exposed[-1]
         end, path, facing, _ = cands[best_i]
         if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
             (x0, y0), (x1, y1) = path
@@ -685,6 +762,8 @@ class ScriptedAI:
         also where they could close in to (``_closing``), as a threat only."""
         side = s.side
         phantoms = self._phantoms(battle, side)
+        real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
+        self._exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
         if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
             return [
                 -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
@@ -742,6 +821,10 @@ class ScriptedAI:
                         threat += (
                             weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
                         )
+            self._exposed[i] = any(
+                m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
+                for j in range(real)
+            )
             offense.sort(reverse=True)
             alive = survive[i] if survive else 1.0  # shots are only given by a stand that
             score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
