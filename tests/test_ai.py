@@ -183,6 +183,16 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         lines = s.explain_lines()
         assert lines[0].endswith(f"last decision (turn {turn}, {PHASE_NAMES[phase]})")
         assert lines[1:] and all(line.strip()[0] in "+-" for line in lines[1:])
+        # a long label stays inside the box, and the box inside the table view
+        from game.ai.scripted import Option
+
+        long = (
+            "end the movement action: A1, A2, A3 wait for the others to go into the enemy's sight"
+        )
+        s.ai["B"].last = [Option(long, 0.0, Pass("B"))]
+        box = s._draw_explain(app.surface)
+        assert box.w >= pygame.font.Font(None, 22).size(f"   +0.00  {long}")[0] + 20
+        assert s.tv.rect.contains(box)
     finally:
         pygame.quit()
 
@@ -531,21 +541,33 @@ def _in_sight_after_movement(turn: int, crosses_alone: float) -> tuple[list[str]
 
 
 @pytest.mark.parametrize(
-    ("turn", "crosses_alone", "in_sight"),
+    ("turn", "crosses_alone", "in_sight", "why"),
     [
-        (4, 0.0, ["A3"]),  # piecemeal: one Leopard goes onto the ridge into three T-90s' sight
-        (4, 0.7, []),  # the veteran: nobody would go with it, so it waits behind the ridge
-        (5, 0.7, ["A1", "A3"]),  # two go together
-        (6, 0.7, ["A1", "A2", "A3"]),
+        # piecemeal (a recruit's way): one Leopard onto the ridge, in sight of three T-90s
+        (4, 0.0, ["A3"], "move A3 to (17.4, 14.6)"),
+        # the veteran: nobody would go with it, so it waits behind the ridge
+        (
+            4,
+            0.7,
+            [],
+            "end the movement action: A3 waits for the others to go into the enemy's sight",
+        ),
+        (5, 0.0, ["A1", "A3"], "move A1 to (18.0, 8.0)"),
+        # two would go, the third would not: both close up out of sight instead
+        (5, 0.7, [], "move A1 to (8.3, 13.9), out of sight"),
+        # turn 6 of 8: the clock presses, and all three go
+        (6, 0.7, ["A1", "A2", "A3"], "move A1 to (18.0, 8.0)"),
     ],
 )
-def test_the_veteran_does_not_show_one_stand_alone_to_the_enemy(turn, crosses_alone, in_sight):
+def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
+    turn, crosses_alone, in_sight, why
+):
     """A stand that moves alone into sight of three enemy stands draws all their opportunity
-    fire and all their shots in the next fire phases; two or three that go together share that
-    fire and shoot back twice or three times as much. Until the clock presses
-    (``Level.crosses_alone``, 0.7 for the veteran: turn 6 of 8), the veteran goes only with
-    another stand; a recruit (0) goes piecemeal."""
+    fire and all their shots in the next fire phases; three that go together share that fire
+    and shoot back three times as much. Until the clock presses (``Level.crosses_alone``, 0.7
+    for the veteran: turn 6 of 8), the veteran moves a stand into the enemy's sight only with
+    two others (``Level.crosses_with``) seen already or going too; a recruit (0) goes piecemeal.
+    The explain overlay says why."""
     seen, labels = _in_sight_after_movement(turn, crosses_alone)
     assert seen == in_sight
-    waits = "end the movement action: A3 would go alone into the enemy's sight"
-    assert (waits in labels) == (turn == 4 and crosses_alone > 0)
+    assert why in labels

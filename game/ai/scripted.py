@@ -46,10 +46,11 @@ class Level:
     directions: how many headings it tries for a move. faces_threat: the chance it remembers to
     turn its front towards the enemy at the end of a move (else it faces the way it drove, and
     may show its flank). holds_win: whether it stops moving once it would win were the turn
-    to end now (a recruit forgets that victory counts only at the turn's end). crosses_alone:
-    the clock's pressure (0..1, ``_pressure``) from which a stand may move alone into the
-    enemy's sight; before that it goes only with another of ours that is seen already or will
-    go too (1 stand against 3 draws all their fire; a recruit, at 0, goes piecemeal).
+    to end now (a recruit forgets that victory counts only at the turn's end). crosses_with:
+    how many other stands of ours (at most as many as it has) must be in the enemy's sight
+    already, or about to go into it in the same movement action, before a stand moves into it,
+    until the clock's pressure (0..1, ``_pressure``) reaches crosses_alone. One stand against
+    three draws all their fire; a recruit (0) goes piecemeal.
     """
 
     name: str
@@ -61,6 +62,7 @@ class Level:
     directions: int
     faces_threat: float = 1.0
     holds_win: bool = True
+    crosses_with: int = 0
     crosses_alone: float = 0.0
 
 
@@ -73,6 +75,7 @@ LEVELS = {
         min_attack=0.03,
         caution=1.1,
         directions=12,
+        crosses_with=2,
         crosses_alone=0.7,
     ),
     "recruit": Level(
@@ -448,7 +451,7 @@ class ScriptedAI:
             if (
                 best is not None
                 and best.score - stay > 0.02
-                and self._alone_into_sight(battle, s, key)
+                and self._short_of_company(battle, s, key)
             ):
                 self._waiting.add((key, sid))
                 best, stay = self._plan(battle, s, hidden_only=True)
@@ -466,18 +469,20 @@ class ScriptedAI:
             sid for k, sid in self._waiting if k == key and not battle.stand(sid).moved
         )
         if waiting:
-            why = f"{', '.join(waiting)} would go alone into the enemy's sight"
+            verb = "waits" if len(waiting) == 1 else "wait"
+            why = f"{', '.join(waiting)} {verb} for the others to go into the enemy's sight"
             return [Option(f"end the movement action: {why}", 0.0, end.action)]
         return [end]
 
-    def _alone_into_sight(self, battle, s, key) -> bool:
-        """Whether the move just planned for ``s`` (``_plan``) would take it alone from out
-        of the enemy's sight into it while the clock still allows waiting
-        (``Level.crosses_alone``): no other stand of ours is in an enemy's sight now and no
-        other stand of the moving group still to move would go into it too. One stand that
-        shows itself to three draws all their opportunity fire and all their shots in the next
-        fire phases; three that show themselves together share that fire and give three times
-        as many shots back."""
+    def _short_of_company(self, battle, s, key) -> bool:
+        """Whether the move just planned for ``s`` (``_plan``) would take it from out of the
+        enemy's sight into it with too little company while the clock still allows waiting
+        (``Level.crosses_with``, ``Level.crosses_alone``): fewer other stands of ours than
+        ``crosses_with`` (or than it has) are in an enemy's sight now or would go into it too
+        (the moving group's stands still to move, each asked for its own best move). One stand
+        that shows itself to three draws all their opportunity fire and all their shots in the
+        next fire phases; three that show themselves together share that fire and give three
+        times as many shots back."""
         side = s.side
         if (
             not s.on_table  # a stand waiting to enter must come on (the engine says so)
@@ -486,10 +491,13 @@ class ScriptedAI:
             or self._pressure(battle, side) >= self.level.crosses_alone
         ):
             return False
-        mine = [o for o in battle.state.stands.values() if o.side == side and o.active]
-        others = [o for o in mine if o.id != s.id]
+        others = [
+            o for o in battle.state.stands.values() if o.side == side and o.active and o.id != s.id
+        ]
+        need = min(self.level.crosses_with, len(others))
         enemies = self._enemies(battle, side)
-        if others and enemies:
+        company = 0
+        if need and enemies:
             _, m_ba = battle.table.sight_matrices(
                 [o.pose() for o in others],
                 [e.pose() for e in enemies],
@@ -497,17 +505,18 @@ class ScriptedAI:
                 battle.sighting_in,
                 battle.ruleset_data,
             )
-            if m_ba.clear.any():
-                return False  # one of ours is seen already: the enemy's fire is shared
+            company = int(m_ba.clear.any(axis=0).sum())  # ours seen already share the fire
         for o in others:
+            if company >= need:
+                return False
             if o.moved or o.group != s.group or (key, o.id) in self._stay:
                 continue
             if o.id not in battle.state.moving.stands:
                 continue
             best, stay = self._plan(battle, o)
             if best is not None and best.score - stay > 0.02 and self._plan_exposed:
-                return False  # it will go too
-        return True
+                company += 1  # it will go too
+        return company < need
 
     def _plan(self, battle, s, hidden_only: bool = False) -> tuple[Option | None, float]:
         """The best move for one stand and the score of staying put. ``hidden_only``: only
