@@ -1239,15 +1239,20 @@ class BattleScreen:
                 lines.append(f"   {o.score:+.2f}  {o.label}")
         return lines or ["No AI in this battle."]
 
-    def _draw_explain(self, surface) -> None:
-        """The AI's last decision: its three best options and their scores (X toggles)."""
+    def _draw_explain(self, surface) -> pygame.Rect:
+        """The AI's last decision: its three best options and their scores (X toggles).
+        Returns the box drawn (pixels)."""
         lines = self.explain_lines()
         font = pygame.font.Font(None, 22)
-        box = pygame.Rect(self.tv.rect.x + 10, self.tv.rect.y + 10, 560, 16 + 22 * len(lines))
+        rendered = [font.render(line, True, INK) for line in lines]
+        # as wide as its longest line (the AI's labels vary), within the table view
+        width = min(max(560, 20 + max(r.get_width() for r in rendered)), self.tv.rect.w - 20)
+        box = pygame.Rect(self.tv.rect.x + 10, self.tv.rect.y + 10, width, 16 + 22 * len(lines))
         pygame.draw.rect(surface, (245, 243, 234), box)
         pygame.draw.rect(surface, INK, box, 1)
-        for i, line in enumerate(lines):
-            surface.blit(font.render(line, True, INK), (box.x + 10, box.y + 8 + 22 * i))
+        for i, r in enumerate(rendered):
+            surface.blit(r, (box.x + 10, box.y + 8 + 22 * i))
+        return box
 
     def hover_text(self, pos) -> str:
         """What is under the mouse: a stand (unit, id, group, markers) or the terrain there."""
