@@ -156,6 +156,7 @@ class ScriptedAI:
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
         self._stay: set = set()  # stands that chose to stay in a movement action
         self._waiting: set = set()  # stands kept from going alone into the enemy's sight
+        self._plans: dict = {}  # (movement action, stand) -> (the table then, its plan)
         self._exposed: list[bool] = []  # per pose last scored: in an enemy's sight
         self._plan_exposed = False  # the last planned move ends in an enemy's sight
         self._stay_exposed = False  # the last planned stand is in an enemy's sight now
@@ -447,7 +448,7 @@ class ScriptedAI:
             s = battle.stand(sid)
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
-            best, stay = self._plan(battle, s)
+            best, stay = self._plan_in_action(battle, s, key)
             if (
                 best is not None
                 and best.score - stay > 0.02
@@ -513,10 +514,31 @@ class ScriptedAI:
                 continue
             if o.id not in battle.state.moving.stands:
                 continue
-            best, stay = self._plan(battle, o)
+            best, stay = self._plan_in_action(battle, o, key)
             if best is not None and best.score - stay > 0.02 and self._plan_exposed:
                 company += 1  # it will go too
         return company < need
+
+    def _plan_in_action(self, battle, s, key) -> tuple[Option | None, float]:
+        """``_plan`` for a stand of the moving group, remembered for the movement action
+        ``key`` while no stand has moved, fired or taken a marker since (asking whether the
+        others would go too plans them ahead of their turn). A level that never waits for
+        company (``crosses_with`` 0) plans afresh every time, as it always did."""
+        if not self.level.crosses_with:
+            return self._plan(battle, s)
+        where = tuple(
+            (o.id, o.x, o.y, o.facing_deg, o.eliminated, o.S, o.D, o.fire_attempts)
+            for o in battle.state.stands.values()
+        )
+        if self._plans and next(iter(self._plans))[0] != key:
+            self._plans.clear()  # only the movement action at hand is worth remembering
+        known = self._plans.get((key, s.id))
+        if known is None or known[0] != where:
+            best, stay = self._plan(battle, s)
+            known = (where, best, stay, self._plan_exposed, self._stay_exposed)
+            self._plans[(key, s.id)] = known
+        _, best, stay, self._plan_exposed, self._stay_exposed = known
+        return best, stay
 
     def _plan(self, battle, s, hidden_only: bool = False) -> tuple[Option | None, float]:
         """The best move for one stand and the score of staying put. ``hidden_only``: only
