@@ -155,7 +155,7 @@ class ScriptedAI:
         self.last: list[Option] = []
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
         self._stay: set = set()  # stands that chose to stay in a movement action
-        self._waiting: set = set()  # stands kept from going alone into the enemy's sight
+        self._waiting: set = set()  # stands kept from going into sight with too little company
         self._plans: dict = {}  # (movement action, stand) -> (the table then, its plan)
         self._exposed: list[bool] = []  # per pose last scored: in an enemy's sight
         self._plan_exposed = False  # the last planned move ends in an enemy's sight
