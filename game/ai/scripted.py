@@ -160,6 +160,7 @@ class ScriptedAI:
         self._exposed: list[bool] = []  # per pose last scored: in an enemy's sight
         self._plan_exposed = False  # the last planned move ends in an enemy's sight
         self._stay_exposed = False  # the last planned stand is in an enemy's sight now
+        self._plan_hidden: Option | None = None  # its best move out of every enemy's sight
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
 
@@ -449,15 +450,14 @@ class ScriptedAI:
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
             best, stay = self._plan_in_action(battle, s, key)
+            hidden = self._plan_hidden  # (asking the others below plans them too)
             if (
                 best is not None
                 and best.score - stay > 0.02
                 and self._short_of_company(battle, s, key)
             ):
                 self._waiting.add((key, sid))
-                best, stay = self._plan(battle, s, hidden_only=True)
-                if best is not None:
-                    best = Option(f"{best.label}, out of sight", best.score, best.action)
+                best = hidden  # its best move that stays out of sight, if any
             if best is not None and best.score - stay > 0.02:
                 move = Option(best.label, best.score - stay, best.action)
                 return [end, move] if end.action in legal else [move]
@@ -535,15 +535,17 @@ class ScriptedAI:
         known = self._plans.get((key, s.id))
         if known is None or known[0] != where:
             best, stay = self._plan(battle, s)
-            known = (where, best, stay, self._plan_exposed, self._stay_exposed)
+            known = (where, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden)
             self._plans[(key, s.id)] = known
-        _, best, stay, self._plan_exposed, self._stay_exposed = known
+        _, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden = known
         return best, stay
 
-    def _plan(self, battle, s, hidden_only: bool = False) -> tuple[Option | None, float]:
-        """The best move for one stand and the score of staying put. ``hidden_only``: only
-        end points out of every enemy's sight count. Also sets ``_plan_exposed`` (the best
-        move ends in an enemy's sight) and ``_stay_exposed`` (the stand is in sight now)."""
+    def _plan(self, battle, s) -> tuple[Option | None, float]:
+        """The best move for one stand and the score of staying put. Also sets
+        ``_plan_exposed`` (the best move ends in an enemy's sight), ``_stay_exposed`` (the
+        stand is in sight now) and ``_plan_hidden`` (its best move ending out of every enemy's
+        sight, or None), from the same scores."""
+        self._plan_exposed, self._stay_exposed, self._plan_hidden = False, False, None
         side = s.side
         enemies = self._enemies(battle, side)
         mp = battle.movement_points(s.id)
@@ -565,12 +567,18 @@ class ScriptedAI:
             scores[i] -= caution * r
         stay = scores[-1] if stay_pose is not None else -3.0
         exposed = self._exposed
-        hidden = [i for i in range(len(cands)) if not (hidden_only and exposed[i])]
-        if not hidden:
-            return None, stay
-        best_i = max(hidden, key=lambda i: scores[i])
+        best_i = max(range(len(cands)), key=lambda i: scores[i])
         self._plan_exposed = exposed[best_i]
         self._stay_exposed = stay_pose is not None and exposed[-1]
+        hidden = [i for i in range(len(cands)) if not exposed[i]]
+        if hidden:  # only a level that waits for company takes it, and it never forgets to turn
+            h = max(hidden, key=lambda i: scores[i])
+            (hx, hy), hpath, hfacing, _ = cands[h]
+            self._plan_hidden = Option(
+                f"move {s.id} to ({hx:.1f}, {hy:.1f}), out of sight",
+                scores[h],
+                Move(side, s.id, hpath, hfacing),
+            )
         end, path, facing, _ = cands[best_i]
         if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
             (x0, y0), (x1, y1) = path
