@@ -55,6 +55,18 @@ class ChooseFirst(Action):
 
 
 @dataclass(frozen=True)
+class DeclareGroup(Action):
+    """Commit stands to the movement posture for this turn as one movement group (WWII,
+    001 5.0 step 2, 8.1.2): ``stands`` are the side's stands on the table not yet declared,
+    each in base contact with another of them (a chain). A side declares all its groups of two
+    or more stands before any one-stand group. Stands never declared are in the firing
+    posture."""
+
+    stands: tuple[str, ...]
+    kind: ClassVar[str] = "declare_group"
+
+
+@dataclass(frozen=True)
 class Fire(Action):
     """One attack: a target and every stand that fires at it, designated together
     (000 07.04). ``weapons`` gives each attacker's weapon ("cannon" or "atgm"), in order."""
@@ -113,18 +125,39 @@ class LetPass(Action):
     kind: ClassVar[str] = "let_pass"
 
 
+@dataclass(frozen=True)
+class CoveringFire(Action):
+    """Answer an enemy stand that has just opportunity-fired at our moving stand: attack it
+    with ``attackers`` at +3 to their cohesion rolls (WWII, 001 7.5)."""
+
+    target: str
+    attackers: tuple[str, ...]
+    weapons: tuple[str, ...]
+    kind: ClassVar[str] = "covering_fire"
+
+
+@dataclass(frozen=True)
+class EndCoveringFire(Action):
+    """Make no (more) covering fire: the moving stand goes on (001 7.5)."""
+
+    kind: ClassVar[str] = "end_covering_fire"
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         Pass,
         Regroup,
         ChooseFirst,
+        DeclareGroup,
         Fire,
         MoveAttempt,
         Move,
         EndMoves,
         OpportunityFire,
         LetPass,
+        CoveringFire,
+        EndCoveringFire,
     )
 }
 

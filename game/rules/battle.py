@@ -23,6 +23,9 @@ from game.rules import combat
 from game.rules.actions import (
     Action,
     ChooseFirst,
+    CoveringFire,
+    DeclareGroup,
+    EndCoveringFire,
     EndMoves,
     Fire,
     LetPass,
@@ -40,6 +43,7 @@ from game.rules.geometry import (
     STAND_SIZE_IN,
     StandPose,
     Walk,
+    base_contact,
     engaged,
     footprint,
     footprints,
@@ -49,6 +53,7 @@ from game.rules.log import FORMAT, LogWriter, mods_json, pos
 from game.rules.scenario import Scenario, ScenarioError, parse_scenario, write_atomic
 from game.rules.state import (
     BattleState,
+    CoveringWindow,
     MovingGroup,
     PendingMove,
     StandState,
@@ -57,6 +62,7 @@ from game.rules.state import (
 )
 
 SAVE_FORMAT = "hulldown-save/1"
+COVERING_FIRE_MOD = 3  # cohesion penalty of covering fire: little time to sight (001 7.5.3)
 
 
 class IllegalAction(ValueError):
@@ -110,7 +116,8 @@ class Battle:
     Raises
     ------
     ScenarioError
-        The scenario's ruleset has no sequence of play yet (WWII).
+        The scenario's ruleset has no sequence of play built (none so far: Modern and WWII
+        both play).
     """
 
     def __init__(
@@ -125,7 +132,7 @@ class Battle:
             raise ScenarioError(
                 [
                     f"{scenario.path}: $.ruleset: the {scenario.ruleset} sequence "
-                    f"of play is not built yet (only modern battles can be played)"
+                    f"of play is not built yet (built: {', '.join(RULESETS)})"
                 ]
             )
         self.scenario = scenario
@@ -155,6 +162,7 @@ class Battle:
                 group=st.group,
                 hq=st.hq,
                 ghq=st.ghq,
+                clear_after_firing=self.rules.clear_after_firing,
             )
         self.state = BattleState(stands=stands)
         self.actions: list[Action] = []
@@ -288,17 +296,21 @@ class Battle:
         if a.side == t.side:
             return no(f"{t.id} is on the same side")
         if kind == "standard":
-            if self.state.phase not in ("fire1", "fire2"):
+            if self.phase is None or self.phase.kind != "fire":
                 return no("it is not a fire phase")
             if not self.rules.may_fire_in(a, self.state.phase):
+                if a.posture == "movement":
+                    return no(f"{a.id} is in the movement posture this turn (001 5.0)")
                 return no(
                     f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
                     f"fired {a.fire_attempts} time(s) this turn)"
                 )
             if self.state.phase in t.attacked_in:
                 return no(f"{t.id} has already been attacked in this phase")
-        elif kind == "opportunity" and not self.rules.may_opportunity_fire(a):
-            return no(f"{a.id} may not opportunity fire (fired {a.fire_attempts} time(s))")
+        elif kind in ("opportunity", "covering") and not self.rules.may_opportunity_fire(a):
+            if a.posture == "movement":
+                return no(f"{a.id} is in the movement posture this turn (001 7.4.1)")
+            return no(f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
         unit = a.unit
         if weapon == "atgm":
             if unit.atgm is None:
@@ -338,6 +350,8 @@ class Battle:
         cohesion_mods = marker_mods(a.S, a.D)
         if weapon == "atgm":
             cohesion_mods.append(("atgm", combat.ATGM_COHESION.get(a.tech_level or 0, 0)))
+        if kind == "covering":
+            cohesion_mods.append(("covering", COVERING_FIRE_MOD))  # 001 7.5.3
         terrain_mods = [] if road_rate else self.target_terrain_mods(apose, tpose)
         target_fired = t.fire_attempts > 0 and not next_turn
         if not target_fired:
@@ -383,7 +397,10 @@ class Battle:
         for kind in here.areas:
             tt = self.data.terrain[kind]
             if tt.combat_when == "target_moving":
-                continue  # movement posture: not in the Modern intro rules
+                # only a target in the movement posture (WWII: 001 terrain chart)
+                target = self.state.stands.get(tpose.id)
+                if target is None or target.posture != "movement":
+                    continue
             value = tt.combat_effect(self.scenario.ruleset)
             if value:
                 mods.append((f"terrain:{kind}", value))
@@ -530,6 +547,10 @@ class Battle:
         phase = self.phase
         if phase and phase.choose_first and not st.first_chosen:
             return [ChooseFirst(side, first) for first in self.sides]
+        if st.covering is not None:
+            return [EndCoveringFire(side)] + self._covering_options(side)
+        if phase and phase.kind == "posture":
+            return [Pass(side)] + self._declare_options(side)
         if st.pending is not None:
             acts = [LetPass(side)]
             for step, firers in sorted(st.pending.offer.items()):
@@ -608,8 +629,83 @@ class Battle:
         return [
             s
             for s in self.state.stands.values()
-            if s.side == side and s.group == group and not s.eliminated and not s.moved
+            if s.side == side
+            and s.group == group
+            and not s.eliminated
+            and not s.moved
+            and s.posture != "firing"
         ]
+
+    def undeclared(self, side: str) -> list[StandState]:
+        """In the posture phase (WWII): ``side``'s stands on the table whose posture is not yet
+        declared; those left at the end take the firing posture (001 5.0 step 2)."""
+        return [
+            s
+            for s in self.state.stands.values()
+            if s.side == side and s.active and s.posture is None
+        ]
+
+    def contact_chains(self, stand_ids: list[str]) -> list[list[str]]:
+        """Split stands into chains of base contact (001 8.1.2: a movement group's stands are
+        in base contact), largest first, each in the order given; ties keep the order of their
+        first stand. Raises IllegalAction for an unknown id."""
+        poses = [self.stand(i).pose() for i in stand_ids]
+        n = len(poses)
+        seen = [False] * n
+        chains = []
+        for i in range(n):
+            if seen[i]:
+                continue
+            seen[i] = True
+            todo, chain = [i], []
+            while todo:
+                k = todo.pop()
+                chain.append(k)
+                for j in range(n):
+                    if not seen[j] and base_contact(poses[k], poses[j]):
+                        seen[j] = True
+                        todo.append(j)
+            chains.append([stand_ids[k] for k in sorted(chain)])
+        return sorted(chains, key=len, reverse=True)
+
+    def _declare_options(self, side: str) -> list[Action]:
+        """Movement groups ``side`` may declare now: every whole chain of undeclared stands in
+        base contact (two or more, until the side has declared a one-stand group) and every
+        single stand (001 5.0 step 2). Any chain-connected part of a chain is legal too."""
+        ids = [s.id for s in self.undeclared(side)]
+        acts: list[Action] = []
+        if side not in self.state.singles_declared:
+            acts += [DeclareGroup(side, tuple(c)) for c in self.contact_chains(ids) if len(c) > 1]
+        return acts + [DeclareGroup(side, (i,)) for i in ids]
+
+    def _covering_options(self, side: str) -> list[Action]:
+        """Covering-fire attacks open to the moving side (001 7.5): for each stand that has
+        just opportunity-fired and is not yet answered, every eligible stand of ours at once
+        and each alone."""
+        cw = self.state.covering
+        acts: list[Action] = []
+        if cw is None:
+            return acts
+        ours = [
+            s
+            for s in self.state.stands.values()
+            if s.side == side and s.active and self.rules.may_opportunity_fire(s)
+        ]
+        for target in cw.targets:
+            pairs = []
+            for s in ours:
+                fs = self._setup_for(s.id, target, None, "covering")
+                if fs.legal:
+                    pairs.append((s.id, fs.weapon))
+            if pairs:
+                acts.append(
+                    CoveringFire(
+                        side, target, tuple(a for a, _ in pairs), tuple(w for _, w in pairs)
+                    )
+                )
+                if len(pairs) > 1:
+                    acts += [CoveringFire(side, target, (a,), (w,)) for a, w in pairs]
+        return acts
 
     def _attempt_options(self, side: str) -> list[Action]:
         st = self.state
@@ -701,6 +797,11 @@ class Battle:
             raise IllegalAction("the battle is over")
         if action.side != st.to_act:
             raise IllegalAction(f"it is {st.to_act}'s turn to act, not {action.side}'s")
+        if st.covering is not None and not isinstance(action, (CoveringFire, EndCoveringFire)):
+            raise IllegalAction(
+                "the enemy's opportunity fire may first be answered with covering fire "
+                "(or decline it) before anything else (001 7.5)"
+            )
         self._new = []
         handler = getattr(self, f"_do_{action.kind}", None)
         if handler is None:
@@ -791,6 +892,12 @@ class Battle:
         st.to_act = st.initiative
         if phase.name == "initiative":
             self._roll_initiative()
+        elif phase.kind == "posture":
+            self._start_postures()
+        elif phase.kind == "fire" and self.rules.postures:
+            for s in st.stands.values():  # whoever was not declared fires (001 5.0 step 2)
+                if s.active and s.posture is None:
+                    s.posture = "firing"
         elif phase.name == "movement":
             self._roll_orders()
         elif phase.name == "marker_removal":
@@ -808,8 +915,75 @@ class Battle:
         else:
             self._end_turn()
 
+    def _start_postures(self) -> None:
+        """Open the posture phase (001 5.0 step 2): every stand's posture is undecided again.
+        Stands still waiting to enter are in the movement posture in their scenario groups
+        (they may do nothing else; RD "Entering the table"), declared here before the sides
+        declare the rest."""
+        st = self.state
+        st.singles_declared.clear()
+        for s in st.stands.values():
+            if s.eliminated:
+                continue
+            if s.on_table:
+                s.posture, s.group = None, ""
+            else:
+                s.posture = "movement"
+        for side in self.sides:
+            waiting: dict[str, list[str]] = {}
+            for s in st.stands.values():
+                if s.side == side and not s.eliminated and not s.on_table:
+                    waiting.setdefault(s.group, []).append(s.id)
+            for group, ids in waiting.items():
+                self._event("posture", side=side, group=group, stands=ids)
+
+    def _do_declare_group(self, a: DeclareGroup) -> None:
+        st = self.state
+        if self.phase is None or self.phase.kind != "posture":
+            raise IllegalAction("movement groups are declared in the posture phase (001 5.0)")
+        if not st.first_chosen:
+            raise IllegalAction("first the side with the initiative chooses who declares first")
+        ids = list(a.stands)
+        if not ids:
+            raise IllegalAction("a movement group needs at least one stand")
+        if len(set(ids)) != len(ids):
+            raise IllegalAction("a stand is named twice in the movement group")
+        for i in ids:
+            s = self.stand(i)
+            if s.side != a.side:
+                raise IllegalAction(f"{i} is not {a.side}'s stand")
+            if not s.active:
+                raise IllegalAction(f"{i} is not on the table")
+            if s.posture is not None:
+                raise IllegalAction(f"{i} is already in a movement group this turn")
+        if len(ids) > 1:
+            if a.side in st.singles_declared:
+                raise IllegalAction(
+                    "groups of two or more stands are declared before any one-stand group "
+                    "(001 5.0 step 2)"
+                )
+            if len(self.contact_chains(ids)) > 1:
+                raise IllegalAction(
+                    "a movement group's stands must be in base contact, each with another "
+                    "(001 8.1.2)"
+                )
+        else:
+            st.singles_declared.add(a.side)
+        used = {s.group for s in st.stands.values() if s.side == a.side}
+        n = 1
+        while f"M{n}" in used:
+            n += 1
+        group = f"M{n}"
+        for i in ids:
+            s = self.stand(i)
+            s.posture, s.group = "movement", group
+        self._event("posture", side=a.side, group=group, stands=ids)
+        st.passes = 0
+        st.to_act = self.other(a.side)
+
     def _roll_initiative(self) -> None:
-        """2D6 + cohesion each; ties re-rolled on plain 2D6 (000 05.00 step 1)."""
+        """nD6 + cohesion each (2D6 Modern, 1D6 WWII); ties re-rolled on the plain dice
+        (000 05.00 step 1; 001 5.0 step 1)."""
         n = self.rules.initiative_dice
         rolls = {}
         for side in self.sides:
@@ -1003,7 +1177,8 @@ class Battle:
     def _resolve_attack(
         self, setups: list[FireSetup], kind: str, phase: str, target_pose: StandPose | None = None
     ) -> str:
-        """Each firing stand is a combat event (000 07.04); returns the last result."""
+        """Each firing stand is a combat event (000 07.04); returns the last result that did
+        something ("none" when none did)."""
         st = self.state
         st.attacks += 1
         t = self.stand(setups[0].target)
@@ -1045,7 +1220,8 @@ class Battle:
                 result, t.S, t.D, elim = combat.crt_result(cell, t.S, t.D)
                 if elim:
                     self._eliminate(t)
-                last = result
+                if result != "none":
+                    last = result
                 ev.update(
                     firepower=fs.firepower,
                     defense_base=fs.defense_base,
@@ -1330,12 +1506,8 @@ class Battle:
         )
         mover.x, mover.y, mover.facing_deg, mover.on_table = x, y, pm.headings[a.step], True
         result = self._resolve_attack(setups, "opportunity", "movement", tpose)
-        if mover.eliminated:
-            mover.moved = True
-            self._after_move(pm.side)
-            return
-        go_on = {"roll": None}
-        if self.rules.roll_to_go_on(result):
+        go_on: dict = {"roll": None}
+        if not mover.eliminated and self.rules.roll_to_go_on(result):
             roll = self.dice.d20()
             mods = marker_mods(mover.S, mover.D)
             total = roll + sum(v for _, v in mods)
@@ -1347,7 +1519,48 @@ class Battle:
                 "level": level,
                 "passed": combat.cohesion_passes(roll, total, level),
             }
-        self._finish_move(pm, a.step, go_on)
+        if self.rules.covering_fire:
+            answered = [f for f in a.attackers if self.stand(f).active]
+            st.covering = CoveringWindow(pm.side, pm, a.step, go_on, answered)
+            if self._covering_options(pm.side):
+                st.to_act = pm.side
+                return
+            st.covering = None
+        self._go_on(pm, a.step, go_on)
+
+    def _go_on(self, pm: PendingMove, step: int, go_on: dict) -> None:
+        """The mover goes on after opportunity fire (and any covering fire): the rest of its
+        move, or nothing if it was eliminated (001 7.4.4, 000 07.06.05)."""
+        mover = self.stand(pm.stand)
+        if mover.eliminated:
+            mover.moved = True
+            self._after_move(pm.side)
+            return
+        self._finish_move(pm, step, go_on)
+
+    def _do_covering_fire(self, a: CoveringFire) -> None:
+        st = self.state
+        cw = st.covering
+        if cw is None:
+            raise IllegalAction("covering fire answers the enemy's opportunity fire (001 7.5)")
+        if a.target not in cw.targets:
+            raise IllegalAction(
+                f"{a.target} did not just opportunity-fire, or has been answered already"
+            )
+        setups = self._check_attack(a.side, a.target, a.attackers, a.weapons, "covering")
+        self._resolve_attack(setups, "covering", "movement")
+        cw.targets.remove(a.target)
+        cw.targets = [t for t in cw.targets if self.stand(t).active]
+        if not self._covering_options(a.side):
+            st.covering = None
+            self._go_on(cw.move, cw.step, cw.go_on)
+
+    def _do_end_covering_fire(self, a: EndCoveringFire) -> None:
+        cw = self.state.covering
+        if cw is None:
+            raise IllegalAction("there is no covering fire to decline")
+        self.state.covering = None
+        self._go_on(cw.move, cw.step, cw.go_on)
 
     def _finish_move(
         self, pm: PendingMove, from_step: int | None, go_on: dict | None = None

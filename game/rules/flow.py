@@ -2,8 +2,8 @@
 differ between rulesets sit beside it, so a new ruleset plugs in as its own :class:`Ruleset`
 rather than as flags through the engine.
 
-Only the Modern introductory rules (000) are built so far; WWII (001) needs posture
-determination and covering fire and comes as its own table.
+Two rulesets are built: the Modern introductory rules (000) and the WWII introductory rules
+(001), whose turn adds posture determination and covering fire.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ class Phase:
 
     ``name`` is the battle log's phase name. ``auto``: the engine plays it through on entering
     (dice only, no decisions). ``choose_first``: the side with the initiative says who acts
-    first (000 07.02.04, 08.02.04). ``kind``: "fire" (alternate attacks until both pass),
-    "movement" (alternate movement actions until both pass), or None for automatic phases.
+    first (000 07.02.04, 08.02.04; 001 5.0 step 2, 7.1.1, 8.2.4). ``kind``: "posture"
+    (alternate movement-group declarations until both pass, WWII), "fire" (alternate attacks
+    until both pass), "movement" (alternate movement actions until both pass), or None for
+    automatic phases.
     """
 
     name: str
@@ -34,6 +36,9 @@ class ModernRules:
 
     name = "modern"
     initiative_dice = 2  # 000 05.00: 2D6 + cohesion; ties re-rolled on plain 2D6
+    postures = False  # every stand may both fire and move; battle groups are fixed
+    covering_fire = False
+    clear_after_firing = False  # a stand that fired keeps its cover for sight (000 07.01.03)
     turn = (
         Phase("initiative", auto=True),
         Phase("fire1", choose_first=True, kind="fire"),  # TL4 only (000 05.00 step 2)
@@ -92,4 +97,59 @@ class ModernRules:
         return True
 
 
-RULESETS = {"modern": ModernRules}
+class WwiiRules:
+    """The WWII introductory tank rules (seed 001) as the engine plays them.
+
+    Each turn every stand on the table takes a posture (001 5.0 step 2): stands declared into a
+    movement group are in the movement posture and may move but not fire; every other stand is
+    in the firing posture and may fire once in the turn, in the fire phase or as opportunity
+    fire, but not move (7.1.5, 7.4.1, 8.1.2)."""
+
+    name = "wwii"
+    initiative_dice = 1  # 001 5.0 step 1: 1D6 + cohesion; ties rolled again (RD)
+    postures = True
+    covering_fire = True  # 001 7.5
+    clear_after_firing = True  # 001 6.1.2: once fired, in clear terrain for sight and cohesion
+    turn = (
+        Phase("initiative", auto=True),
+        Phase("posture", choose_first=True, kind="posture"),  # 001 5.0 step 2
+        Phase("fire", choose_first=True, kind="fire"),  # step 3, 7.1.1
+        Phase("movement", choose_first=True, kind="movement"),  # step 4, 8.2.4
+        Phase("marker_removal", auto=True),  # step 5
+    )
+
+    @staticmethod
+    def may_fire_in(stand: StandState, phase: str) -> bool:
+        """Whether a stand may fire in the fire phase (001 7.1.5, 5.0): it is in the firing
+        posture and has not fired this turn."""
+        return stand.posture == "firing" and stand.fire_attempts == 0
+
+    @staticmethod
+    def fires_in_first_phase(stand: StandState) -> bool:
+        """WWII has one fire phase: every stand that fires, fires in it (001 5.0 step 3)."""
+        return True
+
+    @staticmethod
+    def shots_per_turn(stand: StandState) -> int:
+        """No stand fires more than once a turn (001 7.1.5)."""
+        return 1
+
+    @staticmethod
+    def may_opportunity_fire(stand: StandState) -> bool:
+        """Opportunity fire and covering fire (001 7.4.1, 7.5, 7.1.5): a stand in the firing
+        posture that has not fired this turn."""
+        return stand.posture == "firing" and stand.fire_attempts == 0
+
+    @staticmethod
+    def movement_points(stand: StandState) -> float:
+        """Movement points this phase: the stand's speed (001 8.3.1)."""
+        return float(stand.unit.speed)
+
+    @staticmethod
+    def roll_to_go_on(result: str) -> bool:
+        """After opportunity fire the mover rolls cohesion to go on only when the attack did
+        something: "no effect" lets it carry on (001 7.4.4)."""
+        return result != "none"
+
+
+RULESETS = {"modern": ModernRules, "wwii": WwiiRules}

@@ -24,6 +24,10 @@ class StandState:
     marker, 000 07.06.05); ``fired_in``: the phases of this turn it tried to fire in;
     ``attacked_in``: the phases of this turn it was attacked in (000 07.02.03); ``moved``: it has
     moved this movement phase; ``depleted``: its ATGMs are used up (000 07.03.03).
+    ``posture`` (WWII only, None in Modern and before it is set): "movement" or "firing" for
+    this turn (001 5.0 step 2); in WWII ``group`` is then the stand's movement group for the
+    turn ("" in the firing posture). ``clear_after_firing``: once it has fired this turn the
+    stand counts as in clear terrain for sight (001 6.1.2).
     """
 
     id: str
@@ -45,6 +49,8 @@ class StandState:
     attacked_in: set[str] = field(default_factory=set)
     moved: bool = False
     depleted: bool = False
+    posture: str | None = None
+    clear_after_firing: bool = False
 
     @property
     def active(self) -> bool:
@@ -58,7 +64,14 @@ class StandState:
 
     def pose(self) -> StandPose:
         """Where the stand is, for the geometry."""
-        return StandPose(self.id, self.side, self.x, self.y, self.facing_deg)
+        return StandPose(
+            self.id,
+            self.side,
+            self.x,
+            self.y,
+            self.facing_deg,
+            in_clear=self.clear_after_firing and self.fire_attempts > 0,
+        )
 
     def markers(self) -> dict:
         """The markers as the battle log writes them: ``{"S", "D", "eliminated"}``."""
@@ -116,6 +129,20 @@ class PendingMove:
 
 
 @dataclass
+class CoveringWindow:
+    """After an opportunity-fire attack, the moving side may answer each stand that took part
+    with one covering-fire attack before its stand goes on (001 7.5). ``targets``: the
+    opportunity firers not yet answered; ``step`` and ``go_on``: where the move was stopped and
+    the mover's roll to go on, to finish the move with."""
+
+    side: str
+    move: PendingMove
+    step: int
+    go_on: dict
+    targets: list[str]
+
+
+@dataclass
 class BattleState:
     """Everything that changes during a battle."""
 
@@ -131,6 +158,8 @@ class BattleState:
     groups_moved: set[str] = field(default_factory=set)
     moving: MovingGroup | None = None
     pending: PendingMove | None = None
+    covering: CoveringWindow | None = None
+    singles_declared: set[str] = field(default_factory=set)
     wrecks: list[Wreck] = field(default_factory=list)
     attacks: int = 0
     finished: bool = False
@@ -173,12 +202,19 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
                 s.moved,
                 s.depleted,
             ]
+            + ([s.posture] if s.posture is not None else [])
             for s in state.stands.values()
         ],
         "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
         "moving": None if state.moving is None else [state.moving.group, state.moving.stands],
         "pending": None if state.pending is None else [state.pending.stand, state.pending.points],
         "finished": state.finished,
+        **(
+            {"covering": [state.covering.step, state.covering.targets]}
+            if state.covering is not None
+            else {}
+        ),
+        **({"singles": sorted(state.singles_declared)} if state.singles_declared else {}),
         "winner": state.winner,
         "dice": dice_digest,
     }
