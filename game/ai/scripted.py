@@ -23,6 +23,9 @@ from game.rules import combat
 from game.rules.actions import (
     Action,
     ChooseFirst,
+    CoveringFire,
+    DeclareGroup,
+    EndCoveringFire,
     EndMoves,
     Fire,
     LetPass,
@@ -50,7 +53,8 @@ class Level:
     how many other stands of ours (at most as many as it has) must be in the enemy's sight
     already, or about to go into it in the same movement action, before a stand moves into it,
     until the clock's pressure (0..1, ``_pressure``) reaches crosses_alone. One stand against
-    three draws all their fire; a recruit (0) goes piecemeal.
+    three draws all their fire; a recruit (0) goes piecemeal. moves_at (WWII): a stand whose
+    wish to move (stands, ``_urgency``) is above this takes the movement posture.
     """
 
     name: str
@@ -64,6 +68,7 @@ class Level:
     holds_win: bool = True
     crosses_with: int = 0
     crosses_alone: float = 0.0
+    moves_at: float = 0.3
 
 
 LEVELS = {
@@ -197,8 +202,12 @@ class ScriptedAI:
             return [Option("keep the battle groups", 0.0, Pass(side))]
         if phase and phase.choose_first and not st.first_chosen:
             return self._choose_first(battle, side, phase.kind)
+        if st.covering is not None:
+            return self._covering(battle, side)
         if st.pending is not None:
             return self._opportunity(battle, side)
+        if phase and phase.kind == "posture":
+            return self._posture(battle, side)
         if phase and phase.kind == "fire":
             return self._fire(battle, side)
         if phase and phase.kind == "movement":
@@ -295,6 +304,33 @@ class ScriptedAI:
             options.append(best)
         return options
 
+    def _covering(self, battle, side) -> list[Option]:
+        """Covering fire at the enemy stands that just opportunity-fired (001 7.5): each
+        target's best subset of our eligible stands, by the engine's odds at +3 cohesion."""
+        options = [Option("no covering fire", self.level.min_attack, EndCoveringFire(side))]
+        targets = {a.target: a for a in battle.legal_actions() if isinstance(a, CoveringFire)}
+        for target, a in targets.items():
+            t = battle.stand(target)
+            setups = [
+                battle.fire_setup(f, target, w, "covering")
+                for f, w in zip(a.attackers, a.weapons, strict=True)
+            ]
+            chosen, score = self._best_subset(battle, setups, t, self.level.reserve)
+            if chosen:
+                options.append(
+                    Option(
+                        f"covering fire at {target} with {', '.join(fs.attacker for fs in chosen)}",
+                        score,
+                        CoveringFire(
+                            side,
+                            target,
+                            tuple(fs.attacker for fs in chosen),
+                            tuple(fs.weapon for fs in chosen),
+                        ),
+                    )
+                )
+        return options
+
     # ---------------------------------------------------------------- movement
 
     def _enemies(self, battle, side):
@@ -383,6 +419,24 @@ class ScriptedAI:
         if not attempts or (spec.victory.type == "destroy_percent" and last_turn):
             # after the last turn's fire phases a move can win nothing and only draws fire
             return options
+        urgency = self._urgency(battle, side)
+        for a in attempts:
+            if (battle.state.turn, side, a.group) in self._settled:
+                continue  # it was given the chance and every stand chose to stay
+            members = [
+                s
+                for s in battle.state.stands.values()
+                if s.side == side and s.group == a.group and not s.moved and not s.eliminated
+            ]
+            u = sum(urgency.get(s.id, 0.0) for s in members)
+            how = "ordered" if a.ordered else "independent"
+            options.append(Option(f"{how} move of group {a.group}", u, a))
+        return options
+
+    def _urgency(self, battle, side) -> dict[str, float]:
+        """How much each stand of ``side`` wants to move (stands): the fire it draws where it
+        stands (weighted by caution) against the fire it can give from there, +1.2 when it can
+        give none; 3 for a stand waiting to enter, 1.5 while no enemy is on the table."""
         enemies = self._enemies(battle, side)
         mine = [s for s in battle.state.stands.values() if s.side == side and s.active]
         urgency: dict[str, float] = {}
@@ -415,17 +469,36 @@ class ScriptedAI:
                 urgency[s.id] = 3.0
             elif s.side == side and s.active and not enemies:
                 urgency[s.id] = 1.5  # nobody to see yet: close up
-        for a in attempts:
-            if (battle.state.turn, side, a.group) in self._settled:
-                continue  # it was given the chance and every stand chose to stay
-            members = [
-                s
-                for s in battle.state.stands.values()
-                if s.side == side and s.group == a.group and not s.moved and not s.eliminated
-            ]
-            u = sum(urgency.get(s.id, 0.0) for s in members)
-            how = "ordered" if a.ordered else "independent"
-            options.append(Option(f"{how} move of group {a.group}", u, a))
+        return urgency
+
+    def _posture(self, battle, side) -> list[Option]:
+        """Which stands to commit to the movement posture this turn (WWII, 001 5.0 step 2).
+        A stand that wants to move (``_urgency`` over ``Level.moves_at``: it has no shot, or
+        draws more fire than it gives) goes into a movement group with those of its chain of
+        base contact that want to move too; the rest stay to fire and to opportunity-fire.
+        Nobody moves on the last turn or while the victory is ours if the turn ends now."""
+        options = [Option("the rest stay in the firing posture", 0.0, Pass(side))]
+        spec = battle.scenario.spec
+        if self._holding(battle, side) or (
+            spec.victory.type == "destroy_percent" and battle.state.turn >= spec.turns
+        ):
+            return options
+        urgency = self._urgency(battle, side)
+        movers = [
+            s.id for s in battle.undeclared(side) if urgency.get(s.id, 0.0) > self.level.moves_at
+        ]
+        if not movers:
+            return options
+        singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
+        for chain in battle.contact_chains(movers):
+            parts = [[i] for i in chain] if singles_only or len(chain) == 1 else [chain]
+            for part in parts:
+                u = sum(urgency[i] for i in part)
+                options.append(
+                    Option(
+                        f"movement group of {', '.join(part)}", u, DeclareGroup(side, tuple(part))
+                    )
+                )
         return options
 
     def _holding(self, battle, side) -> bool:
