@@ -9,6 +9,7 @@ import pygame
 import pygame_gui
 import pytest
 
+from game.rules.actions import Move
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
@@ -17,12 +18,14 @@ from game.ui.battle_screen import (
     AttemptMode,
     BattleScreen,
     ChooseFirstMode,
+    CoveringMode,
     CurtainMode,
     EndMode,
     FireMode,
     OpportunityMode,
     PickMoverMode,
     PlotMode,
+    PostureMode,
     SetupMode,
 )
 from game.ui.menu import MenuScreen
@@ -367,3 +370,61 @@ def test_the_log_panel_rounds_the_movement_points_a_move_spent(spent, text):
         "entered": False,
     }
     assert text in describe(ev, {"A6": "T-80U A6"}, {"A": "Force 1"})
+
+
+def test_wwii_postures_by_click_and_covering_fire_by_button(app):
+    """001 5.0 step 2, 7.5: A picks A1 and A2 (touching) as a movement group by clicking them;
+    A4 stays to fire. A1 drives at B1, B1 opportunity-fires (no effect), the screen goes back to
+    A, who answers with covering fire from A4, and A1 goes on."""
+    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
+    d = scenario_dict(
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("A2", "A", pz, 11, 12, 0),
+            ("A4", "A", pz, 20, 6, 0),
+            ("B1", "B", sherman, 30, 12, 180),
+        ],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    b = Battle(
+        parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    )
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    assert isinstance(s.mode, PostureMode)
+    click_at(s, 10, 12)
+    click_at(s, 11, 12)
+    assert s.mode.picked == ["A1", "A2"] and "Declare group" in [x.text[:13] for x, _ in s._buttons]
+    s.draw(app.surface)
+    key(s, pygame.K_RETURN)
+    assert b.stand("A1").posture == "movement" and b.to_act == "B"
+    assert "movement group M1" in " ".join(s.log_lines)
+    key(s, pygame.K_p)  # B: all its stands fire
+    key(s, pygame.K_p)  # A: done, A4 fires
+    assert b.state.phase == "fire" and b.stand("A4").posture == "firing"
+    press(s, "Blue first")
+    key(s, pygame.K_p)
+    key(s, pygame.K_p)
+    press(s, "Blue first")  # movement
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)  # ordered attempt of M1: 5 passes
+    assert isinstance(s.mode, PickMoverMode)
+    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
+    s.set_mode(s.mode_for_state())
+    assert isinstance(s.mode, OpportunityMode)
+    click_at(s, 14, 12)
+    key(s, pygame.K_RETURN)  # B1 fires at step 8: 5 passes, 6+6+3: no effect
+    assert isinstance(s.mode, CurtainMode) and s.mode.side == "A"
+    click_at(s, 5, 5)
+    assert isinstance(s.mode, CoveringMode)
+    s.draw(app.surface)
+    press(s, "B1 <- A4")  # 12 + 3 = 15 passes; 1+1+2 = 4 at -1: (S)
+    cf = [e for e in b.log.events if e["event"] == "fire"][-1]
+    assert cf["kind"] == "covering" and cf["result"] == "S"
+    assert b.stand("A1").x == 18.0 and b.state.covering is None
+    assert "covering fire" in " ".join(s.log_lines)

@@ -20,6 +20,9 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 from game.rules.actions import (
     ChooseFirst,
+    CoveringFire,
+    DeclareGroup,
+    EndCoveringFire,
     EndMoves,
     Fire,
     LetPass,
@@ -122,6 +125,111 @@ class ChooseFirstMode(Mode):
                 for s in b.sides
             ],
         )
+
+
+class PostureMode(Mode):
+    """WWII posture phase (001 5.0 step 2): click your stands to pick a movement group (stands
+    in base contact, each touching another), Enter declares it; Done leaves every stand not
+    declared in the firing posture."""
+
+    def __init__(self):
+        self.picked: list[str] = []
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        declared: dict[str, list[str]] = {}
+        for s in b.state.stands.values():
+            if s.side == side and not s.eliminated and s.posture == "movement":
+                declared.setdefault(s.group, []).append(s.id)
+        lines = [
+            f"<b>Posture: {screen.side_name(side)}</b>",
+            "Stands you put in a movement group may move this turn but not fire; the rest "
+            "stay in the firing posture: they may fire once this turn, in the fire phase or "
+            "as opportunity fire, but not move. A group's stands touch one another. Groups "
+            "of two or more come before any one-stand group.",
+            "Click your stands to pick a group, Enter to declare it.",
+        ]
+        if declared:
+            lines.append(
+                "Declared: "
+                + "; ".join(f"{g} ({', '.join(ids)})" for g, ids in sorted(declared.items()))
+            )
+        buttons = [("Done: the rest fire (P)", lambda: screen.act(Pass(side)))]
+        if self.picked:
+            lines.append(f"<b>Picked</b>: {', '.join(self.picked)}")
+            buttons.insert(
+                0, ("Declare group (Enter)", lambda: screen.set_mode(self.confirm(screen)))
+            )
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def on_event(self, screen, ev):
+        b = screen.battle
+        if _click(ev):
+            s = screen.stand_under(ev.pos)
+            if s and s.side == b.to_act and s.posture is None:
+                if s.id in self.picked:
+                    self.picked.remove(s.id)
+                else:
+                    self.picked.append(s.id)
+                self.enter(screen)
+            elif s and s.side == b.to_act:
+                screen.message = f"{screen.names[s.id]} is already in movement group {s.group}"
+                self.enter(screen)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            self.picked = []
+            self.enter(screen)
+        return None
+
+    def confirm(self, screen):
+        if self.picked:
+            screen.act(DeclareGroup(screen.battle.to_act, tuple(self.picked)))
+        return None
+
+    def draw(self, screen, surface):
+        b = screen.battle
+        for s in b.state.stands.values():
+            if s.side == b.to_act and s.active and s.posture == "movement":
+                screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 2)
+        for i in self.picked:
+            s = b.stand(i)
+            screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, SELECT, 3)
+
+
+class CoveringMode(Mode):
+    """WWII covering fire (001 7.5): the enemy has just opportunity-fired at our moving stand;
+    answer each stand that fired with the stands of ours that may, at +3, or go on."""
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        acts = [a for a in b.legal_actions() if isinstance(a, CoveringFire)]
+        lines = [
+            f"<b>Covering fire: {screen.side_name(side)}</b>",
+            "The enemy stands that just fired at your moving stand may be answered, each once, "
+            "by your stands in the firing posture that have not fired this turn (cohesion +3).",
+        ]
+        buttons = []
+        for a in acts:
+            odds = b.odds(list(a.attackers), a.target, list(a.weapons), kind="covering")
+            label = f"{a.target} <- {', '.join(a.attackers)}: {odds['p_eliminated']:.0%} kill"
+            buttons.append((label, lambda a=a: screen.act(a)))
+        buttons.append(("No covering fire (L)", lambda: screen.act(EndCoveringFire(side))))
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def on_event(self, screen, ev):
+        if ev.type == pygame.KEYDOWN and ev.key == pygame.K_l:
+            screen.act(EndCoveringFire(screen.battle.to_act))
+        return None
+
+    def draw(self, screen, surface):
+        b = screen.battle
+        cw = b.state.covering
+        if cw is None:
+            return
+        for t in cw.targets:
+            s = b.stand(t)
+            screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, RED, 3)
 
 
 class FireMode(Mode):
@@ -308,6 +416,9 @@ class AttemptMode(Mode):
     def on_event(self, screen, ev):
         if _click(ev):
             s = screen.stand_under(ev.pos, include_off_table=True)
+            if s and s.side == screen.battle.to_act and s.posture == "firing":
+                screen.message = f"{screen.names[s.id]} is in the firing posture this turn"
+                return AttemptMode()
             if s and s.side == screen.battle.to_act:
                 return AttemptMode(s.group)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
@@ -883,6 +994,10 @@ class BattleScreen:
         phase = b.phase
         if phase and phase.choose_first and not st.first_chosen:
             return ChooseFirstMode()
+        if st.covering is not None:
+            return CoveringMode()
+        if phase and phase.kind == "posture":
+            return PostureMode()
         if st.pending is not None:
             return OpportunityMode()
         if phase and phase.kind == "fire":
@@ -1115,7 +1230,7 @@ class BattleScreen:
             dy = {pygame.K_UP: step, pygame.K_DOWN: -step}.get(k, 0)
             self.tv.pan(dx, dy)
             return True
-        if k == pygame.K_l and not isinstance(self.mode, OpportunityMode):
+        if k == pygame.K_l and not isinstance(self.mode, (OpportunityMode, CoveringMode)):
             self.show_log = not self.show_log
             self.log_box.visible = self.show_log
             if self.show_log:
@@ -1271,8 +1386,11 @@ class BattleScreen:
                 if on
             ]
             where = "" if s.on_table else ", waiting to enter"
+            group = f"group {s.group}" if s.group else "no group"
+            if s.posture:
+                group += f", {s.posture} posture"
             return (
-                f"{self.side_name(s.side)}: {s.unit_name} {s.id}, group {s.group}"
+                f"{self.side_name(s.side)}: {s.unit_name} {s.id}, {group}"
                 f"{', GHQ' if s.ghq else ''}{where}" + (f"; {', '.join(marks)}" if marks else "")
             )
         x, y = self.tv.to_table(pos)

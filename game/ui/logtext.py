@@ -92,6 +92,9 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         if ev.get("depleted"):
             text += "; its ATGMs are used up"
         return text + "."
+    if name == "posture":
+        who = ", ".join(n(i) for i in ev["stands"])
+        return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
     if name == "move_attempt":
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
         how = "ordered" if ev["ordered"] else "independent"
