@@ -13,6 +13,7 @@ hitter), a D about 0.45 of that, an S 0.15.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -54,7 +55,9 @@ class Level:
     already, or about to go into it in the same movement action, before a stand moves into it,
     until the clock's pressure (0..1, ``_pressure``) reaches crosses_alone. One stand against
     three draws all their fire; a recruit (0) goes piecemeal. moves_at (WWII): a stand whose
-    wish to move (stands, ``_urgency``) is above this takes the movement posture.
+    wish to move (stands, ``_urgency``) is above this takes the movement posture;
+    posture_caution replaces caution where stands take postures (WWII: an enemy stand fires
+    at most once a turn, and not while it moves).
     """
 
     name: str
@@ -68,7 +71,8 @@ class Level:
     holds_win: bool = True
     crosses_with: int = 0
     crosses_alone: float = 0.0
-    moves_at: float = 0.3
+    moves_at: float = 0.8
+    posture_caution: float = 0.25
 
 
 LEVELS = {
@@ -90,6 +94,7 @@ LEVELS = {
         reserve=0.0,
         min_attack=0.0,
         caution=0.3,
+        posture_caution=0.3,
         directions=6,
         faces_threat=0.5,
         holds_win=False,
@@ -181,6 +186,9 @@ class ScriptedAI:
                 for st in battle.state.stands.values()
                 if st.active and st.on_table
             }
+        if battle.rules.postures and self.level.caution != self.level.posture_caution:
+            # an enemy stand fires at most once a turn, and not at all while it moves
+            self.level = dataclasses.replace(self.level, caution=self.level.posture_caution)
         options = self.options(battle)
         if self.level.noise:
             options = [
@@ -563,6 +571,9 @@ class ScriptedAI:
             or not self._plan_exposed
             or self._stay_exposed
             or self._pressure(battle, side) >= self.level.crosses_alone
+            # WWII groups are formed each turn from stands in contact, so company from the
+            # same group seldom comes: waiting for it only lost time (docs/performance.md)
+            or battle.rules.postures
         ):
             return False
         others = [
