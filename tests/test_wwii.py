@@ -226,6 +226,27 @@ def test_an_effect_makes_the_mover_roll_to_go_on():
     assert b.stand("A1").x == 18.0 and not b.stand("B1").S
 
 
+def test_any_effect_among_several_firers_makes_the_mover_roll():
+    """001 7.4.4 with two firers: B1 puts a D on A1, then B2 does nothing; the mover still rolls
+    (the attack's result is the last one that did something, not the last shot's)."""
+    stands = [*STANDS, ("B2", "B", SHERMAN, 30, 10, 180)]
+    # B1: 5 passes, 1+1+3 = 5 at +1: D. B2 (band 17, +3): 5 passes, 6+6+3 = 15: no effect.
+    # A1 rolls 9 + 3 (D) = 12 <= 15: on.
+    b = wwii_battle(stands, [6, 1, 3, 3, 3, 3, 5, 5, 1, 1, 5, 6, 6, 9])
+    to_fire_phase(b)
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(Pass("A"))
+    b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(MoveAttempt("A", "M1", True))
+    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
+    b.apply(OpportunityFire("B", 8, ("B1", "B2"), ("cannon", "cannon")))
+    assert [e["result"] for e in events(b, "fire")] == ["D", "none"]
+    b.apply(EndCoveringFire("A"))
+    part2 = events(b, "move")[-1]
+    assert part2["cohesion"]["total"] == 12 and part2["cohesion"]["passed"] is True
+
+
 def test_covering_fire_needs_the_firing_posture():
     b = _moving([5, 6, 6])
     b.stand("A4").posture = "movement"  # nobody of A's is left to answer
