@@ -128,6 +128,11 @@ def first_shot(battle: Battle, enemy, stand) -> float:
     return 1.5 if first(enemy) and not first(stand) else 1.0
 
 
+def fired(chosen: list[FireSetup]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The attackers and their weapons of the chosen shots, as an attack action names them."""
+    return tuple(fs.attacker for fs in chosen), tuple(fs.weapon for fs in chosen)
+
+
 def worth(S: bool, D: bool, E: bool, value: float) -> float:
     """The damage done to a stand of ``value`` by its markers."""
     if E:
@@ -277,14 +282,7 @@ class ScriptedAI:
                 )
                 options.append(
                     Option(
-                        f"fire at {target} with {names}",
-                        score,
-                        Fire(
-                            side,
-                            target,
-                            tuple(fs.attacker for fs in chosen),
-                            tuple(fs.weapon for fs in chosen),
-                        ),
+                        f"fire at {target} with {names}", score, Fire(side, target, *fired(chosen))
                     )
                 )
         return options
@@ -298,15 +296,9 @@ class ScriptedAI:
             chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
             if chosen and (best is None or score > best.score):
                 best = Option(
-                    f"fire at {pm.stand} at step {step} with "
-                    f"{', '.join(fs.attacker for fs in chosen)}",
+                    f"fire at {pm.stand} at step {step} with {', '.join(fired(chosen)[0])}",
                     score,
-                    OpportunityFire(
-                        side,
-                        step,
-                        tuple(fs.attacker for fs in chosen),
-                        tuple(fs.weapon for fs in chosen),
-                    ),
+                    OpportunityFire(side, step, *fired(chosen)),
                 )
         if best is not None:
             options.append(best)
@@ -327,14 +319,9 @@ class ScriptedAI:
             if chosen:
                 options.append(
                     Option(
-                        f"covering fire at {target} with {', '.join(fs.attacker for fs in chosen)}",
+                        f"covering fire at {target} with {', '.join(fired(chosen)[0])}",
                         score,
-                        CoveringFire(
-                            side,
-                            target,
-                            tuple(fs.attacker for fs in chosen),
-                            tuple(fs.weapon for fs in chosen),
-                        ),
+                        CoveringFire(side, target, *fired(chosen)),
                     )
                 )
         return options
