@@ -11,6 +11,7 @@ import pytest
 from game.ai.scripted import LEVELS, ScriptedAI, attack_value
 from game.rules.actions import (
     ChooseFirst,
+    EndCoveringFire,
     EndMoves,
     Fire,
     LetPass,
@@ -571,3 +572,54 @@ def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
     seen, labels = _in_sight_after_movement(turn, crosses_alone)
     assert seen == in_sight
     assert why in labels
+
+
+def _wwii_hunt(turn, b_xy=(24, 12)):
+    """WWII (001): a Pz III (A1) at (18.7, 12) and a Sherman (B1) at ``b_xy`` facing away from it,
+    inside a wood from x 20 to 28. The veteran plays A's whole ``turn`` of 6; B and A's other turns pass.
+    Returns the battle after that turn's movement phase."""
+    d = scenario_dict(
+        [("A1", "A", "Pz IIIJ-M", 18.7, 12, 0), ("B1", "B", 'M4 "Sherman"', *b_xy, 0)],
+        terrain=[("woods", (20, 4, 28, 20))],
+        generation=(None, None),
+        sighting=20,
+        turns=6,
+    )
+    d["ruleset"] = "wwii"
+    b = Battle(parse_scenario(d, "test.json"), 3)
+    ai = ScriptedAI(0)
+    while not b.finished and b.state.turn <= turn:
+        if b.state.turn == turn and b.state.phase == "marker_removal":
+            break
+        if b.to_act == "A" and b.state.turn == turn:
+            b.apply(ai.choose(b))
+            continue
+        acts = b.legal_actions()
+        b.apply(
+            next((a for a in acts if isinstance(a, ChooseFirst)), None)
+            or next(a for a in acts if isinstance(a, (Pass, EndMoves, LetPass, EndCoveringFire)))
+        )
+    return b
+
+
+@pytest.mark.parametrize(
+    ("b_xy", "contact"),
+    [
+        ((24, 12), True),  # 3" inside the wood: seen only from base contact, 9.9 MP away
+        ((26.5, 12), False),  # too deep to reach this turn (001 8.3: woods cost 3 MP an inch)
+    ],
+    ids=["within reach", "out of reach"],
+)
+def test_the_wwii_veteran_goes_into_base_contact_with_a_stand_hidden_in_a_wood(b_xy, contact):
+    """A stand deep in a wood can be seen only from base contact (001 6.1; sight lines inside
+    a blocking area block, the stands' own footprints aside). With no other shot and the clock
+    pressing (turn 4 of 6), the veteran drives into contact, its front to the target, from
+    where the engine lets it fire; out of reach it closes in through the wood."""
+    b = _wwii_hunt(4, b_xy)
+    a1, b1 = b.stand("A1"), b.stand("B1")
+    assert (a1.x, a1.y) != (18.7, 12)  # it moved
+    touching = abs(math.hypot(a1.x - b1.x, a1.y - b1.y) - 1.0) < 1e-6
+    assert touching == contact
+    assert b.sight("A1", "B1").clear == contact
+    if not contact:
+        assert 20 < a1.x < b1.x  # into the wood, towards it
