@@ -623,3 +623,43 @@ def test_the_wwii_veteran_goes_into_base_contact_with_a_stand_hidden_in_a_wood(b
     assert b.sight("A1", "B1").clear == contact
     if not contact:
         assert 20 < a1.x < b1.x  # into the wood, towards it
+
+
+def _wwii_posture(b1_facing, turn=2):
+    """WWII (001 5.0): a Pz III (A1) at (20, 14) and a Sherman (B1) at (30, 12), open ground.
+    The veteran plays A's posture phase of ``turn`` (of 6); everything else passes. Returns
+    A1's posture once the fire phase begins."""
+    d = scenario_dict(
+        [("A1", "A", "Pz IIIJ-M", 20, 14, 0), ("B1", "B", 'M4 "Sherman"', 30, 12, b1_facing)],
+        generation=(None, None),
+        sighting=20,
+        turns=6,
+    )
+    d["ruleset"] = "wwii"
+    b = Battle(parse_scenario(d, "test.json"), 3)
+    ai = ScriptedAI(0)
+    while not (b.state.turn == turn and b.state.phase == "fire"):
+        if b.to_act == "A" and b.state.turn == turn and b.state.phase == "posture":
+            b.apply(ai.choose(b))
+            continue
+        acts = b.legal_actions()
+        b.apply(
+            next((a for a in acts if isinstance(a, ChooseFirst)), None)
+            or next(a for a in acts if isinstance(a, (Pass, EndMoves, LetPass, EndCoveringFire)))
+        )
+    return b.stand("A1").posture
+
+
+@pytest.mark.parametrize(
+    ("b1_facing", "posture"),
+    [
+        (180, "movement"),  # B1's front towards A1: a 10" shot at -1 (001 CRT) hardly hurts;
+        # 5" off B1's flank, in reach, one at +2 (halved defence, 001 7.3.1) will
+        (0, "firing"),  # B1 shows A1 its rear already: fire from where it stands
+    ],
+    ids=["front: go round", "rear: fire"],
+)
+def test_the_wwii_veteran_gives_up_a_poor_shot_to_move_to_a_flank(b1_facing, posture):
+    """A stand takes the movement posture, and so does not fire this turn (001 5.0), when
+    its best move is worth more over the turns left than the shot it gives up."""
+    assert _wwii_posture(b1_facing) == posture

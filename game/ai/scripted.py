@@ -179,6 +179,8 @@ class ScriptedAI:
         self._plan_hidden: Option | None = None  # its best move out of every enemy's sight
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
+        self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
+        self._moved_better: dict[tuple, bool] = {}  # (turn, stand) -> ``_better_moved``
 
     # ---------------------------------------------------------------- choosing
 
@@ -432,7 +434,8 @@ class ScriptedAI:
     def _urgency(self, battle, side) -> dict[str, float]:
         """How much each stand of ``side`` wants to move (stands): the fire it draws where it
         stands (weighted by caution) against the fire it can give from there, +1.2 when it can
-        give none; 3 for a stand waiting to enter, 1.5 while no enemy is on the table."""
+        give none; 3 for a stand waiting to enter, 1.5 while no enemy is on the table. Also
+        keeps each stand's best shot from where it stands in ``_offense``."""
         enemies = self._enemies(battle, side)
         mine = [s for s in battle.state.stands.values() if s.side == side and s.active]
         urgency: dict[str, float] = {}
@@ -460,6 +463,7 @@ class ScriptedAI:
                             threat += first_shot(battle, e, s) * attack_value(battle, [fs], s)
                 u = self.level.caution * threat * 3 - offense + (1.2 if offense == 0 else 0.0)
                 urgency[s.id] = max(0.0, u)
+                self._offense[s.id] = offense
         for s in battle.state.stands.values():
             if s.side == side and not s.on_table and not s.eliminated:
                 urgency[s.id] = 3.0
@@ -471,7 +475,9 @@ class ScriptedAI:
         """Which stands to commit to the movement posture this turn (WWII, 001 5.0 step 2).
         A stand that wants to move (``_urgency`` over ``Level.moves_at``: it has no shot, or
         draws more fire than it gives) goes into a movement group with those of its chain of
-        base contact that want to move too; the rest stay to fire and to opportunity-fire.
+        base contact that want to move too, and so does a stand whose best move gains more
+        over the turns left than its shot now is worth (``_better_moved``); the rest stay to
+        fire and to opportunity-fire.
         Nobody moves on the last turn or while the victory is ours if the turn ends now."""
         options = [Option("the rest stay in the firing posture", 0.0, Pass(side))]
         spec = battle.scenario.spec
@@ -481,7 +487,9 @@ class ScriptedAI:
             return options
         urgency = self._urgency(battle, side)
         movers = [
-            s.id for s in battle.undeclared(side) if urgency.get(s.id, 0.0) > self.level.moves_at
+            s.id
+            for s in battle.undeclared(side)
+            if urgency.get(s.id, 0.0) > self.level.moves_at or self._better_moved(battle, s)
         ]
         if not movers:
             return options
@@ -496,6 +504,25 @@ class ScriptedAI:
                     )
                 )
         return options
+
+    def _better_moved(self, battle, s) -> bool:
+        """Whether a stand that has a shot from where it stands would do better to give it up
+        this turn and move (WWII: a stand in the movement posture does not fire, 001 5.0): the
+        gain in the worth of its position from its best move (``_plan``, stands a turn),
+        earned in each turn left after this one (at most three), against this turn's shot
+        (``_offense``, weighed by the clock as positions are) and a margin of 0.05. Decided
+        once a turn for each stand. A stand that trades shots where its own hardly hurt goes
+        round to a flank or closes in (docs/performance.md)."""
+        key = (battle.state.turn, s.id)
+        if key not in self._moved_better:
+            left = min(3, battle.scenario.spec.turns - battle.state.turn)
+            shot = self._offense.get(s.id, 0.0) * (1.0 + self._pressure(battle, s.side))
+            better = False
+            if left > 0 and s.on_table:
+                best, stay = self._plan(battle, s)
+                better = best is not None and (best.score - stay) * left > shot + 0.05
+            self._moved_better[key] = better
+        return self._moved_better[key]
 
     def _holding(self, battle, side) -> bool:
         """Whether ``side`` would win were the turn to end now (the engine's victory rule).
@@ -843,8 +870,13 @@ class ScriptedAI:
         too, so a stand in view invites fire just by moving off), so a brief gap in cover is
         not missed; the attacks are then weighed at every 4th point each firer sees and at the
         last, which bounds the cost. Also sets ``self._path_kill``: per path, the best chance
-        of eliminating the stand on it."""
-        firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
+        of eliminating the stand on it. Planned in the posture phase (WWII), before the enemy
+        has declared all its movement groups, every enemy stand on the table not yet declared
+        to move counts as one that may opportunity-fire."""
+        if battle.phase and battle.phase.kind == "posture":
+            firers = [e for e in enemies if e.on_table and e.posture != "movement"]
+        else:
+            firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
         self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
             return [0.0] * len(walks)
