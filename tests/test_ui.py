@@ -411,6 +411,7 @@ def test_wwii_postures_by_click_and_covering_fire_by_button(app):
     key(s, pygame.K_p)
     key(s, pygame.K_p)
     press(s, "Blue first")  # movement
+    assert "pick its movement group" in s._panel_text  # not a battle group (001 5.0)
     click_at(s, 10, 12)
     key(s, pygame.K_RETURN)  # ordered attempt of M1: 5 passes
     assert isinstance(s.mode, PickMoverMode)
@@ -423,6 +424,10 @@ def test_wwii_postures_by_click_and_covering_fire_by_button(app):
     click_at(s, 5, 5)
     assert isinstance(s.mode, CoveringMode)
     s.draw(app.surface)
+    odds = b.odds(["A4"], "B1", ["cannon"], kind="covering")
+    label = next(x.text for x, _ in s._buttons if x.text.startswith("B1 <- A4"))
+    assert f"{1 - odds['final']['unchanged']:.0%} any effect" in label  # the engine's odds
+    assert odds["final"]["unchanged"] < 0.9 and f"{odds['p_eliminated']:.0%} kill" in label
     press(s, "B1 <- A4")  # 12 + 3 = 15 passes; 1+1+2 = 4 at -1: (S)
     cf = [e for e in b.log.events if e["event"] == "fire"][-1]
     assert cf["kind"] == "covering" and cf["result"] == "S"

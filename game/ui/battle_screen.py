@@ -212,7 +212,11 @@ class CoveringMode(Mode):
         buttons = []
         for a in acts:
             odds = b.odds(list(a.attackers), a.target, list(a.weapons), kind="covering")
-            label = f"{a.target} <- {', '.join(a.attackers)}: {odds['p_eliminated']:.0%} kill"
+            effect = 1.0 - odds["final"]["unchanged"]
+            label = (
+                f"{a.target} <- {', '.join(a.attackers)}: {effect:.0%} any effect, "
+                f"{odds['p_eliminated']:.0%} kill"
+            )
             buttons.append((label, lambda a=a: screen.act(a)))
         buttons.append(("No covering fire (L)", lambda: screen.act(EndCoveringFire(side))))
         screen.set_panel("<br>".join(lines), buttons)
@@ -365,8 +369,9 @@ class FireMode(Mode):
 
 
 class AttemptMode(Mode):
-    """Movement phase: click one of your stands to pick its battle group, then try to move it
-    (ordered, or independent once the orders are gone)."""
+    """Movement phase: click one of your stands to pick its battle group (WWII: its movement
+    group of this turn, 001 5.0), then try to move it (ordered, or independent once the orders
+    are gone)."""
 
     def __init__(self, group: str | None = None):
         self.group = group
@@ -377,9 +382,11 @@ class AttemptMode(Mode):
         orders = b.state.orders.get(side, 0)
         due = b.entry_due(side)
         buttons = [] if due else [("Pass (P)", lambda: screen.act(Pass(side)))]
+        # WWII groups are the movement groups declared this turn (001 5.0), not battle groups
+        kind = "movement group" if b.rules.postures else "battle group"
         text = (
             f"<b>Movement: {screen.side_name(side)}</b><br>Orders left: {orders}. "
-            "Click a stand to pick its battle group."
+            f"Click a stand to pick its {kind}."
         )
         if due:
             waiting = "; ".join(
