@@ -425,9 +425,12 @@ def test_wwii_postures_by_click_and_covering_fire_by_button(app):
     assert isinstance(s.mode, CoveringMode)
     s.draw(app.surface)
     odds = b.odds(["A4"], "B1", ["cannon"], kind="covering")
-    label = next(x.text for x, _ in s._buttons if x.text.startswith("B1 <- A4"))
-    assert f"{1 - odds['final']['unchanged']:.0%} any effect" in label  # the engine's odds
-    assert odds["final"]["unchanged"] < 0.9 and f"{odds['p_eliminated']:.0%} kill" in label
+    effect = f"{1 - odds['final']['unchanged']:.0%}"  # the engine's odds
+    assert f"B1 <- A4: {effect}" in [x.text for x, _ in s._buttons]
+    assert odds["final"]["unchanged"] < 0.9
+    assert f"{effect} chance of any effect, {odds['p_eliminated']:.0%} to eliminate" in (
+        s._panel_text
+    )
     press(s, "B1 <- A4")  # 12 + 3 = 15 passes; 1+1+2 = 4 at -1: (S)
     cf = [e for e in b.log.events if e["event"] == "fire"][-1]
     assert cf["kind"] == "covering" and cf["result"] == "S"

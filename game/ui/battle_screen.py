@@ -213,11 +213,12 @@ class CoveringMode(Mode):
         for a in acts:
             odds = b.odds(list(a.attackers), a.target, list(a.weapons), kind="covering")
             effect = 1.0 - odds["final"]["unchanged"]
-            label = (
-                f"{a.target} <- {', '.join(a.attackers)}: {effect:.0%} any effect, "
-                f"{odds['p_eliminated']:.0%} kill"
+            who = f"{a.target} <- {', '.join(a.attackers)}"
+            lines.append(
+                f"<b>{who}</b>: {effect:.0%} chance of any effect, "
+                f"{odds['p_eliminated']:.0%} to eliminate."
             )
-            buttons.append((label, lambda a=a: screen.act(a)))
+            buttons.append((f"{who}: {effect:.0%}", lambda a=a: screen.act(a)))
         buttons.append(("No covering fire (L)", lambda: screen.act(EndCoveringFire(side))))
         screen.set_panel("<br>".join(lines), buttons)
 
