@@ -574,23 +574,14 @@ def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
     assert why in labels
 
 
-def _wwii_hunt(turn, b_xy=(24, 12)):
-    """WWII (001): a Pz III (A1) at (18.7, 12) and a Sherman (B1) at ``b_xy`` facing away from it,
-    inside a wood from x 20 to 28. The veteran plays A's whole ``turn`` of 6; B and A's other turns pass.
-    Returns the battle after that turn's movement phase."""
-    d = scenario_dict(
-        [("A1", "A", "Pz IIIJ-M", 18.7, 12, 0), ("B1", "B", 'M4 "Sherman"', *b_xy, 0)],
-        terrain=[("woods", (20, 4, 28, 20))],
-        generation=(None, None),
-        sighting=20,
-        turns=6,
-    )
+def _wwii_turn(stands, turn, until, terrain=()):
+    """A WWII (001) table of ``stands`` (turns=6) played up to phase ``until`` of ``turn``: the
+    veteran plays A's decisions of that turn, everything else passes. Returns the battle."""
+    d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, turns=6)
     d["ruleset"] = "wwii"
     b = Battle(parse_scenario(d, "test.json"), 3)
     ai = ScriptedAI(0)
-    while not b.finished and b.state.turn <= turn:
-        if b.state.turn == turn and b.state.phase == "marker_removal":
-            break
+    while not b.finished and not (b.state.turn == turn and b.state.phase == until):
         if b.to_act == "A" and b.state.turn == turn:
             b.apply(ai.choose(b))
             continue
@@ -600,6 +591,13 @@ def _wwii_hunt(turn, b_xy=(24, 12)):
             or next(a for a in acts if isinstance(a, (Pass, EndMoves, LetPass, EndCoveringFire)))
         )
     return b
+
+
+def _wwii_hunt(turn, b_xy=(24, 12)):
+    """A Pz III (A1) at (18.7, 12) and a Sherman (B1) at ``b_xy`` facing away from it, inside a
+    wood from x 20 to 28, after the movement phase of ``turn`` of 6."""
+    stands = [("A1", "A", "Pz IIIJ-M", 18.7, 12, 0), ("B1", "B", 'M4 "Sherman"', *b_xy, 0)]
+    return _wwii_turn(stands, turn, "marker_removal", terrain=[("woods", (20, 4, 28, 20))])
 
 
 @pytest.mark.parametrize(
@@ -626,28 +624,10 @@ def test_the_wwii_veteran_goes_into_base_contact_with_a_stand_hidden_in_a_wood(b
 
 
 def _wwii_posture(b1_facing, turn=2):
-    """WWII (001 5.0): a Pz III (A1) at (20, 14) and a Sherman (B1) at (30, 12), open ground.
-    The veteran plays A's posture phase of ``turn`` (of 6); everything else passes. Returns
-    A1's posture once the fire phase begins."""
-    d = scenario_dict(
-        [("A1", "A", "Pz IIIJ-M", 20, 14, 0), ("B1", "B", 'M4 "Sherman"', 30, 12, b1_facing)],
-        generation=(None, None),
-        sighting=20,
-        turns=6,
-    )
-    d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 3)
-    ai = ScriptedAI(0)
-    while not (b.state.turn == turn and b.state.phase == "fire"):
-        if b.to_act == "A" and b.state.turn == turn and b.state.phase == "posture":
-            b.apply(ai.choose(b))
-            continue
-        acts = b.legal_actions()
-        b.apply(
-            next((a for a in acts if isinstance(a, ChooseFirst)), None)
-            or next(a for a in acts if isinstance(a, (Pass, EndMoves, LetPass, EndCoveringFire)))
-        )
-    return b.stand("A1").posture
+    """A Pz III (A1) at (20, 14) and a Sherman (B1) at (30, 12), open ground: A1's posture once
+    the fire phase of ``turn`` (of 6) begins (001 5.0)."""
+    stands = [("A1", "A", "Pz IIIJ-M", 20, 14, 0), ("B1", "B", 'M4 "Sherman"', 30, 12, b1_facing)]
+    return _wwii_turn(stands, turn, "fire").stand("A1").posture
 
 
 @pytest.mark.parametrize(
