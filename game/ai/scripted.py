@@ -179,6 +179,7 @@ class ScriptedAI:
         self._plan_hidden: Option | None = None  # its best move out of every enemy's sight
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
+        self._hidden_at: dict[tuple, bool] = {}  # (x, y) -> ``_hidden``
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
         self._moved_better: dict[tuple, bool] = {}  # (turn, stand) -> ``_better_moved``
 
@@ -806,16 +807,19 @@ class ScriptedAI:
 
     def _hidden(self, battle, p) -> bool:
         """Whether a stand at pose ``p`` is deep inside terrain that blocks sight (its centre
-        more than 0.8" inside), so that only a stand in base contact can see it (001 6.1)."""
-        for f in battle.table.areas:
-            if not battle.data.terrain[f.kind].blocks_sight:
-                continue
-            if (
-                f.geometry.contains(Point(p.x, p.y))
-                and f.geometry.boundary.distance(Point(p.x, p.y)) > 0.8
-            ):
-                return True
-        return False
+        more than 0.8" inside), so that only a stand in base contact can see it (001 6.1).
+        Where to go only: whether a shot may be taken is always the engine's answer. Kept per
+        point, as enemy stands seldom move between two plans."""
+        key = (p.x, p.y)
+        if key not in self._hidden_at:
+            at = Point(p.x, p.y)
+            self._hidden_at[key] = any(
+                battle.data.terrain[f.kind].blocks_sight
+                and f.geometry.contains(at)
+                and f.geometry.boundary.distance(at) > 0.8
+                for f in battle.table.areas
+            )
+        return self._hidden_at[key]
 
     def _cover_points(self, battle, s, mp) -> list[tuple[float, float]]:
         """Points just inside the edges of nearby cover (a stand there sees out) and on hill
