@@ -574,9 +574,10 @@ def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
     assert why in labels
 
 
-def _wwii_turn(stands, turn, until, terrain=()):
+def _wwii_turn(stands, turn, until, terrain=(), labels=None):
     """A WWII (001) table of ``stands`` (turns=6) played up to phase ``until`` of ``turn``: the
-    veteran plays A's decisions of that turn, everything else passes. Returns the battle."""
+    veteran plays A's decisions of that turn, everything else passes. Returns the battle; the
+    label of each option the veteran chose is appended to ``labels``."""
     d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, turns=6)
     d["ruleset"] = "wwii"
     b = Battle(parse_scenario(d, "test.json"), 3)
@@ -584,6 +585,8 @@ def _wwii_turn(stands, turn, until, terrain=()):
     while not b.finished and not (b.state.turn == turn and b.state.phase == until):
         if b.to_act == "A" and b.state.turn == turn:
             b.apply(ai.choose(b))
+            if labels is not None:
+                labels.append(ai.last[0].label)
             continue
         acts = b.legal_actions()
         b.apply(
@@ -625,9 +628,10 @@ def test_the_wwii_veteran_goes_into_base_contact_with_a_stand_hidden_in_a_wood(b
 
 def _wwii_posture(b1_facing, turn=2):
     """A Pz III (A1) at (20, 14) and a Sherman (B1) at (30, 12), open ground: A1's posture once
-    the fire phase of ``turn`` (of 6) begins (001 5.0)."""
+    the fire phase of ``turn`` (of 6) begins (001 5.0), and the labels of A's choices."""
     stands = [("A1", "A", "Pz IIIJ-M", 20, 14, 0), ("B1", "B", 'M4 "Sherman"', 30, 12, b1_facing)]
-    return _wwii_turn(stands, turn, "fire").stand("A1").posture
+    labels: list[str] = []
+    return _wwii_turn(stands, turn, "fire", labels=labels).stand("A1").posture, labels
 
 
 @pytest.mark.parametrize(
@@ -642,4 +646,7 @@ def _wwii_posture(b1_facing, turn=2):
 def test_the_wwii_veteran_gives_up_a_poor_shot_to_move_to_a_flank(b1_facing, posture):
     """A stand takes the movement posture, and so does not fire this turn (001 5.0), when
     its best move is worth more over the turns left than the shot it gives up."""
-    assert _wwii_posture(b1_facing) == posture
+    got, labels = _wwii_posture(b1_facing)
+    assert got == posture
+    # the explain overlay says why it moves
+    assert ("movement group of A1 (a better position)" in labels) == (posture == "movement")

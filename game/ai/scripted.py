@@ -181,7 +181,7 @@ class ScriptedAI:
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
         self._hidden_at: dict[tuple, bool] = {}  # (x, y) -> ``_hidden``
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
-        self._moved_better: dict[tuple, bool] = {}  # (turn, stand) -> ``_better_moved``
+        self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
 
     # ---------------------------------------------------------------- choosing
 
@@ -440,6 +440,7 @@ class ScriptedAI:
         enemies = self._enemies(battle, side)
         mine = [s for s in battle.state.stands.values() if s.side == side and s.active]
         urgency: dict[str, float] = {}
+        self._offense = {}
         if enemies and mine:
             # the fire each stand draws where it stands, against the fire it can give
             m_ab, m_ba = battle.table.sight_matrices(
@@ -487,42 +488,48 @@ class ScriptedAI:
         ):
             return options
         urgency = self._urgency(battle, side)
-        movers = [
-            s.id
-            for s in battle.undeclared(side)
-            if urgency.get(s.id, 0.0) > self.level.moves_at or self._better_moved(battle, s)
-        ]
-        if not movers:
+        why: dict[str, str] = {}  # mover -> why it moves
+        for s in battle.undeclared(side):
+            if urgency.get(s.id, 0.0) > self.level.moves_at:
+                why[s.id] = "no shot" if self._offense.get(s.id, 0.0) <= 0 else "under fire"
+            elif self._better_moved(battle, s) > 0:
+                why[s.id] = "a better position"
+        if not why:
             return options
         singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
-        for chain in battle.contact_chains(movers):
+        for chain in battle.contact_chains(list(why)):
             parts = [[i] for i in chain] if singles_only or len(chain) == 1 else [chain]
             for part in parts:
-                u = sum(urgency[i] for i in part)
+                # scored by the wish to move: a group the enemy cannot hit where it stands
+                # scores 0 and so loses to staying (moving every stand with a better position
+                # left too few to fire: against random 55 won of 100, not 72)
                 options.append(
                     Option(
-                        f"movement group of {', '.join(part)}", u, DeclareGroup(side, tuple(part))
+                        "movement group of " + ", ".join(f"{i} ({why[i]})" for i in part),
+                        sum(urgency[i] for i in part),
+                        DeclareGroup(side, tuple(part)),
                     )
                 )
         return options
 
-    def _better_moved(self, battle, s) -> bool:
-        """Whether a stand that has a shot from where it stands would do better to give it up
-        this turn and move (WWII: a stand in the movement posture does not fire, 001 5.0): the
-        gain in the worth of its position from its best move (``_plan``, stands a turn),
-        earned in each turn left after this one (at most three), against this turn's shot
-        (``_offense``, weighed by the clock as positions are) and a margin of 0.05. Decided
-        once a turn for each stand. A stand that trades shots where its own hardly hurt goes
-        round to a flank or closes in (docs/performance.md)."""
+    def _better_moved(self, battle, s) -> float:
+        """How much better off (stands; > 0 when it is) a stand that has a shot from where it
+        stands would be to give it up this turn and move (WWII: a stand in the movement
+        posture does not fire, 001 5.0): the gain in the worth of its position from its best
+        move (``_plan``, stands a turn), earned in each turn left after this one (at most
+        three), less this turn's shot (``_offense``, weighed by the clock as positions are)
+        and a margin of 0.05. Decided once a turn for each stand. A stand that trades shots
+        where its own hardly hurt goes round to a flank or closes in (docs/performance.md)."""
         key = (battle.state.turn, s.id)
         if key not in self._moved_better:
             left = min(3, battle.scenario.spec.turns - battle.state.turn)
             shot = self._offense.get(s.id, 0.0) * (1.0 + self._pressure(battle, s.side))
-            better = False
+            margin = -1.0
             if left > 0 and s.on_table:
                 best, stay = self._plan(battle, s)
-                better = best is not None and (best.score - stay) * left > shot + 0.05
-            self._moved_better[key] = better
+                if best is not None:
+                    margin = (best.score - stay) * left - shot - 0.05
+            self._moved_better[key] = margin
         return self._moved_better[key]
 
     def _holding(self, battle, side) -> bool:
