@@ -178,10 +178,10 @@ def test_one_shot_a_turn_from_the_firing_posture(posture, fired, fires, opportun
 # --- opportunity fire and covering fire (001 7.4, 7.5) -----------------------------------------
 
 
-def _moving(dice):
-    """A1 and A2 move (group M1); A1 drives 8" towards B1, which is offered opportunity fire.
-    Dice after the initiative: orders 3+3 each side, A's move roll 5."""
-    b = wwii_battle(STANDS, [6, 1, 3, 3, 3, 3, 5, *dice])
+def _moving(dice, stands=STANDS, offered=(("B1", "cannon"),)):
+    """A1 and A2 move (group M1); A1 drives 8" towards B1; ``offered`` are the opportunity
+    firers offered at step 8. Dice after the initiative: orders 3+3 each side, A's move roll 5."""
+    b = wwii_battle(stands, [6, 1, 3, 3, 3, 3, 5, *dice])
     to_fire_phase(b)
     b.apply(ChooseFirst("A", "A"))
     b.apply(Pass("A"))
@@ -189,7 +189,7 @@ def _moving(dice):
     b.apply(ChooseFirst("A", "A"))
     b.apply(MoveAttempt("A", "M1", True))
     b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
-    assert b.to_act == "B" and b.opportunity_offer[8] == [("B1", "cannon")]
+    assert b.to_act == "B" and b.opportunity_offer[8] == list(offered)
     return b
 
 
@@ -232,14 +232,7 @@ def test_any_effect_among_several_firers_makes_the_mover_roll():
     stands = [*STANDS, ("B2", "B", SHERMAN, 30, 10, 180)]
     # B1: 5 passes, 1+1+3 = 5 at +1: D. B2 (band 17, +3): 5 passes, 6+6+3 = 15: no effect.
     # A1 rolls 9 + 3 (D) = 12 <= 15: on.
-    b = wwii_battle(stands, [6, 1, 3, 3, 3, 3, 5, 5, 1, 1, 5, 6, 6, 9])
-    to_fire_phase(b)
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(MoveAttempt("A", "M1", True))
-    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
+    b = _moving([5, 1, 1, 5, 6, 6, 9], stands, (("B1", "cannon"), ("B2", "cannon")))
     b.apply(OpportunityFire("B", 8, ("B1", "B2"), ("cannon", "cannon")))
     assert [e["result"] for e in events(b, "fire")] == ["D", "none"]
     b.apply(EndCoveringFire("A"))
