@@ -790,14 +790,8 @@ class ScriptedAI:
                 if math.hypot(end[0] - s.x, end[1] - s.y) > mp + 0.5:
                     continue
                 lead = (e.x + 2.0 * nx, e.y + 2.0 * ny)
-                path = (
-                    ((s.x, s.y), lead, end)
-                    if math.dist((s.x, s.y), lead) > 0.25
-                    else (
-                        (s.x, s.y),
-                        end,
-                    )
-                )
+                far = math.dist((s.x, s.y), lead) > 0.25
+                path = ((s.x, s.y), lead, end) if far else ((s.x, s.y), end)
                 if battle.table.crosses_impassable(path):
                     continue
                 walk = battle.preview_move(s.id, path)
@@ -882,12 +876,17 @@ class ScriptedAI:
         not missed; the attacks are then weighed at every 4th point each firer sees and at the
         last, which bounds the cost. Also sets ``self._path_kill``: per path, the best chance
         of eliminating the stand on it. Planned in the posture phase (WWII), before the enemy
-        has declared all its movement groups, every enemy stand on the table not yet declared
-        to move counts as one that may opportunity-fire."""
+        has declared all its movement groups, each enemy stand on the table not yet declared
+        to move is asked about as if it stays in the firing posture (the engine's rule)."""
+        may = battle.rules.may_opportunity_fire
         if battle.phase and battle.phase.kind == "posture":
-            firers = [e for e in enemies if e.on_table and e.posture != "movement"]
+            firers = [
+                e
+                for e in enemies
+                if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
+            ]
         else:
-            firers = [e for e in enemies if battle.rules.may_opportunity_fire(e)]
+            firers = [e for e in enemies if may(e)]
         self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
             return [0.0] * len(walks)
