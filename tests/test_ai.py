@@ -650,3 +650,30 @@ def test_the_wwii_veteran_gives_up_a_poor_shot_to_move_to_a_flank(b1_facing, pos
     assert got == posture
     # the explain overlay says why it moves
     assert ("movement group of A1 (a better position)" in labels) == (posture == "movement")
+
+
+@pytest.mark.parametrize(
+    ("a1_xy", "b1_xy", "b1_facing"),
+    [
+        ((30.1, 23.5), (30, 22.2), 90),
+        ((30.1, 0.5), (30, 1.8), 270),
+        ((47.5, 12.1), (46.2, 12), 0),
+        ((40, 12), (46.5, 12), 90),
+    ],
+    ids=["between it and the top edge", "bottom edge", "right edge", "its flank to the edge"],
+)
+def test_a_move_into_base_contact_never_leaves_the_table(a1_xy, b1_xy, b1_facing):
+    """The way into contact runs in square from 2" out; where that point is off the table (a
+    stand between the enemy and the table's edge, or an enemy with its side to the edge) the
+    AI leaves that way out (RD "Movement": a stand may not leave the table; the engine refuses
+    such a path), and every path it offers stays on it."""
+    stands = [("A1", "A", "Pz IIIJ-M", *a1_xy, 0), ("B1", "B", 'M4 "Sherman"', *b1_xy, b1_facing)]
+    b = _wwii_turn(stands, 1, "fire")
+    a1 = b.stand("A1")
+    cands = ScriptedAI(0)._contact_candidates(b, a1, b.movement_points("A1"), set())
+    assert len(cands) <= 3  # never the side towards the edge
+    for _end, path, _facing, walk in cands:
+        assert all(b.table.on_table(x, y) for x, y in path)
+        assert math.dist(walk[-1], b1_xy) == pytest.approx(1.0)
+        b.preview_move("A1", path)  # the engine walks it
+

@@ -792,6 +792,8 @@ class ScriptedAI:
                 lead = (e.x + 2.0 * nx, e.y + 2.0 * ny)
                 far = math.dist((s.x, s.y), lead) > 0.25
                 path = ((s.x, s.y), lead, end) if far else ((s.x, s.y), end)
+                if not all(battle.table.on_table(x, y) for x, y in path[1:]):
+                    continue  # the way in square to a stand at the table's edge is off it
                 if battle.table.crosses_impassable(path):
                     continue
                 walk = battle.preview_move(s.id, path)
