@@ -677,3 +677,14 @@ def test_a_move_into_base_contact_never_leaves_the_table(a1_xy, b1_xy, b1_facing
         assert math.dist(walk[-1], b1_xy) == pytest.approx(1.0)
         b.preview_move("A1", path)  # the engine walks it
 
+
+def test_every_wwii_movement_group_tries_to_move():
+    """A stand in the movement posture may not fire that turn (001 5.0), so the veteran
+    tries to move every group it declared, even one whose wish to move is small (a flank
+    to go round to, no fire drawn where it stands)."""
+    stands = [("A1", "A", "Pz IIIJ-M", 20, 14, 0), ("B1", "B", 'M4 "Sherman"', 30, 12, 180)]
+    b = _wwii_turn(stands, 2, "marker_removal")
+    (declared,) = [e for e in b.log.events if e["event"] == "posture" and e["turn"] == 2]
+    assert declared["stands"] == ["A1"]
+    (attempt,) = [e for e in b.log.events if e["event"] == "move_attempt" and e["turn"] == 2]
+    assert attempt["side"] == "A"

@@ -428,6 +428,12 @@ class ScriptedAI:
                 if s.side == side and s.group == a.group and not s.moved and not s.eliminated
             ]
             u = sum(urgency.get(s.id, 0.0) for s in members)
+            if battle.rules.postures:
+                # a stand in the movement posture may not fire this turn (001 5.0): trying
+                # costs nothing, so every group declared to move tries, the most urgent first
+                # (it gets an order); each stand still stays if staying is better
+                t = battle.state.turn
+                u += 1.0 + sum(max(0.0, self._moved_better.get((t, s.id), 0.0)) for s in members)
             how = "ordered" if a.ordered else "independent"
             options.append(Option(f"{how} move of group {a.group}", u, a))
         return options
