@@ -688,3 +688,15 @@ def test_every_wwii_movement_group_tries_to_move():
     assert declared["stands"] == ["A1"]
     (attempt,) = [e for e in b.log.events if e["event"] == "move_attempt" and e["turn"] == 2]
     assert attempt["side"] == "A"
+
+
+@pytest.mark.parametrize(("turn", "fires"), [(5, False), (6, True)], ids=["turn 5", "last turn"])
+def test_in_the_last_wwii_turn_the_veteran_takes_even_a_poor_shot(turn, fires):
+    """A 13" shot at a Sherman's front (-1, +2 for range; 001 CRT: at best an S) is worth less
+    than keeping it for opportunity fire, until the last turn: the victory is counted at its
+    end (RD "Sequence of play"), and a shot kept then can only be taken at a stand that
+    moves."""
+    stands = [("A1", "A", "Pz IIIJ-M", 5, 12, 0), ("B1", "B", 'M4 "Sherman"', 18, 12, 180)]
+    b = _wwii_turn(stands, turn, "movement")
+    shots = [e for e in b.log.events if e["event"] == "fire" and e["turn"] == turn]
+    assert [(e["attacker"], e["target"]) for e in shots] == ([("A1", "B1")] if fires else [])
