@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -574,14 +575,17 @@ def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
     assert why in labels
 
 
-def _wwii_turn(stands, turn, until, terrain=(), labels=None):
+def _wwii_turn(stands, turn, until, terrain=(), labels=None, level=None):
     """A WWII (001) table of ``stands`` (turns=6) played up to phase ``until`` of ``turn``: the
-    veteran plays A's decisions of that turn, everything else passes. Returns the battle; the
-    label of each option the veteran chose is appended to ``labels``."""
+    veteran (or a :class:`Level` given) plays A's decisions of that turn, everything else
+    passes. Returns the battle; the label of each option the AI chose is appended to
+    ``labels``."""
     d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, turns=6)
     d["ruleset"] = "wwii"
     b = Battle(parse_scenario(d, "test.json"), 3)
     ai = ScriptedAI(0)
+    if level is not None:
+        ai.level = level
     while not b.finished and not (b.state.turn == turn and b.state.phase == until):
         if b.to_act == "A" and b.state.turn == turn:
             b.apply(ai.choose(b))
@@ -700,3 +704,19 @@ def test_in_the_last_wwii_turn_the_veteran_takes_even_a_poor_shot(turn, fires):
     b = _wwii_turn(stands, turn, "movement")
     shots = [e for e in b.log.events if e["event"] == "fire" and e["turn"] == turn]
     assert [(e["attacker"], e["target"]) for e in shots] == ([("A1", "B1")] if fires else [])
+
+
+@pytest.mark.parametrize(("repositions", "posture"), [(True, "movement"), (False, "firing")])
+def test_the_veteran_moves_a_stand_the_enemy_cannot_hit_to_a_better_position(repositions, posture):
+    """A Sherman 18" from a Pz III's flank: its shot is at +3 for range (001 7.3.2) and the Pz
+    III (15") cannot answer. Closing in is worth more over the turns left than the shot, so
+    the veteran takes the movement posture (001 5.0) though nothing threatens the stand where
+    it is; a level that does not reposition (the recruit) moves only stands under fire or
+    with nothing to shoot at, and keeps it firing."""
+    stands = [("A1", "A", 'M4 "Sherman"', 5, 12, 0), ("B1", "B", "Pz IIIJ-M", 23, 12, 90)]
+    level = dataclasses.replace(LEVELS["veteran"], repositions=repositions)
+    labels: list[str] = []
+    b = _wwii_turn(stands, 2, "fire", labels=labels, level=level)
+    assert b.fire_setup("B1", "A1", "cannon", "planning").legal is False  # out of its range
+    assert b.stand("A1").posture == posture
+    assert ("movement group of A1 (a better position)" in labels) == repositions

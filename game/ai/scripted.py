@@ -58,7 +58,10 @@ class Level:
     three draws all their fire; a recruit (0) goes piecemeal. moves_at (WWII): a stand whose
     wish to move (stands, ``_urgency``) is above this takes the movement posture;
     posture_caution replaces caution where stands take postures (WWII: an enemy stand fires
-    at most once a turn, and not while it moves).
+    at most once a turn, and not while it moves). repositions (WWII): whether a stand that has
+    a shot takes the movement posture whenever its best move is worth more over the turns left
+    (``_better_moved``), even where the enemy cannot hit it; a recruit moves only the stands
+    that are under fire or have nothing to shoot at.
     """
 
     name: str
@@ -74,6 +77,7 @@ class Level:
     crosses_alone: float = 0.0
     moves_at: float = 0.8
     posture_caution: float = 0.25
+    repositions: bool = False
 
 
 LEVELS = {
@@ -87,6 +91,7 @@ LEVELS = {
         directions=12,
         crosses_with=2,
         crosses_alone=0.7,
+        repositions=True,
     ),
     "recruit": Level(
         "recruit",
@@ -488,8 +493,9 @@ class ScriptedAI:
         A stand that wants to move (``_urgency`` over ``Level.moves_at``: it has no shot, or
         draws more fire than it gives) goes into a movement group with those of its chain of
         base contact that want to move too, and so does a stand whose best move gains more
-        over the turns left than its shot now is worth (``_better_moved``); the rest stay to
-        fire and to opportunity-fire.
+        over the turns left than its shot now is worth (``_better_moved``; a group of those
+        scores that gain only for a level that repositions); the rest stay to fire and to
+        opportunity-fire.
         Nobody moves on the last turn or while the victory is ours if the turn ends now."""
         options = [Option("the rest stay in the firing posture", 0.0, Pass(side))]
         spec = battle.scenario.spec
@@ -507,16 +513,21 @@ class ScriptedAI:
         if not why:
             return options
         singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
+        turn, repositions = battle.state.turn, self.level.repositions
+
+        def gain(i: str) -> float:
+            return max(0.0, self._moved_better.get((turn, i), 0.0)) if repositions else 0.0
+
         for chain in battle.contact_chains(list(why)):
             parts = [[i] for i in chain] if singles_only or len(chain) == 1 else [chain]
             for part in parts:
-                # scored by the wish to move: a group the enemy cannot hit where it stands
-                # scores 0 and so loses to staying (moving every stand with a better position
-                # left too few to fire: against random 55 won of 100, not 72)
+                # scored by the wish to move and, for a level that repositions, by what the
+                # better position gains: otherwise a group the enemy cannot hit where it stands
+                # scores 0 and so loses to staying
                 options.append(
                     Option(
                         "movement group of " + ", ".join(f"{i} ({why[i]})" for i in part),
-                        sum(urgency[i] for i in part),
+                        sum(urgency[i] for i in part) + sum(gain(i) for i in part),
                         DeclareGroup(side, tuple(part)),
                     )
                 )
