@@ -441,8 +441,7 @@ class ScriptedAI:
                 # a stand in the movement posture may not fire this turn (001 5.0): trying
                 # costs nothing, so every group declared to move tries, the most urgent first
                 # (it gets an order); each stand still stays if staying is better
-                t = battle.state.turn
-                u += 1.0 + sum(max(0.0, self._moved_better.get((t, s.id), 0.0)) for s in members)
+                u += 1.0 + sum(self._gain(battle, s.id) for s in members)
             how = "ordered" if a.ordered else "independent"
             options.append(Option(f"{how} move of group {a.group}", u, a))
         return options
@@ -513,11 +512,7 @@ class ScriptedAI:
         if not why:
             return options
         singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
-        turn, repositions = battle.state.turn, self.level.repositions
-
-        def gain(i: str) -> float:
-            return max(0.0, self._moved_better.get((turn, i), 0.0)) if repositions else 0.0
-
+        gain = self._gain if self.level.repositions else lambda battle, i: 0.0
         for chain in battle.contact_chains(list(why)):
             parts = [[i] for i in chain] if singles_only or len(chain) == 1 else [chain]
             for part in parts:
@@ -527,7 +522,7 @@ class ScriptedAI:
                 options.append(
                     Option(
                         "movement group of " + ", ".join(f"{i} ({why[i]})" for i in part),
-                        sum(urgency[i] for i in part) + sum(gain(i) for i in part),
+                        sum(urgency[i] + gain(battle, i) for i in part),
                         DeclareGroup(side, tuple(part)),
                     )
                 )
@@ -552,6 +547,11 @@ class ScriptedAI:
                     margin = (best.score - stay) * left - shot - 0.05
             self._moved_better[key] = margin
         return self._moved_better[key]
+
+    def _gain(self, battle, sid: str) -> float:
+        """What moving a stand gains over its shot this turn (stands, ``_better_moved``), as
+        already decided for this turn; 0 where it gains nothing or was not asked."""
+        return max(0.0, self._moved_better.get((battle.state.turn, sid), 0.0))
 
     def _holding(self, battle, side) -> bool:
         """Whether ``side`` would win were the turn to end now (the engine's victory rule).
