@@ -182,6 +182,31 @@ def test_move_must_start_at_the_stand_and_stay_on_the_table():
         b.apply(Move("A", "A1", ((10, 12), (10, 30)), 0.0))
 
 
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        (((10, 12), (20, 12)), None),
+        (((11, 12), (20, 12)), "starts at the stand"),
+        (((10, 12), (10, 24.5), (10, 20)), "leaves the table"),  # even if it comes back on
+        (((10, 12), (float("nan"), 12)), "finite points"),
+    ],
+)
+def test_the_engine_says_why_it_would_refuse_a_path(path, why):
+    """RD "Movement": a path starts at the stand's centre and never leaves the table. The AI
+    asks ``path_problem`` before it offers a move; ``apply`` refuses with the same words."""
+    b = battle([("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 40, 2, 180)], [5])
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    got = b.path_problem("A1", path)
+    if why is None:
+        assert got is None
+        b.apply(Move("A", "A1", path, 0.0))
+    else:
+        assert why in got
+        with pytest.raises(IllegalAction, match=why):
+            b.apply(Move("A", "A1", path, 0.0))
+
+
 def test_tl2_that_fired_moves_half():
     """000 05.00 step 4: T-62 (TL2, speed 16) tried to fire, so 8 MP."""
     # dice: fire cohesion 20 (fails, but it tried), orders 3+3 and 3+3, move attempt 5

@@ -772,10 +772,7 @@ class ScriptedAI:
                 targets.append(((s.x, s.y), p))
         for start, end in targets:
             path = (start, end)
-            if math.dist(start, end) < 0.5 or battle.table.crosses_impassable(path):
-                continue
-            heading = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0])) % 360
-            if not s.on_table and not battle.room_at(start[0], start[1], heading):
+            if math.dist(start, end) < 0.5 or battle.path_problem(s.id, path) is not None:
                 continue
             walk = battle.preview_move(s.id, path)
             if len(walk.points) < 2:
@@ -813,10 +810,8 @@ class ScriptedAI:
                 lead = (e.x + 2.0 * nx, e.y + 2.0 * ny)
                 far = math.dist((s.x, s.y), lead) > 0.25
                 path = ((s.x, s.y), lead, end) if far else ((s.x, s.y), end)
-                if not all(battle.table.on_table(x, y) for x, y in path[1:]):
-                    continue  # the way in square to a stand at the table's edge is off it
-                if battle.table.crosses_impassable(path):
-                    continue
+                if battle.path_problem(s.id, path) is not None:
+                    continue  # e.g. the way in square to a stand at the table's edge is off it
                 walk = battle.preview_move(s.id, path)
                 ex, ey = walk.points[-1]
                 if len(walk.points) < 2 or math.dist((ex, ey), end) > 1e-6:

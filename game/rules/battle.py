@@ -1325,21 +1325,12 @@ class Battle:
         if s.moved or s.eliminated:
             raise IllegalAction(f"{a.stand} has already moved this phase (000 08.03.01)")
         path = tuple((float(x), float(y)) for x, y in a.path)
-        if (
-            not path
-            or not all(math.isfinite(v) for p in path for v in p)
-            or not math.isfinite(a.facing_deg)
-        ):
-            raise IllegalAction("a move needs a path of finite points")
+        if not math.isfinite(a.facing_deg):
+            raise IllegalAction("a move needs a finite facing")
+        why = self.path_problem(s.id, path)
+        if why is not None:
+            raise IllegalAction(why)
         entering = not s.on_table
-        if entering:
-            self._check_entry(s, path)
-        elif math.hypot(path[0][0] - s.x, path[0][1] - s.y) > 1e-6:
-            raise IllegalAction("a path starts at the stand's centre")
-        if any(not self.table.on_table(x, y) for x, y in path):
-            raise IllegalAction("the path leaves the table")
-        if self.table.crosses_impassable(path):
-            raise IllegalAction("the path crosses impassable ground")
         mp = self.movement_points(s.id)
         walk = self.table.walk(path, mp, s.unit.movement_class, no_pass=self._no_pass(s))
         points = walk.points
@@ -1375,6 +1366,29 @@ class Battle:
             st.to_act = self.other(a.side)
         else:
             self._finish_move(pending, None)
+
+    def path_problem(self, stand_id: str, path) -> str | None:
+        """Why a move along ``path`` (inches, (x, y) points) would be refused for the stand,
+        or None if the engine would walk it: every point finite; starting at the stand's
+        centre, or for a stand waiting to enter on its side's entry edge with room there
+        (RD "Entering the table"); never off the table; never across impassable ground
+        (000 09.00.01; RD "Movement"). How far the stand gets is :meth:`preview_move`'s answer.
+        """
+        s = self.stand(stand_id)
+        if not path or not all(math.isfinite(v) for p in path for v in p):
+            return "a move needs a path of finite points"
+        if not s.on_table:
+            try:
+                self._check_entry(s, path)
+            except IllegalAction as err:
+                return str(err)
+        elif math.hypot(path[0][0] - s.x, path[0][1] - s.y) > 1e-6:
+            return "a path starts at the stand's centre"
+        if any(not self.table.on_table(x, y) for x, y in path):
+            return "the path leaves the table"
+        if self.table.crosses_impassable(path):
+            return "the path crosses impassable ground"
+        return None
 
     def _check_entry(self, s: StandState, path) -> None:
         edge = self.side_spec[s.side].entry_edge
