@@ -22,7 +22,7 @@ from game.rules.actions import (
     Pass,
 )
 from game.rules.battle import Battle
-from game.rules.geometry import StandPose
+from game.rules.geometry import StandPose, base_contact
 from game.rules.scenario import load_scenario, parse_scenario
 from game.sim import make_player, play_battle
 from game.ui.logtext import PHASE_NAMES
@@ -575,11 +575,11 @@ def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(
     assert why in labels
 
 
-def _wwii_turn(stands, turn, until, terrain=(), labels=None, level=None):
+def _wwii_turn(stands, turn, until, terrain=(), labels=None, level=None, first=None):
     """A WWII (001) table of ``stands`` (turns=6) played up to phase ``until`` of ``turn``: the
-    veteran (or a :class:`Level` given) plays A's decisions of that turn, everything else
-    passes. Returns the battle; the label of each option the AI chose is appended to
-    ``labels``."""
+    veteran (or a :class:`Level` given) plays A's decisions of that turn (from turn ``first``
+    on, if given), everything else passes. Returns the battle; the label of each option the
+    AI chose is appended to ``labels``."""
     d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, turns=6)
     d["ruleset"] = "wwii"
     b = Battle(parse_scenario(d, "test.json"), 3)
@@ -587,7 +587,7 @@ def _wwii_turn(stands, turn, until, terrain=(), labels=None, level=None):
     if level is not None:
         ai.level = level
     while not b.finished and not (b.state.turn == turn and b.state.phase == until):
-        if b.to_act == "A" and b.state.turn == turn:
+        if b.to_act == "A" and (first or turn) <= b.state.turn <= turn:
             b.apply(ai.choose(b))
             if labels is not None:
                 labels.append(ai.last[0].label)
@@ -720,3 +720,27 @@ def test_the_veteran_moves_a_stand_the_enemy_cannot_hit_to_a_better_position(rep
     assert b.fire_setup("B1", "A1", "cannon", "planning").legal is False  # out of its range
     assert b.stand("A1").posture == posture
     assert ("movement group of A1 (a better position)" in labels) == repositions
+
+
+@pytest.mark.parametrize(("keeps_company", "together"), [(0.15, True), (0.0, False)])
+def test_the_wwii_veteran_closes_up_side_by_side_so_two_stands_move_as_one_group(
+    keeps_company, together
+):
+    """A WWII movement group is a chain of stands in base contact (001 8.1.2), and a group
+    moves on one cohesion roll (001 8.2). Far from the enemy, the veteran ends the second
+    stand's move square beside the first, facing the same way, so that next turn they are
+    declared as one group of two; a level that does not keep company ends each move on its
+    own and declares two groups of one."""
+    stands = [
+        ("A1", "A", "Pz IIIJ-M", 4, 10, 0),
+        ("A2", "A", "Pz IIIJ-M", 6, 13.5, 0),
+        ("B1", "B", 'M4 "Sherman"', 46, 12, 180),
+    ]
+    level = dataclasses.replace(LEVELS["veteran"], keeps_company=keeps_company)
+    b = _wwii_turn(stands, 2, "fire", level=level, first=1)
+    moved = [e["stand"] for e in b.log.events if e["event"] == "move" and e["turn"] == 1]
+    assert sorted(moved) == ["A1", "A2"]  # both rolled to move on turn 1
+    a1, a2 = b.stand("A1"), b.stand("A2")
+    assert base_contact(a1.pose(), a2.pose()) == together
+    groups = [e["stands"] for e in b.log.events if e["event"] == "posture" and e["turn"] == 2]
+    assert (["A1", "A2"] in groups) == together

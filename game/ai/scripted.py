@@ -38,7 +38,7 @@ from game.rules.actions import (
 )
 from game.rules.battle import Battle, sight_info
 from game.rules.combat import FireSetup
-from game.rules.geometry import StandPose
+from game.rules.geometry import StandPose, base_contact
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,10 @@ class Level:
     at most once a turn, and not while it moves). repositions (WWII): whether a stand that has
     a shot takes the movement posture whenever its best move is worth more over the turns left
     (``_better_moved``), even where the enemy cannot hit it; a recruit moves only the stands
-    that are under fire or have nothing to shoot at.
+    that are under fire or have nothing to shoot at. keeps_company (WWII, stands): what ending
+    a move that gives no shot and draws no fire in base contact with a stand of ours is worth.
+    The two may then be declared as one movement group and move on one cohesion roll (001
+    8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way.
     """
 
     name: str
@@ -78,6 +81,7 @@ class Level:
     moves_at: float = 0.8
     posture_caution: float = 0.25
     repositions: bool = False
+    keeps_company: float = 0.0
 
 
 LEVELS = {
@@ -92,6 +96,7 @@ LEVELS = {
         crosses_with=2,
         crosses_alone=0.7,
         repositions=True,
+        keeps_company=0.15,
     ),
     "recruit": Level(
         "recruit",
@@ -789,6 +794,50 @@ class ScriptedAI:
         if s.on_table and battle.rules.postures:
             # (WWII only: in Modern, 100 battles against the recruit went from 72 won to 62)
             out += self._contact_candidates(battle, s, mp, seen)
+        if battle.rules.postures and self.level.keeps_company:
+            out += self._formation_candidates(battle, s, mp, seen)
+        return out
+
+    def _company(self, battle, s) -> list[StandPose]:
+        """Where the other stands of our side will be when ``s`` ends its move: those that
+        moved already this phase or are not in the movement action under way."""
+        mv = battle.state.moving
+        still = set(mv.stands) if mv is not None and mv.side == s.side else set()
+        return [
+            o.pose()
+            for o in battle.state.stands.values()
+            if o.side == s.side and o.active and o.id != s.id and (o.moved or o.id not in still)
+        ]
+
+    def _formation_candidates(self, battle, s, mp, seen) -> list[tuple]:
+        """Moves to the side of a stand of ours, square to it and facing as it does, so that
+        the two are in base contact and next turn may be one movement group (001 8.1.2)."""
+        out = []
+        t = battle.table
+        for f in self._company(battle, s):
+            if math.hypot(f.x - s.x, f.y - s.y) > mp + 1.5:
+                continue
+            a = math.radians(f.facing_deg + 90.0)
+            for k in (1.0, -1.0):
+                end = (f.x + k * math.cos(a), f.y + k * math.sin(a))
+                if not (0.5 <= end[0] <= t.width - 0.5 and 0.5 <= end[1] <= t.depth - 0.5):
+                    continue
+                if s.on_table:
+                    start = (s.x, s.y)
+                else:
+                    edge = battle.side_spec[s.side].entry_edge
+                    start = (s.x, end[1]) if edge in ("left", "right") else (end[0], s.y)
+                path = (start, end)
+                if math.dist(start, end) < 0.5 or battle.path_problem(s.id, path) is not None:
+                    continue
+                walk = battle.preview_move(s.id, path)
+                if len(walk.points) < 2 or math.dist(walk.points[-1], end) > 1e-6:
+                    continue
+                key = (round(end[0], 1), round(end[1], 1))
+                if key in seen or not battle.room_at(end[0], end[1], f.facing_deg, ignore=s.id):
+                    continue
+                seen.add(key)
+                out.append((end, path, f.facing_deg, walk.points))
         return out
 
     def _contact_candidates(self, battle, s, mp, seen) -> list[tuple]:
@@ -981,8 +1030,9 @@ class ScriptedAI:
     def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
-        distance still to cover towards the fight, less straying from the group. Enemy stands
-        still waiting to enter count where they will likely be after their first move
+        distance still to cover towards the fight, less straying from the group, plus
+        ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of ours. Enemy
+        stands still waiting to enter count where they will likely be after their first move
         (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
         where the enemy will arrive; enemy stands that fire first and have yet to move count
         also where they could close in to (``_closing``), as a threat only."""
@@ -1025,6 +1075,9 @@ class ScriptedAI:
         need = [1.0 if wwii and self._hidden(battle, q) else 0.8 * reach for q in epose]
         caution = self._caution(battle, side, press)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
+        # WWII: a stand closing up beside one of ours may move with it next turn on one roll
+        bonus = self.level.keeps_company if wwii else 0.0
+        company = self._company(battle, s) if bonus else []
         scores = []
         for i, p in enumerate(poses):
             offense = []
@@ -1068,5 +1121,7 @@ class ScriptedAI:
                 score -= 0.04 * max(0.0, press - 0.4) * near
             if gx is not None:
                 score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
+            if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
+                score += bonus  # on the way: once in the fight, each stand seeks its own shot
             scores.append(score)
         return scores
