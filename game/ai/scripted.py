@@ -827,18 +827,24 @@ class ScriptedAI:
                 else:
                     edge = battle.side_spec[s.side].entry_edge
                     start = (s.x, end[1]) if edge in ("left", "right") else (end[0], s.y)
-                path = (start, end)
-                if math.dist(start, end) < 0.5 or battle.path_problem(s.id, path) is not None:
-                    continue
-                walk = battle.preview_move(s.id, path)
-                if len(walk.points) < 2 or math.dist(walk.points[-1], end) > 1e-6:
-                    continue
-                key = (round(end[0], 1), round(end[1], 1))
-                if key in seen or not battle.room_at(end[0], end[1], f.facing_deg, ignore=s.id):
-                    continue
-                seen.add(key)
-                out.append((end, path, f.facing_deg, walk.points))
+                if math.dist(start, end) >= 0.5:
+                    out += self._exactly_to(battle, s, (start, end), end, f.facing_deg, seen)
         return out
+
+    def _exactly_to(self, battle, s, path, end, facing, seen) -> list[tuple]:
+        """``[(end, path, facing, walk)]`` if the engine would walk ``s`` along ``path``
+        (inches) all the way to ``end`` this move and a stand fits there at ``facing``
+        (degrees), and no candidate ended there yet (``seen``, which it adds to); else []."""
+        if battle.path_problem(s.id, path) is not None:
+            return []
+        walk = battle.preview_move(s.id, path)
+        if len(walk.points) < 2 or math.dist(walk.points[-1], end) > 1e-6:
+            return []  # it is there already, or would not get there this move
+        key = (round(end[0], 1), round(end[1], 1))
+        if key in seen or not battle.room_at(end[0], end[1], facing, ignore=s.id):
+            return []
+        seen.add(key)
+        return [(end, path, facing, walk.points)]
 
     def _contact_candidates(self, battle, s, mp, seen) -> list[tuple]:
         """Moves into base contact with an enemy stand within reach: square to its front,
@@ -859,18 +865,9 @@ class ScriptedAI:
                 lead = (e.x + 2.0 * nx, e.y + 2.0 * ny)
                 far = math.dist((s.x, s.y), lead) > 0.25
                 path = ((s.x, s.y), lead, end) if far else ((s.x, s.y), end)
-                if battle.path_problem(s.id, path) is not None:
-                    continue  # e.g. the way in square to a stand at the table's edge is off it
-                walk = battle.preview_move(s.id, path)
-                ex, ey = walk.points[-1]
-                if len(walk.points) < 2 or math.dist((ex, ey), end) > 1e-6:
-                    continue  # it is there already, or would not get there this move
-                key = (round(ex, 1), round(ey, 1))
+                # (the way in square to a stand at the table's edge may be off it: left out)
                 facing = (math.degrees(a) + 180.0) % 360  # our front towards it
-                if key in seen or not battle.room_at(ex, ey, facing, ignore=s.id):
-                    continue
-                seen.add(key)
-                out.append(((ex, ey), path, facing, walk.points))
+                out += self._exactly_to(battle, s, path, end, facing, seen)
         return out
 
     def _hidden(self, battle, p) -> bool:
