@@ -794,7 +794,10 @@ class ScriptedAI:
         if s.on_table and battle.rules.postures:
             # (WWII only: in Modern, 100 battles against the recruit went from 72 won to 62)
             out += self._contact_candidates(battle, s, mp, seen)
-        if battle.rules.postures and self.level.keeps_company:
+        moving = battle.phase is not None and battle.phase.kind == "movement"
+        if battle.rules.postures and self.level.keeps_company and moving:
+            # (not when planning in the posture phase: there only stands that have a shot
+            # are planned, and the company counts only where there is none)
             out += self._formation_candidates(battle, s, mp, seen)
         return out
 
@@ -811,12 +814,13 @@ class ScriptedAI:
 
     def _formation_candidates(self, battle, s, mp, seen) -> list[tuple]:
         """Moves to the side of a stand of ours, square to it and facing as it does, so that
-        the two are in base contact and next turn may be one movement group (001 8.1.2)."""
+        the two are in base contact and next turn may be one movement group (001 8.1.2).
+        Beside the 4 nearest within reach (``mp`` inches and a stand's width) only."""
         out = []
         t = battle.table
-        for f in self._company(battle, s):
-            if math.hypot(f.x - s.x, f.y - s.y) > mp + 1.5:
-                continue
+        near = [f for f in self._company(battle, s) if math.hypot(f.x - s.x, f.y - s.y) <= mp + 1.5]
+        near.sort(key=lambda f: math.hypot(f.x - s.x, f.y - s.y))
+        for f in near[:4]:
             a = math.radians(f.facing_deg + 90.0)
             for k in (1.0, -1.0):
                 end = (f.x + k * math.cos(a), f.y + k * math.sin(a))
