@@ -815,7 +815,9 @@ class ScriptedAI:
     def _formation_candidates(self, battle, s, mp, seen) -> list[tuple]:
         """Moves to the side of a stand of ours, square to it and facing as it does, so that
         the two are in base contact and next turn may be one movement group (001 8.1.2).
-        Beside the 4 nearest within reach (``mp`` inches and a stand's width) only."""
+        Only beside the 4 nearest of ours whose centres are within ``mp`` + 1.5 inches (the
+        place beside one is 1" from its centre), and only where the whole footprint stays on
+        the table, as for ``_candidates``. Same tuples as ``_candidates``."""
         out = []
         t = battle.table
         near = [f for f in self._company(battle, s) if math.hypot(f.x - s.x, f.y - s.y) <= mp + 1.5]
