@@ -744,3 +744,26 @@ def test_the_wwii_veteran_closes_up_side_by_side_so_two_stands_move_as_one_group
     assert base_contact(a1.pose(), a2.pose()) == together
     groups = [e["stands"] for e in b.log.events if e["event"] == "posture" and e["turn"] == 2]
     assert (["A1", "A2"] in groups) == together
+
+
+@pytest.mark.parametrize(("seeks_sight", "closes_in"), [(4.0, True), (0.0, False)])
+def test_the_wwii_veteran_goes_looking_for_an_enemy_a_wood_hides(seeks_sight, closes_in):
+    """A Pz III (A1) 11" from a Sherman (B1), inside its gun's 15" (001 10.0) but with a wood
+    between them: no line of sight (001 6.1), so no shot. Early in the battle (turn 2 of 6,
+    no pressure from the clock), the veteran (``Level.seeks_sight`` 4") closes in through the
+    wood to find it; a level that counts only the range (0) thinks it near enough and waits."""
+    stands = [("A1", "A", "Pz IIIJ-M", 8, 12, 0), ("B1", "B", 'M4 "Sherman"', 19, 12, 180)]
+    wood = [("woods", (12, 6, 16, 18))]
+    before = _wwii_turn(stands, 2, "posture", terrain=wood)  # nobody has acted yet
+    assert before.fire_setup("A1", "B1", "cannon", "planning").legal is False
+    assert "no line of sight" in before.fire_setup("A1", "B1", "cannon", "planning").reason
+    level = dataclasses.replace(LEVELS["veteran"], seeks_sight=seeks_sight)
+    b = _wwii_turn(stands, 2, "marker_removal", terrain=wood, level=level)
+    a1 = b.stand("A1")
+    moved = [e["stand"] for e in b.log.events if e["event"] == "move" and e["turn"] == 2]
+    if closes_in:
+        assert moved == ["A1"]
+        assert math.hypot(a1.x - 19, a1.y - 12) <= 5.0
+    else:
+        assert moved == []
+        assert (a1.x, a1.y) == (8, 12)

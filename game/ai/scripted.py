@@ -64,7 +64,11 @@ class Level:
     that are under fire or have nothing to shoot at. keeps_company (WWII, stands): what ending
     a move that gives no shot and draws no fire in base contact with a stand of ours is worth.
     The two may then be declared as one movement group and move on one cohesion roll (001
-    8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way.
+    8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way. seeks_sight
+    (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
+    it would see from there, but to this distance of one it would not (a wood or a hill
+    between), so that it goes round or through instead of waiting in range and blind; 0 (the
+    recruit): 0.8 of its range either way.
     """
 
     name: str
@@ -82,6 +86,7 @@ class Level:
     posture_caution: float = 0.25
     repositions: bool = False
     keeps_company: float = 0.0
+    seeks_sight: float = 0.0
 
 
 LEVELS = {
@@ -97,6 +102,7 @@ LEVELS = {
         crosses_alone=0.7,
         repositions=True,
         keeps_company=0.15,
+        seeks_sight=4.0,
     ),
     "recruit": Level(
         "recruit",
@@ -1033,7 +1039,9 @@ class ScriptedAI:
     def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
-        distance still to cover towards the fight, less straying from the group, plus
+        distance still to cover towards the fight (into range of an enemy it would see from
+        there, nearer to one it would not: ``Level.seeks_sight``), less straying from the
+        group, plus
         ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of ours. Enemy
         stands still waiting to enter count where they will likely be after their first move
         (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
@@ -1076,6 +1084,13 @@ class ScriptedAI:
         reach = s.unit.gun_range
         wwii = battle.rules.postures
         need = [1.0 if wwii and self._hidden(battle, q) else 0.8 * reach for q in epose]
+        seek = self.level.seeks_sight if wwii else 0.0
+
+        def reach_to(i: int, j: int) -> float:
+            # how near pose i must come to enemy j: into range if it would see it from
+            # there; nearer if a wood or a hill is in the way (WWII, ``Level.seeks_sight``)
+            return need[j] if not seek or m_ab.clear[i, j] else min(need[j], seek)
+
         caution = self._caution(battle, side, press)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
@@ -1116,7 +1131,7 @@ class ScriptedAI:
             if not offense:  # nothing to shoot from here: go and find the enemy, within
                 # range of one in the open, into contact with one hidden deep in a wood
                 gap = min(
-                    max(0.0, math.hypot(p.x - q.x, p.y - q.y) - need[j])
+                    max(0.0, math.hypot(p.x - q.x, p.y - q.y) - reach_to(i, j))
                     for j, q in enumerate(epose)
                 )
                 score -= (0.04 + 0.02 * press) * gap
