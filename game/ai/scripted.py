@@ -66,9 +66,9 @@ class Level:
     The two may then be declared as one movement group and move on one cohesion roll (001
     8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way. seeks_sight
     (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
-    it would see from there, but to this distance of one it would not (a wood or a hill
-    between), so that it goes round or through instead of waiting in range and blind; 0 (the
-    recruit): 0.8 of its range either way.
+    it would see from there, but to this distance of one it would not (a wood, a hill or a
+    stand between), so that it goes round or through instead of waiting in range and blind;
+    0 (the recruit): 0.8 of its range either way.
     """
 
     name: str
