@@ -1041,8 +1041,8 @@ class ScriptedAI:
         (cover, hull-down and facing count through the engine's own fire setups), less the
         distance still to cover towards the fight (into range of an enemy it would see from
         there, nearer to one it would not: ``Level.seeks_sight``), less straying from the
-        group, plus
-        ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of ours. Enemy
+        group, plus ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of
+        ours. Enemy
         stands still waiting to enter count where they will likely be after their first move
         (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
         where the enemy will arrive; enemy stands that fire first and have yet to move count
@@ -1088,7 +1088,7 @@ class ScriptedAI:
 
         def reach_to(i: int, j: int) -> float:
             # how near pose i must come to enemy j: into range if it would see it from
-            # there; nearer if a wood or a hill is in the way (WWII, ``Level.seeks_sight``)
+            # there; nearer if the engine's sight line is blocked (a wood, a hill, a stand)
             return need[j] if not seek or m_ab.clear[i, j] else min(need[j], seek)
 
         caution = self._caution(battle, side, press)
@@ -1129,7 +1129,8 @@ class ScriptedAI:
             score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
             near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
             if not offense:  # nothing to shoot from here: go and find the enemy, within
-                # range of one in the open, into contact with one hidden deep in a wood
+                # range of one in the open, near one it would not see from here, into
+                # contact with one hidden deep in a wood
                 gap = min(
                     max(0.0, math.hypot(p.x - q.x, p.y - q.y) - reach_to(i, j))
                     for j, q in enumerate(epose)
