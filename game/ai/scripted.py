@@ -67,7 +67,7 @@ class Level:
     8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way. seeks_sight
     (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
     it would see from there, but to this distance of one it would not (a wood, a hill or a
-    stand between), so that it goes round or through instead of waiting in range and blind;
+    stand blocks the sight line, 001 6.1), so that it goes round or through instead of waiting in range and blind;
     0 (the recruit): 0.8 of its range either way.
     """
 
@@ -1042,11 +1042,10 @@ class ScriptedAI:
         distance still to cover towards the fight (into range of an enemy it would see from
         there, nearer to one it would not: ``Level.seeks_sight``), less straying from the
         group, plus ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of
-        ours. Enemy
-        stands still waiting to enter count where they will likely be after their first move
-        (``_phantoms``), so a stand entering on turn 1 does not stop in the open in front of
-        where the enemy will arrive; enemy stands that fire first and have yet to move count
-        also where they could close in to (``_closing``), as a threat only."""
+        ours. Enemy stands still waiting to enter count where they will likely be after their
+        first move (``_phantoms``), so a stand entering on turn 1 does not stop in the open in
+        front of where the enemy will arrive; enemy stands that fire first and have yet to move
+        count also where they could close in to (``_closing``), as a threat only."""
         side = s.side
         phantoms = self._phantoms(battle, side)
         real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
