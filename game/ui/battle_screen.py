@@ -50,6 +50,7 @@ HELP_TEXT = [
     "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
     "X: show the AI's last decision (its three best options and their scores)",
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
+    "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",
 ]
 
 

@@ -11,6 +11,7 @@ from game.rules.geometry import StandPose, _corners
 from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
 
 BACKGROUND = (236, 233, 222)
+POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
 MIN_SCALE, MAX_SCALE = 4.0, 160.0
 
 
@@ -108,8 +109,8 @@ class TableView:
         highlight: dict[str, tuple] | None = None,
         ghost: set[str] | None = None,
     ) -> None:
-        """Every stand as a token with facing and id, its markers (S, D, fired, depleted ATGM),
-        and wrecks. ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting
+        """Every stand as a token with facing and id, its markers (S, D, fired, depleted ATGM,
+        and M for a WWII stand in the movement posture, 001 5.0 step 2), and wrecks. ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting
         to enter at their entry point, faded."""
         highlight = highlight or {}
         for w in wrecks:
@@ -143,6 +144,8 @@ class TableView:
             badges.append(("D", (200, 40, 40), (255, 255, 255)))
         if s.depleted:
             badges.append(("A", (120, 120, 120), (255, 255, 255)))
+        if s.posture == "movement" and s.on_table:  # WWII: it will not fire this turn
+            badges.append(("M", POSTURE_BADGE, (255, 255, 255)))
         for text, fill, ink in badges:
             pygame.draw.circle(surface, fill, (int(x), int(y)), r)
             pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)
