@@ -1430,12 +1430,13 @@ class BattleScreen:
 
     def _draw_help(self, surface) -> None:
         font = pygame.font.Font(None, 24)
-        box = pygame.Rect(0, 0, 760, 40 + 28 * len(HELP_TEXT))
+        title = "Keys and mouse (F1 or Esc to close)"
+        lines = [font.render(line, True, INK) for line in (title, *HELP_TEXT)]
+        box = pygame.Rect(0, 0, 32 + max(t.get_width() for t in lines), 40 + 28 * len(HELP_TEXT))
         box.center = self.tv.rect.center
         pygame.draw.rect(surface, (245, 243, 234), box)
         pygame.draw.rect(surface, INK, box, 2)
-        for i, line in enumerate(["Keys and mouse (F1 or Esc to close)", *HELP_TEXT]):
-            t = font.render(line, True, INK)
+        for i, t in enumerate(lines):
             surface.blit(t, (box.x + 16, box.y + 12 + 28 * i))
 
 
