@@ -29,6 +29,7 @@ from game.ui.battle_screen import (
     SetupMode,
 )
 from game.ui.menu import MenuScreen
+from game.ui.table_view import POSTURE_BADGE
 from tests.conftest import scenario_dict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -441,8 +442,6 @@ def test_wwii_postures_by_click_and_covering_fire_by_button(app):
 def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
     """001 5.0 step 2: a stand declared into a movement group will not fire this turn, so its
     token wears an "M" badge; a stand left in the firing posture does not."""
-    from game.ui.table_view import POSTURE_BADGE
-
     pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
     d = scenario_dict(
         [("A1", "A", pz, 10, 12, 0), ("A4", "A", pz, 20, 6, 0), ("B1", "B", sherman, 30, 12, 180)],
@@ -461,12 +460,9 @@ def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
     assert b.stand("A1").posture == "movement" and b.stand("A4").posture != "movement"
     s.draw(app.surface)
 
-    def badge_pixel(sid):
-        st = b.stand(sid)
-        px, py = s.tv.to_px(st.x, st.y)
-        r = max(7, int(s.tv.view.scale * 0.3))
-        x, y = int(px + s.tv.view.scale * 0.5), int(py - s.tv.view.scale * 0.5)
-        return tuple(app.surface.get_at((x - r + 3, y)))[:3]
+    def badge_pixel(sid):  # inside the first badge, left of its letter
+        x, y, r = s.tv.badge_layout(*s.tv.to_px(b.stand(sid).x, b.stand(sid).y))
+        return tuple(app.surface.get_at((int(x) - r + 3, int(y))))[:3]
 
     assert badge_pixel("A1") == POSTURE_BADGE
     assert badge_pixel("A4") != POSTURE_BADGE

@@ -110,8 +110,9 @@ class TableView:
         ghost: set[str] | None = None,
     ) -> None:
         """Every stand as a token with facing and id, its markers (S, D, fired, depleted ATGM,
-        and M for a WWII stand in the movement posture, 001 5.0 step 2), and wrecks. ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting
-        to enter at their entry point, faded."""
+        and M for a WWII stand in the movement posture, 001 5.0 step 2), and wrecks.
+        ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting to enter at
+        their entry point, faded."""
         highlight = highlight or {}
         for w in wrecks:
             draw_stand(surface, self.view, w.pose(), (60, 60, 60))
@@ -133,10 +134,15 @@ class TableView:
                 pygame.draw.polygon(surface, highlight[s.id], corners, 3)
             self._markers(surface, s, px, py)
 
-    def _markers(self, surface, s, px: float, py: float) -> None:
+    def badge_layout(self, px: float, py: float) -> tuple[float, float, int]:
+        """Where a stand's marker badges go (pixels): the centre of the first badge, at the
+        top right corner of a stand centred on (px, py), and the badges' radius; each further
+        badge sits 2 * radius + 2 to the right of the one before."""
         r = max(7, int(self.view.scale * 0.3))
-        x = px + self.view.scale * 0.5
-        y = py - self.view.scale * 0.5
+        return px + self.view.scale * 0.5, py - self.view.scale * 0.5, r
+
+    def _markers(self, surface, s, px: float, py: float) -> None:
+        x, y, r = self.badge_layout(px, py)
         badges = []
         if s.S:
             badges.append(("S", (235, 200, 40), INK))
