@@ -11,6 +11,7 @@ from game.rules.geometry import (
     base_contact,
     engaged,
     footprint,
+    path_after,
     range_band,
 )
 from tests.conftest import DATA, MODERN, WWII, make_table, pose
@@ -559,3 +560,25 @@ def test_a_stand_turned_45_degrees_stops_a_mover_passing_its_corner(offset, stop
     corner reaches furthest."""
     walk = make_table().walk([(5, 5), (15, 5)], 20, no_pass=[footprint(10, 5 + offset, 45)])
     assert (walk.stopped_by == "enemy") == stopped
+
+
+@pytest.mark.parametrize(
+    ("path", "arc_in", "rest"),
+    [
+        # where a stand stopped to roll its nerve, the rest of its path (001 8.3.6)
+        (((0, 0), (10, 0)), 3.0, ((3.0, 0.0), (10.0, 0.0))),
+        (((0, 0), (4, 0), (4, 6)), 5.5, ((4.0, 1.5), (4.0, 6.0))),
+        (((0, 0), (4, 0), (4, 6)), 4.0, ((4.0, 0.0), (4.0, 6.0))),  # on a corner: it turns there
+        (((0, 0), (0, 0), (2, 0)), 0.0, ((0.0, 0.0), (2.0, 0.0))),  # a repeated point is skipped
+        (((0, 0), (2, 0)), 9.0, ((2.0, 0.0),)),  # past the end: the end alone
+    ],
+)
+def test_path_after(path, arc_in, rest):
+    assert path_after(path, arc_in) == rest
+
+
+def test_path_after_refuses_nonsense():
+    with pytest.raises(ValueError, match="starting point"):
+        path_after((), 1.0)
+    with pytest.raises(ValueError, match="negative"):
+        path_after(((0, 0), (1, 0)), -1.0)

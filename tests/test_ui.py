@@ -439,24 +439,37 @@ def test_wwii_postures_by_click_and_covering_fire_by_button(app):
     assert "covering fire" in " ".join(s.log_lines)
 
 
-def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
-    """001 5.0 step 2: a stand declared into a movement group will not fire this turn, so its
-    token wears an "M" badge; a stand left in the firing posture does not."""
+def _a1_declared_to_move(app, b1_x, dice):
+    """A WWII battle on screen: A1 (10, 12) and A4 (20, 6) against B1 at (``b1_x``, 12) facing
+    them; Blue has the initiative (``dice`` start 6-1) and has just clicked A1 into a movement
+    group (001 5.0 step 2)."""
     pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
     d = scenario_dict(
-        [("A1", "A", pz, 10, 12, 0), ("A4", "A", pz, 20, 6, 0), ("B1", "B", sherman, 30, 12, 180)],
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("A4", "A", pz, 20, 6, 0),
+            ("B1", "B", sherman, b1_x, 12, 180),
+        ],
         cohesion=(15, 14),
         generation=(None, None),
         sighting=20,
     )
     d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1]))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)))
     s = BattleScreen(app, b)
     app.show(s)
     to_fire1(s)
     press(s, "Blue first")
     click_at(s, 10, 12)
     key(s, pygame.K_RETURN)
+    return s
+
+
+def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
+    """001 5.0 step 2: a stand declared into a movement group will not fire this turn, so its
+    token wears an "M" badge; a stand left in the firing posture does not."""
+    s = _a1_declared_to_move(app, b1_x=30, dice=[6, 1])
+    b = s.battle
     assert b.stand("A1").posture == "movement" and b.stand("A4").posture != "movement"
     s.draw(app.surface)
 
@@ -466,3 +479,33 @@ def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
 
     assert badge_pixel("A1") == POSTURE_BADGE
     assert badge_pixel("A4") != POSTURE_BADGE
+
+
+def test_plotting_through_an_enemy_stand_shows_the_nerve_roll(app):
+    """001 8.3.6: a path through an enemy stand and on shows where the stand will stop and the
+    engine's chance of its nerve roll; after the move, the log panel reads the roll out."""
+    # initiative 6-1, orders 3+3 each side, A1's ordered roll 5, its nerve roll 12
+    s = _a1_declared_to_move(app, b1_x=14, dice=[6, 1, 3, 3, 3, 3, 5, 12])
+    b = s.battle
+    key(s, pygame.K_p)  # B declares nothing
+    key(s, pygame.K_p)
+    press(s, "Blue first")  # fire phase: nobody fires
+    key(s, pygame.K_p)
+    key(s, pygame.K_p)
+    press(s, "Blue first")  # movement
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    assert isinstance(s.mode, PlotMode)
+    click_at(s, 18, 12)
+    enemy, chance = b.pass_through_at("A1", ((10, 12), (18, 12)))
+    assert (enemy, chance) == ("B1", 0.6)
+    assert "a nerve roll (cohesion +3) to pass through, 60%" in s._panel_text
+    key(s, pygame.K_RETURN)
+    for _ in range(6):  # B lets each part of the move go by
+        if isinstance(s.mode, CurtainMode):
+            click_at(s, 5, 5)
+        elif isinstance(s.mode, OpportunityMode):
+            key(s, pygame.K_l)
+    assert b.stand("A1").x == 18.0
+    assert any("nerve roll 12, total 15 against 15, passes" in line for line in s.log_lines)

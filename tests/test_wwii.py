@@ -15,6 +15,7 @@ from game.rules.actions import (
     DeclareGroup,
     EndCoveringFire,
     Fire,
+    LetPass,
     Move,
     MoveAttempt,
     OpportunityFire,
@@ -23,7 +24,7 @@ from game.rules.actions import (
 from game.rules.battle import Battle, IllegalAction
 from game.rules.dice import FixedDice
 from game.rules.flow import WwiiRules
-from game.rules.log import check_log
+from game.rules.log import check_log, check_log_line
 from game.rules.scenario import load_scenario, parse_scenario
 from tests.conftest import scenario_dict
 
@@ -178,9 +179,9 @@ def test_one_shot_a_turn_from_the_firing_posture(posture, fired, fires, opportun
 # --- opportunity fire and covering fire (001 7.4, 7.5) -----------------------------------------
 
 
-def _moving(dice, stands=STANDS, offered=(("B1", "cannon"),)):
-    """A1 and A2 move (group M1); A1 drives 8" towards B1; ``offered`` are the opportunity
-    firers offered at step 8. Dice after the initiative: orders 3+3 each side, A's move roll 5."""
+def _m1_may_move(stands, dice):
+    """A declares A1 and A2 (group M1) to move, nobody fires, and M1 passes its ordered roll.
+    ``dice`` follow the initiative (6-1), the orders (3+3 each side) and M1's roll (5)."""
     b = wwii_battle(stands, [6, 1, 3, 3, 3, 3, 5, *dice])
     to_fire_phase(b)
     b.apply(ChooseFirst("A", "A"))
@@ -188,6 +189,13 @@ def _moving(dice, stands=STANDS, offered=(("B1", "cannon"),)):
     b.apply(Pass("B"))
     b.apply(ChooseFirst("A", "A"))
     b.apply(MoveAttempt("A", "M1", True))
+    return b
+
+
+def _moving(dice, stands=STANDS, offered=(("B1", "cannon"),)):
+    """A1 and A2 move (group M1); A1 drives 8" towards B1; ``offered`` are the opportunity
+    firers offered at step 8. Dice after the initiative: orders 3+3 each side, A's move roll 5."""
+    b = _m1_may_move(stands, dice)
     b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
     assert b.to_act == "B" and b.opportunity_offer[8] == list(offered)
     return b
@@ -291,3 +299,84 @@ def test_the_wwii_meeting_engagement_plays_to_the_end_with_a_clean_log(tmp_path)
     assert {e["phase"] for e in evs} >= {"posture", "fire", "movement", "marker_removal"}
     assert {e["side"] for e in evs if e["event"] == "posture"} == {"A", "B"}
     assert any(e["event"] == "move" for e in evs)
+
+
+# --- passing through an enemy stand (001 8.3.6) -------------------------------------------------
+
+# B1 stands in A1's way, 4" ahead, front to front; A4 and the rest as in STANDS.
+BLOCKING = [*STANDS[:4], ("B1", "B", SHERMAN, 14, 12, 180)]
+
+
+def _drive_through(dice, path=((10, 12), (18, 12)), markers=()):
+    """A1 (group M1 with A2) drives along ``path``; B lets every offered move pass. ``dice``
+    follow the initiative, orders (3+3 each side) and A's movement roll (5)."""
+    b = _m1_may_move(BLOCKING, dice)
+    for m in markers:
+        setattr(b.stand("A1"), m, True)
+    b.apply(Move("A", "A1", path, 0.0))
+    while b.state.pending is not None and b.to_act == "B":
+        b.apply(LetPass("B"))
+    return b
+
+
+@pytest.mark.parametrize(
+    ("roll", "markers", "total", "passed", "ends_at"),
+    [
+        (12, (), 15, True, 18.0),  # 12 + 3 = 15 <= 15: through, on to the path's end
+        (13, (), 16, False, 13.0),  # 16 > 15: it stays adjacent to B1
+        (9, ("S",), 16, False, 13.0),  # its own S adds +4
+        (8, ("D",), 14, True, 18.0),  # its own D adds +3
+        (1, ("S", "D"), 11, True, 18.0),  # +10 would still pass; a natural 1 always passes
+        (20, (), 23, False, 13.0),  # a natural 20 always fails
+    ],
+)
+def test_a_stand_tests_its_nerve_to_pass_through_an_enemy_stand(
+    roll, markers, total, passed, ends_at
+):
+    b = _drive_through([roll], markers=markers)
+    first, *rest = [e for e in events(b, "move") if e["stand"] == "A1"]
+    assert first["stopped_by"] == "enemy" and first["path"][-1] == [13.0, 12.0]
+    nerve = first["pass_through"]
+    assert nerve["enemy"] == "B1" and nerve["roll"] == roll and nerve["level"] == 15
+    assert {"why": "pass_through", "value": 3} in nerve["mods"]
+    assert nerve["total"] == total and nerve["passed"] is passed
+    assert (b.stand("A1").x, b.stand("A1").y) == (ends_at, 12.0)
+    if passed:  # the rest of the path is a second part of the same move: 3" + 5" of 11 MP
+        (second,) = rest
+        assert second["path"][0] == [13.0, 12.0] and second["path"][-1] == [18.0, 12.0]
+        assert second["mp_allowed"] == 8.0 and second["mp_spent"] == 5.0
+        assert second["stopped_by"] is None and "pass_through" not in second
+    else:
+        assert rest == [] and b.stand("A1").moved
+    assert [p for i, e in enumerate(b.log.events) for p in check_log_line(e, i)] == []
+
+
+def test_a_path_that_ends_on_the_enemy_asks_only_for_base_contact():
+    """001 8.3.6: only a stand that means to go through rolls; one driving into contact stops."""
+    b = _drive_through([], path=((10, 12), (14, 12)))
+    (move,) = [e for e in events(b, "move") if e["stand"] == "A1"]
+    assert move["stopped_by"] == "enemy" and "pass_through" not in move
+    assert (b.stand("A1").x, b.stand("A1").y) == (13.0, 12.0)
+
+
+def test_the_nerve_roll_chance_is_offered_before_the_move():
+    """What the plotting screen shows comes from the engine (RD "Movement"; 001 8.3.6)."""
+    b = _drive_through([12])  # any battle at A's movement will do; ask about A2 next
+    assert b.pass_through_at("A2", ((11, 12), (11, 20))) is None  # nobody in the way
+    b2 = wwii_battle(BLOCKING, [6, 1])
+    assert b2.pass_through_at("A1", ((10, 12), (18, 12))) == ("B1", 0.6)  # rolls 1-12 of 20
+    b2.stand("A1").D = True
+    assert b2.pass_through_at("A1", ((10, 12), (18, 12))) == ("B1", 0.45)
+    assert b2.pass_through_at("A1", ((10, 12), (14, 12))) is None  # ends on B1
+
+
+def test_the_rest_of_the_move_is_offered_to_opportunity_fire_again():
+    """000 07.06.05 with 001 8.3.6: after the nerve roll the rest of the move is a new part; the
+    enemy may fire along it, but not again at the point where the stand stopped to roll."""
+    b = _m1_may_move(BLOCKING, [12])
+    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
+    assert b.state.pending.points[-1] == (13.0, 12.0) and 6 in b.opportunity_offer
+    b.apply(LetPass("B"))
+    part2 = b.state.pending
+    assert part2.points[0] == (13.0, 12.0) and part2.passed == ("B1",)
+    assert 0 not in b.opportunity_offer and min(b.opportunity_offer) == 1

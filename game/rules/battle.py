@@ -40,6 +40,7 @@ from game.rules.combat import FireSetup, illegal, marker_mods
 from game.rules.dice import Dice
 from game.rules.flow import RULESETS, Phase
 from game.rules.geometry import (
+    FREE_MOVE_IN,
     STAND_SIZE_IN,
     StandPose,
     Walk,
@@ -48,6 +49,8 @@ from game.rules.geometry import (
     footprint,
     footprints,
     in_front_arc,
+    overlaps,
+    path_after,
 )
 from game.rules.log import FORMAT, LogWriter, mods_json, pos
 from game.rules.scenario import Scenario, ScenarioError, parse_scenario, write_atomic
@@ -493,12 +496,57 @@ class Battle:
             path, self.movement_points(stand_id), s.unit.movement_class, no_pass=self._no_pass(s)
         )
 
-    def _no_pass(self, s: StandState):
-        return list(
-            footprints(
-                [e.pose() for e in self.state.stands.values() if e.active and e.side != s.side]
-            )
+    def _no_pass(self, s: StandState, passed: tuple[str, ...] = ()):
+        return self._blocking(s, passed)[1]
+
+    def _blocking(self, s: StandState, passed: tuple[str, ...] = ()):
+        """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
+        already passed through in this move (001 8.3.6)."""
+        enemies = [
+            e
+            for e in self.state.stands.values()
+            if e.active and e.side != s.side and e.id not in passed
+        ]
+        return [e.id for e in enemies], list(footprints([e.pose() for e in enemies]))
+
+    PASS_THROUGH_MOD = 3  # 001 8.3.6
+
+    def pass_through_at(self, stand_id: str, path) -> tuple[str, float] | None:
+        """Where a move along ``path`` (inches, the stand's centre first) would stop to roll
+        the stand's nerve (001 8.3.6): (the enemy stand it would try to pass through, the
+        chance in 0..1 that the cohesion roll at +3 passes), or None when it would not try.
+
+        A WWII stand tries when the engine's walk stops it against an enemy stand and the
+        path ends clear of that stand (a path that ends on the enemy asks only for base
+        contact). Modern never passes through enemy stands (RD "Movement")."""
+        s = self.stand(stand_id)
+        if not self.rules.pass_through or not path:
+            return None
+        ids, fps = self._blocking(s)
+        walk = self.table.walk(
+            path, self.movement_points(stand_id), s.unit.movement_class, no_pass=fps
         )
+        enemy = self._pass_target(walk, path, ids, fps)
+        if enemy is None:
+            return None
+        return enemy, self._nerve_chance(s)
+
+    def _pass_target(self, walk: Walk, path, ids, fps) -> str | None:
+        if not self.rules.pass_through or walk.stopped_by != "enemy" or walk.blocker is None:
+            return None
+        (x0, y0), (x1, y1) = (path[-2], path[-1]) if len(path) > 1 else (path[0], path[0])
+        heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) if len(path) > 1 else 0.0
+        if overlaps(footprint(x1, y1, heading), fps[walk.blocker]):
+            return None  # the path ends on the enemy: the player asked for base contact only
+        return ids[walk.blocker]
+
+    def _nerve_chance(self, s: StandState) -> float:
+        """The chance (0..1) that the stand's cohesion roll at +3 (and its own S and D) passes:
+        a natural 1 always passes, a natural 20 always fails (000 04.00)."""
+        mod = self.PASS_THROUGH_MOD + sum(v for _, v in marker_mods(s.S, s.D))
+        level = self.cohesion_level(s.side)
+        ok = sum(combat.cohesion_passes(r, r + mod, level) for r in range(1, 21))
+        return ok / 20
 
     def opportunity_setups(self) -> dict[int, list[FireSetup]]:
         """While a move waits for the enemy: step index -> the :class:`FireSetup` of each stand
@@ -1331,8 +1379,32 @@ class Battle:
         if why is not None:
             raise IllegalAction(why)
         entering = not s.on_table
-        mp = self.movement_points(s.id)
-        walk = self.table.walk(path, mp, s.unit.movement_class, no_pass=self._no_pass(s))
+        self._begin_part(
+            a.side, s, path, a.facing_deg % 360.0, self.movement_points(s.id), entering
+        )
+
+    def _begin_part(
+        self,
+        side: str,
+        s: StandState,
+        path,
+        facing_deg: float,
+        mp: float,
+        entering: bool,
+        passed: tuple[str, ...] = (),
+        walked_in: float = 0.0,
+    ) -> None:
+        """Walk (a part of) a move and offer it to the enemy's opportunity fire (000 07.06.05).
+        A later part, after a nerve roll to pass through an enemy stand (001 8.3.6), starts
+        where the stand stopped: that point was offered already, so it is not offered again."""
+        ids, fps = self._blocking(s, passed)
+        walk = self.table.walk(
+            path,
+            mp,
+            s.unit.movement_class,
+            free_in=max(0.0, FREE_MOVE_IN - walked_in),
+            no_pass=fps,
+        )
         points = walk.points
         headings = [s.facing_deg] * len(points)
         for i in range(1, len(points)):
@@ -1345,11 +1417,12 @@ class Battle:
         if len(points) > 1:
             headings[0] = headings[1]
         road = self._road_flags(points)
+        blocker = self._pass_target(walk, path, ids, fps)
         pending = PendingMove(
-            a.side,
+            side,
             s.id,
             path,
-            a.facing_deg % 360.0,
+            facing_deg,
             points,
             tuple(headings),
             walk.step_costs,
@@ -1359,11 +1432,17 @@ class Battle:
             entering,
             {},
             start_facing=headings[0] if entering else s.facing_deg,
+            blocker=blocker,
+            rest=path_after(path, walk.distance_in) if blocker else (),
+            passed=passed,
+            walked_in=walked_in,
         )
         pending.offer.update(self._opportunity_offer(s, pending))
+        if passed:
+            pending.offer.pop(0, None)
         if pending.offer:
-            st.pending = pending
-            st.to_act = self.other(a.side)
+            self.state.pending = pending
+            self.state.to_act = self.other(side)
         else:
             self._finish_move(pending, None)
 
@@ -1580,14 +1659,20 @@ class Battle:
         self, pm: PendingMove, from_step: int | None, go_on: dict | None = None
     ) -> None:
         """Walk the rest of the move (all of it when nothing interrupted it), fit the stand in
-        where it ends, and log the part (000 08.03.05, 07.06.05 part 3)."""
+        where it ends, and log the part (000 08.03.05, 07.06.05 part 3). A WWII stand stopped
+        against an enemy stand it means to pass through rolls its nerve there (cohesion at +3,
+        001 8.3.6, logged on the part's ``move`` line as ``pass_through``): if it passes, the
+        rest of its path is a new part of the same move; if not, it stays there."""
         s = self.stand(pm.stand)
         start = from_step or 0
         end = len(pm.points) - 1
         stopped = pm.stopped_by
         if go_on and go_on.get("roll") is not None and not go_on["passed"]:
             end, stopped = start, "cohesion"
-        facing = pm.facing_deg if end == len(pm.points) - 1 else pm.headings[end]
+        last = len(pm.points) - 1
+        to_pass = pm.blocker is not None and end == last
+        # stopped to test its nerve, the stand still faces the way it drives
+        facing = pm.headings[end] if end < last or to_pass else pm.facing_deg
         others = footprints(
             [o.pose() for o in self.state.stands.values() if o.active and o.id != s.id]
         )
@@ -1606,6 +1691,23 @@ class Battle:
         spent = sum(pm.step_costs[start:end])
         if stopped not in (None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"):
             stopped = "mp"  # edge and impassable ground are refused when the move is declared
+        nerve = None
+        if to_pass and stopped == "enemy" and fit == end:
+            roll = self.dice.d20()
+            mods = [("pass_through", self.PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
+            total = roll + sum(v for _, v in mods)
+            level = self.cohesion_level(s.side)
+            nerve = {
+                "enemy": pm.blocker,
+                "roll": roll,
+                "mods": mods_json(mods),
+                "total": total,
+                "level": level,
+                "passed": combat.cohesion_passes(roll, total, level),
+            }
+            x, y = pm.points[end]
+            if not nerve["passed"] and self.room_at(x, y, pm.facing_deg, ignore=s.id):
+                facing = pm.facing_deg  # it stays, and may still turn as the player asked
         ev = dict(
             side=pm.side,
             stand=s.id,
@@ -1618,10 +1720,27 @@ class Battle:
         )
         if go_on and go_on.get("roll") is not None:
             ev["cohesion"] = go_on
+        if nerve is not None:
+            ev["pass_through"] = nerve
         self._event("move", **ev)
         s.x, s.y = pm.points[fit]
         s.facing_deg = facing % 360.0
         s.on_table = True
+        if nerve is not None and nerve["passed"]:
+            so_far = pm.walked_in + sum(
+                math.dist(p, q) for p, q in zip(pm.points, pm.points[1:], strict=False)
+            )
+            self._begin_part(
+                pm.side,
+                s,
+                pm.rest,
+                pm.facing_deg,
+                max(0.0, mp_left - spent),
+                False,
+                (*pm.passed, pm.blocker),
+                so_far,
+            )
+            return
         s.moved = True
         self.state.groups_moved.add(f"{s.side}:{s.group}")
         self._after_move(pm.side)

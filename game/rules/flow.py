@@ -38,6 +38,7 @@ class ModernRules:
     initiative_dice = 2  # 000 05.00: 2D6 + cohesion; ties re-rolled on plain 2D6
     postures = False  # every stand may both fire and move; battle groups are fixed
     covering_fire = False
+    pass_through = False  # RD "Movement": no passing through enemy stands in Modern
     clear_after_firing = False  # a stand that fired keeps its cover for sight (000 07.01.03)
     turn = (
         Phase("initiative", auto=True),
@@ -109,6 +110,7 @@ class WwiiRules:
     initiative_dice = 1  # 001 5.0 step 1: 1D6 + cohesion; ties rolled again (RD)
     postures = True
     covering_fire = True  # 001 7.5
+    pass_through = True  # 001 8.3.6: a nerve roll at +3 to pass through an enemy tank stand
     clear_after_firing = True  # 001 6.1.2: once fired, in clear terrain for sight and cohesion
     turn = (
         Phase("initiative", auto=True),

@@ -163,6 +163,29 @@ def overlaps(a: Polygon, b: Polygon) -> bool:
     return a.intersection(b).area > OVERLAP_SQ_IN
 
 
+def path_after(
+    path: Sequence[tuple[float, float]], arc_in: float
+) -> tuple[tuple[float, float], ...]:
+    """The rest of the polyline ``path`` (inches) from ``arc_in`` inches along it: the point
+    there first, then every later vertex. A stand that stopped part-way (to roll its nerve
+    before passing through an enemy stand, 001 8.3.6) goes on along it. Raises ValueError for
+    an empty path or a negative ``arc_in``; past the end it is the last point alone."""
+    if not path:
+        raise ValueError("a path needs at least its starting point")
+    if arc_in < 0:
+        raise ValueError(f"arc length {arc_in} is negative")
+    pts = [(float(x), float(y)) for x, y in path]
+    done = 0.0
+    for i in range(len(pts) - 1):
+        (x0, y0), (x1, y1) = pts[i], pts[i + 1]
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg > 1e-12 and done + seg > arc_in + 1e-9:
+            t = (arc_in - done) / seg
+            return ((x0 + t * (x1 - x0), y0 + t * (y1 - y0)), *pts[i + 1 :])
+        done += seg
+    return (pts[-1],)
+
+
 # --------------------------------------------------------------------------- sight
 
 
@@ -226,7 +249,8 @@ class Walk:
     free 1" move spends whatever the stand had). distance_in: length walked. stopped_by: None
     (the whole path), "mp", "impassable", "edge", "enemy" (the next step would overlap a stand
     it may not pass). road_rate: whether the last step was paid at a road's rate.
-    step_costs: the movement points of each step.
+    step_costs: the movement points of each step. blocker: when stopped by "enemy", the index
+    in ``no_pass`` of the footprint the next step would have overlapped, else None.
     """
 
     points: tuple[tuple[float, float], ...]
@@ -236,6 +260,7 @@ class Walk:
     stopped_by: str | None
     road_rate: bool
     step_costs: tuple[float, ...] = field(default=())
+    blocker: int | None = None
 
 
 @dataclass(frozen=True)
@@ -558,6 +583,7 @@ class Table:
         spent = 0.0
         costs: list[float] = []
         stopped: str | None = None
+        blocker: int | None = None
         last_road = False
         for k in range(n_steps):
             x1, y1 = float(bx[k + 1]), float(by[k + 1])
@@ -579,8 +605,9 @@ class Table:
                 heading = math.degrees(math.atan2(y1 - by[k], x1 - bx[k]))
                 fp = footprint(x1, y1, heading)
                 hits = no_pass_tree.query(fp, predicate="intersects")
-                if any(overlaps(fp, no_pass[h]) for h in hits):
-                    stopped = "enemy"
+                over = sorted(int(h) for h in hits if overlaps(fp, no_pass[h]))
+                if over:
+                    stopped, blocker = "enemy", over[0]
                     break
             spent += cost
             costs.append(cost)
@@ -594,6 +621,7 @@ class Table:
             stopped_by=stopped,
             road_rate=last_road,
             step_costs=tuple(costs),
+            blocker=blocker,
         )
 
     def crosses_impassable(self, path: Sequence[tuple[float, float]]) -> bool:

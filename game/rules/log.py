@@ -189,6 +189,10 @@ def check_log_line(event: dict, seq: int) -> list[str]:
             problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
         if event["mp_spent"] > event["mp_allowed"] + 1e-9:
             problems.append("move: spent more movement points than allowed")
+        for roll_field in ("cohesion", "pass_through"):  # to go on; to pass through (8.3.6)
+            r = event.get(roll_field)
+            if isinstance(r, dict):
+                roll_ok(f"move.{roll_field}", r.get("roll"), r.get("mods"), r.get("total"))
     elif name == "orders":
         if sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]:
             problems.append("orders: total is not dice + command value + generation")

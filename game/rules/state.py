@@ -110,6 +110,10 @@ class PendingMove:
 
     ``points`` are the step points the stand can walk, ``headings`` its heading at each, and
     ``offer`` maps a step index to the enemy stands (with weapon) that could fire there.
+    ``blocker``: the enemy stand whose footprint stops the walk, when the stand will roll its
+    nerve there to pass through it (001 8.3.6), and ``rest`` the path beyond that point;
+    ``passed``: enemy stands already passed through in this move; ``walked_in``: inches walked
+    in the move's earlier parts (they use up the free 1" move, 001 8.3.3).
     """
 
     side: str
@@ -126,6 +130,10 @@ class PendingMove:
     offer: dict[int, list[tuple[str, str]]]
     start_facing: float = 0.0
     setups: dict = field(default_factory=dict)
+    blocker: str | None = None
+    rest: tuple[tuple[float, float], ...] = ()
+    passed: tuple[str, ...] = ()
+    walked_in: float = 0.0
 
 
 @dataclass

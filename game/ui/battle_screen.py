@@ -493,6 +493,7 @@ class PlotMode(Mode):
         self.dragging = False
         self._key = None
         self.walk = None
+        self.nerve: tuple[str, float] | None = None
 
     def enter(self, screen):
         s = screen.battle.stand(self.stand)
@@ -536,6 +537,7 @@ class PlotMode(Mode):
         if pts and key != self._key:
             self._key = key
             self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
+            self.nerve = b.pass_through_at(self.stand, pts) if len(pts) >= 2 else None
         mp = b.movement_points(self.stand)
         if not self.points:
             text = (
@@ -551,7 +553,14 @@ class PlotMode(Mode):
                 f"Facing at the end: {self.end_facing():.0f} deg.<br>Click waypoints; "
                 "Enter commits, Backspace undoes, Esc cancels."
             )
-            if w and w.stopped_by:
+            if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
+                enemy, chance = self.nerve
+                text += (
+                    f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
+                    f"a nerve roll (cohesion +3) to pass through, {chance:.0%}; "
+                    "if it fails, it stays there.</font>"
+                )
+            elif w and w.stopped_by:
                 text += f"<br><font color='#c02020'>Stops early: {w.stopped_by}</font>"
         screen.set_panel(
             text,

@@ -120,6 +120,13 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
             "enemy": ", stopped by an enemy stand",
         }.get(ev["stopped_by"] or "", "")
         entered = " enters and" if ev["entered"] else ""
+        nerve = ev.get("pass_through")
+        if nerve:
+            how = "passes: on through it" if nerve["passed"] else "fails: it stays"
+            why = (
+                f", stopped by {n(nerve['enemy'])}; nerve roll {nerve['roll']}, total "
+                f"{nerve['total']} against {nerve['level']}, {how}"
+            )
         return (
             f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {round(ev["mp_spent"], 2):g} of '
             f"{ev['mp_allowed']:g} MP{why}."
