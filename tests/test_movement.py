@@ -266,8 +266,10 @@ def test_entering_from_the_side_edge_on_turn_1():
     b.apply(MoveAttempt("A", "1", True))
     with pytest.raises(IllegalAction, match="left edge"):
         b.apply(Move("A", "A1", ((2, 12), (10, 12)), 0.0))
-    with pytest.raises(IllegalAction, match="drive onto the table"):
-        b.apply(Move("A", "A1", ((0, 14),), 0.0))  # astride the edge, half off the table
+    for astride in (((0, 14),), ((0, 14), (0, 20)), ((0, 14), (0.3, 18))):
+        # on or along the edge, or not wholly clear of it: half off the table
+        with pytest.raises(IllegalAction, match="drive onto the table"):
+            b.apply(Move("A", "A1", astride, 0.0))
     b.apply(Move("A", "A1", ((0, 14), (10, 14)), 0.0))
     ev = events(b, "move")[0]
     assert ev["entered"] is True and ev["path"][0] == [0.0, 14.0]
@@ -321,6 +323,28 @@ def test_a_side_may_not_stop_moving_while_a_stand_waits_to_enter(
     b.apply(Pass("B"))
     b.apply(Pass("A"))  # group 2 is all on the table: it may stay where it is
     assert b.state.turn == 2
+
+
+def test_a_stand_waiting_to_enter_finds_room_away_from_its_own_point_of_the_edge():
+    """docs/rules.md "Entering the table": the action may not end while a waiting stand has a
+    way on. A1 waits at (0, 12); A3, A4 and A5 sit just inside the edge at y 9, 12 and 15, so
+    the points 3" either side of its own are blocked too: the nearest free points are offered."""
+    b = battle(
+        [
+            ("A1", "A", T72, 0, 12, 0, {"on_table": False}),
+            ("A3", "A", T72, 0.5, 9, 0, {"group": "2"}),
+            ("A4", "A", T72, 0.5, 12, 0, {"group": "2"}),
+            ("A5", "A", T72, 0.5, 15, 0, {"group": "2"}),
+            ("B1", "B", T72, 40, 2, 180),
+        ],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    moves = [a for a in b.legal_actions() if isinstance(a, Move)]
+    assert EndMoves("A") not in b.legal_actions()
+    assert {a.path[0] for a in moves} == {(0.0, 11.0), (0.0, 13.0)}  # touching A4: room
+    assert all(a.path[-1][0] >= 0.5 for a in moves)  # every one ends wholly on the table
 
 
 def test_moves_go_on_until_both_sides_pass():

@@ -42,6 +42,7 @@ from game.rules.flow import RULESETS, Phase
 from game.rules.geometry import (
     FREE_MOVE_IN,
     STAND_SIZE_IN,
+    STEP_IN,
     StandPose,
     Walk,
     base_contact,
@@ -795,6 +796,12 @@ class Battle:
             }
         )
 
+    def _edge_point(self, s: StandState, v: float) -> tuple[float, float]:
+        """The point ``v`` inches along the entry edge of a stand waiting to enter (its x or y
+        is already on the edge)."""
+        vertical = self.side_spec[s.side].entry_edge in ("left", "right")
+        return (s.x, v) if vertical else (v, s.y)
+
     def _move_samples(self, moving: MovingGroup) -> list[Action]:
         acts: list[Action] = []
         w, d = self.table.width, self.table.depth
@@ -807,11 +814,16 @@ class Battle:
             if not s.on_table:
                 vertical = self.side_spec[s.side].entry_edge in ("left", "right")
                 base, limit = (s.y, d) if vertical else (s.x, w)
-                starts = [
-                    (s.x, v) if vertical else (v, s.y)
-                    for v in (base, base - 3, base + 3)
-                    if 0.5 <= v <= limit - 0.5
-                ]
+                along = [v for v in (base, base - 3, base + 3) if 0.5 <= v <= limit - 0.5]
+                if not any(self.room_at(*self._edge_point(s, v), 0.0) for v in along):
+                    # stands in the way there: the nearest points of the edge with room
+                    free = [
+                        v
+                        for v in np.arange(0.5, limit - 0.5 + 1e-9, STEP_IN)
+                        if self.room_at(*self._edge_point(s, float(v)), 0.0)
+                    ]
+                    along = sorted(free, key=lambda v: (abs(v - base), v))[:2]
+                starts = [self._edge_point(s, float(v)) for v in along]
             for x0, y0 in starts:
                 for k in range(8):
                     a = math.radians(45 * k)
@@ -827,7 +839,7 @@ class Battle:
                         continue
                     path = ((x0, y0), (round(x0 + lim * dx, 6), round(y0 + lim * dy, 6)))
                     if self.table.crosses_impassable(path) or (
-                        not s.on_table and not self.room_at(x0, y0, 45.0 * k)
+                        not s.on_table and self.path_problem(sid, path) is not None
                     ):
                         continue
                     acts.append(Move(moving.side, sid, path, float(45 * k)))
@@ -1481,9 +1493,13 @@ class Battle:
         }.get(edge, False)
         if not on_edge:
             raise IllegalAction(f"{s.id} enters from the {edge} edge: start the path on it")
-        if all(math.dist(p, (x, y)) < 1e-6 for p in path[1:]):
-            # a stand left astride the edge would hang half off the table
-            raise IllegalAction(f"{s.id} must drive onto the table: add a point inside it")
+        ex, ey = path[-1]
+        inside = {"left": ex, "right": w - ex, "bottom": ey, "top": d - ey}.get(edge, STEP_IN)
+        if inside < STEP_IN - 1e-9:
+            # a stand left on or along the edge would hang half off the table
+            raise IllegalAction(
+                f'{s.id} must drive onto the table: end its path at least 0.5" in from the edge'
+            )
         heading = (
             math.degrees(math.atan2(path[1][1] - y, path[1][0] - x))
             if len(path) > 1
