@@ -380,3 +380,4 @@ def test_the_rest_of_the_move_is_offered_to_opportunity_fire_again():
     part2 = b.state.pending
     assert part2.points[0] == (13.0, 12.0) and part2.passed == ("B1",)
     assert 0 not in b.opportunity_offer and min(b.opportunity_offer) == 1
+    assert set(b.opportunity_setups()) == set(b.opportunity_offer)  # what the AI weighs

@@ -1450,8 +1450,9 @@ class Battle:
             walked_in=walked_in,
         )
         pending.offer.update(self._opportunity_offer(s, pending))
-        if passed:
+        if passed:  # where it stopped to roll was offered already
             pending.offer.pop(0, None)
+            pending.setups = {k: fs for k, fs in pending.setups.items() if k[0] != 0}
         if pending.offer:
             self.state.pending = pending
             self.state.to_act = self.other(side)
