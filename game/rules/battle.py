@@ -67,6 +67,9 @@ from game.rules.state import (
 
 SAVE_FORMAT = "hulldown-save/1"
 COVERING_FIRE_MOD = 3  # cohesion penalty of covering fire: little time to sight (001 7.5.3)
+PASS_THROUGH_MOD = (
+    3  # cohesion penalty of the nerve roll to pass through an enemy stand (001 8.3.6)
+)
 
 
 class IllegalAction(ValueError):
@@ -494,11 +497,11 @@ class Battle:
         engine will make, for the window's live preview (000 08.03, 09.00)."""
         s = self.stand(stand_id)
         return self.table.walk(
-            path, self.movement_points(stand_id), s.unit.movement_class, no_pass=self._no_pass(s)
+            path,
+            self.movement_points(stand_id),
+            s.unit.movement_class,
+            no_pass=self._blocking(s)[1],
         )
-
-    def _no_pass(self, s: StandState, passed: tuple[str, ...] = ()):
-        return self._blocking(s, passed)[1]
 
     def _blocking(self, s: StandState, passed: tuple[str, ...] = ()):
         """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
@@ -509,8 +512,6 @@ class Battle:
             if e.active and e.side != s.side and e.id not in passed
         ]
         return [e.id for e in enemies], list(footprints([e.pose() for e in enemies]))
-
-    PASS_THROUGH_MOD = 3  # 001 8.3.6
 
     def pass_through_at(self, stand_id: str, path) -> tuple[str, float] | None:
         """Where a move along ``path`` (inches, the stand's centre first) would stop to roll
@@ -544,7 +545,7 @@ class Battle:
     def _nerve_chance(self, s: StandState) -> float:
         """The chance (0..1) that the stand's cohesion roll at +3 (and its own S and D) passes:
         a natural 1 always passes, a natural 20 always fails (000 04.00)."""
-        mod = self.PASS_THROUGH_MOD + sum(v for _, v in marker_mods(s.S, s.D))
+        mod = PASS_THROUGH_MOD + sum(v for _, v in marker_mods(s.S, s.D))
         level = self.cohesion_level(s.side)
         ok = sum(combat.cohesion_passes(r, r + mod, level) for r in range(1, 21))
         return ok / 20
@@ -1711,7 +1712,7 @@ class Battle:
         nerve = None
         if to_pass and stopped == "enemy" and fit == end:
             roll = self.dice.d20()
-            mods = [("pass_through", self.PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
+            mods = [("pass_through", PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
             total = roll + sum(v for _, v in mods)
             level = self.cohesion_level(s.side)
             nerve = {
