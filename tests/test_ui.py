@@ -15,6 +15,7 @@ from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
 from game.ui.app import App
 from game.ui.battle_screen import (
+    AMBER,
     AttemptMode,
     BattleScreen,
     ChooseFirstMode,
@@ -501,6 +502,10 @@ def test_plotting_through_an_enemy_stand_shows_the_nerve_roll(app):
     enemy, chance = b.pass_through_at("A1", ((10, 12), (18, 12)))
     assert (enemy, chance) == ("B1", 0.6)
     assert "a nerve roll (cohesion +3) to pass through, 60%" in s._panel_text
+    s.draw(app.surface)  # an amber ring where it will stop to roll, 1" short of B1
+    cx, cy = (int(v) for v in s.tv.to_px(13.0, 12.0))
+    r = max(10, int(s.tv.view.scale * 0.9))
+    assert tuple(app.surface.get_at((cx + r - 1, cy)))[:3] == AMBER
     key(s, pygame.K_RETURN)
     for _ in range(6):  # B lets each part of the move go by
         if isinstance(s.mode, CurtainMode):

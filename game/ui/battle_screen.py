@@ -631,6 +631,9 @@ class PlotMode(Mode):
                 pygame.draw.circle(surface, GREEN, [int(v) for v in tv.to_px(x, y)], 2)
             ex, ey = w.points[-1]
             tv.footprint_outline(surface, ex, ey, self.end_facing(), SELECT, 2)
+            if self.nerve is not None:  # it stops here to roll its nerve (001 8.3.6)
+                centre = [int(v) for v in tv.to_px(ex, ey)]
+                pygame.draw.circle(surface, AMBER, centre, max(10, int(tv.view.scale * 0.9)), 3)
         for x, y in self.points[1:]:
             pygame.draw.circle(surface, INK, [int(v) for v in tv.to_px(x, y)], 4, 1)
 
