@@ -68,7 +68,10 @@ class Level:
     (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
     it would see from there, but to this distance of one it would not (a wood, a hill or a
     stand blocks the sight line, 001 6.1), so that it goes round or through instead of waiting in range and blind;
-    0 (the recruit): 0.8 of its range either way.
+    0 (the recruit): 0.8 of its range either way. hunts_below (WWII, inches a turn): while
+    the enemy closes in slower than this (``_approach``), the clock (``_pressure``) runs from
+    the first turn, since an enemy that holds back must be sought out; 0 (the recruit): the
+    clock runs from a quarter of the battle whatever the enemy does.
     """
 
     name: str
@@ -87,6 +90,7 @@ class Level:
     repositions: bool = False
     keeps_company: float = 0.0
     seeks_sight: float = 0.0
+    hunts_below: float = 0.0
 
 
 LEVELS = {
@@ -103,6 +107,7 @@ LEVELS = {
         repositions=True,
         keeps_company=0.15,
         seeks_sight=4.0,
+        hunts_below=0.5,
     ),
     "recruit": Level(
         "recruit",
@@ -925,13 +930,23 @@ class ScriptedAI:
 
     def _pressure(self, battle, side) -> float:
         """0..1: how hard the clock pushes. Early in the battle, or once the kills needed to
-        win are in hand, a commander can be patient; late and short of them, he must attack."""
+        win are in hand, a commander can be patient; late and short of them, he must attack.
+        It rises from a quarter of the battle to full at 0.85 of it; in WWII, against an enemy
+        that closes in slower than ``Level.hunts_below`` (``_approach``, inches a turn), from
+        the first turn: he holds back, so the kills must be sought out (docs/ai.md)."""
         spec = battle.scenario.spec
         enemy = battle.other(side)
         if battle.state.losses(battle.sides)[enemy] >= battle.kills_needed(side):
             return 0.0
         done = (battle.state.turn - 1) / max(1, spec.turns - 1)
-        return max(0.0, min(1.0, (done - 0.25) / 0.6))
+        start = 0.25
+        if (
+            battle.rules.postures
+            and self.level.hunts_below > 0
+            and self._approach(battle, side) < self.level.hunts_below
+        ):
+            start = 0.0
+        return max(0.0, min(1.0, (done - start) / 0.6))
 
     def _caution(self, battle, side, press: float) -> float:
         """How much the fire a position draws weighs: less when the clock pushes (down to a
