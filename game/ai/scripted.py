@@ -200,6 +200,7 @@ class ScriptedAI:
         self._plan_hidden: Option | None = None  # its best move out of every enemy's sight
         self._settled: set = set()  # (turn, side, group) with nothing worth moving
         self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
+        self._pace: dict[tuple, float] = {}  # (turn, side, turns seen) -> _approach's answer
         self._hidden_at: dict[tuple, bool] = {}  # (x, y) -> ``_hidden``
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
         self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
@@ -387,6 +388,9 @@ class ScriptedAI:
         where our nearest stand then was, averaged over the turns. An enemy that marches on us
         scores about 1-3; one that wanders or holds back about 0."""
         t = battle.state.turn
+        key = (t, side, len(self._snap))
+        if key in self._pace:  # asked at every position scored; it changes once a turn
+            return self._pace[key]
         total, turns = 0.0, 0
         for u in range(1, t):
             prev, cur = self._snap.get(u), self._snap.get(u + 1)
@@ -404,7 +408,8 @@ class ScriptedAI:
             if closer:
                 total += sum(closer) / len(closer)
                 turns += 1
-        return max(0.0, total / turns) if turns else 0.0
+        self._pace[key] = max(0.0, total / turns) if turns else 0.0
+        return self._pace[key]
 
     def _closing(self, battle, s, enemies, press: float) -> list[tuple]:
         """Where enemy stands that fire before ``s`` (a higher tech level, 000 05.00) and have
