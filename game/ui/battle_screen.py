@@ -32,7 +32,7 @@ from game.rules.actions import (
     Pass,
     Regroup,
 )
-from game.rules.battle import Battle, IllegalAction
+from game.rules.battle import PASS_THROUGH_MOD, Battle, IllegalAction
 from game.rules.geometry import STEP_IN, StandPose
 from game.ui.logtext import PHASE_NAMES, describe
 from game.ui.render import INK, SIDE_COLOURS, draw_stand
@@ -537,7 +537,9 @@ class PlotMode(Mode):
         if pts and key != self._key:
             self._key = key
             self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
-            self.nerve = b.pass_through_at(self.stand, pts) if len(pts) >= 2 else None
+            # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
+            stopped = self.walk is not None and self.walk.stopped_by == "enemy"
+            self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
         mp = b.movement_points(self.stand)
         if not self.points:
             text = (
@@ -557,7 +559,7 @@ class PlotMode(Mode):
                 enemy, chance = self.nerve
                 text += (
                     f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
-                    f"a nerve roll (cohesion +3) to pass through, {chance:.0%}; "
+                    f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
                     "if it fails, it stays there.</font>"
                 )
             elif w and w.stopped_by:
