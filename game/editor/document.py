@@ -1,0 +1,218 @@
+"""The scenario being edited: its JSON, where it came from, its history, and its problems.
+
+The document is the scenario file's own dict (``hulldown-scenario/1``), kept as it will be
+written, so saving, validating and test play all read the same thing. It may be invalid
+while it is drawn: :func:`validate` lists the problems with the same validator as
+``hulldown check`` and names the feature or stand each is about.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from game.editor.commands import Command
+from game.editor.history import History
+from game.rules.data import RulesData, load_rules_data
+from game.rules.scenario import ScenarioError, parse_scenario, write_atomic
+
+PRESETS = {
+    'WWII 48"x24" (seed sheet)': ("wwii", 48, 24),
+    'Modern 60"x36" (seed sheet)': ("modern", 60, 36),
+}
+"""New-table presets: the seed scenario sheets' tables ("Create your own Tank Scenario"),
+(ruleset, width, depth) in inches."""
+
+SEED_SHEET = {
+    "modern": {"max_sighting_in": 30, "turns": 12, "cohesion": (15, 16)},
+    "wwii": {"max_sighting_in": 20, "turns": 12, "cohesion": (15, 14)},
+}
+
+
+class EditorFileError(ValueError):
+    """A file the editor was asked to open or write cannot be used; the message names the
+    file and the problem."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One validation problem: the validator's line and the item it is about
+    (``("feature", i)``, ``("stand", i)`` or None for the scenario as a whole)."""
+
+    text: str
+    ref: tuple[str, int] | None
+
+
+def new_scenario(ruleset: str, width: float, depth: float, title: str = "New scenario") -> dict:
+    """A scenario dict for an empty table of ``width`` x ``depth`` inches: the seed sheet's
+    sighting distance and turns for the ruleset, two sides entering from the narrow edges,
+    no terrain and no stands yet.
+
+    Raises ValueError for an unknown ruleset or a size outside 1..1000 inches."""
+    if ruleset not in SEED_SHEET:
+        raise ValueError(f"unknown ruleset {ruleset!r} (modern or wwii)")
+    if not (0 < width <= 1000 and 0 < depth <= 1000):
+        raise ValueError(f'a table is 1" to 1000" each way, not {width:g}"x{depth:g}"')
+    sheet = SEED_SHEET[ruleset]
+    wide = width >= depth
+    edges = ("left", "right") if wide else ("bottom", "top")
+    return {
+        "format": "hulldown-scenario/1",
+        "title": title,
+        "description": "",
+        "ruleset": ruleset,
+        "table": {"width": width, "depth": depth},
+        "max_sighting_in": sheet["max_sighting_in"],
+        "turns": sheet["turns"],
+        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
+        "terrain": {"type": "FeatureCollection", "features": []},
+        "sides": [
+            {
+                "id": sid,
+                "name": f"Force {n}",
+                "cohesion": sheet["cohesion"][n - 1],
+                "generation": 3 if ruleset == "modern" else None,
+                "command_value": 0,
+                "entry_edge": edge,
+            }
+            for n, (sid, edge) in enumerate(zip(("A", "B"), edges, strict=True), start=1)
+        ],
+        "stands": [],
+    }
+
+
+def dumps(raw: dict) -> str:
+    """The text a scenario dict is saved as (the scenario writer's: JSON indented by one,
+    UTF-8, a final newline)."""
+    return json.dumps(raw, indent=1, ensure_ascii=False) + "\n"
+
+
+def read_json(path: str | os.PathLike) -> dict:
+    """Read a scenario file for editing, valid or not (the editor shows its problems).
+
+    Raises EditorFileError naming the file when it cannot be read, is not JSON or is not a
+    JSON object."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EditorFileError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise EditorFileError(f"{where}: cannot be read ({err})") from None
+    try:
+        raw = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        msg = getattr(err, "msg", "nested too deep")
+        raise EditorFileError(f"{where}: not valid JSON ({msg})") from None
+    if not isinstance(raw, dict):
+        raise EditorFileError(f"{where}: $: a scenario must be a JSON object")
+    return raw
+
+
+_REF = re.compile(r"\$\.(terrain\.features|stands)\[(\d+)\]")
+
+
+def validate(raw: dict, where: str, data: RulesData) -> list[Problem]:
+    """Every problem of the scenario, as ``hulldown check`` reports them, each with the
+    feature or stand it names (its first ``$.terrain.features[i]`` or ``$.stands[i]``)."""
+    try:
+        parse_scenario(raw, where, data)
+    except ScenarioError as err:
+        out = []
+        for line in err.problems:
+            m = _REF.search(line)
+            ref = None
+            if m:
+                ref = ("feature" if m.group(1).startswith("terrain") else "stand", int(m.group(2)))
+            out.append(Problem(line, ref))
+        return out
+    return []
+
+
+@dataclass
+class Document:
+    """A scenario being edited: its dict (``history.raw``), the file it is saved to (None
+    until the first save), and the rules data it is checked against."""
+
+    history: History
+    path: Path | None = None
+    data: RulesData = field(default_factory=load_rules_data)
+
+    @classmethod
+    def new(cls, ruleset: str, width: float, depth: float, data: RulesData | None = None):
+        """A document for a new empty table (see :func:`new_scenario`); never saved, so it
+        counts as unsaved once anything is drawn."""
+        return cls(History(new_scenario(ruleset, width, depth)), None, data or load_rules_data())
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, data: RulesData | None = None) -> Document:
+        """Open a scenario file (valid or not). Raises EditorFileError (see
+        :func:`read_json`)."""
+        return cls(History(read_json(path)), Path(path), data or load_rules_data())
+
+    @property
+    def raw(self) -> dict:
+        """The scenario dict as it stands."""
+        return self.history.raw
+
+    @property
+    def name(self) -> str:
+        """The file name, or "untitled" before the first save."""
+        return self.path.name if self.path else "untitled"
+
+    def do(self, command: Command, merge_key=None) -> None:
+        """Perform a command through the history (see :meth:`History.do`)."""
+        self.history.do(command, merge_key)
+
+    def problems(self) -> list[Problem]:
+        """The scenario's problems now (see :func:`validate`)."""
+        return validate(self.raw, self.name, self.data)
+
+    def save(self, path: str | os.PathLike | None = None) -> Path:
+        """Write the scenario atomically to ``path`` (or where it was last saved) and mark
+        the history saved. It is written even when invalid (the screen asks first).
+
+        Raises EditorFileError naming the file when there is no path or it cannot be
+        written; nothing is written then."""
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise EditorFileError("untitled: choose where to save it first (Save as)")
+        try:
+            write_atomic(target, dumps(self.raw))
+        except OSError as err:
+            raise EditorFileError(f"{target}: cannot be written ({err})") from None
+        self.path = target
+        self.history.mark_saved()
+        return target
+
+
+def write_session(path: Path, doc: Document) -> None:
+    """Write the editing session's autosave (the scenario as it stands and the file it
+    belongs to) atomically to ``path``."""
+    payload = {
+        "format": "hulldown-editor-autosave/1",
+        "saved_at": time.time(),
+        "path": str(doc.path) if doc.path else None,
+        "scenario": doc.raw,
+    }
+    write_atomic(path, json.dumps(payload, ensure_ascii=False))
+
+
+def read_session(path: Path, data: RulesData | None = None) -> Document:
+    """A document from an editing session's autosave; it counts as unsaved.
+
+    Raises EditorFileError when the autosave cannot be read or is not one."""
+    raw = read_json(path)
+    if raw.get("format") != "hulldown-editor-autosave/1" or not isinstance(
+        raw.get("scenario"), dict
+    ):
+        raise EditorFileError(f"{path}: not an editor autosave")
+    doc = Document(History(raw["scenario"]), None, data or load_rules_data())
+    p = raw.get("path")
+    doc.path = Path(p) if isinstance(p, str) and p else None
+    doc.history.saved_position = None  # whatever it holds was not saved
+    return doc

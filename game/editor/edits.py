@@ -1,0 +1,492 @@
+"""The editor's geometry: what a tool does to terrain features and stands, as commands.
+
+Everything here works on the scenario file's own JSON shapes (GeoJSON coordinates in table
+inches, stands as their file dicts) and returns new values or :mod:`game.editor.commands`;
+nothing changes a document in place. Table inches: origin bottom-left, y up; facings in
+degrees counter-clockwise from +x (rules-decisions.md, "Coordinates and stands").
+
+A *ref* names an item: ``("feature", index)`` or ``("stand", index)``. A *vertex address*
+is the tuple of indices into a geometry's ``coordinates`` down to one point: ``(i,)`` on a
+LineString, ``(ring, i)`` on a Polygon, ``(part, i)`` on a MultiLineString, ``(part, ring,
+i)`` on a MultiPolygon.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+import shapely
+from shapely.geometry import Point, shape
+
+from game.editor.commands import Batch, Command, Insert, Kind, Replace, items, removals
+
+Ref = tuple[Kind, int]
+Address = tuple[int, ...]
+DECIMALS = 4  # coordinates are kept to 0.0001": float noise from rotations never reaches a file
+ROUND_LOT_SIDES = 24
+AREA_TYPES = ("Polygon", "MultiPolygon")
+LINE_TYPES = ("LineString", "MultiLineString")
+
+
+def tidy(v: float) -> float | int:
+    """A coordinate rounded to 0.0001" (an integral value as an int, as hand-written files
+    have it)."""
+    r = round(float(v), DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return int(r) if r.is_integer() else r
+
+
+def _map_points(coords, fn: Callable[[float, float], tuple[float, float]]):
+    if coords and isinstance(coords[0], (int, float)):
+        x, y = fn(coords[0], coords[1])
+        return [tidy(x), tidy(y)]
+    return [_map_points(c, fn) for c in coords]
+
+
+def map_feature(feature: dict, fn: Callable[[float, float], tuple[float, float]]) -> dict:
+    """A copy of a terrain feature with every point (x, y) replaced by ``fn(x, y)`` (inches)."""
+    out = copy.deepcopy(feature)
+    out["geometry"]["coordinates"] = _map_points(feature["geometry"]["coordinates"], fn)
+    return out
+
+
+# ----------------------------------------------------------------------------- transforms
+
+
+def translation(dx: float, dy: float) -> Callable[[float, float], tuple[float, float]]:
+    """Move by (dx, dy) inches."""
+    return lambda x, y: (x + dx, y + dy)
+
+
+def rotation(
+    angle_deg: float, cx: float, cy: float
+) -> Callable[[float, float], tuple[float, float]]:
+    """Turn by ``angle_deg`` (counter-clockwise) about (cx, cy)."""
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    return lambda x, y: (cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c)
+
+
+def scaling(factor: float, cx: float, cy: float) -> Callable[[float, float], tuple[float, float]]:
+    """Scale by ``factor`` about (cx, cy). Raises ValueError for a factor <= 0."""
+    if not factor > 0:
+        raise ValueError(f"scale factor must be positive, not {factor}")
+    return lambda x, y: (cx + (x - cx) * factor, cy + (y - cy) * factor)
+
+
+def half_turn(width: float, depth: float) -> Callable[[float, float], tuple[float, float]]:
+    """Turn 180 degrees about the table's centre: how the seed sheets' "each half alike"
+    is met on the shipped maps (a stand's facing turns by 180 too)."""
+    return lambda x, y: (width - x, depth - y)
+
+
+def mirror_across(
+    width: float, depth: float, axis: str
+) -> Callable[[float, float], tuple[float, float]]:
+    """Reflect across the table's centre line: ``axis`` "vertical" (x -> width - x) or
+    "horizontal" (y -> depth - y). Raises ValueError for another axis."""
+    if axis == "vertical":
+        return lambda x, y: (width - x, y)
+    if axis == "horizontal":
+        return lambda x, y: (x, depth - y)
+    raise ValueError(f"mirror axis must be 'vertical' or 'horizontal', not {axis!r}")
+
+
+def _facing_after(fn, x: float, y: float, facing: float) -> float:
+    """A stand's facing (degrees) after a transform, read off where a point 1" ahead goes."""
+    a = math.radians(facing)
+    x0, y0 = fn(x, y)
+    x1, y1 = fn(x + math.cos(a), y + math.sin(a))
+    return round(math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0, DECIMALS) % 360.0
+
+
+def map_stand(stand: dict, fn) -> dict:
+    """A copy of a stand moved by a transform: its centre mapped, its facing turned with it.
+    A scaling moves the centre only (a stand is always 1"x1")."""
+    out = dict(stand)
+    x, y = fn(stand["x"], stand["y"])
+    out["x"], out["y"] = tidy(x), tidy(y)
+    f = _facing_after(fn, stand["x"], stand["y"], stand.get("facing_deg", 0))
+    out["facing_deg"] = tidy(f)
+    return out
+
+
+def transform(raw: dict, refs: Iterable[Ref], fn, label: str) -> Command:
+    """One command applying a transform to every referenced feature and stand in place."""
+    cmds: list[Command] = []
+    for kind, i in refs:
+        item = items(raw, kind)[i]
+        new = map_feature(item, fn) if kind == "feature" else map_stand(item, fn)
+        cmds.append(Replace(kind, i, new, label))
+    return Batch(tuple(cmds), label)
+
+
+def bounds_of(raw: dict, refs: Iterable[Ref]) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1) in inches around the referenced items (a stand counts as its
+    centre +- 0.5"), or None for no refs."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for kind, i in refs:
+        item = items(raw, kind)[i]
+        if kind == "feature":
+            pts = shapely.get_coordinates(shape(item["geometry"]))
+            xs += list(pts[:, 0])
+            ys += list(pts[:, 1])
+        else:
+            xs += [item["x"] - 0.5, item["x"] + 0.5]
+            ys += [item["y"] - 0.5, item["y"] + 0.5]
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def centre_of(raw: dict, refs: Iterable[Ref]) -> tuple[float, float] | None:
+    """The centre (inches) of the box around the referenced items, or None."""
+    b = bounds_of(raw, refs)
+    return None if b is None else ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+# ----------------------------------------------------------------------------- stands
+
+
+def next_stand_id(raw: dict, side: str, taken: Iterable[str] = ()) -> str:
+    """The next free stand id of a side: its id followed by the lowest number not in use
+    (A1, A2, ...)."""
+    used = {s.get("id") for s in raw.get("stands", [])} | set(taken)
+    n = 1
+    while f"{side}{n}" in used:
+        n += 1
+    return f"{side}{n}"
+
+
+def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> list[Command]:
+    """Commands adding copies of the referenced items mapped by ``fn``. Features go after
+    the last feature; stands get fresh ids and, with ``other_side``, belong to the other
+    side (a mirrored force), as entering stands when that side has an entry edge."""
+    cmds: list[Command] = []
+    n_feat = len(items(raw, "feature"))
+    n_stand = len(items(raw, "stand"))
+    sides = [s["id"] for s in raw.get("sides", [])]
+    taken: list[str] = []
+    for kind, i in refs:
+        item = items(raw, kind)[i]
+        if kind == "feature":
+            cmds.append(Insert("feature", n_feat, map_feature(item, fn), label))
+            n_feat += 1
+            continue
+        new = map_stand(item, fn)
+        if other_side and len(sides) == 2 and item.get("side") in sides:
+            new["side"] = sides[1 - sides.index(item["side"])]
+        new["id"] = next_stand_id(raw, new["side"], taken)
+        new["ghq"] = False
+        taken.append(new["id"])
+        cmds.append(Insert("stand", n_stand, new, label))
+        n_stand += 1
+    return cmds
+
+
+def delete(refs: Iterable[Ref]) -> Command:
+    """One command deleting the referenced features and stands."""
+    refs = list(refs)
+    cmds = removals("feature", [i for k, i in refs if k == "feature"])
+    cmds += removals("stand", [i for k, i in refs if k == "stand"])
+    return Batch(tuple(cmds), "delete")
+
+
+def entry_point(raw: dict, side_id: str, x: float, y: float) -> tuple[float, float] | None:
+    """Where a stand of ``side_id`` entering from its side's edge waits: the point of that
+    edge nearest (x, y), kept 0.5" from the corners (docs/formats.md: an entering stand's
+    x, y lie on its side's entry edge). None when the side has no entry edge."""
+    side = next((s for s in raw.get("sides", []) if s.get("id") == side_id), None)
+    edge = side and side.get("entry_edge")
+    if not edge:
+        return None
+    w, d = raw["table"]["width"], raw["table"]["depth"]
+    clamp = lambda v, hi: min(max(v, 0.5), hi - 0.5)  # noqa: E731
+    return {
+        "left": (0, clamp(y, d)),
+        "right": (w, clamp(y, d)),
+        "bottom": (clamp(x, w), 0),
+        "top": (clamp(x, w), d),
+    }[edge]
+
+
+def edge_facing(edge: str | None) -> float:
+    """The facing (degrees) of a stand coming on from an edge: into the table."""
+    return {"left": 0.0, "right": 180.0, "bottom": 90.0, "top": 270.0}.get(edge or "", 0.0)
+
+
+# ----------------------------------------------------------------------------- shapes
+
+
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> list[list[list[float]]]:
+    """Polygon coordinates of the box between two corners (inches), counter-clockwise."""
+    a, b = sorted((x0, x1))
+    c, d = sorted((y0, y1))
+    ring = [[a, c], [b, c], [b, d], [a, d], [a, c]]
+    return [[[tidy(x), tidy(y)] for x, y in ring]]
+
+
+def round_lot(cx: float, cy: float, diameter: float, sides: int = ROUND_LOT_SIDES) -> list:
+    """Polygon coordinates of a round lot of ``diameter`` inches centred on (cx, cy), as a
+    regular polygon of ``sides`` vertices. Raises ValueError for a diameter <= 0."""
+    if not diameter > 0:
+        raise ValueError(f"a round lot needs a diameter > 0, not {diameter}")
+    r = diameter / 2
+    ring = [
+        [
+            tidy(cx + r * math.cos(2 * math.pi * k / sides)),
+            tidy(cy + r * math.sin(2 * math.pi * k / sides)),
+        ]
+        for k in range(sides)
+    ]
+    return [ring + [ring[0]]]
+
+
+def make_feature(terrain: str, geometry_type: str, coordinates, level: int | None = None) -> dict:
+    """A terrain feature dict in the scenario file's shape."""
+    props: dict = {"terrain": terrain}
+    if level is not None:
+        props["level"] = int(level)
+    return {
+        "type": "Feature",
+        "properties": props,
+        "geometry": {"type": geometry_type, "coordinates": coordinates},
+    }
+
+
+def polygon_problem(points: Sequence[tuple[float, float]]) -> str | None:
+    """Why a polygon drawn through ``points`` (inches, not closed) would be invalid, in
+    Shapely's words ("Self-intersection at (10, 4)"), or None if it is a valid polygon with
+    area. Fewer than 3 points: "a polygon needs at least 3 corners"."""
+    if len(points) < 3:
+        return "a polygon needs at least 3 corners"
+    poly = shapely.Polygon(points)
+    if shapely.MultiPoint(list(points)).convex_hull.area <= 1e-9:
+        return "the polygon has no area"
+    if not poly.is_valid:
+        reason = shapely.is_valid_reason(poly)
+        m = re.match(r"(.*?)\[([-\d.e]+) ([-\d.e]+)\]$", reason)
+        if m:
+            what, x, y = m.groups()
+            return f"{what} at ({float(x):g}, {float(y):g})"
+        return reason
+    return None
+
+
+def closed_ring(points: Sequence[tuple[float, float]]) -> list[list[float]]:
+    """A GeoJSON ring through ``points`` (inches), closed, counter-clockwise."""
+    ring = [[tidy(x), tidy(y)] for x, y in points]
+    if shapely.Polygon(ring).exterior.is_ccw is False:
+        ring.reverse()
+    return ring + [ring[0]]
+
+
+# ----------------------------------------------------------------------------- vertices
+
+
+def vertices(feature: dict) -> list[tuple[Address, tuple[float, float]]]:
+    """Every vertex of a feature with its address; a ring's closing point is left out."""
+    geom = feature["geometry"]
+    gtype, coords = geom["type"], geom["coordinates"]
+    out: list[tuple[Address, tuple[float, float]]] = []
+
+    def line(prefix, pts, ring):
+        n = len(pts) - 1 if ring else len(pts)
+        out.extend(((*prefix, i), (pts[i][0], pts[i][1])) for i in range(n))
+
+    if gtype == "LineString":
+        line((), coords, False)
+    elif gtype == "MultiLineString":
+        for p, pts in enumerate(coords):
+            line((p,), pts, False)
+    elif gtype == "Polygon":
+        for r, pts in enumerate(coords):
+            line((r,), pts, True)
+    elif gtype == "MultiPolygon":
+        for p, poly in enumerate(coords):
+            for r, pts in enumerate(poly):
+                line((p, r), pts, True)
+    return out
+
+
+def _is_ring(gtype: str) -> bool:
+    return gtype in AREA_TYPES
+
+
+def _line_of(coords, addr: Address) -> list:
+    seq = coords
+    for k in addr[:-1]:
+        seq = seq[k]
+    return seq
+
+
+def move_vertex(feature: dict, addr: Address, x: float, y: float) -> dict:
+    """A copy of the feature with the vertex at ``addr`` moved to (x, y) inches (a ring's
+    first vertex moves its closing point with it)."""
+    out = copy.deepcopy(feature)
+    pts = _line_of(out["geometry"]["coordinates"], addr)
+    i = addr[-1]
+    pts[i] = [tidy(x), tidy(y)]
+    if _is_ring(out["geometry"]["type"]) and i == 0:
+        pts[-1] = [tidy(x), tidy(y)]
+    return out
+
+
+def insert_vertex(feature: dict, addr: Address, x: float, y: float) -> dict:
+    """A copy of the feature with a vertex at (x, y) inserted after the vertex at ``addr``
+    (on the edge that starts there)."""
+    out = copy.deepcopy(feature)
+    pts = _line_of(out["geometry"]["coordinates"], addr)
+    pts.insert(addr[-1] + 1, [tidy(x), tidy(y)])
+    return out
+
+
+def delete_vertex(feature: dict, addr: Address) -> dict:
+    """A copy of the feature without the vertex at ``addr``.
+
+    Raises ValueError when that would leave a ring with fewer than 3 corners or a line with
+    fewer than 2 points."""
+    out = copy.deepcopy(feature)
+    gtype = out["geometry"]["type"]
+    pts = _line_of(out["geometry"]["coordinates"], addr)
+    i = addr[-1]
+    if _is_ring(gtype):
+        if len(pts) - 1 <= 3:
+            raise ValueError("a polygon keeps at least 3 corners")
+        del pts[i]
+        if i == 0:
+            pts[-1] = list(pts[0])
+    else:
+        if len(pts) <= 2:
+            raise ValueError("a road keeps at least 2 points")
+        del pts[i]
+    return out
+
+
+def nearest_vertex(
+    feature: dict, x: float, y: float, within: float
+) -> tuple[Address, tuple[float, float]] | None:
+    """The feature's vertex nearest (x, y) within ``within`` inches, or None."""
+    best = None
+    best_d = within
+    for addr, (vx, vy) in vertices(feature):
+        d = math.hypot(vx - x, vy - y)
+        if d <= best_d:
+            best, best_d = (addr, (vx, vy)), d
+    return best
+
+
+def nearest_edge(
+    feature: dict, x: float, y: float, within: float
+) -> tuple[Address, tuple[float, float]] | None:
+    """The edge of the feature nearest (x, y) within ``within`` inches: the address of its
+    first vertex and the nearest point on it, or None."""
+    best = None
+    best_d = within
+    verts = vertices(feature)
+    geom = feature["geometry"]
+    for addr, _ in verts:
+        pts = _line_of(geom["coordinates"], addr)
+        i = addr[-1]
+        if i + 1 >= len(pts):
+            continue
+        (ax, ay), (bx, by) = pts[i][:2], pts[i + 1][:2]
+        dx, dy = bx - ax, by - ay
+        l2 = dx * dx + dy * dy
+        t = 0.0 if l2 == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / l2))
+        px, py = ax + t * dx, ay + t * dy
+        d = math.hypot(px - x, py - y)
+        if d <= best_d:
+            best, best_d = (addr, (px, py)), d
+    return best
+
+
+# ----------------------------------------------------------------------------- picking
+
+
+def feature_geometry(feature: dict):
+    """The feature's Shapely geometry, or None when it cannot be built."""
+    try:
+        return shape(feature["geometry"])
+    except Exception:  # a broken feature in an invalid file: it cannot be picked
+        return None
+
+
+def feature_at(raw: dict, x: float, y: float, tolerance: float) -> int | None:
+    """The index of the terrain feature under (x, y) inches: a road whose centre line is
+    within ``tolerance``, else the area drawn on top there, else the highest hill; or None."""
+    feats = items(raw, "feature")
+    p = Point(x, y)
+    best: tuple[int, int] | None = None  # (priority, index)
+    for i, f in enumerate(feats):
+        g = feature_geometry(f)
+        if g is None or g.is_empty:
+            continue
+        kind = f["properties"].get("terrain")
+        if f["geometry"]["type"] in LINE_TYPES:
+            if g.distance(p) <= tolerance:
+                prio = 3
+            else:
+                continue
+        elif g.covers(p):
+            prio = 1 if kind == "hill" else 2
+        else:
+            continue
+        if best is None or (prio, i) >= best:
+            best = (prio, i)
+    return None if best is None else best[1]
+
+
+def refs_in_box(raw: dict, x0: float, y0: float, x1: float, y1: float) -> list[Ref]:
+    """The features and stands wholly inside the box between two corners (inches)."""
+    box = shapely.box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    out: list[Ref] = []
+    for i, f in enumerate(items(raw, "feature")):
+        g = feature_geometry(f)
+        if g is not None and not g.is_empty and box.covers(g):
+            out.append(("feature", i))
+    for i, s in enumerate(items(raw, "stand")):
+        if box.covers(Point(s["x"], s["y"])):
+            out.append(("stand", i))
+    return out
+
+
+def snap_point(
+    raw: dict,
+    x: float,
+    y: float,
+    grid: float | None,
+    within: float,
+    exclude: Iterable[int] = (),
+) -> tuple[float, float, str]:
+    """Where a point drawn at (x, y) inches lands: on a vertex of another feature within
+    ``within`` inches, else on its nearest edge, else on the ``grid`` (None: no grid).
+    Returns (x, y, what) with what "vertex", "edge", "grid" or "free". ``exclude`` lists
+    feature indices not to snap to (the one being edited)."""
+    skip = set(exclude)
+    feats = items(raw, "feature")
+    best_v = None
+    for i, f in enumerate(feats):
+        if i in skip:
+            continue
+        v = nearest_vertex(f, x, y, within if best_v is None else best_v[0])
+        if v is not None:
+            d = math.hypot(v[1][0] - x, v[1][1] - y)
+            best_v = (d, v[1])
+    if best_v is not None:
+        return best_v[1][0], best_v[1][1], "vertex"
+    best_e = None
+    for i, f in enumerate(feats):
+        if i in skip:
+            continue
+        e = nearest_edge(f, x, y, within if best_e is None else best_e[0])
+        if e is not None:
+            best_e = (math.hypot(e[1][0] - x, e[1][1] - y), e[1])
+    if best_e is not None:
+        return tidy(best_e[1][0]), tidy(best_e[1][1]), "edge"
+    if grid:
+        return tidy(round(x / grid) * grid), tidy(round(y / grid) * grid), "grid"
+    return tidy(x), tidy(y), "free"
