@@ -35,6 +35,7 @@ from game.rules.actions import (
 from game.rules.battle import PASS_THROUGH_MOD, Battle, IllegalAction
 from game.rules.geometry import STEP_IN, StandPose
 from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.modes import Mode, is_click
 from game.ui.render import INK, SIDE_COLOURS, draw_stand
 from game.ui.table_view import TableView
 
@@ -52,29 +53,6 @@ HELP_TEXT = [
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
     "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",
 ]
-
-
-class Mode:
-    """One input state. ``enter`` sets the panel; ``on_event`` returns the next mode or None;
-    ``draw`` adds its overlay on the table."""
-
-    def enter(self, screen: BattleScreen) -> None:
-        """Called when the mode becomes current."""
-
-    def on_event(self, screen: BattleScreen, ev) -> Mode | None:
-        """React to an event on the table; return a new mode or None to stay."""
-        return None
-
-    def draw(self, screen: BattleScreen, surface: pygame.Surface) -> None:
-        """Draw the mode's overlay."""
-
-    def confirm(self, screen: BattleScreen) -> Mode | None:
-        """The Enter key / the panel's main button."""
-        return None
-
-
-def _click(ev) -> bool:
-    return ev.type == pygame.MOUSEBUTTONUP and ev.button == 1
 
 
 # ------------------------------------------------------------------------------ modes
@@ -97,7 +75,7 @@ class SetupMode(Mode):
 
     def on_event(self, screen, ev):
         b = screen.battle
-        if _click(ev):
+        if is_click(ev):
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and s.side == b.to_act:
                 self.selected = s.id
@@ -166,7 +144,7 @@ class PostureMode(Mode):
 
     def on_event(self, screen, ev):
         b = screen.battle
-        if _click(ev):
+        if is_click(ev):
             s = screen.stand_under(ev.pos)
             if s and s.side == b.to_act and s.posture is None:
                 if s.id in self.picked:
@@ -315,7 +293,7 @@ class FireMode(Mode):
 
     def on_event(self, screen, ev):
         b = screen.battle
-        if _click(ev):
+        if is_click(ev):
             s = screen.stand_under(ev.pos)
             if s is None:
                 return None
@@ -423,7 +401,7 @@ class AttemptMode(Mode):
         screen.set_panel(text, buttons)
 
     def on_event(self, screen, ev):
-        if _click(ev):
+        if is_click(ev):
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and s.side == screen.battle.to_act and s.posture == "firing":
                 screen.message = f"{screen.names[s.id]} is in the firing posture this turn"
@@ -466,7 +444,7 @@ class PickMoverMode(Mode):
         )
 
     def on_event(self, screen, ev):
-        if _click(ev):
+        if is_click(ev):
             b = screen.battle
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and b.state.moving and s.id in b.state.moving.stands and not s.moved:
@@ -655,7 +633,7 @@ class CurtainMode(Mode):
         )
 
     def on_event(self, screen, ev):
-        if _click(ev) or (
+        if is_click(ev) or (
             ev.type == pygame.KEYDOWN and ev.key in (pygame.K_SPACE, pygame.K_RETURN)
         ):
             return self.then or screen.mode_for_state()
@@ -716,7 +694,7 @@ class OpportunityMode(Mode):
     def on_event(self, screen, ev):
         b = screen.battle
         pm = b.state.pending
-        if _click(ev):
+        if is_click(ev):
             s = screen.stand_under(ev.pos)
             if s and self.step is not None and s.side == b.to_act:
                 allowed = dict(pm.offer[self.step])
