@@ -132,6 +132,27 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_edit(args: argparse.Namespace) -> int:
+    """Open the map editor on a scenario file, or on a new table."""
+    from game.editor.document import Document, EditorFileError
+    from game.ui.app import start
+    from game.ui.editor import editor_screen
+    from game.ui.menu import MenuScreen
+
+    doc = None
+    if args.scenario:
+        try:
+            doc = Document.open(args.scenario)
+        except EditorFileError as err:
+            print(err, file=sys.stderr)
+            return 1
+
+    def screen(app):
+        return editor_screen(app, doc, on_menu=lambda: app.show(MenuScreen(app)))
+
+    return start(screen, frames=args.frames)
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     """Open the window on the main menu."""
     from game.ui.app import start
@@ -183,7 +204,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``hulldown [menu] | play | view | check | render | simulate``."""
+    """The command line: ``hulldown [menu] | play | edit | view | check | render | simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -206,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     pl.set_defaults(func=_cmd_play)
+    e = sub.add_parser("edit", help="open the map editor")
+    e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
+    e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    e.set_defaults(func=_cmd_edit)
     v = sub.add_parser("view", help="open a window on a scenario's table")
     v.add_argument("scenario", nargs="?", help="scenario file (default maps/modern-meeting.json)")
     v.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)

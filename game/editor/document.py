@@ -216,3 +216,49 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
     doc.path = Path(p) if isinstance(p, str) and p else None
     doc.history.saved_position = None  # whatever it holds was not saved
     return doc
+
+
+def table_of(raw: dict, data: RulesData):
+    """The engine's :class:`~game.rules.geometry.Table` of a scenario being edited, built from
+    the features that are usable as they stand, and the indices of those left out (unknown
+    type, wrong or invalid geometry). The ruler, the sight check and the drawing use it, so
+    they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).
+
+    Raises ValueError when the table size itself is not usable."""
+    import shapely
+    from shapely.geometry import shape
+
+    from game.rules.geometry import Table, TerrainFeature
+
+    try:
+        width = float(raw["table"]["width"])
+        depth = float(raw["table"]["depth"])
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("the table has no usable width and depth") from None
+    if not (0 < width <= 1000 and 0 < depth <= 1000):
+        raise ValueError(f'a table is 1" to 1000" each way, not {width:g}"x{depth:g}"')
+    feats, bad = [], []
+    for i, f in enumerate(raw.get("terrain", {}).get("features", [])):
+        try:
+            props = f["properties"]
+            kind = props["terrain"]
+            geom = shape(f["geometry"])
+            ok = not geom.is_empty and geom.is_valid
+            if kind == "hill":
+                level = int(props["level"])
+                ok = ok and level >= 1 and geom.geom_type in ("Polygon", "MultiPolygon")
+            else:
+                level = 0
+                want = {"area": ("Polygon", "MultiPolygon"), "road": ("LineString",)}
+                tt = data.terrain[kind]
+                ok = ok and geom.geom_type in want.get(tt.geometry, ()) + (
+                    ("MultiLineString",) if tt.geometry == "road" else ()
+                )
+            ok = ok and bool(shapely.get_coordinates(geom).size)
+        except Exception:  # anything unusable in a half-drawn file is simply left out
+            ok = False
+        if ok:
+            feats.append(TerrainFeature(kind, geom, level, i))
+        else:
+            bad.append(i)
+    return Table(width, depth, feats, data.terrain), bad

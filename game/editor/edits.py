@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, shape
 
@@ -454,6 +455,36 @@ def refs_in_box(raw: dict, x0: float, y0: float, x1: float, y1: float) -> list[R
     return out
 
 
+class SnapIndex:
+    """Every vertex and edge of a document's features in numpy arrays, built once per
+    version of the document, so snapping a point is a few array operations, not a loop over
+    every feature (a drag snaps at every mouse move).
+
+    ``points``: shape (n, 2) inches, ``point_owner``: shape (n,) feature indices;
+    ``segments``: shape (m, 4) as x0, y0, x1, y1, ``segment_owner``: shape (m,)."""
+
+    def __init__(self, raw: dict):
+        pts, owners, segs, seg_owners = [], [], [], []
+        for i, f in enumerate(items(raw, "feature")):
+            try:
+                verts = vertices(f)
+                coords = f["geometry"]["coordinates"]
+            except (KeyError, TypeError, IndexError):
+                continue
+            for addr, (x, y) in verts:
+                pts.append((x, y))
+                owners.append(i)
+                line = _line_of(coords, addr)
+                k = addr[-1]
+                if k + 1 < len(line):
+                    segs.append((x, y, line[k + 1][0], line[k + 1][1]))
+                    seg_owners.append(i)
+        self.points = np.array(pts, dtype=float).reshape(-1, 2)
+        self.point_owner = np.array(owners, dtype=int)
+        self.segments = np.array(segs, dtype=float).reshape(-1, 4)
+        self.segment_owner = np.array(seg_owners, dtype=int)
+
+
 def snap_point(
     raw: dict,
     x: float,
@@ -461,32 +492,32 @@ def snap_point(
     grid: float | None,
     within: float,
     exclude: Iterable[int] = (),
+    index: SnapIndex | None = None,
 ) -> tuple[float, float, str]:
     """Where a point drawn at (x, y) inches lands: on a vertex of another feature within
     ``within`` inches, else on its nearest edge, else on the ``grid`` (None: no grid).
     Returns (x, y, what) with what "vertex", "edge", "grid" or "free". ``exclude`` lists
-    feature indices not to snap to (the one being edited)."""
-    skip = set(exclude)
-    feats = items(raw, "feature")
-    best_v = None
-    for i, f in enumerate(feats):
-        if i in skip:
-            continue
-        v = nearest_vertex(f, x, y, within if best_v is None else best_v[0])
-        if v is not None:
-            d = math.hypot(v[1][0] - x, v[1][1] - y)
-            best_v = (d, v[1])
-    if best_v is not None:
-        return best_v[1][0], best_v[1][1], "vertex"
-    best_e = None
-    for i, f in enumerate(feats):
-        if i in skip:
-            continue
-        e = nearest_edge(f, x, y, within if best_e is None else best_e[0])
-        if e is not None:
-            best_e = (math.hypot(e[1][0] - x, e[1][1] - y), e[1])
-    if best_e is not None:
-        return tidy(best_e[1][0]), tidy(best_e[1][1]), "edge"
+    feature indices not to snap to (the one being edited); ``index`` is a
+    :class:`SnapIndex` of ``raw`` when the caller keeps one."""
+    idx = index or SnapIndex(raw)
+    skip = np.array(sorted(set(exclude)), dtype=int)
+    if len(idx.points):
+        d = np.hypot(idx.points[:, 0] - x, idx.points[:, 1] - y)
+        d[np.isin(idx.point_owner, skip)] = np.inf
+        k = int(np.argmin(d))
+        if d[k] <= within:
+            return float(idx.points[k, 0]), float(idx.points[k, 1]), "vertex"
+    if len(idx.segments):
+        x0, y0, x1, y1 = idx.segments.T
+        dx, dy = x1 - x0, y1 - y0
+        l2 = dx * dx + dy * dy
+        t = np.clip(((x - x0) * dx + (y - y0) * dy) / np.where(l2 > 0, l2, 1.0), 0.0, 1.0)
+        px, py = x0 + t * dx, y0 + t * dy
+        d = np.hypot(px - x, py - y)
+        d[np.isin(idx.segment_owner, skip)] = np.inf
+        k = int(np.argmin(d))
+        if d[k] <= within:
+            return tidy(px[k]), tidy(py[k]), "edge"
     if grid:
         return tidy(round(x / grid) * grid), tidy(round(y / grid) * grid), "grid"
     return tidy(x), tidy(y), "free"

@@ -13,7 +13,7 @@ from pygame_gui.windows import UIFileDialog
 
 from game.rules.battle import Battle, SaveError
 from game.rules.scenario import ScenarioError, load_scenario
-from game.saves import autosave_path, logs_dir
+from game.saves import autosave_path, data_dir, logs_dir
 from game.ui.render import INK
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
@@ -27,6 +27,14 @@ SPEEDS = {
     "AI moves shown fast": 30.0,
     "AI moves not shown": 0.0,
 }
+
+
+def user_maps() -> Path:
+    """The folder of the player's own scenarios (where the map editor saves them); the menu
+    lists them after the shipped maps."""
+    path = data_dir() / "scenarios"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def new_battle(
@@ -84,7 +92,7 @@ class MenuScreen:
     def __init__(self, app, message: str = ""):
         self.app = app
         self.message = message
-        self.maps = sorted(MAPS_DIR.glob("*.json"))
+        self.maps = sorted(MAPS_DIR.glob("*.json")) + sorted(user_maps().glob("*.json"))
         self.chosen: Path | None = self.maps[0] if self.maps else None
         self.dialog = None
 
@@ -130,7 +138,8 @@ class MenuScreen:
             self.resume_button.disable()
         self.load_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Load a save...", m)
         y += 48
-        self.quit_button = UIButton(pygame.Rect(x, y, 460, 40), "Quit", m)
+        self.editor_button = UIButton(pygame.Rect(x, y, 226, 40), "Map editor", m)
+        self.quit_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Quit", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
 
@@ -186,7 +195,7 @@ class MenuScreen:
         """Widget events."""
         self.app.manager.process_events(ev)
         if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.scenario_menu:
-            self.chosen = MAPS_DIR / ev.text
+            self.chosen = next((p for p in self.maps if p.name == ev.text), MAPS_DIR / ev.text)
         elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             path = Path(ev.text)
             if self.dialog_purpose == "scenario":
@@ -203,6 +212,14 @@ class MenuScreen:
                 self._dialog("save", "Load a save")
             elif ev.ui_element is self.open_file:
                 self._dialog("scenario", "Open a scenario")
+            elif ev.ui_element is self.editor_button:
+                from game.ui.editor import editor_screen
+
+                self.app.show(
+                    editor_screen(
+                        self.app, None, on_menu=lambda: self.app.show(MenuScreen(self.app))
+                    )
+                )
             elif ev.ui_element is self.quit_button:
                 self.app.running = False
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_RETURN and self.dialog is None:

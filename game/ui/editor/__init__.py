@@ -1,0 +1,32 @@
+"""The map editor's screen (pygame): its modes in ``modes.py``, the screen in ``screen.py``,
+the balance views' and statistics' drawing in ``views.py``. The model it edits is
+``game.editor``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def editor_screen(app, doc=None, on_menu=None):
+    """The editor screen wired to test play: F5 opens the scenario being edited in a hotseat
+    battle (its log in the logs folder, no autosave over the player's battle), and leaving
+    that battle (Menu, or Play again's end) comes back to the editor, history intact."""
+    from game.rules.battle import Battle
+    from game.saves import logs_dir
+    from game.ui.battle_screen import BattleScreen
+    from game.ui.editor.screen import EditorScreen
+
+    def battle_factory(app, scenario, back, seed: int = 1):
+        stem = Path(scenario.path).stem or "untitled"
+        log = logs_dir() / f"test-play-{stem}-seed{seed}.jsonl"
+        battle = Battle(scenario, seed, log_path=log)
+        battle.meta = {"ai": {}, "ai_speed": 12.0, "test_play": True}
+        return BattleScreen(
+            app,
+            battle,
+            log_path=log,
+            on_menu=back,
+            on_again=lambda old: app.show(battle_factory(app, scenario, back, old.seed + 1)),
+        )
+
+    return EditorScreen(app, doc, on_menu=on_menu, battle_factory=battle_factory)

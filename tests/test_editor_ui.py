@@ -1,0 +1,261 @@
+"""The map editor's screen, driven by synthetic pygame events (dummy video driver): drawing,
+mirroring, placing stands, undo and redo, saving and reopening, problems, test play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygame
+import pygame_gui
+import pytest
+
+from game.editor.document import Document
+from game.rules.scenario import load_scenario
+from game.ui.app import App
+from game.ui.battle_screen import BattleScreen
+from game.ui.editor import editor_screen
+from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def app():
+    a = App(size=(1280, 800))
+    yield a
+    pygame.quit()
+
+
+def frame(screen):
+    screen.update(0.016)
+    screen.draw(screen.app.surface)
+
+
+def key(screen, k, mod=0, unicode=""):
+    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode))
+    frame(screen)
+
+
+def px(screen, x, y):
+    return tuple(int(round(v)) for v in screen.tv.to_px(x, y))
+
+
+def click(screen, x, y, button=1):
+    """Click the table point (x, y) inches."""
+    p = px(screen, x, y)
+    screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(0, 0, 0)))
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=button))
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=p, button=button))
+    frame(screen)
+
+
+def drag(screen, a, b, steps=5):
+    """Press at table point a, move to b in steps, release."""
+    pa, pb = px(screen, *a), px(screen, *b)
+    screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pa, rel=(0, 0), buttons=(0, 0, 0)))
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pa, button=1))
+    for k in range(1, steps + 1):
+        p = (pa[0] + (pb[0] - pa[0]) * k // steps, pa[1] + (pb[1] - pa[1]) * k // steps)
+        screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(1, 0, 0)))
+        frame(screen)
+    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pb, button=1))
+    frame(screen)
+
+
+def press(screen, text):
+    """Press the button (anywhere on screen) whose label starts with ``text``."""
+    for widget, _fn in list(screen._widgets.items()):
+        if getattr(widget, "text", "").startswith(text) and widget.alive():
+            screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=widget))
+            frame(screen)
+            return
+    raise AssertionError(f"no button {text!r}")
+
+
+def choose(screen, widget_label_value, text):
+    """Send a field's change event (entry, drop-down or list) with ``text``."""
+    for widget in list(screen._fields):
+        if widget is widget_label_value:
+            ev = pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=widget, text=text)
+            screen.handle(ev)
+            frame(screen)
+            return
+    raise AssertionError("no such field")
+
+
+def new_editor(app, ruleset="modern", width=60, depth=36):
+    screen = editor_screen(app, Document.new(ruleset, width, depth))
+    app.show(screen)
+    frame(screen)
+    return screen
+
+
+def test_draw_a_wood_mirror_it_place_stands_undo_redo_save_and_reopen(app, tmp_path):
+    s = new_editor(app)
+    key(s, pygame.K_p)
+    assert isinstance(s.mode, PolygonMode)
+    for x, y in [(10, 10), (16, 10), (16, 15), (10, 15)]:
+        click(s, x, y)
+    key(s, pygame.K_RETURN)
+    feats = s.doc.raw["terrain"]["features"]
+    assert len(feats) == 1 and feats[0]["properties"]["terrain"] == "woods"
+    assert feats[0]["geometry"]["coordinates"][0][:4] == [[10, 10], [16, 10], [16, 15], [10, 15]]
+    assert s.selection == [("feature", 0)]
+    press(s, "Half-turn copy")
+    assert len(feats) == 2
+    assert feats[1]["geometry"]["coordinates"][0][0] == [50, 26]  # 60 - 10, 36 - 10
+    # place a stand: pick a unit in the Forces panel, click the table
+    s.show_panel("Forces")
+    frame(s)
+    s._pick_unit("M1A2 Abrams")
+    assert isinstance(s.mode, StandMode)
+    click(s, 8, 20)
+    stands = s.doc.raw["stands"]
+    assert (
+        stands[0]["id"] == "A1" and stands[0]["unit"] == "M1A2 Abrams" and stands[0]["ghq"] is True
+    )
+    assert (stands[0]["x"], stands[0]["y"], stands[0]["on_table"]) == (8, 20, True)
+    click(s, 0.2, 30)  # at the side's left entry edge: a stand entering on turn 1
+    assert stands[1]["on_table"] is False and (stands[1]["x"], stands[1]["y"]) == (0, 30)
+    # undo the stands and the copy, then redo them all
+    for _ in range(3):
+        key(s, pygame.K_z, pygame.KMOD_CTRL)
+    assert len(s.doc.raw["stands"]) == 0 and len(s.doc.raw["terrain"]["features"]) == 1
+    for _ in range(3):
+        key(s, pygame.K_y, pygame.KMOD_CTRL)
+    assert len(s.doc.raw["stands"]) == 2 and len(s.doc.raw["terrain"]["features"]) == 2
+    # a second side's stand so that the file is valid, then save and reopen
+    s.place_side = "B"
+    s._pick_unit("T-80U / AT-11")
+    click(s, 52, 20)
+    assert s.problems == [], [p.text for p in s.problems]
+    out = tmp_path / "drawn.json"
+    assert s.save(out)
+    frame(s)
+    assert not s.doc.history.dirty and "*" not in s.title.text
+    sc = load_scenario(out)
+    assert len(sc.table.areas) == 2 and len(sc.spec.stands) == 3
+    again = Document.open(out)
+    assert again.raw == json.loads(out.read_text())
+
+
+def test_an_invalid_polygon_is_not_committed_and_says_why(app):
+    s = new_editor(app)
+    key(s, pygame.K_p)
+    for x, y in [(10, 10), (16, 16), (16, 10), (10, 16)]:  # a bow tie
+        click(s, x, y)
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["terrain"]["features"] == []
+    text, error = s.message
+    assert error and "Self-intersection at (13, 13)" in text
+
+
+def test_dragging_a_feature_is_one_history_entry_and_snaps_to_the_grid(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (10, 10), (14, 13))
+    assert s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0][0] == [10, 10]
+    key(s, pygame.K_v)
+    assert isinstance(s.mode, SelectMode)
+    n = len(s.doc.history.entries)
+    drag(s, (12, 11), (15, 11), steps=8)
+    assert len(s.doc.history.entries) == n + 1
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert ring[0] == [13, 10]  # moved 3" right, on the 0.5" grid
+    key(s, pygame.K_z, pygame.KMOD_CTRL)
+    assert s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0][0] == [10, 10]
+
+
+def test_dragging_a_vertex_handle_moves_that_corner(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (10, 10), (14, 13))
+    key(s, pygame.K_v)
+    click(s, 12, 11)
+    drag(s, (14, 13), (17, 15))
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert [17, 15] in ring and [14, 13] not in ring
+    key(s, pygame.K_DELETE)  # deletes the picked vertex
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert [17, 15] not in ring and len(ring) == 4
+
+
+def test_clicking_a_problem_selects_what_it_names(app):
+    raw = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
+    raw["stands"][2]["unit"] = "Tiger"
+    from game.editor.history import History
+
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    frame(s)
+    s.show_panel("Problems")
+    frame(s)
+    k = next(i for i, p in enumerate(s.problems) if "Tiger" in p.text)
+    s._problem_clicked(k)
+    assert s.selection == [("stand", 2)]
+
+
+def test_measure_asks_the_engine_about_sight(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (20, 10), (24, 26))  # a wood wall
+    key(s, pygame.K_m)
+    assert isinstance(s.mode, MeasureMode)
+    drag(s, (10, 18), (34, 18))
+    assert s.mode.sight is not None and not s.mode.sight.clear
+    assert s.mode.sight.blocked_by[0][:2] == ("terrain", "woods")
+    assert s.hint.startswith('24.0" (2400 m), range band 24"')
+    drag(s, (10, 30), (34, 30))
+    assert s.mode.sight.clear and "in sight" in s.hint
+
+
+def test_test_play_opens_a_battle_and_comes_back_with_the_history(app):
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
+    app.show(s)
+    frame(s)
+    key(s, pygame.K_r)
+    drag(s, (16, 2), (20, 4))
+    entries = len(s.doc.history.entries)
+    key(s, pygame.K_F5)
+    assert isinstance(app.screen, BattleScreen)
+    assert (
+        len(app.screen.battle.table.areas)
+        == len(load_scenario(ROOT / "maps" / "modern-skirmish.json").table.areas) + 1
+    )
+    app.screen.to_menu()
+    assert app.screen is s and len(s.doc.history.entries) == entries
+
+
+def test_test_play_of_an_invalid_map_shows_the_problems(app):
+    s = new_editor(app)
+    key(s, pygame.K_F5)
+    assert app.screen is s and s.panel == "Problems" and s.message[1]
+
+
+def test_the_autosave_is_offered_back(app, data_dir):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (10, 10), (14, 13))
+    assert (data_dir / "editor-autosave.json").exists()
+    s2 = editor_screen(app, None)
+    app.show(s2)
+    frame(s2)
+    press(s2, "Restore the unsaved map")
+    assert len(s2.doc.raw["terrain"]["features"]) == 1 and s2.doc.history.dirty
+
+
+def test_the_menu_opens_the_editor(app):
+    from game.ui.editor.screen import EditorScreen
+    from game.ui.menu import MenuScreen
+
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.editor_button))
+    assert isinstance(app.screen, EditorScreen)
