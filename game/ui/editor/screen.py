@@ -73,7 +73,7 @@ from game.ui.table_view import BACKGROUND, TableView
 TOP_H = 44
 TOOLS_W = 150
 PANEL_W = 350
-STATUS_H = 30
+STATUS_H = 46  # two lines of hint
 BAR = (58, 72, 56)
 PANEL_BG = (226, 222, 210)
 PANELS = ("Item", "Problems", "History", "Map", "Forces", "Scenario")
@@ -705,8 +705,9 @@ class EditorScreen:
 
     @staticmethod
     def _view_summary(name: str, result) -> str:
-        summary = getattr(result, "summary", None)
-        return summary() if callable(summary) else f"{name} shown"
+        from game.ui.editor.views import view_summary
+
+        return view_summary(name, result)
 
     # ---------------------------------------------------------------- layout and widgets
 
@@ -869,7 +870,10 @@ class EditorScreen:
         """The new-table dialog: a preset or a custom size, and the autosave offered back."""
         m = self.app.manager
         w, h = self.app.size
-        win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 340), m, "New table")
+        restore = autosave_file().exists()
+        win = UIWindow(
+            pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 300 + 36 * restore), m, "New table"
+        )
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
         y = 34
@@ -894,7 +898,7 @@ class EditorScreen:
         b = UIButton(pygame.Rect(310, y, 120, 30), "Create", m, container=c)
         self._widgets[b] = lambda: self._new_custom(wide.get_text(), deep.get_text(), rules, win)
         y += 40
-        if autosave_file().exists():
+        if restore:
             b = UIButton(
                 pygame.Rect(10, y, 420, 32), "Restore the unsaved map (autosave)", m, container=c
             )
@@ -999,7 +1003,11 @@ class EditorScreen:
         a returned string is shown as the problem with the value."""
         m = self.app.manager
         x = self._px()
-        self._pw(UILabel(pygame.Rect(x, self._py, PANEL_W - 24 - width, 28), label, m))
+        self._pw(
+            UILabel(
+                pygame.Rect(x, self._py, PANEL_W - 20 - width, 28), label, m, object_id="#field"
+            )
+        )
         rect = pygame.Rect(x + PANEL_W - 16 - width, self._py, width, 28)
         if choices is not None:
             wdg = UIDropDownMenu(list(choices), str(value), rect, m)
@@ -1043,7 +1051,7 @@ class EditorScreen:
                 "<b>Nothing selected.</b><br>Pick a tool on the left and draw on the table, or "
                 "click a feature or stand with Select (V). The <b>Problems</b> panel lists what "
                 "the scenario still needs.",
-                96,
+                124,
             )
             return
         if len(self.selection) > 1:
@@ -1782,18 +1790,21 @@ class EditorScreen:
         w, h = surface.get_size()
         bar = pygame.Rect(TOOLS_W, h - STATUS_H, w - TOOLS_W - PANEL_W, STATUS_H)
         surface.fill((245, 243, 235), bar)
-        font = pygame.font.Font(None, 21)
+        font = self._status_font()
         text, error = self.message
-        where = ""
+        where = f"{self.mode.name} tool"
         if self.mouse_on_table():
             x, y = self.tv.to_table(self.mouse)
-            where = f'({x:.1f}", {y:.1f}")  {self.mode.name}  '
-        line = text or self.hint
+            where = f'({x:.1f}", {y:.1f}")  ' + where
         colour = (176, 40, 20) if error else INK
-        img = font.render(where + line, True, colour)
-        if img.get_width() > bar.w - 12:  # the hint on its own when it would be cut
-            img = font.render(line, True, colour)
-        surface.blit(img, (bar.x + 6, bar.y + 8))
+        lines = _wrap(font, f"{where}: {text or self.hint}", bar.w - 12)[:2]
+        for k, line in enumerate(lines):
+            surface.blit(font.render(line, True, colour), (bar.x + 6, bar.y + 5 + 19 * k))
+
+    def _status_font(self) -> pygame.font.Font:
+        if getattr(self, "_sfont", None) is None:
+            self._sfont = pygame.font.Font(None, 21)
+        return self._sfont
 
     def _draw_help(self, surface) -> None:
         font = pygame.font.Font(None, 22)
@@ -1857,6 +1868,19 @@ def _pair(text: str) -> tuple[float, float]:
     if len(parts) != 2:
         raise ValueError("type two numbers: x, y")
     return float(parts[0]), float(parts[1])
+
+
+def _wrap(font, text: str, width: int) -> list[str]:
+    """Words of ``text`` in lines no wider than ``width`` pixels."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
 
 
 def _short(text: str) -> str:
