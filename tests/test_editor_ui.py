@@ -229,6 +229,7 @@ def test_test_play_opens_a_battle_and_comes_back_with_the_history(app):
         len(app.screen.battle.table.areas)
         == len(load_scenario(ROOT / "maps" / "modern-skirmish.json").table.areas) + 1
     )
+    assert "A first battle in eight turns" in app.screen._panel_text  # the briefing, at set-up
     app.screen.to_menu()
     assert app.screen is s and len(s.doc.history.entries) == entries
 

@@ -66,8 +66,12 @@ class SetupMode(Mode):
 
     def enter(self, screen):
         side = screen.battle.to_act
+        spec = screen.battle.scenario.spec
+        brief = ""
+        if spec.description.strip():  # the scenario's briefing, written in the map editor
+            brief = f"<b>{html.escape(spec.title)}</b><br>{html.escape(spec.description)}<br><br>"
         screen.set_panel(
-            f"<b>Set-up: {screen.side_name(side)}</b><br>Battle groups may change now and "
+            f"{brief}<b>Set-up: {screen.side_name(side)}</b><br>Battle groups may change now and "
             "never again (000 08.01.01). Click one of your stands and press a digit 1-9 to put "
             "it in that group. Press <b>Ready</b> when done.",
             [("Ready", lambda: screen.act(Pass(side)))],

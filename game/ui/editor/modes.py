@@ -13,7 +13,7 @@ import math
 import pygame
 
 from game.editor import edits
-from game.editor.commands import Batch, Insert, Replace, items
+from game.editor.commands import Batch, Replace, items
 from game.rules.geometry import StandPose, range_band
 from game.ui.modes import Mode, is_click
 
@@ -256,6 +256,17 @@ class PolygonMode(ToolMode):
             screen.set_hint(self.hint)
 
 
+class HillMode(PolygonMode):
+    """Draw a hill by its outline, like an area, at the level set under the tools; a higher
+    level must lie inside a hill one level lower (the Problems panel says so if not)."""
+
+    name = "Hill"
+
+    def enter(self, screen) -> None:
+        screen.draw_area = "hill"
+        super().enter(screen)
+
+
 class RectMode(ToolMode):
     """Drag from one corner to the other to draw a rectangular area (or hill)."""
 
@@ -436,7 +447,14 @@ class MeasureMode(ToolMode):
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
             self.a = screen.measure_point(ev.pos)
             self.b = None
-        elif ev.type == pygame.MOUSEMOTION and self.a is not None and ev.buttons[0] or ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.a is not None:
+        elif (
+            ev.type == pygame.MOUSEMOTION
+            and self.a is not None
+            and ev.buttons[0]
+            or ev.type == pygame.MOUSEBUTTONUP
+            and ev.button == 1
+            and self.a is not None
+        ):
             self.b = screen.measure_point(ev.pos)
             self.measure(screen)
         return None
@@ -473,10 +491,10 @@ class MeasureMode(ToolMode):
 __all__ = [
     "SelectMode",
     "PolygonMode",
+    "HillMode",
     "RectMode",
     "LotMode",
     "RoadMode",
     "StandMode",
     "MeasureMode",
-    "Insert",
 ]

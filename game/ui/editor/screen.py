@@ -48,6 +48,7 @@ from game.ui.editor.modes import (
     INVALID,
     PICK_PX,
     SELECTED,
+    HillMode,
     LotMode,
     MeasureMode,
     PolygonMode,
@@ -83,11 +84,12 @@ TOOLS = [
     ("Rectangle (R)", pygame.K_r, RectMode),
     ("Round lot (O)", pygame.K_o, LotMode),
     ("Road (L)", pygame.K_l, RoadMode),
+    ("Hill (H)", pygame.K_h, HillMode),
     ("Stand (S)", pygame.K_s, StandMode),
     ("Measure (M)", pygame.K_m, MeasureMode),
 ]
 HELP_TEXT = [
-    "Tools: V select, P polygon, R rectangle, O round lot, L road, S stand, M measure",
+    "Tools: V select, P polygon, R rectangle, O round lot, L road, H hill, S stand, M measure",
     "Drawing: click corners; Backspace removes the last; Enter or a click on the first closes",
     'G: snap to the 0.5" grid on/off (hold Ctrl to place one point freely); points snap to',
     "   other features' corners and edges within 8 px. Wheel: zoom; right or middle drag: pan",
@@ -823,7 +825,9 @@ class EditorScreen:
 
     def _set_draw_area(self, text: str) -> None:
         self.draw_area = text.replace(" ", "_")
-        if not isinstance(self.mode, (PolygonMode, RectMode, LotMode)):
+        if self.draw_area == "hill":
+            self.set_mode(HillMode())
+        elif type(self.mode) not in (PolygonMode, RectMode, LotMode):
             self.set_mode(PolygonMode())
 
     def _set_level(self, text: str) -> str | None:
@@ -1534,9 +1538,6 @@ class EditorScreen:
             self.toggle_grid()
         elif k == pygame.K_f:
             self.tv.fit()
-        elif k == pygame.K_h:
-            self.draw_area = "hill"
-            self.set_mode(PolygonMode())
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: 60, pygame.K_RIGHT: -60}.get(k, 0)
             dy = {pygame.K_UP: 60, pygame.K_DOWN: -60}.get(k, 0)
