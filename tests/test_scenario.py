@@ -11,7 +11,7 @@ import pytest
 import shapely
 
 from game.cli import main
-from game.rules.scenario import ScenarioError, load_scenario, write_scenario
+from game.rules.scenario import ScenarioError, load_scenario, parse_scenario, write_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -185,3 +185,114 @@ def test_shipped_maps_pass_check(capsys):
     assert len(maps) >= 2
     assert main(["check", *maps]) == 0
     assert capsys.readouterr().out.count(": ok (") == len(maps)
+
+
+# --- every problem of a file in one run -------------------------------------------------------
+
+SEVERAL = FIXTURES / "several"
+
+# fixture -> the (JSON path, words) of every line, in order: pydantic's, the terrain's, the
+# stands'. Each file breaks good-small.json in two or three places of different stages.
+EXPECTED_SEVERAL = {
+    "01-facing-and-self-intersection": [
+        ("$.stands[1].facing_deg", "less than or equal to 360"),
+        ("$.terrain.features[0].geometry", "self-intersection at (10, 4)"),
+    ],
+    "02-unknown-field-and-unknown-unit": [
+        ("$.titel", "unknown field"),
+        ("$.stands[1].unit", "unknown unit 'Tiger II'"),
+    ],
+    "03-one-in-each-stage": [
+        ("$.titel", "unknown field"),
+        ("$.terrain.features[0].geometry", "self-intersection at (10, 4)"),
+        ("$.stands[1].unit", "unknown unit 'Tiger II'"),
+    ],
+    "04-cohesion-outside-off-table": [
+        ("$.sides[0].cohesion", "less than or equal to 20"),
+        ("$.terrain.features[0].geometry", 'outside the 24"x12" table'),
+        ("$.stands[1]", "stand at (0.2, 5) is not wholly on the table"),
+    ],
+    # the table size is broken, so nothing is said about lying outside it
+    "05-bad-width-unknown-terrain-duplicate-id": [
+        ("$.table.width", "greater than 0"),
+        ("$.terrain.features[0].properties.terrain", "unknown terrain type 'forest'"),
+        ("$.stands[1].id", "duplicate stand id 'A1' (also $.stands[0])"),
+    ],
+    # the ruleset is broken, so the units are not looked up
+    "06-bad-ruleset-hill-outside-overlap": [
+        ("$.ruleset", "'modern' or 'wwii'"),
+        ("$.terrain.features[3].properties.level", "must lie inside a level-1 hill"),
+        ("$.stands[1]", "overlaps stand 'A1' at the start"),
+    ],
+    # B1, side B's GHQ, now names side C: B has no GHQ left
+    "07-nan-unknown-side-road-polygon": [
+        ("$.stands[1].x", "finite number"),
+        ("$.terrain.features[2].geometry.type", "must be a LineString"),
+        ("$.stands[2].side", "unknown side 'C' (sides: A, B)"),
+        ("$.sides", "side 'B' has no GHQ stand"),
+    ],
+    # the broken stand is side A's GHQ: A is not said to have none
+    "08-broken-ghq-and-self-intersection": [
+        ("$.stands[0].facing_deg", "valid number"),
+        ("$.terrain.features[0].geometry", "self-intersection at (10, 4)"),
+    ],
+    # the level-1 hill is broken: the level-2 hill inside it is not said to lie outside
+    "09-broken-hill-level-and-entry": [
+        ("$.terrain.features[1].properties.level", "valid integer"),
+        ("$.stands[3]", "on its side's right edge"),
+    ],
+    # no pydantic problem: the stand checks run on the terrain that passed its own
+    "10-self-intersection-off-table-impassable": [
+        ("$.terrain.features[0].geometry", "self-intersection at (10, 4)"),
+        ("$.stands[2]", "stand at (23.8, 3) is not wholly on the table"),
+        ("$.stands[1]", "stand 'A2' starts on impassable ground"),
+    ],
+    # three sides: no side is held to have a GHQ, but stands still name known sides
+    "11-three-sides-and-unknown-side": [
+        ("$.sides", "at most 2 items"),
+        ("$.stands[1].side", "unknown side 'D' (sides: A, B, C)"),
+    ],
+}
+
+
+def test_every_several_fixture_has_an_expectation():
+    assert {p.stem for p in SEVERAL.glob("*.json")} == set(EXPECTED_SEVERAL)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_SEVERAL))
+def test_check_reports_every_problem_of_a_file(name, capsys):
+    path = SEVERAL / f"{name}.json"
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    expected = EXPECTED_SEVERAL[name]
+    assert len(err) == len(expected), err
+    for line, (where, words) in zip(err, expected, strict=True):
+        assert line.startswith(f"{path}: {where}: "), (line, where)
+        assert words in line, (line, words)
+
+
+def test_every_stage_is_reported_by_parse_scenario():
+    raw = json.loads((FIXTURES / "good-small.json").read_text())
+    raw["stands"][1]["facing_deg"] = 999  # pydantic
+    raw["victory"]["type"] = "last_man_standing"  # pydantic
+    raw["terrain"]["features"][0]["geometry"]["coordinates"] = [
+        [[8, 2], [12, 6], [12, 2], [8, 6], [8, 2]]
+    ]  # geometry
+    raw["stands"][2]["unit"] = "Tiger II"  # stands
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(raw, "x.json")
+    assert [p.split(": ")[1] for p in err.value.problems] == [
+        "$.victory.type",
+        "$.stands[1].facing_deg",
+        "$.terrain.features[0].geometry",
+        "$.stands[2].unit",
+    ]
+
+
+def test_large_scenario_parses():
+    # 72"x48", 300 terrain features (woods, rough, buildings lots, roads, hills), 40 stands: the
+    # size the map editor validates after every change (target: parse_scenario <= 50 ms)
+    sc = load_scenario(FIXTURES / "large-72x48-300-features.json")
+    assert (sc.spec.table.width, sc.spec.table.depth) == (72, 48)
+    assert len(sc.table.features) == 300 and len(sc.units) == 40
+    assert {f.kind for f in sc.table.hills} == {"hill"} and len(sc.table.roads) == 4

@@ -6,7 +6,9 @@ documented in ``docs/formats.md``.
 
 :func:`load_scenario` checks the file in two passes (its shape with pydantic, then the rules and
 the geometry) and raises :class:`ScenarioError` with one line per problem:
-``file: $.json.path: what is wrong``. :func:`write_scenario` writes atomically.
+``file: $.json.path: what is wrong``. Every problem is reported in one run: when the shape check
+fails, the parts that validate on their own (table size, ruleset, each terrain feature, side and
+stand) still go through the second pass. :func:`write_scenario` writes atomically.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shapely.geometry import shape
@@ -192,12 +195,140 @@ def _jpath(loc: tuple) -> str:
     return out
 
 
-def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[list[str], list]:
+def _pydantic_lines(err: ValidationError, where: str) -> list[str]:
+    """One line per pydantic error, ``where: $.json.path: what is wrong``, in pydantic's order."""
+    lines = []
+    for e in err.errors():
+        msg = e["msg"]
+        if e["type"] == "extra_forbidden":
+            msg = "unknown field"
+        elif e["type"] == "missing":
+            msg = "required field is missing"
+        lines.append(f"{where}: {_jpath(e['loc'])}: {msg}")
+    return lines
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The parts of a scenario file that are valid on their own, for the rules and geometry
+    checks (of the whole file when it validates, else of whatever of it does).
+
+    ``table`` and ``ruleset`` are None when they did not validate. ``features``, ``sides`` and
+    ``stands`` hold (index in the file, parsed entry) of the entries that validated.
+    ``hills_complete``: no entry that failed could be a hill (hill nesting can be judged).
+    ``two_sides``: the sides list has exactly two entries. ``side_ids``: the id of every side
+    entry in file order, None when there are none or some entry has no readable id (a stand's
+    side is then not checked). ``stands_listed``: the stands list is a non-empty list.
+    ``bad_stands``: the raw stand entries that did not validate.
+    """
+
+    table: TableSize | None
+    ruleset: str | None
+    features: list[tuple[int, Feature]]
+    hills_complete: bool
+    sides: list[tuple[int, Side]]
+    two_sides: bool
+    side_ids: list[str] | None
+    stands: list[tuple[int, StandSpec]]
+    stands_listed: bool
+    bad_stands: list[Any]
+
+    @classmethod
+    def of_spec(cls, spec: ScenarioFile) -> _Parts:
+        """Every part of a file that validated as a whole."""
+        return cls(
+            table=spec.table,
+            ruleset=spec.ruleset,
+            features=list(enumerate(spec.terrain.features)),
+            hills_complete=True,
+            sides=list(enumerate(spec.sides)),
+            two_sides=True,
+            side_ids=[s.id for s in spec.sides],
+            stands=list(enumerate(spec.stands)),
+            stands_listed=True,
+            bad_stands=[],
+        )
+
+    @classmethod
+    def of_raw(cls, raw: dict) -> _Parts:
+        """The parts of a file that failed whole-file validation which validate on their own:
+        the table size, the ruleset, each terrain feature, each side, each stand."""
+        try:
+            table: TableSize | None = TableSize.model_validate(raw.get("table"))
+        except ValidationError:
+            table = None
+        ruleset = raw.get("ruleset")
+        terrain = raw.get("terrain")
+        raw_features = terrain.get("features") if isinstance(terrain, dict) else None
+        features, bad_features = _each(Feature, raw_features)
+        raw_sides = raw.get("sides")
+        sides, _ = _each(Side, raw_sides)
+        side_ids: list[str] | None = None
+        if isinstance(raw_sides, list) and raw_sides:
+            ids = [s.get("id") if isinstance(s, dict) else None for s in raw_sides]
+            if all(isinstance(i, str) for i in ids):
+                side_ids = ids
+        raw_stands = raw.get("stands")
+        stands, bad_stands = _each(StandSpec, raw_stands)
+        return cls(
+            table=table,
+            ruleset=ruleset if ruleset in ("modern", "wwii") else None,
+            features=features,
+            hills_complete=not any(_may_be_hill(f) for f in bad_features),
+            sides=sides,
+            two_sides=isinstance(raw_sides, list) and len(raw_sides) == 2,
+            side_ids=side_ids,
+            stands=stands,
+            stands_listed=isinstance(raw_stands, list) and len(raw_stands) > 0,
+            bad_stands=bad_stands,
+        )
+
+
+def _each(model: type[BaseModel], entries: Any) -> tuple[list[tuple[int, Any]], list[Any]]:
+    """Validate each entry of a JSON list on its own: ((index, parsed) of the good ones, the
+    raw bad ones). Not a list: nothing good, nothing bad (pydantic has said so already)."""
+    good: list[tuple[int, Any]] = []
+    bad: list[Any] = []
+    if isinstance(entries, list):
+        for i, entry in enumerate(entries):
+            try:
+                good.append((i, model.model_validate(entry)))
+            except ValidationError:
+                bad.append(entry)
+    return good, bad
+
+
+def _may_be_hill(entry: Any) -> bool:
+    """Whether a terrain feature that did not validate could have been meant as a hill."""
+    props = entry.get("properties") if isinstance(entry, dict) else None
+    kind = props.get("terrain") if isinstance(props, dict) else None
+    return not (isinstance(kind, str) and kind != "hill")
+
+
+def _may_be_ghq(entry: Any, side_id: str) -> bool:
+    """Whether a stand entry that did not validate could have been meant as a side's GHQ."""
+    if not isinstance(entry, dict):
+        return True
+    side = entry.get("side")
+    if isinstance(side, str) and side != side_id:
+        return False
+    return entry.get("ghq", False) is not False
+
+
+def _shape_problems(
+    parts: _Parts, data: RulesData, where: str
+) -> tuple[list[str], list[TerrainFeature]]:
+    """The terrain checks on the features that validated: terrain type, geometry type, valid
+    and finite geometry inside the table (when the table size is known), hill levels and
+    nesting. Returns the problem lines in file order and the features that passed."""
     problems: list[str] = []
     features: list[TerrainFeature] = []
-    table_box = shapely.box(0, 0, spec.table.width, spec.table.depth)
+    table_cover = None
+    if parts.table is not None:
+        # built once: buffering the table for every feature was a tenth of parse_scenario
+        table_cover = shapely.box(0, 0, parts.table.width, parts.table.depth).buffer(1e-9)
     hills: list[tuple[int, int, shapely.Geometry]] = []
-    for i, feat in enumerate(spec.terrain.features):
+    for i, feat in parts.features:
         path = f"$.terrain.features[{i}]"
         kind = feat.properties.terrain
         gtype = feat.geometry.type
@@ -236,7 +367,7 @@ def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[li
             )
             continue
         try:
-            geom = shape(feat.geometry.model_dump())
+            geom = shape({"type": gtype, "coordinates": feat.geometry.coordinates})
         except (
             ValueError,
             TypeError,
@@ -251,8 +382,7 @@ def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[li
         if geom.is_empty:
             problems.append(f"{where}: {path}.geometry: empty geometry")
             continue
-        coords = shapely.get_coordinates(geom)
-        if not all(math.isfinite(v) for v in coords.ravel()):
+        if not np.isfinite(shapely.get_coordinates(geom)).all():
             problems.append(f"{where}: {path}.geometry.coordinates: coordinates must be finite")
             continue
         if not geom.is_valid:
@@ -261,11 +391,11 @@ def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[li
         if gtype in ("Polygon", "MultiPolygon") and geom.area <= 1e-9:
             problems.append(f"{where}: {path}.geometry: the polygon has no area")
             continue
-        if not table_box.buffer(1e-9).covers(geom):
+        if table_cover is not None and not table_cover.covers(geom):
             x0, y0, x1, y1 = geom.bounds
             problems.append(
                 f"{where}: {path}.geometry: lies outside the "
-                f'{spec.table.width:g}"x{spec.table.depth:g}" table (bounds '
+                f'{parts.table.width:g}"x{parts.table.depth:g}" table (bounds '
                 f"{x0:g},{y0:g} to {x1:g},{y1:g})"
             )
             continue
@@ -273,52 +403,58 @@ def _shape_problems(spec: ScenarioFile, data: RulesData, where: str) -> tuple[li
         if kind == "hill":
             hills.append((i, level, geom))
         features.append(TerrainFeature(kind, geom, level, i))
-    for i, level, geom in hills:
-        if level > 1 and not any(
-            lv == level - 1 and g.buffer(1e-9).covers(geom) for _, lv, g in hills
-        ):
-            problems.append(
-                f"{where}: $.terrain.features[{i}].properties.level: a level-{level} "
-                f"hill must lie inside a level-{level - 1} hill"
-            )
+    if parts.hills_complete and any(level > 1 for _, level, _ in hills):
+        grown = [(lv, g.buffer(1e-9)) for _, lv, g in hills]
+        for i, level, geom in hills:
+            if level > 1 and not any(lv == level - 1 and g.covers(geom) for lv, g in grown):
+                problems.append(
+                    f"{where}: $.terrain.features[{i}].properties.level: a level-{level} "
+                    f"hill must lie inside a level-{level - 1} hill"
+                )
     return problems, features
 
 
 def _stand_problems(
-    spec: ScenarioFile, data: RulesData, table: Table | None, where: str
+    parts: _Parts, data: RulesData, features: list[TerrainFeature], where: str
 ) -> tuple[list[str], dict[str, UnitType]]:
+    """The checks of the sides and the stands that validated, each run only when the parts it
+    needs are known: duplicate ids, unknown sides and units, stands off the table or off their
+    entry edge, GHQs, stands overlapping at the start or on impassable ground (of ``features``,
+    the terrain that passed its checks). Returns the problem lines and each stand's data row."""
     problems: list[str] = []
-    units_table = data.units_for(spec.ruleset)
-    sides = {s.id: s for s in spec.sides}
-    if len(sides) != len(spec.sides):
-        problems.append(f"{where}: $.sides[1].id: duplicate side id {spec.sides[1].id!r}")
+    units_table = data.units_for(parts.ruleset) if parts.ruleset is not None else None
+    sides = {s.id: s for _, s in parts.sides}
+    known = dict.fromkeys(parts.side_ids) if parts.side_ids is not None else None
+    size = parts.table
+    if parts.two_sides and len(parts.sides) == 2 and len(sides) == 1:
+        problems.append(f"{where}: $.sides[1].id: duplicate side id {parts.sides[1][1].id!r}")
     units: dict[str, UnitType] = {}
     seen: dict[str, int] = {}
-    for i, st in enumerate(spec.stands):
+    for i, st in parts.stands:
         path = f"$.stands[{i}]"
         if st.id in seen:
             problems.append(
                 f"{where}: {path}.id: duplicate stand id {st.id!r} (also $.stands[{seen[st.id]}])"
             )
         seen.setdefault(st.id, i)
-        if st.side not in sides:
+        if known is not None and st.side not in known:
             problems.append(
-                f"{where}: {path}.side: unknown side {st.side!r} (sides: {', '.join(sides)})"
+                f"{where}: {path}.side: unknown side {st.side!r} (sides: {', '.join(known)})"
             )
-        if st.unit not in units_table:
+        if units_table is not None and st.unit not in units_table:
             problems.append(
                 f"{where}: {path}.unit: unknown unit {st.unit!r} for the "
-                f"{spec.ruleset} ruleset (see assets/data/"
-                f"{data.rulesets[spec.ruleset].tank_table}_tanks.csv)"
+                f"{parts.ruleset} ruleset (see assets/data/"
+                f"{data.rulesets[parts.ruleset].tank_table}_tanks.csv)"
             )
-        else:
+        elif units_table is not None:
             units[st.id] = units_table[st.unit]
         if not (math.isfinite(st.x) and math.isfinite(st.y)):
             problems.append(f"{where}: {path}: x and y must be finite numbers")
             continue
         if st.on_table:
-            if table is not None and not (
-                0.5 <= st.x <= spec.table.width - 0.5 and 0.5 <= st.y <= spec.table.depth - 0.5
+            if size is not None and not (
+                0.5 <= st.x <= size.width - 0.5 and 0.5 <= st.y <= size.depth - 0.5
             ):
                 problems.append(
                     f"{where}: {path}: stand at ({st.x:g}, {st.y:g}) is not wholly on the table"
@@ -330,39 +466,41 @@ def _stand_problems(
                     f"{where}: {path}.on_table: the stand enters the table but side "
                     f"{st.side!r} has no entry_edge"
                 )
-            elif side is not None:
+            elif side is not None and size is not None:
                 edge_coord = {
                     "left": (st.x, 0.0),
-                    "right": (st.x, spec.table.width),
+                    "right": (st.x, size.width),
                     "bottom": (st.y, 0.0),
-                    "top": (st.y, spec.table.depth),
+                    "top": (st.y, size.depth),
                 }
                 v, want = edge_coord[side.entry_edge]
                 along = st.y if side.entry_edge in ("left", "right") else st.x
-                length = (
-                    spec.table.depth if side.entry_edge in ("left", "right") else spec.table.width
-                )
+                length = size.depth if side.entry_edge in ("left", "right") else size.width
                 if abs(v - want) > 1e-6 or not (0.5 <= along <= length - 0.5):
                     problems.append(
                         f"{where}: {path}: an entering stand's x, y must be a point on "
                         f"its side's {side.entry_edge} edge"
                     )
-    for side_id in sides:
-        ghqs = [i for i, st in enumerate(spec.stands) if st.side == side_id and st.ghq]
-        if not ghqs:
-            problems.append(
-                f"{where}: $.sides: side {side_id!r} has no GHQ stand "
-                f'(set "ghq": true on one of its stands)'
-            )
-        elif len(ghqs) > 1:
-            problems.append(
-                f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
-                f"one GHQ (also $.stands[{ghqs[0]}])"
-            )
+    if parts.two_sides:
+        for side_id in sides:
+            ghqs = [i for i, st in parts.stands if st.side == side_id and st.ghq]
+            if not ghqs:
+                if parts.stands_listed and not any(
+                    _may_be_ghq(entry, side_id) for entry in parts.bad_stands
+                ):
+                    problems.append(
+                        f"{where}: $.sides: side {side_id!r} has no GHQ stand "
+                        f'(set "ghq": true on one of its stands)'
+                    )
+            elif len(ghqs) > 1:
+                problems.append(
+                    f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
+                    f"one GHQ (also $.stands[{ghqs[0]}])"
+                )
     # stands overlapping at the start (000 08.03.05)
     placed = [
         (i, st)
-        for i, st in enumerate(spec.stands)
+        for i, st in parts.stands
         if st.on_table and math.isfinite(st.x) and math.isfinite(st.y)
     ]
     if placed:
@@ -375,10 +513,23 @@ def _stand_problems(
                     f"{where}: $.stands[{placed[b][0]}]: stand {placed[b][1].id!r} "
                     f"overlaps stand {placed[a][1].id!r} at the start"
                 )
-    if table is not None:
-        for i, st in placed:
-            here = table.terrain_at(st.x, st.y)
-            if any(data.terrain[k].move_cost("T") is None for k in here.areas):
+    # stands on impassable ground: the centre in an area the tracked class cannot enter, the
+    # same test as Table.terrain_at, asked of the features that passed their checks
+    impassable = [
+        f.geometry
+        for f in features
+        if f.kind != "hill"
+        and data.terrain[f.kind].geometry == "area"
+        and data.terrain[f.kind].move_cost("T") is None
+    ]
+    if placed and impassable:
+        xs = np.array([st.x for _, st in placed])
+        ys = np.array([st.y for _, st in placed])
+        stuck = np.zeros(len(placed), dtype=bool)
+        for geom in impassable:
+            stuck |= shapely.intersects_xy(geom, xs, ys)
+        for (i, st), bad in zip(placed, stuck, strict=True):
+            if bad:
                 problems.append(
                     f"{where}: $.stands[{i}]: stand {st.id!r} starts on impassable ground"
                 )
@@ -388,31 +539,35 @@ def _stand_problems(
 def parse_scenario(raw: Any, where: str = "<scenario>", data: RulesData | None = None) -> Scenario:
     """Validate a scenario already read from JSON (a dict). ``where`` names it in errors.
 
-    Raises ScenarioError with one line per problem (see :func:`load_scenario`).
+    Every problem of the file is reported in one go: when the file's shape does not validate
+    as a whole (pydantic), the parts that do validate on their own (the table size, the
+    ruleset, each terrain feature, each side, each stand) still go through the terrain and
+    stand checks. The lines come pydantic's first, then the terrain's, then the stands'.
+
+    Raises
+    ------
+    ScenarioError
+        One line per problem, ``where: $.json.path: what is wrong`` (see
+        :func:`load_scenario`).
     """
     data = data or load_rules_data()
     if not isinstance(raw, dict):
         raise ScenarioError([f"{where}: $: a scenario must be a JSON object"])
+    spec: ScenarioFile | None = None
     try:
         spec = ScenarioFile.model_validate(raw)
     except ValidationError as err:
-        lines = []
-        for e in err.errors():
-            msg = e["msg"]
-            if e["type"] == "extra_forbidden":
-                msg = "unknown field"
-            elif e["type"] == "missing":
-                msg = "required field is missing"
-            lines.append(f"{where}: {_jpath(e['loc'])}: {msg}")
-        raise ScenarioError(lines) from None
-    problems, features = _shape_problems(spec, data, where)
-    table = None
-    if not problems:
-        table = Table(spec.table.width, spec.table.depth, features, data.terrain)
-    stand_problems, units = _stand_problems(spec, data, table, where)
-    problems += stand_problems
-    if problems or table is None:
+        problems = _pydantic_lines(err, where)
+        parts = _Parts.of_raw(raw)
+    else:
+        problems = []
+        parts = _Parts.of_spec(spec)
+    shape_problems, features = _shape_problems(parts, data, where)
+    stand_problems, units = _stand_problems(parts, data, features, where)
+    problems += shape_problems + stand_problems
+    if problems or spec is None:
         raise ScenarioError(problems)
+    table = Table(spec.table.width, spec.table.depth, features, data.terrain)
     return Scenario(path=where, raw=raw, spec=spec, table=table, units=units, data=data)
 
 
