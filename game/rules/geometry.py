@@ -640,6 +640,108 @@ class Table:
         w = self.walk(path, math.inf, movement_class, free_in=0.0)
         return None if w.stopped_by else sum(w.step_costs)
 
+    def move_costs_at(
+        self, xs: Sequence[float], ys: Sequence[float], movement_class: str = "T"
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per-inch movement cost of a step whose midpoint lies at each point, as :meth:`walk`
+        charges it (000 08.03.02, 09.00.01; rules-decisions "Movement").
+
+        Parameters
+        ----------
+        xs, ys : sequences of float, shape (n,)
+            The points, in inches.
+        movement_class : "T", "W" or "F"
+            Which column of the terrain chart to pay.
+
+        Returns
+        -------
+        cost : ndarray of float, shape (n,)
+            Movement points per inch: the most expensive base area there (or the road rate
+            within 0.25" of a road's centre line) plus every additive effect (slope, hilltop,
+            smoke, wire); ``inf`` where the class may not go. Costs paid only on leaving an
+            area (minefield) are not in it: see :meth:`step_costs`.
+        road : ndarray of bool, shape (n,)
+            True where the road rate is paid.
+
+        Raises
+        ------
+        ValueError
+            ``xs`` and ``ys`` differ in length, or an unknown movement class.
+        """
+        if movement_class not in ("T", "W", "F"):
+            raise ValueError(f"unknown movement class {movement_class!r} (T, W or F)")
+        px = np.asarray(xs, dtype=float).ravel()
+        py = np.asarray(ys, dtype=float).ravel()
+        if px.shape != py.shape:
+            raise ValueError(f"{len(px)} x values but {len(py)} y values")
+        if not len(px):
+            return np.zeros(0), np.zeros(0, dtype=bool)
+        costs, road = self._step_costs(px, py, movement_class)
+        per_inch = np.array([math.inf if c is None else c for c in costs], dtype=float)
+        return per_inch, np.array(road, dtype=bool)
+
+    def step_costs(
+        self,
+        x0: Sequence[float],
+        y0: Sequence[float],
+        x1: Sequence[float],
+        y1: Sequence[float],
+        movement_class: str = "T",
+    ) -> np.ndarray:
+        """Movement points to take each straight step from (x0, y0) to (x1, y1), as :meth:`walk`
+        charges one step: its length times the per-inch cost at its midpoint (see
+        :meth:`move_costs_at`) plus the costs paid on leaving an area (minefield, 002 chart *)
+        (000 08.03.02, 09.00.01; rules-decisions "Movement").
+
+        Parameters
+        ----------
+        x0, y0, x1, y1 : sequences of float, shape (n,)
+            Start and end of each step, in inches. :meth:`walk` takes steps of 0.5"; a longer
+            step is still charged at its midpoint alone. (A step of ``walk`` that turns a
+            corner of its path is charged along the path, not along its chord.)
+        movement_class : "T", "W" or "F"
+            Which column of the terrain chart to pay.
+
+        Returns
+        -------
+        ndarray of float, shape (n,)
+            Movement points per step; ``inf`` where the midpoint is ground the class may not
+            enter or the step ends off the table (``walk`` stops there); 0 for a step of no
+            length.
+
+        Raises
+        ------
+        ValueError
+            The four arrays differ in length, or an unknown movement class.
+        """
+        ax0, ay0, ax1, ay1 = (np.asarray(a, dtype=float).ravel() for a in (x0, y0, x1, y1))
+        if not (ax0.shape == ay0.shape == ax1.shape == ay1.shape):
+            raise ValueError("x0, y0, x1 and y1 must have the same length")
+        if movement_class not in ("T", "W", "F"):
+            raise ValueError(f"unknown movement class {movement_class!r} (T, W or F)")
+        n = len(ax0)
+        if not n:
+            return np.zeros(0)
+        mx, my = (ax0 + ax1) / 2, (ay0 + ay1) / 2
+        # a step and its reverse share a midpoint: ask the terrain once per distinct point
+        mid, inverse = np.unique(np.c_[mx, my], axis=0, return_inverse=True)
+        per_inch, _ = self.move_costs_at(mid[:, 0], mid[:, 1], movement_class)
+        length = np.hypot(ax1 - ax0, ay1 - ay0)
+        with np.errstate(invalid="ignore"):  # 0 * inf: a step of no length costs nothing
+            cost = np.where(length > 0.0, length * per_inch[inverse.ravel()], 0.0)
+        on = (ax1 >= 0.0) & (ax1 <= self.width) & (ay1 >= 0.0) & (ay1 <= self.depth)
+        cost[~on] = math.inf
+        leaving = [f.geometry for f in self.areas if self.terrain_types[f.kind].leaving_only]
+        if leaving:
+            inside = np.zeros(n, dtype=bool)
+            for g in leaving:
+                inside |= shapely.intersects_xy(g, ax0, ay0)
+            for i in np.nonzero(inside & np.isfinite(cost))[0]:
+                cost[i] += self._leaving_costs(
+                    float(ax0[i]), float(ay0[i]), float(ax1[i]), float(ay1[i]), movement_class
+                )
+        return cost
+
     @staticmethod
     def fit_back(
         points: Sequence[tuple[float, float]],
