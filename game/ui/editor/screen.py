@@ -597,14 +597,14 @@ class EditorScreen:
 
     def export_geojson(self, path: Path) -> None:
         """Write the terrain as a GeoJSON FeatureCollection."""
-        from game.editor.geojson import export_terrain
+        from game.editor.geojson import GeoJSONError, export_terrain
 
         if path.suffix not in (".geojson", ".json"):
             path = path.with_suffix(".geojson")
         try:
-            export_terrain(self.doc.raw, path)
-        except OSError as err:
-            self.say(f"{path}: cannot be written ({err})", error=True)
+            export_terrain(self.doc.raw, path, self.doc.name)
+        except (GeoJSONError, OSError) as err:
+            self.say(str(err), error=True)
             return
         self.say(f"Exported the terrain to {path}")
 
