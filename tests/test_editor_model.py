@@ -221,12 +221,12 @@ def test_mirrored_stand_copies_join_the_other_force_with_new_ids():
     "points,problem",
     [
         ([(0, 0), (4, 0)], "a polygon needs at least 3 corners"),
-        ([(0, 0), (4, 4), (4, 0), (0, 4)], "Self-intersection at (2, 2)"),
-        ([(0, 0), (2, 0), (4, 0)], "the polygon has no area"),
+        ([(0, 0), (4, 4), (4, 0), (0, 4)], "two edges cross at (2.0, 2.0)"),
+        ([(0, 0), (2, 0), (4, 0)], "the polygon has no area (its corners are on one line)"),
         ([(0, 0), (4, 0), (4, 4)], None),
     ],
 )
-def test_polygon_problem_names_shapelys_reason(points, problem):
+def test_polygon_problem_says_where_shapely_finds_the_fault(points, problem):
     assert edits.polygon_problem(points) == problem
 
 

@@ -154,7 +154,7 @@ def test_an_invalid_polygon_is_not_committed_and_says_why(app):
     key(s, pygame.K_RETURN)
     assert s.doc.raw["terrain"]["features"] == []
     text, error = s.message
-    assert error and "Self-intersection at (13, 13)" in text
+    assert error and "two edges cross at (13.0, 13.0)" in text and "Backspace" in text
 
 
 def test_dragging_a_feature_is_one_history_entry_and_snaps_to_the_grid(app):
@@ -260,3 +260,116 @@ def test_the_menu_opens_the_editor(app):
     app.show(menu)
     menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.editor_button))
     assert isinstance(app.screen, EditorScreen)
+
+
+def test_panel_fields_write_the_file_and_typing_is_one_history_entry(app):
+    s = new_editor(app)
+    s.show_panel("Scenario")
+    frame(s)
+    title = next(
+        w for w in s._fields if getattr(w, "get_text", None) and w.get_text() == "New scenario"
+    )
+    for text in ("N", "Ni", "Nig", "Night raid"):
+        choose(s, title, text)
+    assert s.doc.raw["title"] == "Night raid" and len(s.doc.history.entries) == 1
+    turns = next(w for w in s._fields if getattr(w, "get_text", None) and w.get_text() == "12")
+    choose(s, turns, "200")
+    assert s.doc.raw["turns"] == 12 and "from 1 to 100" in s.message[0]
+
+
+def test_the_history_panel_jumps(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    for x in (10, 20, 30):
+        drag(s, (x, 10), (x + 3, 13))
+    s.show_panel("History")
+    frame(s)
+    lst = next(w for w in s._fields if type(w).__name__ == "UISelectionList")
+    ev = pygame.event.Event(
+        pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, ui_element=lst, text="1. draw woods"
+    )
+    s.handle(ev)
+    frame(s)
+    assert s.doc.history.position == 1 and len(s.doc.raw["terrain"]["features"]) == 1
+
+
+def test_geojson_export_and_import_through_the_screen(app, tmp_path):
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-meeting.json"))
+    app.show(s)
+    frame(s)
+    out = tmp_path / "terrain.geojson"
+    s.export_geojson(out)
+    feats = s.doc.raw["terrain"]["features"]
+    s.import_geojson(out)
+    assert s.doc.raw["terrain"]["features"] == feats
+    assert s.doc.raw["table"] == {"width": 60, "depth": 36} and s.doc.history.dirty
+
+
+def test_balance_views_are_computed_in_the_background_and_drawn(app):
+    import time
+
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
+    app.show(s)
+    frame(s)
+    s.show_panel("Map")
+    frame(s)
+    before = s.app.surface.copy()
+    for view in ("sight A", "cost B"):
+        s.show_view(view)
+        t0 = time.time()
+        while s._overlay_job and time.time() - t0 < 60:
+            time.sleep(0.05)
+            frame(s)
+        assert s.overlay is not None and s.overlay[0] == view
+        frame(s)
+        assert pygame.image.tobytes(s.app.surface, "RGB") != pygame.image.tobytes(before, "RGB")
+    assert "MP" in s.message[0]
+    s.show_view("off")
+    assert s.overlay is None
+
+
+def test_keys_typed_into_a_dialog_are_not_shortcuts(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (10, 10), (14, 13))
+    s.save_as()  # the file dialog opens over the table
+    frame(s)
+    n = len(s.doc.history.entries)
+    for k in (pygame.K_e, pygame.K_m, pygame.K_g):  # "turn", "measure", "grid"
+        key(s, k)
+    assert len(s.doc.history.entries) == n and s.grid and not isinstance(s.mode, MeasureMode)
+    for d in s._dialogs:
+        d.kill()
+    key(s, pygame.K_m)  # closed: the keys are the editor's again
+    assert isinstance(s.mode, MeasureMode)
+
+
+def test_the_unit_list_filters_as_the_player_types(app):
+    s = new_editor(app)
+    s.show_panel("Forces")
+    frame(s)
+    entry = next(w for w in s._fields if getattr(w, "get_text", None) and w.get_text() == "")
+    choose(s, entry, "abra")
+    rows = [i["text"] for i in s._unit_list.item_list]
+    assert rows and all("Abrams" in r for r in rows)
+    assert entry.alive()  # updated in place, not rebuilt under the typing
+
+
+def test_a_problem_link_selects_the_stand_it_names(app):
+    raw = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
+    raw["stands"][4]["unit"] = "Tiger"
+    from game.editor.history import History
+
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    frame(s)
+    s.show_panel("Problems")
+    frame(s)
+    box = next(w for w in s._fields if type(w).__name__ == "UITextBox")
+    k = next(i for i, p in enumerate(s.problems) if "Tiger" in p.text)
+    s.handle(
+        pygame.event.Event(
+            pygame_gui.UI_TEXT_BOX_LINK_CLICKED, ui_element=box, link_target=f"problem:{k}"
+        )
+    )
+    assert s.selection == [("stand", 4)] and s.panel == "Problems"

@@ -258,23 +258,32 @@ def make_feature(terrain: str, geometry_type: str, coordinates, level: int | Non
     }
 
 
-def polygon_problem(points: Sequence[tuple[float, float]]) -> str | None:
-    """Why a polygon drawn through ``points`` (inches, not closed) would be invalid, in
-    Shapely's words ("Self-intersection at (10, 4)"), or None if it is a valid polygon with
-    area. Fewer than 3 points: "a polygon needs at least 3 corners"."""
+def polygon_fault(
+    points: Sequence[tuple[float, float]],
+) -> tuple[str, tuple[float, float] | None] | None:
+    """Why a polygon drawn through ``points`` (inches, not closed) would be invalid, in words
+    a player reads ("two edges cross at (45.1, 8.5)"), and where (inches) when Shapely names
+    a point; None if it is a valid polygon with area."""
     if len(points) < 3:
-        return "a polygon needs at least 3 corners"
-    poly = shapely.Polygon(points)
+        return "a polygon needs at least 3 corners", None
     if shapely.MultiPoint(list(points)).convex_hull.area <= 1e-9:
-        return "the polygon has no area"
-    if not poly.is_valid:
-        reason = shapely.is_valid_reason(poly)
-        m = re.match(r"(.*?)\[([-\d.e]+) ([-\d.e]+)\]$", reason)
-        if m:
-            what, x, y = m.groups()
-            return f"{what} at ({float(x):g}, {float(y):g})"
-        return reason
-    return None
+        return "the polygon has no area (its corners are on one line)", None
+    poly = shapely.Polygon(points)
+    if poly.is_valid:
+        return None
+    reason = shapely.is_valid_reason(poly)
+    m = re.match(r"(.*?)\[([-\d.e]+) ([-\d.e]+)\]$", reason)
+    if not m:
+        return reason, None
+    what, x, y = m.group(1), float(m.group(2)), float(m.group(3))
+    words = {"Self-intersection": "two edges cross", "Ring Self-intersection": "two edges touch"}
+    return f"{words.get(what, what)} at ({x:.1f}, {y:.1f})", (x, y)
+
+
+def polygon_problem(points: Sequence[tuple[float, float]]) -> str | None:
+    """The words of :func:`polygon_fault`, or None for a valid polygon."""
+    fault = polygon_fault(points)
+    return None if fault is None else fault[0]
 
 
 def closed_ring(points: Sequence[tuple[float, float]]) -> list[list[float]]:

@@ -204,6 +204,8 @@ def _pydantic_lines(err: ValidationError, where: str) -> list[str]:
             msg = "unknown field"
         elif e["type"] == "missing":
             msg = "required field is missing"
+        elif e["type"] == "too_short" and tuple(e["loc"]) == ("stands",):
+            msg = "at least 1 item is needed: a scenario needs stands of both sides"
         lines.append(f"{where}: {_jpath(e['loc'])}: {msg}")
     return lines
 

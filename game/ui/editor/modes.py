@@ -49,7 +49,8 @@ class SelectMode(ToolMode):
     """Click to select a stand or a feature (Shift adds), drag on empty ground to select by
     box, drag a selected item to move the selection, drag a yellow handle to move a vertex,
     double-click an edge to add a vertex; Delete removes the vertex or the selection; Q/E
-    turn it 15 degrees, [ and ] scale it. One drag is one history entry."""
+    turn it 15 degrees ([ and ] scale it in any tool: the screen's keys). One drag is one
+    history entry."""
 
     name = "Select"
     hint = (
@@ -177,8 +178,6 @@ class SelectMode(ToolMode):
                 screen.delete_selection()
         elif sel and ev.key in (pygame.K_q, pygame.K_e) and not _held_ctrl():
             screen.rotate_selection(15 if ev.key == pygame.K_q else -15)
-        elif sel and ev.key in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
-            screen.scale_selection(0.9 if ev.key == pygame.K_LEFTBRACKET else 1 / 0.9)
         return None
 
     def draw(self, screen, surface):
@@ -230,7 +229,11 @@ class PolygonMode(ToolMode):
     def confirm(self, screen):
         why = edits.polygon_problem(self.points)
         if why:
-            screen.say(f"Not a valid polygon: {why}", error=True)
+            screen.say(
+                f"Not drawn: {why}. Move back with Backspace and click the corners in order "
+                "round the outline, or Esc to stop.",
+                error=True,
+            )
             return None
         kind, level = screen.draw_kind()
         feat = edits.make_feature(kind, "Polygon", [edits.closed_ring(self.points)], level)
@@ -243,15 +246,17 @@ class PolygonMode(ToolMode):
             return
         cursor = screen.snap(screen.mouse)[:2] if screen.mouse_on_table() else None
         pts = self.points + ([cursor] if cursor else [])
-        bad = edits.polygon_problem(pts) if len(pts) >= 3 else None
-        colour = INVALID if bad else PREVIEW
+        fault = edits.polygon_fault(pts) if len(pts) >= 3 else None
+        colour = INVALID if fault else PREVIEW
         px = [screen.tv.to_px(*p) for p in pts]
         if len(px) >= 2:
             pygame.draw.lines(surface, colour, len(px) >= 3, px, 2)
         for p in px:
             pygame.draw.circle(surface, colour, p, 4)
-        if bad:
-            screen.set_hint(f"Invalid: {bad}. Move the corner or Backspace.")
+        if fault:
+            if fault[1] is not None:  # ring the place where the edges cross
+                pygame.draw.circle(surface, INVALID, screen.tv.to_px(*fault[1]), 9, 2)
+            screen.set_hint(f"Not valid: {fault[0]}. Move the corner elsewhere, or Backspace.")
         else:
             screen.set_hint(self.hint)
 
@@ -291,6 +296,7 @@ class RectMode(ToolMode):
 
     def draw(self, screen, surface):
         if self.a is None:
+            screen.set_hint(self.hint)
             return
         b = screen.snap(screen.mouse)[:2]
         ring = edits.rectangle(*self.a, *b)[0]
@@ -474,7 +480,7 @@ class MeasureMode(ToolMode):
                 text += f': in sight (sighting {self.sight.max_sight_in:g}")'
             else:
                 text += ": no line of sight (" + screen.describe_block(self.sight) + ")"
-        screen.set_hint(text)
+        screen.readout(text)
 
     def draw(self, screen, surface):
         if self.a is None or self.b is None:

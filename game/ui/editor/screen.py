@@ -72,7 +72,7 @@ from game.ui.render import (
 from game.ui.table_view import BACKGROUND, TableView
 
 TOP_H = 44
-TOOLS_W = 150
+TOOLS_W = 176
 PANEL_W = 350
 STATUS_H = 46  # two lines of hint
 BAR = (58, 72, 56)
@@ -160,6 +160,7 @@ class EditorScreen:
         self._panel_widgets: list = []
         self._pending = None  # what a confirmation dialog or a file dialog answers
         self._snap = None  # (document version, SnapIndex)
+        self._dialogs: list = []  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
         self.overlay = None  # the balance view shown: (name, surface builder input)
         self.overlay_name = "off"
@@ -379,7 +380,7 @@ class EditorScreen:
         """Select these items (the panel shows the first)."""
         self.selection = list(dict.fromkeys(refs))
         self.vertex = None
-        if self.selection and self.panel not in ("Item", "Problems"):
+        if self.selection:
             self.panel = "Item"
 
     def add_feature(self, feature: dict) -> None:
@@ -460,14 +461,10 @@ class EditorScreen:
             self.say("Select something first.", error=True)
             return
         cmds = edits.copies(self.doc.raw, self.selection, fn, other_side, label)
-        nf = len(items(self.doc.raw, "feature"))
-        ns = len(items(self.doc.raw, "stand"))
         if self.commit(Batch(tuple(cmds), label)):
             new = [(c.kind, c.index) for c in cmds]
             self.select(new)
-            self.say(
-                f"{label}: {len(new)} new item(s) ({nf}->{nf + sum(k == 'feature' for k, _ in new)} features, {ns} stands before)"
-            )
+            self.say(f"{label}: {len(new)} new item(s), selected")
 
     def undo(self) -> None:
         """Undo the last change."""
@@ -546,13 +543,15 @@ class EditorScreen:
     def _file_dialog(self, title: str, start, purpose: str, existing: bool, suffix=".json"):
         w, h = self.app.size
         self._pending = purpose
-        UIFileDialog(
-            pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
-            self.app.manager,
-            title,
-            {suffix, ".geojson"} if suffix != ".json" else {suffix},
-            str(start),
-            allow_existing_files_only=existing,
+        self._dialogs.append(
+            UIFileDialog(
+                pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
+                self.app.manager,
+                title,
+                {suffix, ".geojson"} if suffix != ".json" else {suffix},
+                str(start),
+                allow_existing_files_only=existing,
+            )
         )
 
     def _picked(self, path: Path) -> None:
@@ -612,12 +611,14 @@ class EditorScreen:
         """A confirmation dialog; ``on_yes`` runs if the user confirms."""
         w, h = self.app.size
         self._confirm = on_yes
-        UIConfirmationDialog(
-            pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
-            html.escape(text),
-            self.app.manager,
-            window_title="hulldown map editor",
-            action_short_name=yes,
+        self._dialogs.append(
+            UIConfirmationDialog(
+                pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
+                html.escape(text),
+                self.app.manager,
+                window_title="hulldown map editor",
+                action_short_name=yes,
+            )
         )
 
     def test_play(self) -> None:
@@ -854,6 +855,8 @@ class EditorScreen:
         """Make ``mode`` current (None keeps the current one); the one place modes change."""
         if mode is None:
             return
+        if type(mode) is not type(self.mode):
+            self.message = ("", False)
         self.mode = mode
         mode.enter(self)
         for cls, b in getattr(self, "tool_buttons", {}).items():
@@ -866,9 +869,16 @@ class EditorScreen:
         """The status line's hint of what to do next."""
         self.hint = text
 
+    def readout(self, text: str) -> None:
+        """A live answer of the tool in hand (the ruler's): it replaces any message."""
+        self.hint = text
+        self.message = ("", False)
+
     def say(self, text: str, error: bool = False) -> None:
-        """A message in the status line (red for a problem)."""
+        """A message in the status line (red for a problem); it gives way to the tool's hint
+        after a few seconds (a problem after longer) or when the tool changes."""
         self.message = (text, error)
+        self._said_at = pygame.time.get_ticks()
 
     def new_dialog(self) -> None:
         """The new-table dialog: a preset or a custom size, and the autosave offered back."""
@@ -878,6 +888,7 @@ class EditorScreen:
         win = UIWindow(
             pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 300 + 36 * restore), m, "New table"
         )
+        self._dialogs.append(win)
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
         y = 34
@@ -991,9 +1002,9 @@ class EditorScreen:
 
     def _text(self, text: str, height: int | None = None) -> None:
         h = height or 24
-        self._pw(
-            UITextBox(text, pygame.Rect(self._px(), self._py, PANEL_W - 16, h), self.app.manager)
-        )
+        box = UITextBox(text, pygame.Rect(self._px(), self._py, PANEL_W - 16, h), self.app.manager)
+        self._pw(box)
+        self._fields[box] = self._link
         self._py += h + 4
 
     def _label(self, text: str) -> None:
@@ -1069,8 +1080,9 @@ class EditorScreen:
         self._py += 4
         self._pbutton("Turn 15° (Q)", lambda: self.rotate_selection(15), 1)
         self._pbutton("Turn -15° (E)", lambda: self.rotate_selection(-15), 2)
-        self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
-        self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
+        if any(k == "feature" for k, _ in self.selection):  # a stand is always 1"x1"
+            self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
+            self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
         self._pbutton("Duplicate (Ctrl+D)", self.duplicate_selection, 1)
         self._pbutton("Delete (Del)", self.delete_selection, 2)
         self._label("Onto the other half of the table:")
@@ -1083,7 +1095,10 @@ class EditorScreen:
         props = f.get("properties", {})
         kind = props.get("terrain", "?")
         gtype = f.get("geometry", {}).get("type", "?")
-        self._text(f"<b>Feature {i + 1}: {_pretty(kind)}</b> ({gtype})", 30)
+        shape = {"LineString": "a line", "MultiLineString": "lines"}.get(gtype, "an area")
+        if kind == "hill":
+            shape = "an outline"
+        self._text(f"<b>Feature {i + 1}: {_pretty(kind)}</b>, {shape}", 34)
         line = gtype in edits.LINE_TYPES
         kinds = _kind_names(self.doc.data, "road" if line else "area") + ([] if line else ["hill"])
         base = ("terrain", "features", i, "properties")
@@ -1164,7 +1179,7 @@ class EditorScreen:
         )
         self._field("x, y (inches)", f"{s.get('x')}, {s.get('y')}", lambda t: self._stand_to(i, t))
         self._field(
-            "Facing (degrees)",
+            "Facing (0 = right, 90 = up)",
             s.get("facing_deg"),
             self._set((*base, "facing_deg"), "facing", _facing),
         )
@@ -1218,22 +1233,27 @@ class EditorScreen:
         self.check()
         if not self.problems:
             self._text(
-                "<b>No problems.</b> The scenario passes <i>hulldown check</i>: save it and play it (F5 tries it now).",
+                "<b>No problems.</b> The scenario passes <i>hulldown check</i>: save it and "
+                "play it (F5 tries it now).",
                 70,
             )
             return
-        self._text(
-            f"<b>{len(self.problems)} problem(s).</b> Click one to select and frame what it names.",
-            48,
-        )
-        h = self.app.size[1] - self._py - STATUS_H - 10
-        labels = [_short(p.text) for p in self.problems]
-        lst = self._pw(
-            UISelectionList(
-                pygame.Rect(self._px(), self._py, PANEL_W - 16, h), labels, self.app.manager
-            )
-        )
-        self._fields[lst] = lambda t: self._problem_clicked(labels.index(t))
+        lines = [
+            f"<b>{len(self.problems)} problem(s).</b> Click one to select and frame what it "
+            "names; each must be mended before the scenario can be played."
+        ]
+        for k, p in enumerate(self.problems):
+            lines.append(f"<a href='problem:{k}'>{k + 1}. {html.escape(_short(p.text))}</a>")
+        self._text("<br><br>".join(lines), self._room())
+
+    def _room(self) -> int:
+        """The panel's height left below what is laid out (pixels)."""
+        return max(80, self.app.size[1] - self._py - STATUS_H - 10)
+
+    def _link(self, target: str) -> None:
+        """A link clicked in a panel's text (``problem:K``)."""
+        if target.startswith("problem:"):
+            self._problem_clicked(int(target.split(":")[1]))
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
@@ -1246,21 +1266,21 @@ class EditorScreen:
 
     def _panel_history(self) -> None:
         h = self.doc.history
+        state = "unsaved changes" if h.dirty else "as saved"
         self._text(
-            f"<b>History</b>: {h.position} of {len(h.entries)} changes applied"
-            f"{' (unsaved)' if h.dirty else ' (saved)'}. Click a line to go back or forward to it.",
-            48,
+            f"<b>History</b>: {h.position} of {len(h.entries)} changes applied ({state}). "
+            "Click a line to go back or forward to it; undone lines are marked.",
+            70,
         )
-        labels = ["0. as opened"] + [
-            f"{k + 1}. {e.label}" + ("  <- now" if k + 1 == h.position else "")
-            for k, e in enumerate(h.entries)
-        ]
-        if h.position == 0:
-            labels[0] += "  <- now"
-        height = self.app.size[1] - self._py - STATUS_H - 10
+        labels = ["0. as opened" + ("  <- now" if h.position == 0 else "")]
+        for k, e in enumerate(h.entries):
+            mark = "  <- now" if k + 1 == h.position else ("  (undone)" if k >= h.position else "")
+            labels.append(f"{k + 1}. {e.label}{mark}")
         lst = self._pw(
             UISelectionList(
-                pygame.Rect(self._px(), self._py, PANEL_W - 16, height), labels, self.app.manager
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, self._room()),
+                labels,
+                self.app.manager,
             )
         )
         self._fields[lst] = lambda t: self._jump(int(t.split(".")[0]))
@@ -1272,8 +1292,6 @@ class EditorScreen:
     def _panel_map(self) -> None:
         from game.editor.analysis import map_statistics
 
-        stats = map_statistics(self.doc.raw, self.doc.data)
-        self._text(_stats_html(stats, self.doc.raw), 250)
         views = ["off"] + [
             f"{w} {s.get('id')}" for w in ("sight", "cost") for s in self.doc.raw.get("sides", [])
         ]
@@ -1289,7 +1307,6 @@ class EditorScreen:
             list(names.values()),
             width=200,
         )
-        self._label("Layers shown:")
         for i, layer in enumerate(self.layers):
             on = self.layers[layer]
             self._pbutton(
@@ -1297,7 +1314,6 @@ class EditorScreen:
                 lambda n=layer: self._toggle_layer(n),
                 1 + i % 2,
             )
-        self._py += 4
         self._pbutton(
             "Export terrain as GeoJSON...",
             lambda: self._file_dialog(
@@ -1308,6 +1324,12 @@ class EditorScreen:
                 ".geojson",
             ),
         )
+        try:
+            stats = map_statistics(self.doc.raw, self.doc.data)
+        except ValueError as err:
+            self._text(f"No statistics: {html.escape(str(err))}", 60)
+            return
+        self._text(_stats_html(stats, self.doc.raw), self._room())
 
     def _toggle_layer(self, name: str) -> None:
         self.layers[name] = not self.layers[name]
@@ -1359,11 +1381,9 @@ class EditorScreen:
                 ),
                 edges,
             )
-        units = self.doc.data.units_for(raw.get("ruleset", "modern"))
         self._field("Find a unit", self.unit_filter, self._filter_units)
-        shown = [u for u in sorted(units) if self.unit_filter.lower() in u.lower()]
-        labels = [f"{u}  ({units[u].points} pts)" for u in shown]
-        h = max(120, self.app.size[1] - self._py - STATUS_H - 60)
+        shown, labels = self._unit_rows()
+        h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
         sel = None
         if self.place_unit in shown:
             sel = labels[shown.index(self.place_unit)]
@@ -1375,16 +1395,25 @@ class EditorScreen:
                 default_selection=sel,
             )
         )
-        self._fields[lst] = lambda t: self._pick_unit(shown[labels.index(t)])
+        self._unit_list = lst
+        self._fields[lst] = lambda t: self._pick_unit(t.split("  (")[0])
         self._py += h + 4
         own = [st for st in raw.get("stands", []) if st.get("side") == self.place_side]
         self._label(
             f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
         )
 
+    def _unit_rows(self) -> tuple[list[str], list[str]]:
+        """The units of the scenario's ruleset whose name holds the filter, and their rows."""
+        units = self.doc.data.units_for(self.doc.raw.get("ruleset", "modern"))
+        shown = [u for u in sorted(units) if self.unit_filter.lower() in u.lower()]
+        return shown, [f"{u}  ({units[u].points} pts)" for u in shown]
+
     def _filter_units(self, text: str):
+        """Filter the unit list as the player types (the list is updated, not rebuilt)."""
         self.unit_filter = text
-        self._panel_key = None
+        self._unit_list.set_item_list(self._unit_rows()[1])
+        self._panel_key = self._panel_state()
         return None
 
     def _pick_unit(self, unit: str) -> None:
@@ -1463,6 +1492,11 @@ class EditorScreen:
                 if err:
                     self.say(err, error=True)
             return
+        if ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED:
+            fn = self._fields.get(ev.ui_element)
+            if fn:
+                fn(ev.link_target)
+            return
         if ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             self._picked(Path(ev.text))
             return
@@ -1471,8 +1505,8 @@ class EditorScreen:
             if fn:
                 fn()
             return
-        if ev.type == pygame.KEYDOWN and self._typing():
-            return
+        if ev.type == pygame.KEYDOWN and (self._typing() or self._dialog_open()):
+            return  # keys typed into a field or a dialog are not the editor's shortcuts
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
         if ev.type in (
@@ -1481,7 +1515,7 @@ class EditorScreen:
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
-            if self._over_widget() and self._pan_from is None:
+            if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
             if (
                 ev.type != pygame.MOUSEWHEEL
@@ -1499,12 +1533,18 @@ class EditorScreen:
             self.set_mode(self.mode.on_event(self, ev))
 
     def _typing(self) -> bool:
+        """Whether a live text field has the keyboard."""
         focus = self.app.manager.get_focus_set() or set()
-        return any(isinstance(e, (UITextEntryLine, UITextEntryBox)) for e in focus)
+        return any(isinstance(e, (UITextEntryLine, UITextEntryBox)) and e.alive() for e in focus)
 
-    def _over_widget(self) -> bool:
-        hovering = getattr(self.app.manager, "get_hovering_any_element", None)
-        return bool(hovering and hovering())
+    def _dialog_open(self) -> bool:
+        """Whether a dialog is open (closed ones are forgotten)."""
+        self._dialogs = [d for d in self._dialogs if d.alive()]
+        return bool(self._dialogs)
+
+    def _over_dialog(self, pos) -> bool:
+        """Whether a pixel is on an open dialog (the table under it is not clicked)."""
+        return self._dialog_open() and any(d.rect.collidepoint(pos) for d in self._dialogs)
 
     def _key(self, ev) -> bool:
         k, mod = ev.key, ev.mod
@@ -1524,6 +1564,9 @@ class EditorScreen:
             self.open_file()
         elif ctrl and k == pygame.K_n:
             self.new_dialog()
+        elif self.selection and k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
+            if any(kind == "feature" for kind, _ in self.selection):
+                self.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
         elif ctrl and k == pygame.K_d:
             self.duplicate_selection()
         elif k == pygame.K_F5:
@@ -1793,6 +1836,9 @@ class EditorScreen:
         surface.fill((245, 243, 235), bar)
         font = self._status_font()
         text, error = self.message
+        shown_for = pygame.time.get_ticks() - getattr(self, "_said_at", 0)
+        if text and shown_for > (12000 if error else 6000):
+            text, error = self.message = ("", False)
         where = f"{self.mode.name} tool"
         if self.mouse_on_table():
             x, y = self.tv.to_table(self.mouse)

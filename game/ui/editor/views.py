@@ -5,13 +5,13 @@ layers over the table. Nothing here computes a rule: the grids come from the eng
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 import pygame
 
 from game.ui.render import INK
 
-COST_BAND_MP = 4  # one colour band of the movement-cost view, movement points
 COST_COLOURS = [
     (40, 150, 70),
     (120, 180, 60),
@@ -73,6 +73,14 @@ def stats_html(stats, raw: dict) -> str:
     return "<br>".join(rows)
 
 
+def cost_band(result) -> int:
+    """Movement points per colour band of a cost view: even, at least 2, so that the bands
+    span the costs found (the last band holds the rest)."""
+    finite = result.cost[np.isfinite(result.cost)]
+    top = float(finite.max()) if finite.size else 0.0
+    return max(2, 2 * math.ceil(top / len(COST_COLOURS) / 2))
+
+
 def view_summary(name: str, result) -> str:
     """One status line about a computed balance view."""
     if hasattr(result, "seen"):
@@ -85,8 +93,8 @@ def view_summary(name: str, result) -> str:
     top = float(finite.max()) if finite.size else 0.0
     return (
         f"Movement points for a {'tracked' if result.movement_class == 'T' else 'wheeled'} stand "
-        f"of side {result.side_id} from its {result.origin}: bands of {COST_BAND_MP} MP, "
-        f"up to {top:.0f} MP; dark: unreachable."
+        f"of side {result.side_id} from its {result.origin}: bands of {cost_band(result)} MP, "
+        f"up to {top:.0f} MP; black: no way there."
     )
 
 
@@ -105,10 +113,11 @@ def overlay_surface(name: str, result, tv, size: tuple[float, float]) -> pygame.
         grid = np.zeros(cost.shape + (4,), dtype=np.uint8)
         finite = np.isfinite(cost)
         band = np.zeros(cost.shape, dtype=int)
-        band[finite] = np.minimum(cost[finite] // COST_BAND_MP, len(COST_COLOURS) - 1)
+        step = cost_band(result)
+        band[finite] = np.minimum(cost[finite] // step, len(COST_COLOURS) - 1)
         palette = np.array([(*c, ALPHA) for c in COST_COLOURS], dtype=np.uint8)
         grid[finite] = palette[band[finite]]
-        grid[~finite] = (*UNREACHABLE, 170)
+        grid[~finite] = (*UNREACHABLE, 220)
     # rows run up the table (y grows); the screen's rows run down: flip, then (x, y) order
     img = np.ascontiguousarray(np.flipud(grid).transpose(1, 0, 2))
     small = pygame.Surface(img.shape[:2], pygame.SRCALPHA)
@@ -120,18 +129,18 @@ def overlay_surface(name: str, result, tv, size: tuple[float, float]) -> pygame.
     layer = pygame.Surface(tv.rect.size, pygame.SRCALPHA)
     layer.blit(scaled, (x0 - tv.rect.x, y0 - tv.rect.y))
     if not hasattr(result, "seen"):
-        _cost_legend(layer)
+        _cost_legend(layer, cost_band(result))
     return layer
 
 
-def _cost_legend(layer: pygame.Surface) -> None:
+def _cost_legend(layer: pygame.Surface, step: int) -> None:
     font = pygame.font.Font(None, 20)
     x, y = 10, 10
     box = pygame.Rect(x - 4, y - 4, 8 + 64 * len(COST_COLOURS) + 76, 26)
     pygame.draw.rect(layer, (250, 248, 240, 230), box)
     for k, c in enumerate(COST_COLOURS):
         pygame.draw.rect(layer, (*c, 255), pygame.Rect(x + 64 * k, y, 16, 16))
-        hi = "+" if k == len(COST_COLOURS) - 1 else f"-{(k + 1) * COST_BAND_MP}"
-        layer.blit(font.render(f"{k * COST_BAND_MP}{hi}", True, INK), (x + 64 * k + 19, y + 1))
+        hi = "+" if k == len(COST_COLOURS) - 1 else f"-{(k + 1) * step}"
+        layer.blit(font.render(f"{k * step}{hi}", True, INK), (x + 64 * k + 19, y + 1))
     pygame.draw.rect(layer, (*UNREACHABLE, 255), pygame.Rect(x + 64 * len(COST_COLOURS), y, 16, 16))
     layer.blit(font.render("no way", True, INK), (x + 64 * len(COST_COLOURS) + 20, y + 1))
