@@ -1233,8 +1233,8 @@ class EditorScreen:
         self.check()
         if not self.problems:
             self._text(
-                "<b>No problems.</b> The scenario passes <i>hulldown check</i>: save it and "
-                "play it (F5 tries it now).",
+                "<b>No problems.</b> The scenario passes the same check as hulldown check. "
+                "Save it and play it; F5 tries it now.",
                 70,
             )
             return
@@ -1257,7 +1257,7 @@ class EditorScreen:
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
-        self.say(p.text, error=True)
+        self.say(f"Problem {k + 1} of {len(self.problems)}: {_short(p.text)}", error=True)
         if p.ref is not None:
             n = len(items(self.doc.raw, p.ref[0]))
             if p.ref[1] < n:
@@ -1620,7 +1620,14 @@ class EditorScreen:
             self.tv.view = View(self.tv.view.scale, self.tv.view.origin, self.tv.table.depth)
         star = " *" if self.doc.history.dirty else ""
         raw = self.doc.raw
-        title = f"Map editor: {raw.get('title', '')} ({self.doc.name}{star})"
+        name = str(raw.get("title", ""))
+        room = max(12, (self.app.size[0] - 800) // 9)  # characters that fit beside the buttons
+        file = self.doc.name
+        file = file if len(file) <= room // 2 else file[: room // 2 - 3] + "..."
+        name = (
+            name if len(name) + len(file) <= room else name[: max(4, room - len(file) - 3)] + "..."
+        )
+        title = f"{name} ({file}{star})"
         if self.title.text != title:
             self.title.set_text(title)
         self.grid_button.set_text(f'Grid 0.5": {"on" if self.grid else "off"} (G)')
