@@ -310,7 +310,7 @@ def test_untitled_save_and_unreadable_files_give_clear_errors(tmp_path):
         doc.save()
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
-    with pytest.raises(EditorFileError, match=r"bad.json: not valid JSON"):
+    with pytest.raises(EditorFileError, match=r"bad.json: line 1 column 3: not valid JSON"):
         Document.open(bad)
     with pytest.raises(EditorFileError, match="no such file"):
         Document.open(tmp_path / "none.json")

@@ -18,6 +18,7 @@ from pathlib import Path
 from game.editor.commands import Command
 from game.editor.history import History
 from game.rules.data import RulesData, load_rules_data
+from game.rules.jsonfile import JsonFileError, read_json_file
 from game.rules.scenario import ScenarioError, parse_scenario, write_atomic
 
 PRESETS = {
@@ -98,16 +99,9 @@ def read_json(path: str | os.PathLike) -> dict:
     JSON object."""
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise EditorFileError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise EditorFileError(f"{where}: cannot be read ({err})") from None
-    try:
-        raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        msg = getattr(err, "msg", "nested too deep")
-        raise EditorFileError(f"{where}: not valid JSON ({msg})") from None
+        raw = read_json_file(path)
+    except JsonFileError as err:
+        raise EditorFileError(str(err)) from None
     if not isinstance(raw, dict):
         raise EditorFileError(f"{where}: $: a scenario must be a JSON object")
     return raw

@@ -20,10 +20,10 @@ import json
 import math
 import os
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from game.rules.data import RulesData, load_rules_data
+from game.rules.jsonfile import JsonFileError, read_json_file
 from game.rules.scenario import write_atomic
 
 MIN_TABLE_IN = 12
@@ -80,19 +80,9 @@ def import_terrain(path: str | os.PathLike, data: RulesData | None = None) -> li
     data = data or load_rules_data()
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise GeoJSONError([f"{where}: no such file"]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise GeoJSONError([f"{where}: cannot be read ({err})"]) from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise GeoJSONError(
-            [f"{where}: line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"]
-        ) from None
-    except RecursionError:
-        raise GeoJSONError([f"{where}: not valid JSON (nested too deep)"]) from None
+        doc = read_json_file(path, encoding="utf-8-sig")
+    except JsonFileError as err:
+        raise GeoJSONError([str(err)]) from None
     if not isinstance(doc, dict):
         raise GeoJSONError([f"{where}: $: not a GeoJSON FeatureCollection (not a JSON object)"])
     if doc.get("type") != "FeatureCollection":

@@ -29,6 +29,7 @@ from shapely.geometry import shape
 
 from game.rules.data import RulesData, UnitType, load_rules_data
 from game.rules.geometry import OVERLAP_SQ_IN, StandPose, Table, TerrainFeature, footprints
+from game.rules.jsonfile import JsonFileError, read_json_file
 
 FORMAT = "hulldown-scenario/1"
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -584,20 +585,11 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
         self-intersecting polygons, geometry outside the table, duplicate stand ids, stands
         overlapping at the start, a side without a GHQ.
     """
-    p = Path(path)
     where = str(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError([f"{where}: no such file"]) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError([f"{where}: cannot be read ({err})"]) from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScenarioError(
-            [f"{where}: line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"]
-        ) from None
+        raw = read_json_file(path)
+    except JsonFileError as err:
+        raise ScenarioError([str(err)]) from None
     return parse_scenario(raw, where)
 
 
