@@ -45,6 +45,25 @@ def data():
     return DATA
 
 
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """A temporary user data folder (saves, logs, the editor's autosave)."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def app():
+    """The window, 1280x800, on the dummy video driver; closed after the test."""
+    import pygame
+
+    from game.ui.app import App
+
+    a = App(size=(1280, 800))
+    yield a
+    pygame.quit()
+
+
 # --- battles with fixed dice ------------------------------------------------------------------
 
 

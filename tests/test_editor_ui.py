@@ -12,7 +12,6 @@ import pytest
 
 from game.editor.document import Document
 from game.rules.scenario import load_scenario
-from game.ui.app import App
 from game.ui.battle_screen import BattleScreen
 from game.ui.editor import editor_screen
 from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode
@@ -20,17 +19,7 @@ from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def app():
-    a = App(size=(1280, 800))
-    yield a
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("data_dir")  # saves and logs go to a temporary folder
 
 
 def frame(screen):

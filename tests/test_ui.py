@@ -13,7 +13,6 @@ from game.rules.actions import Move
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
-from game.ui.app import App
 from game.ui.battle_screen import (
     AMBER,
     AttemptMode,
@@ -36,17 +35,7 @@ from tests.conftest import scenario_dict
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def app():
-    a = App(size=(1280, 800))
-    yield a
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("data_dir")  # saves and logs go to a temporary folder
 
 
 def key(screen, k, mod=0, unicode=""):
