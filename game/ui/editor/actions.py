@@ -1,0 +1,128 @@
+"""What the map editor's tools and buttons do to the selection, as commands of
+:mod:`game.editor`: select, add a drawn feature, place a stand, delete, turn, scale, duplicate,
+copy onto the other half, undo and redo."""
+
+from __future__ import annotations
+
+from game.editor import edits
+from game.editor.commands import Batch, Insert, items
+from game.ui.editor.layout import (
+    _pretty,
+)
+
+
+class ActionsMixin:
+    """The editor screen's edits of the selection."""
+
+    # ---------------------------------------------------------------- edits the screen offers
+
+    def select(self, refs) -> None:
+        """Select these items (the panel shows the first)."""
+        self.selection = list(dict.fromkeys(refs))
+        self.vertex = None
+        if self.selection:
+            self.panel = "Item"
+
+    def add_feature(self, feature: dict) -> None:
+        """Add a drawn feature on top and select it."""
+        n = len(items(self.doc.raw, "feature"))
+        label = f"draw {_pretty(feature['properties']['terrain'])}"
+        if self.commit(Insert("feature", n, feature, label)):
+            self.select([("feature", n)])
+
+    def place_stand(self, x: float, y: float, facing: float) -> None:
+        """Place a stand of the chosen unit and side at (x, y) inches (on the entry edge
+        when the point is at or beyond it)."""
+        if self.place_unit is None:
+            self.say("Pick a unit in the Forces panel first.", error=True)
+            self.panel = "Forces"
+            return
+        raw = self.doc.raw
+        side = self.side_spec(self.place_side)
+        entering = self.entry_point_for(x, y)
+        own = [s for s in raw.get("stands", []) if s.get("side") == self.place_side]
+        stand = {
+            "id": edits.next_stand_id(raw, self.place_side),
+            "side": self.place_side,
+            "unit": self.place_unit,
+            "x": edits.tidy(entering[0] if entering else x),
+            "y": edits.tidy(entering[1] if entering else y),
+            "facing_deg": edits.edge_facing(side.get("entry_edge")) if entering else facing,
+            "group": "1",
+            "hq": False,
+            "ghq": not any(s.get("ghq") for s in own),
+            "on_table": entering is None,
+        }
+        n = len(raw.get("stands", []))
+        if self.commit(Insert("stand", n, stand, f"place {stand['id']}")):
+            self.select([("stand", n)])
+            self.panel = "Forces"
+
+    def delete_selection(self) -> None:
+        """Delete the selected features and stands."""
+        if self.selection and self.commit(edits.delete(self.selection)):
+            self.selection = []
+
+    def _transform_selection(self, fn, label: str) -> None:
+        if self.selection:
+            self.commit(edits.transform(self.doc.raw, self.selection, fn, label))
+
+    def rotate_selection(self, angle: float) -> None:
+        """Turn the selection by ``angle`` degrees about its centre."""
+        c = edits.centre_of(self.doc.raw, self.selection)
+        if c:
+            self._transform_selection(edits.rotation(angle, *c), f"turn {angle:g} degrees")
+
+    def scale_selection(self, factor: float) -> None:
+        """Scale the selection about its centre."""
+        c = edits.centre_of(self.doc.raw, self.selection)
+        if c:
+            self._transform_selection(edits.scaling(factor, *c), f"scale x{factor:.2f}")
+
+    def duplicate_selection(self) -> None:
+        """Copy the selection 1" to the right and up, and select the copies."""
+        self._copies(edits.translation(1, -1), False, "duplicate")
+
+    def half_turn_selection(self, copy: bool) -> None:
+        """Turn the selection 180 degrees about the table's centre onto the other half, as a
+        copy (stands join the other force) or in place (the seed sheets: each half alike)."""
+        fn = edits.half_turn(*self.table_size())
+        if copy:
+            self._copies(fn, True, "half-turn copy")
+        else:
+            self._transform_selection(fn, "half-turn")
+
+    def mirror_selection(self, axis: str) -> None:
+        """Mirror a copy of the selection across the table's centre line."""
+        self._copies(edits.mirror_across(*self.table_size(), axis), True, f"mirror ({axis})")
+
+    def _copies(self, fn, other_side: bool, label: str) -> None:
+        if not self.selection:
+            self.say("Select something first.", error=True)
+            return
+        cmds = edits.copies(self.doc.raw, self.selection, fn, other_side, label)
+        if self.commit(Batch(tuple(cmds), label)):
+            new = [(c.kind, c.index) for c in cmds]
+            self.select(new)
+            self.say(f"{label}: {len(new)} new item(s), selected")
+
+    def undo(self) -> None:
+        """Undo the last change."""
+        e = self.doc.history.undo()
+        self.say(f"Undid: {e.label}" if e else "Nothing to undo.")
+
+    def redo(self) -> None:
+        """Redo the change last undone."""
+        e = self.doc.history.redo()
+        self.say(f"Redid: {e.label}" if e else "Nothing to redo.")
+
+    def frame(self, ref) -> None:
+        """Select an item and bring it into view."""
+        b = edits.bounds_of(self.doc.raw, [ref])
+        self.select([ref])
+        if b is None:
+            return
+        x0, y0, x1, y1 = b
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        px, py = self.tv.to_px(cx, cy)
+        self.tv.pan(self.tv.rect.centerx - px, self.tv.rect.centery - py)

@@ -1,0 +1,279 @@
+"""Drawing the map editor: the terrain layer cached per version of the document and camera (during a drag the dragged features are drawn live on top), the stands, the selection with its handles, the balance view, the status line and the help."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pygame
+
+from game.editor import edits
+from game.editor.commands import items
+from game.rules.geometry import StandPose, Table
+from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
+from game.ui.editor.modes import (
+    HANDLE,
+    INVALID,
+    SELECTED,
+)
+from game.ui.render import (
+    HILL_COLOURS,
+    INK,
+    ROAD_STYLE,
+    SIDE_COLOURS,
+    TERRAIN_COLOURS,
+    View,
+    draw_stand,
+    draw_table,
+)
+from game.ui.table_view import BACKGROUND
+
+
+class DrawingMixin:
+    """The editor screen's drawing: the cached terrain layer, stands, selection, overlays, the status line and the help."""
+
+    def _terrain_layer(self) -> pygame.Surface:
+        """The terrain drawn for the camera, cached until the document, the camera or the
+        shown layers change. While a drag is merging, the dragged features are left out of
+        the cached layer and drawn live on top, so a drag redraws one feature, not all."""
+        h = self.doc.history
+        dragging = set()
+        if h.position and h.entries[h.position - 1].merge_key is not None:
+            dragging = {i for k, i in self.selection if k == "feature"}
+            if self.vertex:
+                dragging.add(self.vertex[0])
+        version = self._drag_version if dragging else h.version
+        if not dragging:
+            self._drag_version = h.version
+        key = (
+            version,
+            tuple(sorted(dragging)),
+            self.tv.view.scale,
+            self.tv.view.origin,
+            self.tv.rect.size,
+            tuple(self.layers.values()),
+        )
+        if self._layer is None or self._layer_key != key:
+            layer = pygame.Surface(self.tv.rect.size)
+            layer.fill(BACKGROUND)
+            shifted = View(
+                self.tv.view.scale,
+                (self.tv.view.origin[0] - self.tv.rect.x, self.tv.view.origin[1] - self.tv.rect.y),
+                self.tv.view.depth,
+            )
+            table = self.table() if not dragging else self._drag_table
+            hide = dragging | {f.index for f in table.features if not self._shown(f)}
+            if hide:
+                table = Table(
+                    table.width,
+                    table.depth,
+                    [f for f in table.features if f.index not in hide],
+                    self.doc.data.terrain,
+                )
+            draw_table(layer, table, shifted)
+            self._layer, self._layer_key = layer, key
+        return self._layer
+
+    _drag_version = -1
+    _drag_table = None
+
+    def _shown(self, f) -> bool:
+        if f.kind == "hill":
+            return self.layers["hills"]
+        if f.geometry.geom_type in edits.LINE_TYPES:
+            return self.layers["roads"]
+        return self.layers["terrain"]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The bars, the table with its terrain, stands, selection and the mode's overlay."""
+        w, h = surface.get_size()
+        surface.fill(BAR, pygame.Rect(0, 0, w, TOP_H))
+        surface.fill(PANEL_BG, pygame.Rect(0, TOP_H, TOOLS_W, h - TOP_H))
+        surface.fill(PANEL_BG, pygame.Rect(w - PANEL_W, TOP_H, PANEL_W, h - TOP_H))
+        if self._layer_key is None or not self._dragging():
+            self._drag_table = self.table()
+        clip = surface.get_clip()
+        surface.set_clip(self.tv.rect)
+        surface.blit(self._terrain_layer(), self.tv.rect.topleft)
+        if self._dragging():
+            for k, i in self.selection + ([("feature", self.vertex[0])] if self.vertex else []):
+                if k == "feature":
+                    self._draw_feature_live(surface, i)
+        if self.overlay is not None:
+            self._draw_overlay(surface)
+        for i in self.bad_features:
+            self._outline_feature(surface, i, INVALID, 2)
+        if self.layers["stands"]:
+            self._draw_stands(surface)
+        self._draw_selection(surface)
+        self.mode.draw(self, surface)
+        if self.help:
+            self._draw_help(surface)
+        surface.set_clip(clip)
+        self._draw_status(surface)
+        self.app.manager.draw_ui(surface)
+
+    def _dragging(self) -> bool:
+        h = self.doc.history
+        return bool(
+            h.position
+            and h.entries[h.position - 1].merge_key is not None
+            and h.entries[h.position - 1].merge_key[0] == "drag"
+        )
+
+    def _draw_feature_live(self, surface, i: int) -> None:
+        f = items(self.doc.raw, "feature")[i]
+        g = edits.feature_geometry(f)
+        if g is None:
+            return
+        kind = f["properties"].get("terrain")
+        if g.geom_type in edits.LINE_TYPES:
+            colour, wid = ROAD_STYLE.get(kind, ((120, 100, 80), 0.3))
+            for line in getattr(g, "geoms", [g]):
+                pts = [self.tv.to_px(x, y) for x, y in line.coords]
+                if len(pts) >= 2:
+                    pygame.draw.lines(
+                        surface, colour, False, pts, max(2, int(wid * self.tv.view.scale))
+                    )
+            return
+        colour = HILL_COLOURS[0] if kind == "hill" else TERRAIN_COLOURS.get(kind, (150, 150, 150))
+        for poly in getattr(g, "geoms", [g]):
+            pts = [self.tv.to_px(x, y) for x, y in poly.exterior.coords]
+            if len(pts) >= 3:
+                pygame.draw.polygon(surface, colour, pts)
+
+    def _outline_feature(self, surface, i: int, colour, width: int) -> None:
+        feats = items(self.doc.raw, "feature")
+        if not 0 <= i < len(feats):
+            return
+        f = feats[i]
+        closed = f.get("geometry", {}).get("type") in edits.AREA_TYPES
+        try:
+            coords = f["geometry"]["coordinates"]
+            lines = {
+                "Polygon": coords,
+                "MultiPolygon": [r for p in coords for r in p],
+                "LineString": [coords],
+                "MultiLineString": coords,
+            }[f["geometry"]["type"]]
+            for line in lines:
+                pts = [self.tv.to_px(p[0], p[1]) for p in line]
+                if len(pts) >= 2:
+                    pygame.draw.lines(surface, colour, closed, pts, width)
+        except (KeyError, TypeError, IndexError):
+            return
+
+    def _draw_stands(self, surface) -> None:
+        """Every stand of the file as a token with its id (HQ and GHQ tagged above it);
+        stands entering on turn 1 faded at their entry point; unreadable ones left out."""
+        sides = [s.get("id") for s in self.doc.raw.get("sides", [])]
+        for s in self.doc.raw.get("stands", []):
+            try:
+                colour = (
+                    SIDE_COLOURS[sides.index(s["side"]) % 2]
+                    if s.get("side") in sides
+                    else (150, 150, 150)
+                )
+                if s.get("on_table", True) is False:
+                    colour = tuple(int(c * 0.5 + 115) for c in colour)
+                pose = StandPose(
+                    str(s["id"]),
+                    str(s["side"]),
+                    float(s["x"]),
+                    float(s["y"]),
+                    float(s.get("facing_deg", 0)),
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+            draw_stand(surface, self.tv.view, pose, colour)
+            lab = self.tv.label(pose.id)
+            px, py = self.tv.to_px(pose.x, pose.y)
+            surface.blit(lab, lab.get_rect(center=(px, py + self.tv.view.scale * 0.22)))
+            if s.get("ghq") or s.get("hq"):
+                tag = self.tv.label("GHQ" if s.get("ghq") else "HQ", INK)
+                surface.blit(tag, tag.get_rect(midbottom=(px, py - self.tv.view.scale * 0.55)))
+
+    def _draw_selection(self, surface) -> None:
+        for kind, i in self.selection:
+            if kind == "feature":
+                self._outline_feature(surface, i, SELECTED, 3)
+            else:
+                s = items(self.doc.raw, "stand")[i]
+                with contextlib.suppress(KeyError, TypeError):
+                    self.tv.footprint_outline(
+                        surface, s["x"], s["y"], s.get("facing_deg", 0), SELECTED, 3
+                    )
+        if len(self.selection) == 1 and self.selection[0][0] == "feature":
+            i = self.selection[0][1]
+            for addr, (x, y) in edits.vertices(items(self.doc.raw, "feature")[i]):
+                p = self.tv.to_px(x, y)
+                big = self.vertex == (i, addr)
+                pygame.draw.rect(
+                    surface,
+                    HANDLE,
+                    pygame.Rect(p[0] - 4 - big * 2, p[1] - 4 - big * 2, 8 + big * 4, 8 + big * 4),
+                )
+                pygame.draw.rect(
+                    surface,
+                    INK,
+                    pygame.Rect(p[0] - 4 - big * 2, p[1] - 4 - big * 2, 8 + big * 4, 8 + big * 4),
+                    1,
+                )
+
+    def _draw_overlay(self, surface) -> None:
+        """The balance view: a translucent grid over the table, cached per camera."""
+        name, result, cache = self.overlay
+        key = (self.tv.view.scale, self.tv.view.origin, self.tv.rect.size)
+        if cache is None or cache[0] != key:
+            from game.ui.editor.views import overlay_surface
+
+            surf = overlay_surface(name, result, self.tv, self.table_size())
+            cache = (key, surf)
+            self.overlay = (name, result, cache)
+        surface.blit(cache[1], self.tv.rect.topleft)
+
+    def _draw_status(self, surface) -> None:
+        w, h = surface.get_size()
+        bar = pygame.Rect(TOOLS_W, h - STATUS_H, w - TOOLS_W - PANEL_W, STATUS_H)
+        surface.fill((245, 243, 235), bar)
+        font = self._status_font()
+        text, error = self.message
+        shown_for = pygame.time.get_ticks() - getattr(self, "_said_at", 0)
+        if text and shown_for > (12000 if error else 6000):
+            text, error = self.message = ("", False)
+        where = f"{self.mode.name} tool"
+        if self.mouse_on_table():
+            x, y = self.tv.to_table(self.mouse)
+            where = f'({x:.1f}", {y:.1f}")  ' + where
+        colour = (176, 40, 20) if error else INK
+        lines = _wrap(font, f"{where}: {text or self.hint}", bar.w - 12)[:2]
+        for k, line in enumerate(lines):
+            surface.blit(font.render(line, True, colour), (bar.x + 6, bar.y + 5 + 19 * k))
+
+    def _status_font(self) -> pygame.font.Font:
+        if getattr(self, "_sfont", None) is None:
+            self._sfont = pygame.font.Font(None, 21)
+        return self._sfont
+
+    def _draw_help(self, surface) -> None:
+        font = pygame.font.Font(None, 22)
+        lines = [font.render(t, True, INK) for t in HELP_TEXT]
+        wd = max(i.get_width() for i in lines) + 30
+        box = pygame.Rect(0, 0, wd, 24 * len(lines) + 24)
+        box.center = self.tv.rect.center
+        pygame.draw.rect(surface, (250, 248, 240), box)
+        pygame.draw.rect(surface, INK, box, 2)
+        for k, img in enumerate(lines):
+            surface.blit(img, (box.x + 15, box.y + 12 + 24 * k))
+
+
+def _wrap(font, text: str, width: int) -> list[str]:
+    """Words of ``text`` in lines no wider than ``width`` pixels."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])

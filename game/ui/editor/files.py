@@ -1,0 +1,270 @@
+"""The map editor screen's files and dialogs: a new table, open, save (asking when the scenario has problems), GeoJSON import and export, test play and leaving."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pygame
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UITextEntryLine,
+    UIWindow,
+)
+from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
+
+from game.editor.document import (
+    PRESETS,
+    Document,
+    EditorFileError,
+    new_scenario,
+    read_session,
+)
+from game.ui.editor.layout import autosave_file
+from game.ui.menu import user_maps as user_maps_dir
+
+
+class FilesMixin:
+    """The editor screen's files: new, open, save, import and export, test play, leaving."""
+
+    # ---------------------------------------------------------------- files
+
+    def save(self, path=None, confirmed: bool = False) -> bool:
+        """Save (asking first when the scenario has problems); True when written."""
+        if path is None and self.doc.path is None:
+            self.save_as()
+            return False
+        self.check()
+        if self.problems and not confirmed:
+            n = len(self.problems)
+            self.ask(
+                f"The scenario has {n} problem(s) (see the Problems panel); it will not play "
+                "until they are mended. Save it anyway?",
+                lambda: self.save(path, confirmed=True),
+                "Save anyway",
+            )
+            return False
+        try:
+            where = self.doc.save(path)
+        except EditorFileError as err:
+            self.say(str(err), error=True)
+            return False
+        self._autosaved_version = self.doc.history.version
+        autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
+        self.say(f"Saved {where}")
+        return True
+
+    def save_as(self) -> None:
+        """Ask where to save."""
+        start = self.doc.path or user_maps_dir() / "my-scenario.json"
+        self._file_dialog("Save the scenario as", start, "save", existing=False)
+
+    def open_file(self) -> None:
+        """Ask which scenario to open."""
+        self._file_dialog("Open a scenario", user_maps_dir(), "open", existing=True)
+
+    def load(self, doc: Document) -> None:
+        """Edit another document."""
+        self.doc = doc
+        self.selection = []
+        self.vertex = None
+        self._checked_version = -1
+        self._table = None
+        self._autosaved_version = doc.history.version
+        self.tv.table = self.table()
+        self.tv.fit()
+        self.overlay = None
+        self.overlay_name = "off"
+        sides = doc.raw.get("sides") or [{"id": "A"}]
+        self.place_side = sides[0].get("id", "A")
+        self.place_unit = None
+        self._panel_key = None
+
+    def _file_dialog(self, title: str, start, purpose: str, existing: bool, suffix=".json"):
+        w, h = self.app.size
+        self._pending = purpose
+        self._dialogs.append(
+            UIFileDialog(
+                pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
+                self.app.manager,
+                title,
+                {suffix, ".geojson"} if suffix != ".json" else {suffix},
+                str(start),
+                allow_existing_files_only=existing,
+            )
+        )
+
+    def _picked(self, path: Path) -> None:
+        purpose, self._pending = self._pending, None
+        if purpose == "open":
+            try:
+                self.load(Document.open(path, self.doc.data))
+            except EditorFileError as err:
+                self.say(str(err), error=True)
+                return
+            self.say(f"Opened {path}")
+        elif purpose == "save":
+            if path.suffix != ".json":
+                path = path.with_suffix(".json")
+            if path.exists() and path != self.doc.path:
+                self.ask(f"{path.name} exists. Replace it?", lambda: self.save(path), "Replace")
+            else:
+                self.save(path)
+        elif purpose == "import":
+            self.import_geojson(path)
+        elif purpose == "export":
+            self.export_geojson(path)
+
+    def import_geojson(self, path: Path) -> None:
+        """A new table whose terrain is a GeoJSON file's features (``terrain`` and ``level``
+        properties), sized to cover them."""
+        from game.editor.geojson import GeoJSONError, import_terrain, table_size_for
+
+        try:
+            feats = import_terrain(path)
+        except GeoJSONError as err:
+            self.say(str(err), error=True)
+            return
+        w, d = table_size_for(feats)
+        raw = new_scenario(self.doc.raw.get("ruleset", "modern"), w, d, Path(path).stem)
+        raw["terrain"]["features"] = feats
+        from game.editor.history import History
+
+        self.load(Document(History(raw), None, self.doc.data))
+        self.doc.history.saved_position = None
+        self.say(f'Imported {len(feats)} features from {path.name} onto a {w:g}"x{d:g}" table')
+
+    def export_geojson(self, path: Path) -> None:
+        """Write the terrain as a GeoJSON FeatureCollection."""
+        from game.editor.geojson import GeoJSONError, export_terrain
+
+        if path.suffix not in (".geojson", ".json"):
+            path = path.with_suffix(".geojson")
+        try:
+            export_terrain(self.doc.raw, path, self.doc.name)
+        except (GeoJSONError, OSError) as err:
+            self.say(str(err), error=True)
+            return
+        self.say(f"Exported the terrain to {path}")
+
+    def ask(self, text: str, on_yes, yes: str = "OK") -> None:
+        """A confirmation dialog; ``on_yes`` runs if the user confirms."""
+        w, h = self.app.size
+        self._confirm = on_yes
+        self._dialogs.append(
+            UIConfirmationDialog(
+                pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
+                html.escape(text),
+                self.app.manager,
+                window_title="hulldown map editor",
+                action_short_name=yes,
+            )
+        )
+
+    def test_play(self) -> None:
+        """Open the scenario as it stands in a hotseat battle; leaving it comes back here
+        with the history intact."""
+        from game.rules.scenario import ScenarioError, parse_scenario
+
+        try:
+            sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)
+        except ScenarioError as err:
+            self.panel = "Problems"
+            self.say(f"Mend the {len(err.problems)} problem(s) first to play it.", error=True)
+            return
+        if self.battle_factory is None:
+            self.say("Test play is not available here.", error=True)
+            return
+        self.app.show(self.battle_factory(self.app, sc, lambda: self.app.show(self)))
+
+    def leave(self) -> None:
+        """Back to the menu (the autosave keeps unsaved work)."""
+        if self.on_menu is None:
+            self.app.running = False
+        elif self.doc.history.dirty:
+            self.ask(
+                "Leave the editor? The unsaved changes stay in the editor's autosave and are "
+                "offered back next time.",
+                self.on_menu,
+                "Leave",
+            )
+        else:
+            self.on_menu()
+
+    def new_dialog(self) -> None:
+        """The new-table dialog: a preset or a custom size, and the autosave offered back."""
+        m = self.app.manager
+        w, h = self.app.size
+        restore = autosave_file().exists()
+        win = UIWindow(
+            pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 300 + 36 * restore), m, "New table"
+        )
+        self._dialogs.append(win)
+        c = win
+        UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
+        y = 34
+        for name, (ruleset, tw, td) in PRESETS.items():
+            b = UIButton(pygame.Rect(10, y, 420, 32), name, m, container=c)
+            self._widgets[b] = lambda r=ruleset, a=tw, d=td, win=win: self._new(r, a, d, win)
+            y += 36
+        UILabel(
+            pygame.Rect(10, y + 4, 420, 22),
+            "Or a custom size (inches), width x depth:",
+            m,
+            container=c,
+        )
+        y += 30
+        wide = UITextEntryLine(pygame.Rect(10, y, 80, 30), m, container=c)
+        wide.set_text("72")
+        deep = UITextEntryLine(pygame.Rect(100, y, 80, 30), m, container=c)
+        deep.set_text("48")
+        rules = UIDropDownMenu(
+            ["modern", "wwii"], "modern", pygame.Rect(190, y, 110, 30), m, container=c
+        )
+        b = UIButton(pygame.Rect(310, y, 120, 30), "Create", m, container=c)
+        self._widgets[b] = lambda: self._new_custom(wide.get_text(), deep.get_text(), rules, win)
+        y += 40
+        if restore:
+            b = UIButton(
+                pygame.Rect(10, y, 420, 32), "Restore the unsaved map (autosave)", m, container=c
+            )
+            self._widgets[b] = lambda: self._restore(win)
+            y += 36
+        b = UIButton(pygame.Rect(10, y, 205, 32), "Open a file...", m, container=c)
+        self._widgets[b] = lambda: (win.kill(), self.open_file())
+        b = UIButton(pygame.Rect(225, y, 205, 32), "Import GeoJSON...", m, container=c)
+        self._widgets[b] = lambda: (
+            win.kill(),
+            self._file_dialog("Import GeoJSON terrain", Path.home(), "import", True, ".geojson"),
+        )
+
+    def _new(self, ruleset, width, depth, win) -> None:
+        win.kill()
+        self.load(Document.new(ruleset, width, depth, self.doc.data))
+        self.say(
+            f'A new {ruleset} table, {width:g}"x{depth:g}". Draw its terrain, then place the forces.'
+        )
+
+    def _new_custom(self, wt, dt, rules, win) -> None:
+        try:
+            width, depth = float(wt), float(dt)
+            if not (6 <= width <= 1000 and 6 <= depth <= 1000):
+                raise ValueError
+        except ValueError:
+            self.say("Width and depth are numbers of inches from 6 to 1000.", error=True)
+            return
+        choice = rules.selected_option
+        choice = choice[0] if isinstance(choice, tuple) else choice
+        self._new(choice, width, depth, win)
+
+    def _restore(self, win) -> None:
+        win.kill()
+        try:
+            self.load(read_session(autosave_file(), self.doc.data))
+        except EditorFileError as err:
+            self.say(str(err), error=True)
+            return
+        self.say("Restored the unsaved map from the autosave.")

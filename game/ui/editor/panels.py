@@ -1,0 +1,596 @@
+"""The map editor screen's side panel: each panel's widgets, and the field parsers that turn typed text into the file's values (a bad value is named, not written)."""
+
+from __future__ import annotations
+
+import html
+import math
+
+import pygame
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UISelectionList,
+    UITextBox,
+    UITextEntryBox,
+    UITextEntryLine,
+)
+
+from game.editor import edits
+from game.editor.commands import MISSING, Batch, SetField, items
+from game.ui.editor.layout import PANEL_W, STATUS_H, TOP_H, _kind_names, _pretty
+from game.ui.editor.modes import (
+    StandMode,
+)
+from game.ui.menu import user_maps as user_maps_dir
+
+
+class PanelsMixin:
+    """The editor screen's side panel: the selected item, problems, history, the map, forces and the scenario's settings, rebuilt only when what it shows changes."""
+
+    # ---------------------------------------------------------------- the side panel
+
+    def _panel_state(self):
+        return (
+            self.panel,
+            tuple(self.selection),
+            self.vertex,
+            self._checked_version,  # moves after a change is validated, not during a drag
+            self.place_side,
+            self.place_unit,
+            self.unit_filter,
+            self.overlay_name,
+            tuple(self.layers.values()),
+            self.app.size,
+        )
+
+    def refresh_panel(self, force: bool = False) -> None:
+        """Rebuild the side panel's widgets when what it shows changed (never every frame,
+        and not under the user's typing)."""
+        focus = self.app.manager.get_focus_set() or set()
+        typing = any(
+            isinstance(e, (UITextEntryLine, UITextEntryBox)) and e in self._panel_widgets
+            for e in focus
+        )
+        key = self._panel_state()
+        if typing and not force:
+            return
+        if key == self._panel_key and not force:
+            return
+        self._panel_key = key
+        for wdg in self._panel_widgets:
+            self._widgets.pop(wdg, None)
+            self._fields.pop(wdg, None)
+            wdg.kill()
+        self._panel_widgets = []
+        self._py = TOP_H + 80
+        getattr(self, f"_panel_{self.panel.lower()}")()
+
+    def _pw(self, widget):
+        self._panel_widgets.append(widget)
+        return widget
+
+    def _px(self) -> int:
+        return self.app.size[0] - PANEL_W + 8
+
+    def _text(self, text: str, height: int | None = None) -> None:
+        h = height or 24
+        box = UITextBox(text, pygame.Rect(self._px(), self._py, PANEL_W - 16, h), self.app.manager)
+        self._pw(box)
+        self._fields[box] = self._link
+        self._py += h + 4
+
+    def _label(self, text: str) -> None:
+        self._pw(
+            UILabel(pygame.Rect(self._px(), self._py, PANEL_W - 16, 22), text, self.app.manager)
+        )
+        self._py += 22
+
+    def _field(self, label: str, value, on_set, choices=None, width=170) -> None:
+        """A labelled entry (or drop-down with ``choices``) whose edits call ``on_set(text)``;
+        a returned string is shown as the problem with the value."""
+        m = self.app.manager
+        x = self._px()
+        self._pw(
+            UILabel(
+                pygame.Rect(x, self._py, PANEL_W - 20 - width, 28), label, m, object_id="#field"
+            )
+        )
+        rect = pygame.Rect(x + PANEL_W - 16 - width, self._py, width, 28)
+        if choices is not None:
+            wdg = UIDropDownMenu(list(choices), str(value), rect, m)
+        else:
+            wdg = UITextEntryLine(rect, m)
+            wdg.set_text("" if value is None else str(value))
+        self._fields[self._pw(wdg)] = on_set
+        self._py += 32
+
+    def _pbutton(self, text: str, fn, half: int = 0) -> None:
+        """A panel button; ``half`` 1 or 2 puts two on a row."""
+        x = self._px()
+        wdt = PANEL_W - 16
+        if half:
+            wdt = (PANEL_W - 20) // 2
+            x += 0 if half == 1 else wdt + 4
+        b = self._pw(UIButton(pygame.Rect(x, self._py, wdt, 30), text, self.app.manager))
+        self._widgets[b] = fn
+        if half != 1:
+            self._py += 34
+
+    def _set(self, path, label, parse=None):
+        """An ``on_set`` that writes a field of the file through a SetField command."""
+
+        def on_set(text: str):
+            try:
+                value = parse(text) if parse else text
+            except ValueError as err:
+                return str(err) or f"not a valid {label}"
+            cmd = SetField(tuple(path), value, f"set {label}")
+            self.commit(cmd, merge_key=("field", tuple(path)))
+            self._panel_key = self._panel_state()  # keep the entry being typed in
+            return None
+
+        return on_set
+
+    def _panel_item(self) -> None:
+        raw = self.doc.raw
+        if not self.selection:
+            self._text(
+                "<b>Nothing selected.</b><br>Pick a tool on the left and draw on the table, or "
+                "click a feature or stand with Select (V). The <b>Problems</b> panel lists what "
+                "the scenario still needs.",
+                124,
+            )
+            return
+        if len(self.selection) > 1:
+            self._text(f"<b>{len(self.selection)} items selected.</b>", 30)
+        else:
+            kind, i = self.selection[0]
+            if kind == "feature":
+                self._feature_fields(i, items(raw, "feature")[i])
+            else:
+                self._stand_fields(i, items(raw, "stand")[i])
+        self._py += 4
+        self._pbutton("Turn 15° (Q)", lambda: self.rotate_selection(15), 1)
+        self._pbutton("Turn -15° (E)", lambda: self.rotate_selection(-15), 2)
+        if any(k == "feature" for k, _ in self.selection):  # a stand is always 1"x1"
+            self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
+            self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
+        self._pbutton("Duplicate (Ctrl+D)", self.duplicate_selection, 1)
+        self._pbutton("Delete (Del)", self.delete_selection, 2)
+        self._label("Onto the other half of the table:")
+        self._pbutton("Half-turn copy", lambda: self.half_turn_selection(True), 1)
+        self._pbutton("Half-turn in place", lambda: self.half_turn_selection(False), 2)
+        self._pbutton("Mirror copy |", lambda: self.mirror_selection("vertical"), 1)
+        self._pbutton("Mirror copy -", lambda: self.mirror_selection("horizontal"), 2)
+
+    def _feature_fields(self, i: int, f: dict) -> None:
+        props = f.get("properties", {})
+        kind = props.get("terrain", "?")
+        gtype = f.get("geometry", {}).get("type", "?")
+        shape = {"LineString": "a line", "MultiLineString": "lines"}.get(gtype, "an area")
+        if kind == "hill":
+            shape = "an outline"
+        self._text(f"<b>Feature {i + 1}: {_pretty(kind)}</b>, {shape}", 34)
+        line = gtype in edits.LINE_TYPES
+        kinds = _kind_names(self.doc.data, "road" if line else "area") + ([] if line else ["hill"])
+        base = ("terrain", "features", i, "properties")
+
+        def set_kind(text):
+            new = text.replace(" ", "_")
+            cmds = [SetField((*base, "terrain"), new, f"make it {text}")]
+            if new == "hill" and props.get("level") is None:
+                cmds.append(SetField((*base, "level"), self.hill_level, "level"))
+            if new != "hill" and "level" in props:
+                cmds.append(SetField((*base, "level"), MISSING, "level"))
+            self.commit(Batch(tuple(cmds), f"make it {text}"))
+
+        self._field("Type", _pretty(kind), set_kind, [_pretty(k) for k in kinds])
+        if kind == "hill":
+            self._field(
+                "Level", props.get("level"), self._set((*base, "level"), "hill level", _int(1, 20))
+            )
+        self._field("Name", props.get("name", ""), self._set((*base, "name"), "name", _name))
+        g = edits.feature_geometry(f)
+        if g is not None and not g.is_empty:
+            c = g.centroid if not line else g.interpolate(0.5, normalized=True)
+            cx, cy = c.x, c.y
+            self._field(
+                "Centre x, y (inches)", f"{cx:.2f}, {cy:.2f}", lambda t: self._move_to(i, cx, cy, t)
+            )
+            area = f"{g.area:.1f} sq in" if not line else f'{g.length:.1f}" long'
+            self._label(f"{area}, {len(edits.vertices(f))} vertices")
+        if self.vertex and self.vertex[0] == i:
+            addr = self.vertex[1]
+            pts = dict(edits.vertices(f))
+            if addr in pts:
+                vx, vy = pts[addr]
+                self._field(
+                    "Vertex x, y (inches)", f"{vx:g}, {vy:g}", lambda t: self._vertex_to(i, addr, t)
+                )
+
+    def _move_to(self, i, cx, cy, text):
+        x, y = _pair(text)
+        self.commit(
+            edits.transform(
+                self.doc.raw, [("feature", i)], edits.translation(x - cx, y - cy), "move"
+            ),
+            merge_key=("field", "centre", i),
+        )
+        self._panel_key = self._panel_state()
+
+    def _vertex_to(self, i, addr, text):
+        x, y = _pair(text)
+        from game.editor.commands import Replace
+
+        f = items(self.doc.raw, "feature")[i]
+        self.commit(
+            Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"),
+            ("field", "vertex", i, addr),
+        )
+        self._panel_key = self._panel_state()
+
+    def _stand_fields(self, i: int, s: dict) -> None:
+        sides = [sd.get("id") for sd in self.doc.raw.get("sides", [])]
+        units = sorted(self.doc.data.units_for(self.doc.raw.get("ruleset", "modern")))
+        self._text(
+            f"<b>Stand {html.escape(str(s.get('id')))}</b>: {html.escape(str(s.get('unit')))}", 30
+        )
+        base = ("stands", i)
+        self._field("Id", s.get("id"), self._set((*base, "id"), "stand id"))
+        self._field("Side", s.get("side"), self._set((*base, "side"), "side"), sides)
+        unit = s.get("unit")
+        self._field(
+            "Unit",
+            unit,
+            self._set((*base, "unit"), "unit"),
+            units if unit in units else [unit, *units],
+            width=200,
+        )
+        self._field(
+            "Battle group", s.get("group"), self._set((*base, "group"), "battle group", _name)
+        )
+        self._field("x, y (inches)", f"{s.get('x')}, {s.get('y')}", lambda t: self._stand_to(i, t))
+        self._field(
+            "Facing (0 = right, 90 = up)",
+            s.get("facing_deg"),
+            self._set((*base, "facing_deg"), "facing", _facing),
+        )
+        yes_no = ["yes", "no"]
+        flag = lambda k: self._set((*base, k), k, lambda t: t == "yes")  # noqa: E731
+        self._field("HQ", "yes" if s.get("hq") else "no", flag("hq"), yes_no)
+        self._field("GHQ (one a side)", "yes" if s.get("ghq") else "no", flag("ghq"), yes_no)
+        self._field(
+            "Enters on turn 1",
+            "no" if s.get("on_table", True) else "yes",
+            lambda t: self._entering(i, t == "yes"),
+            yes_no,
+        )
+
+    def _stand_to(self, i, text):
+        x, y = _pair(text)
+        cmds = (
+            SetField(("stands", i, "x"), edits.tidy(x), "move"),
+            SetField(("stands", i, "y"), edits.tidy(y), "move"),
+        )
+        self.commit(Batch(cmds, "move a stand"), ("field", "stand", i))
+        self._panel_key = self._panel_state()
+
+    def _entering(self, i, entering: bool):
+        s = items(self.doc.raw, "stand")[i]
+        base = ("stands", i)
+        if entering:
+            p = edits.entry_point(self.doc.raw, s.get("side"), s.get("x", 0), s.get("y", 0))
+            if p is None:
+                return "its side has no entry edge (set one in the Forces panel)"
+            edge = self.side_spec(s.get("side")).get("entry_edge")
+            cmds = [
+                SetField((*base, "on_table"), False),
+                SetField((*base, "x"), edits.tidy(p[0])),
+                SetField((*base, "y"), edits.tidy(p[1])),
+                SetField((*base, "facing_deg"), edits.edge_facing(edge)),
+            ]
+        else:
+            w, d = self.table_size()
+            x = min(max(s.get("x", 1), 1.5), w - 1.5)
+            y = min(max(s.get("y", 1), 1.5), d - 1.5)
+            cmds = [
+                SetField((*base, "on_table"), True),
+                SetField((*base, "x"), edits.tidy(x)),
+                SetField((*base, "y"), edits.tidy(y)),
+            ]
+        self.commit(Batch(tuple(cmds), "enters on turn 1" if entering else "placed on the table"))
+        return None
+
+    def _panel_problems(self) -> None:
+        self.check()
+        if not self.problems:
+            self._text(
+                "<b>No problems.</b> The scenario passes the same check as hulldown check. "
+                "Save it and play it; F5 tries it now.",
+                70,
+            )
+            return
+        lines = [
+            f"<b>{len(self.problems)} problem(s).</b> Click one to select and frame what it "
+            "names; each must be mended before the scenario can be played."
+        ]
+        for k, p in enumerate(self.problems):
+            lines.append(f"<a href='problem:{k}'>{k + 1}. {html.escape(_short(p.text))}</a>")
+        self._text("<br><br>".join(lines), self._room())
+
+    def _room(self) -> int:
+        """The panel's height left below what is laid out (pixels)."""
+        return max(80, self.app.size[1] - self._py - STATUS_H - 10)
+
+    def _link(self, target: str) -> None:
+        """A link clicked in a panel's text (``problem:K``)."""
+        if target.startswith("problem:"):
+            self._problem_clicked(int(target.split(":")[1]))
+
+    def _problem_clicked(self, k: int) -> None:
+        p = self.problems[k]
+        self.say(f"Problem {k + 1} of {len(self.problems)}: {_short(p.text)}", error=True)
+        if p.ref is not None:
+            n = len(items(self.doc.raw, p.ref[0]))
+            if p.ref[1] < n:
+                self.frame(p.ref)
+                self.panel = "Problems"
+
+    def _panel_history(self) -> None:
+        h = self.doc.history
+        state = "unsaved changes" if h.dirty else "as saved"
+        self._text(
+            f"<b>History</b>: {h.position} of {len(h.entries)} changes applied ({state}). "
+            "Click a line to go back or forward to it; undone lines are marked.",
+            70,
+        )
+        labels = ["0. as opened" + ("  <- now" if h.position == 0 else "")]
+        for k, e in enumerate(h.entries):
+            mark = "  <- now" if k + 1 == h.position else ("  (undone)" if k >= h.position else "")
+            labels.append(f"{k + 1}. {e.label}{mark}")
+        lst = self._pw(
+            UISelectionList(
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, self._room()),
+                labels,
+                self.app.manager,
+            )
+        )
+        self._fields[lst] = lambda t: self._jump(int(t.split(".")[0]))
+
+    def _jump(self, position: int) -> None:
+        self.doc.history.jump(position)
+        self.say(f"History: {position} change(s) applied")
+
+    def _panel_map(self) -> None:
+        from game.editor.analysis import map_statistics
+
+        views = ["off"] + [
+            f"{w} {s.get('id')}" for w in ("sight", "cost") for s in self.doc.raw.get("sides", [])
+        ]
+        names = {"off": "No balance view"}
+        for v in views[1:]:
+            w, s = v.split()
+            names[v] = f"Ground side {s} sees" if w == "sight" else f"MP for side {s} to reach"
+        back = {n: v for v, n in names.items()}
+        self._field(
+            "Balance view",
+            names.get(self.overlay_name, names["off"]),
+            lambda t: self.show_view(back[t]),
+            list(names.values()),
+            width=200,
+        )
+        for i, layer in enumerate(self.layers):
+            on = self.layers[layer]
+            self._pbutton(
+                f"{layer}: {'shown' if on else 'hidden'}",
+                lambda n=layer: self._toggle_layer(n),
+                1 + i % 2,
+            )
+        self._pbutton(
+            "Export terrain as GeoJSON...",
+            lambda: self._file_dialog(
+                "Export the terrain",
+                (self.doc.path or user_maps_dir() / "map.json").with_suffix(".geojson"),
+                "export",
+                False,
+                ".geojson",
+            ),
+        )
+        try:
+            stats = map_statistics(self.doc.raw, self.doc.data)
+        except ValueError as err:
+            self._text(f"No statistics: {html.escape(str(err))}", 60)
+            return
+        self._text(_stats_html(stats, self.doc.raw), self._room())
+
+    def _toggle_layer(self, name: str) -> None:
+        self.layers[name] = not self.layers[name]
+        self.selection = [r for r in self.selection if self._ref_visible(r)]
+
+    def _ref_visible(self, ref) -> bool:
+        if ref[0] == "stand":
+            return self.layers["stands"]
+        return self.layers[self._layer_of(items(self.doc.raw, "feature")[ref[1]])]
+
+    def _panel_forces(self) -> None:
+        raw = self.doc.raw
+        sides = raw.get("sides", [])
+        ids = [s.get("id") for s in sides]
+        if self.place_side not in ids and ids:
+            self.place_side = ids[0]
+        self._field("Side to edit", self.place_side, lambda t: setattr(self, "place_side", t), ids)
+        k = ids.index(self.place_side) if self.place_side in ids else 0
+        if sides:
+            base = ("sides", k)
+            s = sides[k]
+            self._field("Name", s.get("name"), self._set((*base, "name"), "side name", _name))
+            self._field(
+                "Cohesion (1-20)",
+                s.get("cohesion"),
+                self._set((*base, "cohesion"), "cohesion", _int(1, 20)),
+            )
+            gens = ["none", "1", "2", "3", "4"]
+            gen = s.get("generation")
+            self._field(
+                "Generation",
+                "none" if gen is None else str(gen),
+                self._set(
+                    (*base, "generation"), "generation", lambda t: None if t == "none" else int(t)
+                ),
+                gens,
+            )
+            self._field(
+                "GHQ command value",
+                s.get("command_value", 0),
+                self._set((*base, "command_value"), "command value", _int(-5, 5)),
+            )
+            edges = ["none", "left", "right", "top", "bottom"]
+            self._field(
+                "Entry edge",
+                s.get("entry_edge") or "none",
+                self._set(
+                    (*base, "entry_edge"), "entry edge", lambda t: None if t == "none" else t
+                ),
+                edges,
+            )
+        self._field("Find a unit", self.unit_filter, self._filter_units)
+        shown, labels = self._unit_rows()
+        h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
+        sel = None
+        if self.place_unit in shown:
+            sel = labels[shown.index(self.place_unit)]
+        lst = self._pw(
+            UISelectionList(
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, h),
+                labels,
+                self.app.manager,
+                default_selection=sel,
+            )
+        )
+        self._unit_list = lst
+        self._fields[lst] = lambda t: self._pick_unit(t.split("  (")[0])
+        self._py += h + 4
+        own = [st for st in raw.get("stands", []) if st.get("side") == self.place_side]
+        self._label(
+            f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
+        )
+
+    def _unit_rows(self) -> tuple[list[str], list[str]]:
+        """The units of the scenario's ruleset whose name holds the filter, and their rows."""
+        units = self.doc.data.units_for(self.doc.raw.get("ruleset", "modern"))
+        shown = [u for u in sorted(units) if self.unit_filter.lower() in u.lower()]
+        return shown, [f"{u}  ({units[u].points} pts)" for u in shown]
+
+    def _filter_units(self, text: str):
+        """Filter the unit list as the player types (the list is updated, not rebuilt)."""
+        self.unit_filter = text
+        self._unit_list.set_item_list(self._unit_rows()[1])
+        self._panel_key = self._panel_state()
+        return None
+
+    def _pick_unit(self, unit: str) -> None:
+        self.place_unit = unit
+        self.set_mode(StandMode())
+        self.say(f"Placing {unit} for side {self.place_side}: click the table.")
+
+    def _panel_scenario(self) -> None:
+        raw = self.doc.raw
+        self._field("Title", raw.get("title", ""), self._set(("title",), "title", _name), width=220)
+        self._field(
+            "Ruleset",
+            raw.get("ruleset", "modern"),
+            self._set(("ruleset",), "ruleset"),
+            ["modern", "wwii"],
+        )
+        self._field("Turns (1-100)", raw.get("turns"), self._set(("turns",), "turns", _int(1, 100)))
+        self._field(
+            'Sighting distance (")',
+            raw.get("max_sighting_in"),
+            self._set(("max_sighting_in",), "sighting distance", _positive),
+        )
+        t = raw.get("table", {})
+        self._field(
+            'Table width (")',
+            t.get("width"),
+            self._set(("table", "width"), "table width", _positive),
+        )
+        self._field(
+            'Table depth (")',
+            t.get("depth"),
+            self._set(("table", "depth"), "table depth", _positive),
+        )
+        v = raw.get("victory", {})
+        self._field(
+            "Win: destroy at least %",
+            v.get("destroy_at_least_pct", 51),
+            self._set(("victory", "destroy_at_least_pct"), "victory", _pct),
+        )
+        self._field(
+            "...while losing at most %",
+            v.get("lose_at_most_pct", 50),
+            self._set(("victory", "lose_at_most_pct"), "victory", _pct),
+        )
+        self._label("Briefing shown to the players:")
+        box = self._pw(
+            UITextEntryBox(
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, 150),
+                raw.get("description", ""),
+                self.app.manager,
+            )
+        )
+        self._fields[box] = self._set(("description",), "briefing")
+        self._py += 154
+
+
+def _int(lo: int, hi: int):
+    def parse(text: str) -> int:
+        v = int(text)
+        if not lo <= v <= hi:
+            raise ValueError(f"a whole number from {lo} to {hi}")
+        return v
+
+    return parse
+
+
+def _positive(text: str) -> float:
+    v = float(text)
+    if not (v > 0 and math.isfinite(v)):
+        raise ValueError("a number above 0")
+    return int(v) if v.is_integer() else v
+
+
+def _pct(text: str) -> float:
+    v = float(text)
+    if not 0 <= v <= 100:
+        raise ValueError("a percentage from 0 to 100")
+    return int(v) if v.is_integer() else v
+
+
+def _facing(text: str) -> float:
+    v = float(text) % 360
+    return int(v) if v.is_integer() else round(v, 2)
+
+
+def _name(text: str) -> str:
+    if not text.strip():
+        raise ValueError("it cannot be empty")
+    return text
+
+
+def _pair(text: str) -> tuple[float, float]:
+    parts = text.replace(",", " ").split()
+    if len(parts) != 2:
+        raise ValueError("type two numbers: x, y")
+    return float(parts[0]), float(parts[1])
+
+
+def _short(text: str) -> str:
+    """A problem line without the file name in front."""
+    return text.split(": ", 1)[1] if ": " in text else text
+
+
+def _stats_html(stats, raw) -> str:
+    from game.ui.editor.views import stats_html
+
+    return stats_html(stats, raw)

@@ -1,0 +1,147 @@
+"""The map editor's tool column and top bar: the tools, what they draw (area or hill type,
+hill level, a round lot's diameter, road class), the grid toggle and the file buttons."""
+
+from __future__ import annotations
+
+import pygame
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UITextEntryLine,
+)
+
+from game.ui.editor.layout import (
+    PANEL_W,
+    PANELS,
+    TOOLS,
+    TOOLS_W,
+    TOP_H,
+    _kind_names,
+    _pretty,
+)
+from game.ui.editor.modes import (
+    HillMode,
+    LotMode,
+    PolygonMode,
+    RectMode,
+)
+
+
+class ToolbarMixin:
+    """The editor screen's widgets outside the side panel, and the settings of its tools."""
+
+    def _button(self, rect, text, fn, tip=None) -> UIButton:
+        b = UIButton(pygame.Rect(rect), text, self.app.manager, tool_tip_text=tip)
+        self._widgets[b] = fn
+        return b
+
+    def _build(self) -> None:
+        m = self.app.manager
+        w, h = self.app.size
+        self._widgets = {}
+        self._panel_key = None
+        self._panel_widgets = []
+        self.title = UILabel(pygame.Rect(10, 8, w - 790, 28), "", m, object_id="#banner")
+        x = w - 776
+        for text, fn in [
+            ("New", self.new_dialog),
+            ("Open", self.open_file),
+            ("Save", self.save),
+            ("Save as", self.save_as),
+            ("Undo", self.undo),
+            ("Redo", self.redo),
+            ("Test play", self.test_play),
+            ("Menu", self.leave),
+        ]:
+            self._button((x, 6, 92, 32), text, fn)
+            x += 96
+        y = TOP_H + 8
+        self.tool_buttons = {}
+        for label, _, cls in TOOLS:
+            self.tool_buttons[cls] = self._button(
+                (6, y, TOOLS_W - 12, 30), label, lambda c=cls: self.set_mode(c())
+            )
+            y += 34
+        y += 6
+        UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Area or hill to draw", m)
+        kinds = _kind_names(self.doc.data, "area") + ["hill"]
+        self.area_menu = UIDropDownMenu(
+            [_pretty(k) for k in kinds],
+            _pretty(self.draw_area),
+            pygame.Rect(6, y + 22, TOOLS_W - 12, 30),
+            m,
+        )
+        self._fields[self.area_menu] = lambda t: self._set_draw_area(t)
+        y += 58
+        UILabel(pygame.Rect(6, y, 70, 24), "Hill level", m)
+        self.level_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
+        self.level_entry.set_text(str(self.hill_level))
+        self._fields[self.level_entry] = self._set_level
+        y += 30
+        UILabel(pygame.Rect(6, y, 70, 24), 'Lot "', m)
+        self.lot_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
+        self.lot_entry.set_text(f"{self.lot_diameter:g}")
+        self._fields[self.lot_entry] = self._set_lot
+        y += 32
+        UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Road to draw", m)
+        roads = _kind_names(self.doc.data, "road")
+        self.road_menu = UIDropDownMenu(
+            [_pretty(k) for k in roads],
+            _pretty(self.draw_road),
+            pygame.Rect(6, y + 22, TOOLS_W - 12, 30),
+            m,
+        )
+        self._fields[self.road_menu] = lambda t: setattr(self, "draw_road", t.replace(" ", "_"))
+        y += 60
+        self.grid_button = self._button((6, y, TOOLS_W - 12, 30), "", self.toggle_grid)
+        y += 36
+        self._button((6, y, TOOLS_W - 12, 30), "Help (F1)", self.toggle_help)
+        px = w - PANEL_W + 6
+        for i, name in enumerate(PANELS):
+            self._button(
+                (px + (i % 3) * 114, TOP_H + 6 + (i // 3) * 34, 110, 30),
+                name,
+                lambda n=name: self.show_panel(n),
+            )
+        self.set_mode(self.mode)
+
+    def show_panel(self, name: str) -> None:
+        """Switch the side panel."""
+        self.panel = name
+        self._panel_key = None
+
+    def toggle_grid(self) -> None:
+        """Snap to the 0.5" grid, or not."""
+        self.grid = not self.grid
+
+    def toggle_help(self) -> None:
+        """Show or hide the keys."""
+        self.help = not self.help
+
+    def _set_draw_area(self, text: str) -> None:
+        self.draw_area = text.replace(" ", "_")
+        if self.draw_area == "hill":
+            self.set_mode(HillMode())
+        elif type(self.mode) not in (PolygonMode, RectMode, LotMode):
+            self.set_mode(PolygonMode())
+
+    def _set_level(self, text: str) -> str | None:
+        try:
+            level = int(text)
+        except ValueError:
+            return "the hill level is a whole number from 1"
+        if not 1 <= level <= 20:
+            return "the hill level is from 1 to 20"
+        self.hill_level = level
+        return None
+
+    def _set_lot(self, text: str) -> str | None:
+        try:
+            d = float(text)
+        except ValueError:
+            return "the lot's diameter is a number of inches"
+        if not 0.5 <= d <= 100:
+            return 'a lot is 0.5" to 100" across'
+        self.lot_diameter = d
+        return None
