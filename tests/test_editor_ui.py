@@ -362,3 +362,30 @@ def test_a_problem_link_selects_the_stand_it_names(app):
         )
     )
     assert s.selection == [("stand", 4)] and s.panel == "Problems"
+
+
+def test_enter_and_esc_answer_a_dialog(app):
+    s = new_editor(app)
+    s.ask("Do it?", lambda: s.say("done"), "Do it")
+    frame(s)
+    key(s, pygame.K_RETURN)
+    for _ in range(2):  # Enter presses the dialog's button, which posts its confirmation
+        for ev in pygame.event.get():
+            s.handle(ev)
+    assert s.message[0] == "done"
+    s.save_as()
+    frame(s)
+    assert s._dialog_open()
+    key(s, pygame.K_ESCAPE)
+    assert not s._dialog_open()
+
+
+def test_esc_in_select_clears_the_selection(app):
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    drag(s, (10, 10), (14, 13))
+    key(s, pygame.K_v)
+    click(s, 12, 11)
+    assert s.selection == [("feature", 0)]
+    key(s, pygame.K_ESCAPE)
+    assert s.selection == []

@@ -240,7 +240,7 @@ class DrawingMixin:
         shown_for = pygame.time.get_ticks() - getattr(self, "_said_at", 0)
         if text and shown_for > (12000 if error else 6000):
             text, error = self.message = ("", False)
-        where = f"{self.mode.name} tool"
+        where = self.mode.name
         if self.mouse_on_table():
             x, y = self.tv.to_table(self.mouse)
             where = f'({x:.1f}", {y:.1f}")  ' + where

@@ -54,9 +54,8 @@ class SelectMode(ToolMode):
 
     name = "Select"
     hint = (
-        "Click a feature or stand; Shift+click adds; drag empty ground for a box. Drag to move, "
-        "drag a yellow handle to move a vertex, double-click an edge to add one. Del deletes, "
-        "Q/E turn, [ ] scale."
+        "Click to select (Shift adds); drag empty ground: box. Drag: move; yellow handles: "
+        "corners; double-click an edge: new corner. Del, Q/E turn, [ ] scale, Esc: none."
     )
 
     def __init__(self):
@@ -134,6 +133,11 @@ class SelectMode(ToolMode):
             return None
         if ev.type == pygame.KEYDOWN:
             return self._key(screen, ev)
+        return None
+
+    def cancel(self, screen):
+        """Esc: select nothing."""
+        screen.select([])
         return None
 
     def _click(self, screen, ev) -> None:

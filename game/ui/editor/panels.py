@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 
 import pygame
 from pygame_gui.elements import (
@@ -252,7 +253,7 @@ class PanelsMixin:
         )
         self._field("x, y (inches)", f"{s.get('x')}, {s.get('y')}", lambda t: self._stand_to(i, t))
         self._field(
-            "Facing (0 = right, 90 = up)",
+            "Facing (0=right, 90=up)",
             s.get("facing_deg"),
             self._set((*base, "facing_deg"), "facing", _facing),
         )
@@ -308,7 +309,7 @@ class PanelsMixin:
             self._text(
                 "<b>No problems.</b> The scenario passes the same check as hulldown check. "
                 "Save it and play it; F5 tries it now.",
-                70,
+                96,
             )
             return
         lines = [
@@ -316,7 +317,8 @@ class PanelsMixin:
             "names; each must be mended before the scenario can be played."
         ]
         for k, p in enumerate(self.problems):
-            lines.append(f"<a href='problem:{k}'>{k + 1}. {html.escape(_short(p.text))}</a>")
+            text = html.escape(_in_words(_short(p.text), self.doc.raw))
+            lines.append(f"<a href='problem:{k}'>{k + 1}. {text}</a>")
         self._text("<br><br>".join(lines), self._room())
 
     def _room(self) -> int:
@@ -343,7 +345,7 @@ class PanelsMixin:
         self._text(
             f"<b>History</b>: {h.position} of {len(h.entries)} changes applied ({state}). "
             "Click a line to go back or forward to it; undone lines are marked.",
-            70,
+            96,
         )
         labels = ["0. as opened" + ("  <- now" if h.position == 0 else "")]
         for k, e in enumerate(h.entries):
@@ -583,6 +585,37 @@ def _pair(text: str) -> tuple[float, float]:
     if len(parts) != 2:
         raise ValueError("type two numbers: x, y")
     return float(parts[0]), float(parts[1])
+
+
+def _in_words(text: str, raw: dict) -> str:
+    """A problem line with its JSON path put in words: "$.stands[2].unit: ..." becomes
+    "Stand A3, unit: ...", "$.terrain.features[3]..." "Feature 4 (woods), ...", "$.stands:"
+    "Stands:"."""
+
+    def item(m):
+        kind, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
+        seq = (
+            raw.get("stands", [])
+            if kind == "stands"
+            else raw.get("terrain", {}).get("features", [])
+        )
+        what = ""
+        if i < len(seq) and isinstance(seq[i], dict):
+            if kind == "stands":
+                what = f" {seq[i].get('id', '')}"
+            else:
+                what = f" ({_pretty(seq[i].get('properties', {}).get('terrain', '?'))})"
+        name = f"Stand{what}" if kind == "stands" else f"Feature {i + 1}{what}"
+        rest = rest.lstrip(".").replace("properties.", "").replace("geometry.", "")
+        return f"{name}, {rest}:" if rest else f"{name}:"
+
+    text = re.sub(r"\$\.(stands|terrain\.features)\[(\d+)\]([.\w]*):", item, text)
+    text = re.sub(
+        r"\$\.sides\[(\d+)\]\.?([\w.]*):",
+        lambda m: f"Side {int(m.group(1)) + 1}" + (f", {m.group(2)}:" if m.group(2) else ":"),
+        text,
+    )
+    return re.sub(r"^\$\.?([\w.]*):", lambda m: (m.group(1) or "the file").capitalize() + ":", text)
 
 
 def _short(text: str) -> str:

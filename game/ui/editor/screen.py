@@ -407,8 +407,11 @@ class EditorScreen(
             if fn:
                 fn()
             return
-        if ev.type == pygame.KEYDOWN and (self._typing() or self._dialog_open()):
-            return  # keys typed into a field or a dialog are not the editor's shortcuts
+        if ev.type == pygame.KEYDOWN and self._dialog_open():
+            self._dialog_key(ev)
+            return  # keys typed into a dialog are not the editor's shortcuts
+        if ev.type == pygame.KEYDOWN and self._typing():
+            return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
         if ev.type in (
@@ -443,6 +446,16 @@ class EditorScreen(
         """Whether a dialog is open (closed ones are forgotten)."""
         self._dialogs = [d for d in self._dialogs if d.alive()]
         return bool(self._dialogs)
+
+    def _dialog_key(self, ev) -> None:
+        """Enter presses the open dialog's OK (or confirm) button, Esc closes it."""
+        top = self._dialogs[-1]
+        if ev.key == pygame.K_ESCAPE:
+            top.kill()
+        elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            ok = getattr(top, "ok_button", None) or getattr(top, "confirm_button", None)
+            if ok is not None and ok.is_enabled:
+                pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=ok))
 
     def _over_dialog(self, pos) -> bool:
         """Whether a pixel is on an open dialog (the table under it is not clicked)."""

@@ -19,10 +19,10 @@ COST_COLOURS = [
     (230, 160, 50),
     (220, 100, 50),
     (180, 50, 60),
-    (120, 40, 90),
+    (175, 80, 175),
 ]
 UNREACHABLE = (40, 40, 40)
-ALPHA = 120
+ALPHA = 150
 
 
 def _pretty(kind: str) -> str:
