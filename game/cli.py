@@ -11,7 +11,7 @@ MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 
 def _cmd_check(args: argparse.Namespace) -> int:
     """Validate scenario files; one line per problem, exit 1 if any file has one."""
-    from game.rules.scenario import ScenarioError, load_scenario
+    from game import ScenarioError, load_scenario
 
     bad = 0
     for path in args.files:
@@ -33,7 +33,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from game.rules.scenario import ScenarioError, load_scenario
+    from game import ScenarioError, load_scenario
     from game.ui.render import render_png
 
     try:
@@ -55,7 +55,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 def _cmd_view(args: argparse.Namespace) -> int:
     """Open a window on a scenario's table (the battle screens come with the engine)."""
-    from game.rules.scenario import ScenarioError, load_scenario
+    from game import ScenarioError, load_scenario
     from game.ui.viewer import run_viewer
 
     path = args.scenario or os.path.join(MAPS_DIR, "modern-meeting.json")
@@ -73,8 +73,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from game.rules.scenario import ScenarioError, load_scenario
-    from game.sim import PLAYERS, play_battle, summarise
+    from game import ScenarioError, load_scenario
+    from game.check.sim import PLAYERS, play_battle, summarise
 
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) == 1:
@@ -91,7 +91,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     try:
         sc = load_scenario(args.scenario)
-        from game.rules.battle import Battle
+        from game import Battle
 
         Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
     except ScenarioError as err:
@@ -165,8 +165,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """Go straight to a battle: a scenario with a seed, a save, or the autosave. ``--ai``
     hands a side to the AI, in a new battle or a loaded one (kept in its saves); a side the
     battle does not have is refused before anything is written."""
-    from game.rules.battle import Battle, SaveError
-    from game.rules.scenario import ScenarioError, load_scenario
+    from game import Battle, SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
     from game.ui.menu import battle_screen, new_battle

@@ -10,6 +10,7 @@ import pygame
 import pytest
 
 from game.ai.scripted import LEVELS, ScriptedAI, attack_value
+from game.check.sim import make_player, play_battle
 from game.rules.actions import (
     ChooseFirst,
     EndCoveringFire,
@@ -24,7 +25,6 @@ from game.rules.actions import (
 from game.rules.battle import Battle
 from game.rules.geometry import StandPose, base_contact
 from game.rules.scenario import load_scenario, parse_scenario
-from game.sim import make_player, play_battle
 from game.ui.logtext import PHASE_NAMES
 from tests.conftest import battle, pass_phase, scenario_dict
 from tests.test_movement import to_movement

@@ -1,4 +1,4 @@
-"""The regression corpus (game/corpus.py, recorded by tools/make_corpus.py): every battle
+"""The regression corpus (game/check/corpus.py, recorded by tools/make_corpus.py): every battle
 played again gives a byte-identical battle log and the same state hash, and every save loads,
 replays to its state hash and writes the same log. A change that should not change play (the
 engine renovation) keeps this green; one that should (a rules fix) re-records the corpus in
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.corpus import CORPUS_DIR, cases, digest, load_manifest, play
+from game.check.corpus import CORPUS_DIR, cases, digest, load_manifest, play
 from game.rules.battle import Battle
 
 MANIFEST = load_manifest()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.ai.random_player import RandomPlayer
-from game.rules.audit import audit_log, audit_random_battle
+from game.check.audit import audit_log, audit_random_battle
 from game.rules.battle import Battle
 from game.rules.scenario import load_scenario
 

@@ -289,7 +289,7 @@ def test_a_stand_that_fired_counts_as_in_the_open_for_sight():
 
 
 def test_the_wwii_meeting_engagement_plays_to_the_end_with_a_clean_log(tmp_path):
-    from game.sim import play_battle
+    from game.check.sim import play_battle
 
     log = tmp_path / "wwii.jsonl"
     r = play_battle(load_scenario(MAP), 3, ("veteran", "random"), log_path=log)

@@ -21,9 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.rules.battle import Battle  # noqa: E402
-from game.rules.scenario import load_scenario  # noqa: E402
-from game.sim import make_player  # noqa: E402
+from game import (  # noqa: E402
+    Battle,
+    load_scenario,
+)
+from game.check.sim import make_player  # noqa: E402
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.rules.scenario import load_scenario  # noqa: E402
-from game.sim import play_battle  # noqa: E402
+from game import load_scenario  # noqa: E402
+from game.check.sim import play_battle  # noqa: E402
 
 
 def main() -> None:

@@ -37,6 +37,10 @@ from shapely.geometry import Polygon, mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from game import (  # noqa: E402
+    load_rules_data,
+    parse_scenario,
+)
 from game.editor.analysis import (  # noqa: E402
     OBSERVER_SPACING_IN,
     _own_table,
@@ -45,8 +49,6 @@ from game.editor.analysis import (  # noqa: E402
     movement_cost_field,
     sight_coverage,
 )
-from game.rules.data import load_rules_data  # noqa: E402
-from game.rules.scenario import parse_scenario  # noqa: E402
 
 W, D = 72.0, 48.0
 TARGET_S = 2.0

@@ -30,13 +30,13 @@ from shapely.geometry import LineString, Polygon
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.rules.data import load_rules_data  # noqa: E402
-from game.rules.geometry import (  # noqa: E402
+from game import (  # noqa: E402
     LENGTH_EPS_IN,
     StandPose,
     Table,
     TerrainFeature,
     footprint,
+    load_rules_data,  # noqa: E402
     overlaps,
 )
 

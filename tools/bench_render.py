@@ -34,9 +34,13 @@ import pygame  # noqa: E402
 from bench_geometry import D, W, make_map, make_stands  # noqa: E402
 from shapely.geometry import mapping  # noqa: E402
 
-from game.rules.actions import ChooseFirst, MoveAttempt, Pass  # noqa: E402
-from game.rules.battle import Battle  # noqa: E402
-from game.rules.scenario import parse_scenario  # noqa: E402
+from game import (  # noqa: E402
+    Battle,  # noqa: E402
+    ChooseFirst,
+    MoveAttempt,
+    Pass,
+    parse_scenario,  # noqa: E402
+)
 from game.ui.app import App  # noqa: E402
 from game.ui.battle_screen import BattleScreen, PlotMode  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Record the regression corpus (tests/corpus/): play every case of game.corpus, write each
+"""Record the regression corpus (tests/corpus/): play every case of game.check.corpus, write each
 battle's save and a manifest of log digests and state hashes. Run it only when play is meant to
 change (a rules fix), and say so in the commit; tests/test_corpus.py checks the corpus.
 
@@ -21,7 +21,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game.corpus import MANIFEST, cases, load_manifest, record  # noqa: E402
+from game.check.corpus import MANIFEST, cases, load_manifest, record  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
         for case in cases():
             t0 = time.perf_counter()
             if args.check:
-                from game.corpus import digest, play
+                from game.check.corpus import digest, play
 
                 log = Path(tmp) / f"{case.name}.jsonl"
                 battle = play(case, log)

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.rules.scenario import write_scenario  # noqa: E402
+from game import write_scenario  # noqa: E402
 
 # Left-half layout on a 60"x36" table; the WWII map scales it to 48"x24".
 WOOD_LOTS = [  # centre x, centre y, radius (inches)

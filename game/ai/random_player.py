@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from game.rules.actions import Action
+from game import Action
 
 
 class RandomPlayer:

@@ -21,24 +21,26 @@ from dataclasses import dataclass
 import numpy as np
 from shapely.geometry import Point
 
-from game.rules import combat
-from game.rules.actions import (
+from game import (
     Action,
+    Battle,
     ChooseFirst,
     CoveringFire,
     DeclareGroup,
     EndCoveringFire,
     EndMoves,
     Fire,
+    FireSetup,
     LetPass,
     Move,
     MoveAttempt,
     OpportunityFire,
     Pass,
+    StandPose,
+    base_contact,
+    combat,
+    sight_info,
 )
-from game.rules.battle import Battle, sight_info
-from game.rules.combat import FireSetup
-from game.rules.geometry import StandPose, base_contact
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,7 @@ import numpy as np
 import shapely
 from shapely.geometry import shape
 
-from game.rules.data import RulesData
-from game.rules.geometry import STAND_SIZE_IN, StandPose, Table, TerrainFeature
-from game.rules.scenario import Scenario
+from game import STAND_SIZE_IN, RulesData, Scenario, StandPose, Table, TerrainFeature
 
 ZONE_DEPTH_IN = 6.0
 """Depth (inches) of a side's deployment zone along its entry edge."""

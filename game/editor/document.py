@@ -15,11 +15,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from game import (
+    JsonFileError,
+    RulesData,
+    ScenarioError,
+    load_rules_data,
+    parse_scenario,
+    read_json_file,
+    write_atomic,
+)
 from game.editor.commands import Command
 from game.editor.history import History
-from game.rules.data import RulesData, load_rules_data
-from game.rules.jsonfile import JsonFileError, read_json_file
-from game.rules.scenario import ScenarioError, parse_scenario, write_atomic
 
 PRESETS = {
     'WWII 48"x24" (seed sheet)': ("wwii", 48, 24),
@@ -222,7 +228,7 @@ def table_of(raw: dict, data: RulesData):
     import shapely
     from shapely.geometry import shape
 
-    from game.rules.geometry import Table, TerrainFeature
+    from game import Table, TerrainFeature
 
     try:
         width = float(raw["table"]["width"])

@@ -22,9 +22,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from game.rules.data import RulesData, load_rules_data
-from game.rules.jsonfile import JsonFileError, read_json_file
-from game.rules.scenario import write_atomic
+from game import JsonFileError, RulesData, load_rules_data, read_json_file, write_atomic
 
 MIN_TABLE_IN = 12
 """The smallest table :func:`table_size_for` gives, each way, in inches."""

@@ -71,7 +71,9 @@ def _cos_sin(facing_deg):
     return c, s
 
 
-def _corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
+def corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
+    """The four corners (inches) of a 1"x1" footprint centred on (x, y) at ``facing_deg``:
+    front-left, front-right, back-right, back-left (rules-decisions "Coordinates and stands")."""
     c, s = (float(v) for v in _cos_sin(facing_deg))
     # front-left, front-right, back-right, back-left (front is along the facing)
     local = ((HALF, HALF), (HALF, -HALF), (-HALF, -HALF), (-HALF, HALF))
@@ -81,7 +83,7 @@ def _corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]
 def footprint(x: float, y: float, facing_deg: float) -> Polygon:
     """The 1"x1" square a stand covers, centred on (x, y) and turned to its facing
     (000 03.02, 001 3.2)."""
-    return Polygon(_corners(x, y, facing_deg))
+    return Polygon(corners(x, y, facing_deg))
 
 
 def footprints(poses: Sequence[StandPose]) -> np.ndarray:
@@ -100,7 +102,7 @@ def footprints(poses: Sequence[StandPose]) -> np.ndarray:
 
 def front_edge(pose: StandPose) -> LineString:
     """The front edge of a stand's footprint (between its two front corners)."""
-    fl, fr, _, _ = _corners(pose.x, pose.y, pose.facing_deg)
+    fl, fr, _, _ = corners(pose.x, pose.y, pose.facing_deg)
     return LineString([fl, fr])
 
 

@@ -18,22 +18,25 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
-from game.rules.actions import (
+from game import (
+    PASS_THROUGH_MOD,
+    STEP_IN,
+    Battle,
     ChooseFirst,
     CoveringFire,
     DeclareGroup,
     EndCoveringFire,
     EndMoves,
     Fire,
+    IllegalAction,
     LetPass,
     Move,
     MoveAttempt,
     OpportunityFire,
     Pass,
     Regroup,
+    StandPose,
 )
-from game.rules.battle import PASS_THROUGH_MOD, Battle, IllegalAction
-from game.rules.geometry import STEP_IN, StandPose
 from game.ui.logtext import PHASE_NAMES, describe
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK, SIDE_COLOURS, draw_stand
@@ -1141,7 +1144,7 @@ class BattleScreen:
         """Write the battle log next to the saves (End screen)."""
         import json
 
-        from game.rules.scenario import write_atomic
+        from game import write_atomic
         from game.saves import logs_dir
 
         stem = Path(self.battle.scenario.path).stem

@@ -11,8 +11,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
 from pygame_gui.windows import UIFileDialog
 
-from game.rules.battle import Battle, SaveError
-from game.rules.scenario import ScenarioError, load_scenario
+from game import Battle, SaveError, ScenarioError, load_scenario
 from game.saves import autosave_path, data_dir, logs_dir
 from game.ui.render import INK
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pygame
 import shapely
 
-from game.rules.geometry import StandPose, _corners
+from game import StandPose, corners
 
 # Colour-blind safe side colours (blue / orange) and muted terrain, readable at a glance.
 SIDE_COLOURS = [(40, 110, 200), (230, 130, 20)]
@@ -163,15 +163,15 @@ def draw_stand(
 ) -> None:
     """A stand token: its 1"x1" footprint in its side's colour, the front edge marked and a
     facing arrow, and its id."""
-    corners = [view.to_px(x, y) for x, y in _corners(pose.x, pose.y, pose.facing_deg)]
+    pts = [view.to_px(x, y) for x, y in corners(pose.x, pose.y, pose.facing_deg)]
     if pose.wreck:
-        pygame.draw.polygon(surface, (60, 60, 60), corners)
-        pygame.draw.line(surface, (20, 20, 20), corners[0], corners[2], 2)
-        pygame.draw.line(surface, (20, 20, 20), corners[1], corners[3], 2)
+        pygame.draw.polygon(surface, (60, 60, 60), pts)
+        pygame.draw.line(surface, (20, 20, 20), pts[0], pts[2], 2)
+        pygame.draw.line(surface, (20, 20, 20), pts[1], pts[3], 2)
         return
-    pygame.draw.polygon(surface, colour, corners)
-    pygame.draw.polygon(surface, INK, corners, 1)
-    pygame.draw.line(surface, (255, 255, 255), corners[0], corners[1], max(2, int(view.scale / 8)))
+    pygame.draw.polygon(surface, colour, pts)
+    pygame.draw.polygon(surface, INK, pts, 1)
+    pygame.draw.line(surface, (255, 255, 255), pts[0], pts[1], max(2, int(view.scale / 8)))
     a = math.radians(pose.facing_deg)
     tip = view.to_px(pose.x + 0.45 * math.cos(a), pose.y + 0.45 * math.sin(a))
     base = view.to_px(pose.x, pose.y)

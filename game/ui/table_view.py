@@ -7,7 +7,7 @@ import math
 
 import pygame
 
-from game.rules.geometry import StandPose, _corners
+from game import StandPose, corners
 from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
 
 BACKGROUND = (236, 233, 222)
@@ -130,8 +130,8 @@ class TableView:
             lab = self.label(s.id)
             surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
             if s.id in highlight:
-                corners = [self.to_px(x, y) for x, y in _corners(s.x, s.y, s.facing_deg)]
-                pygame.draw.polygon(surface, highlight[s.id], corners, 3)
+                pts = [self.to_px(x, y) for x, y in corners(s.x, s.y, s.facing_deg)]
+                pygame.draw.polygon(surface, highlight[s.id], pts, 3)
             self._markers(surface, s, px, py)
 
     def badge_layout(self, px: float, py: float) -> tuple[float, float, int]:
@@ -164,8 +164,8 @@ class TableView:
 
     def footprint_outline(self, surface, x: float, y: float, facing: float, colour, width=2):
         """The 1"x1" footprint a stand would have at (x, y, facing)."""
-        corners = [self.to_px(cx, cy) for cx, cy in _corners(x, y, facing)]
-        pygame.draw.polygon(surface, colour, corners, width)
+        pts = [self.to_px(cx, cy) for cx, cy in corners(x, y, facing)]
+        pygame.draw.polygon(surface, colour, pts, width)
         a = math.radians(facing)
         pygame.draw.line(
             surface,

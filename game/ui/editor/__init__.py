@@ -11,7 +11,7 @@ def editor_screen(app, doc=None, on_menu=None):
     """The editor screen wired to test play: F5 opens the scenario being edited in a hotseat
     battle (its log in the logs folder, no autosave over the player's battle), and leaving
     that battle (Menu, or Play again's end) comes back to the editor, history intact."""
-    from game.rules.battle import Battle
+    from game import Battle
     from game.saves import logs_dir
     from game.ui.battle_screen import BattleScreen
     from game.ui.editor.screen import EditorScreen

@@ -19,7 +19,7 @@ class BalanceViewsMixin:
         self.overlay = None
         if name == "off":
             return
-        from game.rules.scenario import ScenarioError, parse_scenario
+        from game import ScenarioError, parse_scenario
 
         try:
             sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)

@@ -6,9 +6,9 @@ import contextlib
 
 import pygame
 
+from game import StandPose, Table
 from game.editor import edits
 from game.editor.commands import items
-from game.rules.geometry import StandPose, Table
 from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
 from game.ui.editor.modes import (
     HANDLE,

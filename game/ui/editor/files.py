@@ -167,7 +167,7 @@ class FilesMixin:
     def test_play(self) -> None:
         """Open the scenario as it stands in a hotseat battle; leaving it comes back here
         with the history intact."""
-        from game.rules.scenario import ScenarioError, parse_scenario
+        from game import ScenarioError, parse_scenario
 
         try:
             sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)

@@ -12,9 +12,9 @@ import math
 
 import pygame
 
+from game import StandPose, range_band
 from game.editor import edits
 from game.editor.commands import Batch, Replace, items
-from game.rules.geometry import StandPose, range_band
 from game.ui.modes import Mode, is_click
 
 PREVIEW = (255, 255, 255)

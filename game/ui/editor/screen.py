@@ -18,6 +18,7 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
+from game import Table, footprint
 from game.editor import edits
 from game.editor.commands import items
 from game.editor.document import (
@@ -26,7 +27,6 @@ from game.editor.document import (
     table_of,
     write_session,
 )
-from game.rules.geometry import Table, footprint
 from game.ui.editor.actions import ActionsMixin
 from game.ui.editor.balance import BalanceViewsMixin
 from game.ui.editor.drawing import DrawingMixin

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import shapely
 
-from game.rules.combat import crt_result
-from game.rules.geometry import OVERLAP_SQ_IN, footprints
-from game.rules.log import check_log
+from game import OVERLAP_SQ_IN, check_log, crt_result, footprints
 
 
 def overlapping_stands(battle) -> list[tuple[str, str]]:
@@ -113,7 +111,7 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
 
 def audit_replay(battle) -> list[str]:
     """Save the battle, load the save (a full replay) and compare state hash and log."""
-    from game.rules.battle import Battle
+    from game import Battle
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "save.json"
@@ -131,8 +129,8 @@ def audit_random_battle(scenario, seed: int, replay: bool = True) -> tuple[list[
     """Play one battle between random-legal players and audit it: overlap after every
     movement phase, the log (:func:`audit_log`) and, if ``replay``, a save/load replay.
     Returns (problems, actions taken)."""
+    from game import Battle
     from game.ai.random_player import RandomPlayer
-    from game.rules.battle import Battle
 
     b = Battle(scenario, seed)
     players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}

@@ -17,10 +17,9 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from game.rules.battle import Battle
-from game.rules.scenario import load_scenario
+from game import Battle, load_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS_DIR = ROOT / "tests" / "corpus"
 MANIFEST = CORPUS_DIR / "manifest.json"
 
@@ -71,7 +70,7 @@ def play(case: Case, log_path: Path) -> Battle:
     scenario = replace(load_scenario(ROOT / "maps" / case.scenario), path=f"maps/{case.scenario}")
     if case.players[0] == "screen":
         return _play_on_screen(scenario, case.seed, log_path, case.players[1] == "random")
-    from game.sim import make_player
+    from game.check.sim import make_player
 
     battle = Battle(scenario, case.seed, log_path=log_path)
     sides = battle.sides

@@ -8,11 +8,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from game import Battle, Scenario, check_log
 from game.ai.random_player import RandomPlayer
 from game.ai.scripted import ScriptedAI
-from game.rules.battle import Battle
-from game.rules.log import check_log
-from game.rules.scenario import Scenario
 
 PLAYERS = {
     "random": RandomPlayer,
