@@ -11,7 +11,12 @@ import math
 from dataclasses import dataclass
 from itertools import product
 
+import shapely
+
+from game.rules.context import IllegalAction
 from game.rules.data import Crt
+from game.rules.geometry import STAND_SIZE_IN, StandPose, engaged, footprint, in_front_arc
+from game.rules.log import mods_json, pos
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 
@@ -184,3 +189,375 @@ def attack_odds(crt: Crt, setups: list[FireSetup], S: bool, D: bool) -> dict:
         else:
             final["SD" if s and d else "S" if s else "D"] += p
     return {"shots": shots, "final": final, "p_eliminated": final["eliminated"]}
+
+
+# ---------------------------------------------------------------------------------- the fire
+# procedure on a battle: who may fire at whom and with what, resolved with the battle's dice
+
+COVERING_FIRE_MOD = 3  # cohesion penalty of covering fire: little time to sight (001 7.5.3)
+
+
+@dataclass(frozen=True)
+class SightInfo:
+    """Sight as a fire check needs it: clear, centre range (inches), range band (whole inches),
+    aspect ("front"/"flank"), base contact."""
+
+    clear: bool
+    range_in: float
+    range_band_in: int
+    aspect: str
+    in_contact: bool
+
+
+def sight_info(m, i: int, j: int) -> SightInfo:
+    """The fire check's view of pair (i, j) of a :class:`SightMatrix` (firer i, target j)."""
+    return SightInfo(
+        bool(m.clear[i, j]),
+        float(m.range_in[i, j]),
+        int(m.range_band_in[i, j]),
+        "front" if m.front[i, j] else "flank",
+        False,
+    )
+
+
+def cohesion_roll(ctx, mods: list[Mod], level: int, roll: int | None = None) -> dict:
+    """A cohesion roll (000 04.00): a D20 from the battle's dice (or ``roll``, when one die
+    serves several stands) plus ``mods`` against ``level``; a natural 1 passes and a natural
+    20 fails. Returns the battle log's roll object: ``roll``, ``mods``, ``total``, ``level``,
+    ``passed``."""
+    if roll is None:
+        roll = ctx.dice.d20()
+    total = roll + sum(v for _, v in mods)
+    return {
+        "roll": roll,
+        "mods": mods_json(mods),
+        "total": total,
+        "level": level,
+        "passed": cohesion_passes(roll, total, level),
+    }
+
+
+def fire_setup(
+    ctx,
+    attacker_id: str,
+    target_id: str,
+    weapon: str = "cannon",
+    kind: str = "standard",
+    target_pose: StandPose | None = None,
+    sight: SightInfo | None = None,
+    road_rate: bool = False,
+    attacker_pose: StandPose | None = None,
+    next_turn: bool = False,
+) -> FireSetup:
+    """Everything about one stand's shot before the dice, or why it may not be taken
+    (000 07.04, 07.01, 07.03, 07.08; RD "Range and fire").
+
+    ``kind`` "standard" checks the current fire phase; "opportunity" the opportunity-fire
+    rules (000 07.06.05); "planning" neither (a shot the stand could take later, for the
+    AI). ``target_pose`` places the target elsewhere (a moving target along its path);
+    ``road_rate`` says it is moving at road rate there (no cover). ``attacker_pose`` places
+    the firer elsewhere (planning only: the engaged rule is then not checked).
+    ``next_turn`` (planning only) plans a shot of the next turn: the target's fired marker
+    will have come off at marker removal (000 07.07), so its terrain counts for the firing
+    cohesion roll even if it has tried to fire this turn (000 07.01.03).
+
+    Raises ValueError when ``attacker_pose`` or ``next_turn`` is given for a real shot.
+    """
+    a, t = ctx.stand(attacker_id), ctx.stand(target_id)
+    no = lambda why: illegal(attacker_id, target_id, weapon, why)  # noqa: E731
+    if attacker_pose is not None and kind != "planning":
+        raise ValueError("a firer placed elsewhere is for planning only")
+    if next_turn and kind != "planning":
+        raise ValueError("a shot of the next turn is for planning only")
+    if not a.active and attacker_pose is None:
+        return no(f"{a.id} is not on the table")
+    if not t.active and target_pose is None:
+        return no(f"{t.id} is not on the table")
+    if a.side == t.side:
+        return no(f"{t.id} is on the same side")
+    if kind == "standard":
+        if ctx.phase is None or ctx.phase.kind != "fire":
+            return no("it is not a fire phase")
+        if not ctx.rules.may_fire_in(a, ctx.state.phase):
+            if a.posture == "movement":
+                return no(f"{a.id} is in the movement posture this turn (001 5.0)")
+            return no(
+                f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
+                f"fired {a.fire_attempts} time(s) this turn)"
+            )
+        if ctx.state.phase in t.attacked_in:
+            return no(f"{t.id} has already been attacked in this phase")
+    elif kind in ("opportunity", "covering") and not ctx.rules.may_opportunity_fire(a):
+        if a.posture == "movement":
+            return no(f"{a.id} is in the movement posture this turn (001 7.4.1)")
+        return no(f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
+    unit = a.unit
+    if weapon == "atgm":
+        if unit.atgm is None:
+            return no(f"{a.id} has no ATGM")
+        if a.depleted:
+            return no(f"{a.id} has used up its ATGMs")
+    elif weapon != "cannon":
+        return no(f"unknown weapon {weapon!r}")
+    tpose = target_pose or t.pose()
+    apose = attacker_pose or a.pose()
+    # engaged stands fire only at those they are engaged with (000 07.08.04)
+    engaged_to = engaged_with(ctx, a.id) if attacker_pose is None else set()
+    if engaged_to and t.id not in engaged_to:
+        return no(f"{a.id} is engaged and may fire only at {', '.join(sorted(engaged_to))}")
+    if unit.facing_restricted and not in_front_arc(apose, tpose.x, tpose.y):
+        return no(f"{a.id}'s gun fires only into its front arc")
+    if sight is None:
+        s = ctx.table.sight(
+            apose,
+            tpose,
+            ctx.poses(exclude=t.id) + [tpose],
+            ctx.sighting_in,
+            ctx.ruleset_data,
+        )
+        sight = SightInfo(s.clear, s.range_in, s.range_band_in, s.aspect, s.in_contact)
+    if not sight.clear:
+        return no(f"{a.id} has no line of sight to {t.id}")
+    band = sight.range_band_in
+    max_range = unit.atgm.range if weapon == "atgm" else unit.gun_range
+    if band > max_range:
+        return no(f'{t.id} is beyond {a.id}\'s {weapon} range ({band}" > {max_range}")')
+    if weapon == "atgm" and band < unit.atgm.min_range:
+        return no(f'{t.id} is inside the ATGM\'s minimum range ({band}" < {unit.atgm.min_range}")')
+    # modifiers (000 07.04 steps A and F; 002 terrain chart; RD)
+    cohesion_mods = marker_mods(a.S, a.D)
+    if weapon == "atgm":
+        cohesion_mods.append(("atgm", ATGM_COHESION.get(a.tech_level or 0, 0)))
+    if kind == "covering":
+        cohesion_mods.append(("covering", COVERING_FIRE_MOD))  # 001 7.5.3
+    terrain_mods = [] if road_rate else target_terrain_mods(ctx, apose, tpose)
+    target_fired = t.fire_attempts > 0 and not next_turn
+    if not target_fired:
+        cohesion_mods += terrain_mods
+    combat_mods: list[tuple[str, int]] = []
+    if weapon == "cannon":
+        chart = ctx.data.range_chart(ctx.scenario.ruleset, a.tech_level)
+        combat_mods.append(("range", chart.modifier(band)))
+    combat_mods += terrain_mods
+    firepower = unit.atgm.attack if weapon == "atgm" else unit.firepower
+    defense_base = t.unit.defense
+    defense = defense_base if sight.aspect == "front" else halved_up(defense_base)
+    differential = firepower - defense
+    if differential < ctx.crt.columns[0]:
+        return no(
+            f"combat differential {differential:+d} is below "
+            f"{ctx.crt.columns[0]:+d}: no direct fire"
+        )
+    return FireSetup(
+        attacker=a.id,
+        target=t.id,
+        weapon=weapon,
+        legal=True,
+        reason=None,
+        range_in=sight.range_in,
+        range_band_in=band,
+        aspect=sight.aspect,
+        cohesion_mods=tuple(cohesion_mods),
+        level=ctx.cohesion_level(a.side),
+        firepower=firepower,
+        defense_base=defense_base,
+        defense=defense,
+        differential=differential,
+        combat_mods=tuple(combat_mods),
+    )
+
+
+def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
+    """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
+    fire"): each area under its centre, hilltop +2 when it stands higher than the firer,
+    wreck +1 when its centre is on a wreck, smoke when either is in smoke."""
+    here = ctx.table.terrain_at(tpose.x, tpose.y)
+    mods = []
+    for kind in here.areas:
+        tt = ctx.data.terrain[kind]
+        if tt.combat_when == "target_moving":
+            # only a target in the movement posture (WWII: 001 terrain chart)
+            target = ctx.state.stands.get(tpose.id)
+            if target is None or target.posture != "movement":
+                continue
+        value = tt.combat_effect(ctx.scenario.ruleset)
+        if value:
+            mods.append((f"terrain:{kind}", value))
+    if here.ground_level > ctx.table.terrain_at(firer.x, firer.y).ground_level:
+        mods.append(("hilltop", HILLTOP_MOD))
+    reach = STAND_SIZE_IN / math.sqrt(2) + 1e-9  # no point farther is on a footprint
+    if any(
+        math.hypot(w.x - tpose.x, w.y - tpose.y) <= reach
+        and shapely.intersects_xy(footprint(w.x, w.y, w.facing_deg), tpose.x, tpose.y)
+        for w in ctx.state.wrecks
+    ):
+        mods.append(("wreck", WRECK_MOD))
+    if "smoke" not in here.areas and "smoke" in ctx.table.terrain_at(firer.x, firer.y).areas:
+        mods.append(("smoke", ctx.data.terrain["smoke"].combat_vehicle))
+    return mods
+
+
+def engaged_with(ctx, stand_id: str) -> set[str]:
+    """Enemy stands this stand is engaged with (000 07.08.04)."""
+    s = ctx.stand(stand_id)
+    if not s.active:
+        return set()
+    me = s.pose()
+    return {
+        e.id
+        for e in ctx.state.stands.values()
+        if e.active
+        and e.side != s.side
+        and abs(e.x - s.x) < 1.5
+        and abs(e.y - s.y) < 1.5
+        and engaged(me, e.pose())
+    }
+
+
+def setup_for(
+    ctx,
+    attacker: str,
+    target: str,
+    weapon: str | None,
+    kind: str,
+    pose: StandPose | None = None,
+    road: bool = False,
+) -> FireSetup:
+    """The shot an attacker would take at a target: with ``weapon``, or its cannon, or its
+    ATGM where only that may fire (000 07.03, 07.04)."""
+    if weapon:
+        return fire_setup(ctx, attacker, target, weapon, kind, pose, road_rate=road)
+    first = fire_setup(ctx, attacker, target, "cannon", kind, pose, road_rate=road)
+    if first.legal or ctx.stand(attacker).unit.atgm is None:
+        return first
+    second = fire_setup(ctx, attacker, target, "atgm", kind, pose, road_rate=road)
+    return second if second.legal else first
+
+
+def fire_options(ctx) -> dict[str, list[FireSetup]]:
+    """Every legal shot of the side to act in a fire phase, by target: each eligible
+    attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one sight matrix
+    for all pairs). Empty outside the fire phases."""
+    st = ctx.state
+    side = st.to_act
+    phase = ctx.phase
+    if phase is None or phase.kind != "fire" or side is None:
+        return {}
+    attackers = [
+        s
+        for s in st.stands.values()
+        if s.active and s.side == side and ctx.rules.may_fire_in(s, st.phase)
+    ]
+    targets = [
+        s
+        for s in st.stands.values()
+        if s.active and s.side != side and st.phase not in s.attacked_in
+    ]
+    if not attackers or not targets:
+        return {}
+    m = ctx.table.sight_matrix(
+        [a.pose() for a in attackers],
+        [t.pose() for t in targets],
+        ctx.poses(),
+        ctx.sighting_in,
+        ctx.ruleset_data,
+    )
+    out: dict[str, list[FireSetup]] = {}
+    for j, t in enumerate(targets):
+        for i, a in enumerate(attackers):
+            if not m.clear[i, j]:
+                continue
+            info = sight_info(m, i, j)
+            for weapon in ("cannon", "atgm") if a.unit.atgm else ("cannon",):
+                fs = fire_setup(ctx, a.id, t.id, weapon, sight=info)
+                if fs.legal:
+                    out.setdefault(t.id, []).append(fs)
+    return out
+
+
+def check_attack(
+    ctx, side, target, attackers, weapons, kind, target_pose=None, sights=None, road_rate=False
+) -> list[FireSetup]:
+    """The fire setups of an attack as declared, or IllegalAction with the first reason it
+    may not be made: attackers named once each, one weapon each, all of the side, each shot
+    legal (000 07.04, 07.06.05; 001 7.4, 7.5)."""
+    if not attackers:
+        raise IllegalAction("an attack needs at least one attacking stand")
+    if len(weapons) != len(attackers):
+        raise IllegalAction("give one weapon per attacking stand")
+    if len(set(attackers)) != len(attackers):
+        raise IllegalAction("a stand is named twice in the attack")
+    t = ctx.stand(target)
+    if t.side == side:
+        raise IllegalAction(f"{target} is one of {side}'s own stands")
+    setups = []
+    for i, (aid, weapon) in enumerate(zip(attackers, weapons, strict=True)):
+        if ctx.stand(aid).side != side:
+            raise IllegalAction(f"{aid} is not {side}'s stand")
+        fs = fire_setup(
+            ctx, aid, target, weapon, kind, target_pose, sights[i] if sights else None, road_rate
+        )
+        if not fs.legal:
+            raise IllegalAction(fs.reason)
+        setups.append(fs)
+    return setups
+
+
+def resolve_attack(
+    ctx, setups: list[FireSetup], kind: str, phase: str, target_pose: StandPose | None = None
+) -> str:
+    """Each firing stand is a combat event (000 07.04); returns the last result that did
+    something ("none" when none did)."""
+    st = ctx.state
+    st.attacks += 1
+    t = ctx.stand(setups[0].target)
+    t.attacked_in.add(phase)
+    tpose = target_pose or t.pose()
+    last = "none"
+    for fs in setups:
+        if t.eliminated:
+            break  # nothing left to shoot at: the rest hold their fire
+        a = ctx.stand(fs.attacker)
+        a.fire_attempts += 1
+        a.fired_in.add(phase)
+        coh = cohesion_roll(ctx, list(fs.cohesion_mods), fs.level)
+        passed = coh["passed"]
+        ev = dict(
+            attack=st.attacks,
+            kind=kind,
+            side=a.side,
+            attacker=a.id,
+            target=t.id,
+            weapon=fs.weapon,
+            attacker_pos=pos(a.x, a.y, a.facing_deg),
+            target_pos=pos(tpose.x, tpose.y, tpose.facing_deg),
+            range_in=round(fs.range_in, 6),
+            range_band_in=fs.range_band_in,
+            cohesion=coh,
+        )
+        if passed:
+            dice = ctx.dice.roll(2, 6)
+            ctotal = min(19, max(0, sum(dice) + fs.combat_total_mod))
+            cell = ctx.crt.lookup(fs.differential, ctotal)
+            result, t.S, t.D, elim = crt_result(cell, t.S, t.D)
+            if elim:
+                ctx.eliminate(t)
+            if result != "none":
+                last = result
+            ev.update(
+                firepower=fs.firepower,
+                defense_base=fs.defense_base,
+                aspect=fs.aspect,
+                defense=fs.defense,
+                differential=fs.differential,
+                combat={"dice": dice, "mods": mods_json(fs.combat_mods), "total": ctotal},
+                crt=cell,
+                result=result,
+                target_markers_after=t.markers(),
+            )
+            if fs.weapon == "atgm":
+                depleted = sum(dice) <= a.unit.atgm.depletion  # 000 07.03.03
+                a.depleted = a.depleted or depleted
+                ev["depleted"] = depleted
+        ctx.event("fire", **ev)
+    return last

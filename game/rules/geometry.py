@@ -80,6 +80,13 @@ def corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
     return [(x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in local]
 
 
+def heading_deg(x0: float, y0: float, x1: float, y1: float) -> float:
+    """The heading (degrees, counter-clockwise from +x, in -180..180) of the line from
+    (x0, y0) to (x1, y1) inches: the facing a stand driving along it has (rules-decisions
+    "Coordinates and stands")."""
+    return math.degrees(math.atan2(y1 - y0, x1 - x0))
+
+
 def footprint(x: float, y: float, facing_deg: float) -> Polygon:
     """The 1"x1" square a stand covers, centred on (x, y) and turned to its facing
     (000 03.02, 001 3.2)."""

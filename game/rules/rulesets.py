@@ -1,51 +1,58 @@
-"""The sequence of play as data: each ruleset is a table of phases, and the rule functions that
-differ between rulesets sit beside it, so a new ruleset plugs in as its own :class:`Ruleset`
-rather than as flags through the engine.
+"""Each ruleset is its data plus the list of its phases (``turn``), and the rule functions
+that differ between rulesets beside them: a new ruleset plugs in as its own class rather than
+as flags through the engine. WWII has postures because its turn holds the posture phase.
 
 Two rulesets are built: the Modern introductory rules (000) and the WWII introductory rules
-(001), whose turn adds posture determination and covering fire.
+(001), whose turn adds posture determination and whose movement adds covering fire.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from game.rules.phases import Phase, fire, initiative, markers, movement, posture, setup
 from game.rules.state import StandState
 
 
-@dataclass(frozen=True)
-class Phase:
-    """One phase of a turn.
+class Ruleset:
+    """What every ruleset has: a name, its turn (the phases in order), and the phase of a
+    given name."""
 
-    ``name`` is the battle log's phase name. ``auto``: the engine plays it through on entering
-    (dice only, no decisions). ``choose_first``: the side with the initiative says who acts
-    first (000 07.02.04, 08.02.04; 001 5.0 step 2, 7.1.1, 8.2.4). ``kind``: "posture"
-    (alternate movement-group declarations until both pass, WWII), "fire" (alternate attacks
-    until both pass), "movement" (alternate movement actions until both pass), or None for
-    automatic phases.
-    """
+    name = ""
+    turn: tuple[Phase, ...] = ()
+    setup = setup.PHASE
 
-    name: str
-    auto: bool = False
-    choose_first: bool = False
-    kind: str | None = None
+    @classmethod
+    def phase_named(cls, name: str | None) -> Phase | None:
+        """The phase of the turn called ``name`` (None for set-up, the end, or no such)."""
+        return next((p for p in cls.turn if p.name == name), None)
+
+    @classmethod
+    def phases(cls) -> tuple[Phase, ...]:
+        """Every phase the ruleset plays, set-up first."""
+        return (cls.setup, *cls.turn)
+
+    class _Postures:
+        def __get__(self, obj, owner) -> bool:
+            return any(p.kind == "posture" for p in owner.turn)
+
+    postures = _Postures()
+    """Whether stands take postures each turn: true when the turn holds a posture phase
+    (001 5.0 step 2)."""
 
 
-class ModernRules:
+class ModernRules(Ruleset):
     """The Modern introductory tank rules (seed 000) as the engine plays them."""
 
     name = "modern"
     initiative_dice = 2  # 000 05.00: 2D6 + cohesion; ties re-rolled on plain 2D6
-    postures = False  # every stand may both fire and move; battle groups are fixed
     covering_fire = False
     pass_through = False  # RD "Movement": no passing through enemy stands in Modern
     clear_after_firing = False  # a stand that fired keeps its cover for sight (000 07.01.03)
     turn = (
-        Phase("initiative", auto=True),
-        Phase("fire1", choose_first=True, kind="fire"),  # TL4 only (000 05.00 step 2)
-        Phase("fire2", choose_first=True, kind="fire"),  # all qualified (step 3)
-        Phase("movement", choose_first=True, kind="movement"),  # joint movement (step 4)
-        Phase("marker_removal", auto=True),  # step 5
+        initiative.PHASE,  # 000 05.00 step 1
+        fire.phase("fire1"),  # TL4 only (000 05.00 step 2)
+        fire.phase("fire2"),  # all qualified (step 3)
+        movement.PHASE,  # joint movement (step 4)
+        markers.PHASE,  # step 5
     )
 
     @staticmethod
@@ -98,7 +105,7 @@ class ModernRules:
         return True
 
 
-class WwiiRules:
+class WwiiRules(Ruleset):
     """The WWII introductory tank rules (seed 001) as the engine plays them.
 
     Each turn every stand on the table takes a posture (001 5.0 step 2): stands declared into a
@@ -108,16 +115,15 @@ class WwiiRules:
 
     name = "wwii"
     initiative_dice = 1  # 001 5.0 step 1: 1D6 + cohesion; ties rolled again (RD)
-    postures = True
     covering_fire = True  # 001 7.5
     pass_through = True  # 001 8.3.6: a nerve roll at +3 to pass through an enemy tank stand
     clear_after_firing = True  # 001 6.1.2: once fired, in clear terrain for sight and cohesion
     turn = (
-        Phase("initiative", auto=True),
-        Phase("posture", choose_first=True, kind="posture"),  # 001 5.0 step 2
-        Phase("fire", choose_first=True, kind="fire"),  # step 3, 7.1.1
-        Phase("movement", choose_first=True, kind="movement"),  # step 4, 8.2.4
-        Phase("marker_removal", auto=True),  # step 5
+        initiative.PHASE,  # 001 5.0 step 1
+        posture.PHASE,  # step 2
+        fire.phase("fire"),  # step 3, 7.1.1
+        movement.PHASE,  # step 4, 8.2.4
+        markers.PHASE,  # step 5
     )
 
     @staticmethod

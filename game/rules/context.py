@@ -1,0 +1,130 @@
+"""What the phases of a battle share: its scenario and ruleset, the state, the dice, the
+table, the rules data, the battle log and the state hash. The context sits below the phases:
+a phase reads and changes the battle only through it and the rule modules beside it
+(``combat``, ``moves``), never through the :class:`~game.rules.battle.Battle` facade above.
+"""
+
+from __future__ import annotations
+
+import os
+
+from game.rules.dice import Dice
+from game.rules.geometry import StandPose
+from game.rules.log import LogWriter
+from game.rules.scenario import Scenario
+from game.rules.state import BattleState, StandState, Wreck, state_hash
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+
+class BattleContext:
+    """One battle's shared parts.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The validated scenario.
+    seed : int
+        The battle's seed.
+    dice : Dice
+        The battle's dice (the one source of randomness).
+    ruleset
+        The :class:`~game.rules.rulesets.Ruleset` the scenario plays by.
+    log_path : path, optional
+        Where the battle log is written as the battle goes.
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int,
+        dice: Dice,
+        ruleset,
+        log_path: str | os.PathLike | None = None,
+    ):
+        self.scenario = scenario
+        self.seed = int(seed)
+        self.dice = dice
+        self.rules = ruleset
+        self.data = scenario.data
+        self.table = scenario.table
+        self.ruleset_data = self.data.rulesets[scenario.ruleset]
+        self.crt = self.data.crts[self.ruleset_data.crt]
+        spec = scenario.spec
+        self.sides = [s.id for s in spec.sides]
+        self.side_spec = {s.id: s for s in spec.sides}
+        self.sighting_in = spec.max_sighting_in
+        self.totals = {s: sum(1 for st in spec.stands if st.side == s) for s in self.sides}
+        stands = {}
+        for st in spec.stands:
+            stands[st.id] = StandState(
+                id=st.id,
+                side=st.side,
+                unit_name=st.unit,
+                unit=scenario.units[st.id],
+                x=st.x,
+                y=st.y,
+                facing_deg=st.facing_deg % 360.0,
+                on_table=st.on_table,
+                group=st.group,
+                hq=st.hq,
+                ghq=st.ghq,
+                clear_after_firing=ruleset.clear_after_firing,
+            )
+        self.state = BattleState(stands=stands)
+        self.log = LogWriter(log_path)
+        self.new_events: list[dict] = []
+
+    # ---------------------------------------------------------------- the log
+
+    def event(self, name: str, **fields) -> dict:
+        """Write one battle-log line (``../shared/event-log.md``) with the turn and phase, and
+        keep it among the events of the action being applied."""
+        ev = self.log.write(
+            {"event": name, "turn": self.state.turn, "phase": self.state.phase, **fields}
+        )
+        self.new_events.append(ev)
+        return ev
+
+    # ---------------------------------------------------------------- small queries
+
+    @property
+    def phase(self):
+        """The current :class:`~game.rules.rulesets.Phase` of the turn (None in set-up and at
+        the end)."""
+        return self.rules.phase_named(self.state.phase)
+
+    def stand(self, stand_id: str) -> StandState:
+        """A stand by id. Raises IllegalAction for an unknown id."""
+        try:
+            return self.state.stands[stand_id]
+        except KeyError:
+            raise IllegalAction(f"there is no stand {stand_id!r}") from None
+
+    def other(self, side: str) -> str:
+        """The other side."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def cohesion_level(self, side: str) -> int:
+        """A side's force cohesion level (000 04.00)."""
+        return self.side_spec[side].cohesion
+
+    def poses(self, exclude: str | None = None) -> list[StandPose]:
+        """Every stand on the table and every wreck, as the geometry needs them."""
+        out = [s.pose() for s in self.state.stands.values() if s.active and s.id != exclude]
+        return out + [w.pose() for w in self.state.wrecks]
+
+    def eliminate(self, s: StandState) -> None:
+        """A stand is eliminated and leaves a wreck where it stood (000 07.05)."""
+        s.eliminated = True
+        self.state.wrecks.append(Wreck(s.id, s.x, s.y, s.facing_deg))
+
+    def state_hash(self) -> str:
+        """A digest of the whole battle state and the dice's position."""
+        return state_hash(self.state, self.dice.digest())
+
+    def movement_points(self, stand_id: str) -> float:
+        """Movement points the stand has this phase (000 08.03.01, 05.00 step 4)."""
+        return self.rules.movement_points(self.stand(stand_id))

@@ -1,0 +1,54 @@
+"""The fire phases (000 05.00 steps 2 and 3, 07.04; 001 5.0 step 3, 7.1): the sides attack
+in turn until both pass."""
+
+from __future__ import annotations
+
+from game.rules import combat
+from game.rules.actions import Action, Fire, Pass
+from game.rules.context import IllegalAction
+from game.rules.phases import Phase
+
+
+def fire_actions(ctx, side: str) -> list[Action]:
+    """The attacks ``side`` may make now, one target each: all its eligible attackers (the
+    cannon where both weapons may fire), and each alone when there are several (000 07.04)."""
+    acts: list[Action] = []
+    for target, setups in combat.fire_options(ctx).items():
+        chosen: dict[str, str] = {}
+        for fs in setups:
+            chosen.setdefault(fs.attacker, fs.weapon)  # the cannon where both may fire
+        pairs = list(chosen.items())
+        acts.append(Fire(side, target, tuple(a for a, _ in pairs), tuple(w for _, w in pairs)))
+        if len(pairs) > 1:
+            acts += [Fire(side, target, (a,), (w,)) for a, w in pairs]
+    return acts
+
+
+def do_fire(ctx, a: Fire) -> None:
+    """An attack in a fire phase: checked, resolved stand by stand, then the other side acts
+    (000 07.02, 07.04; 001 7.1)."""
+    st = ctx.state
+    phase = ctx.phase
+    if phase is None or phase.kind != "fire" or not st.first_chosen:
+        raise IllegalAction("attacks are made in the fire phases")
+    setups = combat.check_attack(ctx, a.side, a.target, a.attackers, a.weapons, "standard")
+    combat.resolve_attack(ctx, setups, "standard", st.phase)
+    st.passes = 0
+    st.to_act = ctx.other(a.side)
+
+
+def options(ctx, side: str, kind: str) -> list[Action]:
+    """Pass, or an attack on one target: by all its eligible attackers, or by each alone."""
+    return [Pass(side)] + fire_actions(ctx, side)
+
+
+def phase(name: str) -> Phase:
+    """A fire phase called ``name`` (Modern: ``fire1``, ``fire2``; WWII: ``fire``)."""
+    return Phase(
+        name,
+        kind="fire",
+        choose_first=True,
+        decide=lambda ctx: "fire",
+        options=options,
+        handlers={Fire: do_fire},
+    )

@@ -1,0 +1,198 @@
+"""The movement phase (000 05.00 step 4, 08.02, 08.03; 001 5.0 step 4, 8.2): orders rolled
+as it begins; the sides take movement actions in turn (a group's attempt, one cohesion roll
+for it, then each stand's move) until both pass. Its moves wait for the enemy's opportunity
+fire (``opportunity``)."""
+
+from __future__ import annotations
+
+import math
+
+from game.rules import combat, moves
+from game.rules.actions import Action, EndMoves, Move, MoveAttempt, Pass
+from game.rules.combat import marker_mods
+from game.rules.context import IllegalAction
+from game.rules.phases import Phase, opportunity
+from game.rules.state import MovingGroup
+
+
+def do_move_attempt(ctx, a: MoveAttempt) -> None:
+    """A group tries to move: an order (or independently at +3 once the orders are gone), one
+    D20 for the group against each stand's modified cohesion, -2 for each HQ (000 08.02)."""
+    st = ctx.state
+    if ctx.phase is None or ctx.phase.kind != "movement" or not st.first_chosen:
+        raise IllegalAction("movement is attempted in the movement phase")
+    if st.moving is not None or st.pending is not None:
+        raise IllegalAction("finish the movement action under way first")
+    stands = moves.movable(ctx, a.side, a.group)
+    if not stands:
+        raise IllegalAction(f"group {a.group!r} has no stand left to move")
+    key = f"{a.side}:{a.group}"
+    if a.ordered:
+        if st.orders.get(a.side, 0) <= 0:
+            raise IllegalAction("no movement orders left")
+        st.orders[a.side] -= 1
+    else:
+        if st.orders.get(a.side, 0) > 0:
+            raise IllegalAction("use up the orders before moving independently (000 08.02.10)")
+        if key in st.independent_used or key in st.groups_moved:
+            raise IllegalAction(f"group {a.group!r} may not move independently again")
+        st.independent_used.add(key)
+    level = ctx.cohesion_level(a.side)
+    roll = ctx.dice.d20()
+    hqs = sum(
+        1
+        for s in st.stands.values()
+        if s.side == a.side and s.group == a.group and (s.hq or s.ghq) and not s.eliminated
+    )
+    group_mods = []
+    if hqs:
+        group_mods.append(("hq", -2 * hqs))  # 000 08.02.03
+    if not a.ordered:
+        group_mods.append(("independent", 3))  # 000 08.02.08
+    per_stand = {}
+    passed_ids = []
+    for s in stands:  # one die for the group, each stand's own markers (RD "Cohesion")
+        r = combat.cohesion_roll(ctx, group_mods + marker_mods(s.S, s.D), level, roll)
+        per_stand[s.id] = {"mods": r["mods"], "total": r["total"], "passed": r["passed"]}
+        if r["passed"]:
+            passed_ids.append(s.id)
+    ctx.event(
+        "move_attempt",
+        side=a.side,
+        group=a.group,
+        ordered=a.ordered,
+        roll=roll,
+        level=level,
+        per_stand=per_stand,
+    )
+    st.passes = 0
+    if passed_ids:
+        st.moving = MovingGroup(a.side, a.group, a.ordered, passed_ids)
+    else:
+        st.to_act = ctx.other(a.side)
+
+
+def do_end_moves(ctx, a: EndMoves) -> None:
+    """The moving side stops its movement action (its stands waiting to enter must come on
+    first)."""
+    st = ctx.state
+    if st.moving is None or st.pending is not None:
+        raise IllegalAction("no movement action is under way")
+    waiting = moves.still_to_enter(ctx, moves.move_samples(ctx, st.moving))
+    if waiting:
+        raise IllegalAction(
+            f"{waiting[0]} is still waiting to enter: move it onto the table first "
+            "(every stand enters as soon as it can)"
+        )
+    st.moving = None
+    st.to_act = ctx.other(a.side)
+
+
+def do_move(ctx, a: Move) -> None:
+    """One stand of the moving group moves along its path (000 08.03; RD "Movement")."""
+    st = ctx.state
+    if st.moving is None or st.pending is not None:
+        raise IllegalAction("move a stand after its group's movement attempt succeeds")
+    if a.stand not in st.moving.stands:
+        raise IllegalAction(f"{a.stand} is not one of the stands that may move now")
+    s = ctx.stand(a.stand)
+    if s.moved or s.eliminated:
+        raise IllegalAction(f"{a.stand} has already moved this phase (000 08.03.01)")
+    path = tuple((float(x), float(y)) for x, y in a.path)
+    if not math.isfinite(a.facing_deg):
+        raise IllegalAction("a move needs a finite facing")
+    why = moves.path_problem(ctx, s.id, path)
+    if why is not None:
+        raise IllegalAction(why)
+    entering = not s.on_table
+    moves.begin_part(
+        ctx, a.side, s, path, a.facing_deg % 360.0, ctx.movement_points(s.id), entering
+    )
+
+
+def roll_orders(ctx) -> None:
+    """Movement orders: 2D6 + GHQ command value + generation on the command efficiency
+    table; none once the GHQ is eliminated (000 08.02.01-02)."""
+    st = ctx.state
+    table = ctx.data.command_tables[ctx.ruleset_data.command]
+    st.independent_used.clear()
+    st.groups_moved.clear()
+    for s in st.stands.values():
+        s.moved = False
+    for side in ctx.sides:
+        cv = ctx.side_spec[side].command_value
+        gen = ctx.scenario.generation_modifier(side)
+        ghq_alive = any(s.ghq and not s.eliminated for s in st.stands.values() if s.side == side)
+        dice = ctx.dice.roll(2, 6) if ghq_alive else []
+        total = sum(dice) + cv + gen
+        orders = table.orders(total) if ghq_alive else 0
+        st.orders[side] = orders
+        ctx.event(
+            "orders",
+            side=side,
+            dice=dice,
+            command_value=cv,
+            generation_mod=gen,
+            total=total,
+            orders=orders,
+        )
+
+
+def decide(ctx) -> str:
+    """What the movement phase waits for now: covering fire answering opportunity fire
+    (WWII), opportunity fire at a committed move, the moves of a group whose attempt
+    succeeded, or a side's next movement attempt."""
+    st = ctx.state
+    if st.covering is not None:
+        return "covering_fire"
+    if st.pending is not None:
+        return "opportunity_fire"
+    return "plot_move" if st.moving is not None else "move_attempt"
+
+
+def options(ctx, side: str, kind: str) -> list[Action]:
+    """The actions of each kind of movement decision (see :func:`decide`). While stands wait
+    to enter and may still try, neither Pass nor EndMoves is offered (docs/rules.md,
+    "Entering the table")."""
+    if kind == "covering_fire":
+        return [opportunity.EndCoveringFire(side)] + opportunity.covering_options(ctx, side)
+    if kind == "opportunity_fire":
+        return opportunity.opportunity_options(ctx, side)
+    if kind == "plot_move":
+        samples = moves.move_samples(ctx, ctx.state.moving)
+        if moves.still_to_enter(ctx, samples):
+            return samples
+        return [EndMoves(side)] + samples
+    attempts = moves.attempt_options(ctx, side)
+    if moves.entry_due(ctx, side, attempts):
+        return attempts
+    return [Pass(side)] + attempts
+
+
+def may_pass(ctx, side: str) -> str | None:
+    """A side may not pass while a group of its holds stands waiting to enter that may still
+    try to move (every stand enters as soon as it can; docs/rules.md)."""
+    due = moves.entry_due(ctx, side)
+    if due:
+        return (
+            f"group {due[0]} still has stands waiting to enter: try to move it first "
+            "(every stand enters as soon as it can)"
+        )
+    return None
+
+
+PHASE = Phase(
+    "movement",
+    kind="movement",
+    choose_first=True,
+    on_begin=roll_orders,
+    decide=decide,
+    options=options,
+    handlers={
+        MoveAttempt: do_move_attempt,
+        EndMoves: do_end_moves,
+        Move: do_move,
+        **opportunity.HANDLERS,
+    },
+    may_pass=may_pass,
+)
