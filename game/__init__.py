@@ -49,7 +49,6 @@ from game.rules.geometry import (
     Sight,
     SightMatrix,
     StandPose,
-    Table,
     TerrainFeature,
     base_contact,
     corners,
@@ -58,16 +57,16 @@ from game.rules.geometry import (
     overlaps,
     range_band,
 )
-from game.rules.jsonfile import JsonFileError, read_json_file
+from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import check_log
 from game.rules.scenario import (
     Scenario,
     ScenarioError,
     load_scenario,
     parse_scenario,
-    write_atomic,
     write_scenario,
 )
+from game.rules.table import Table
 
 __all__ = [
     "Action",

@@ -8,7 +8,8 @@ import pytest
 from shapely.geometry import LineString, Polygon, box
 
 from game.rules.data import load_rules_data
-from game.rules.geometry import StandPose, Table, TerrainFeature
+from game.rules.geometry import StandPose, TerrainFeature
+from game.rules.table import Table
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -26,12 +26,13 @@ from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
 from game.rules.geometry import StandPose, Walk
+from game.rules.jsonfile import write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
 from game.rules.phases import Phase
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
-from game.rules.scenario import Scenario, ScenarioError, parse_scenario, write_atomic
+from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.state import StandState
 
 SAVE_FORMAT = "hulldown-save/1"

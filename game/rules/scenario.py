@@ -17,9 +17,7 @@ import json
 import math
 import os
 import re
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -28,8 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shapely.geometry import shape
 
 from game.rules.data import RulesData, UnitType, load_rules_data
-from game.rules.geometry import OVERLAP_SQ_IN, StandPose, Table, TerrainFeature, footprints
-from game.rules.jsonfile import JsonFileError, read_json_file
+from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
+from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
+from game.rules.table import Table
 
 FORMAT = "hulldown-scenario/1"
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -591,23 +590,6 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
     except JsonFileError as err:
         raise ScenarioError([str(err)]) from None
     return parse_scenario(raw, where)
-
-
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed and
-    synced, then renamed over the target, so a crash never leaves a half-written file."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_scenario(path: str | os.PathLike, raw: dict) -> None:

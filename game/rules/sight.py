@@ -1,0 +1,343 @@
+"""Sight on the table (000 07.01, 07.08; 001 6.1; rules-decisions "Line of sight"): from
+every firer to every target at once on numpy arrays, the answer the LOS tool shows, the fire
+check uses and the AI's sight matrices read. :class:`SightMixin` is part of
+:class:`game.rules.table.Table`, whose indexed terrain it reads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+
+from game.rules.data import Ruleset
+from game.rules.geometry import (
+    ANGLE_EPS_DEG,
+    CONTACT_IN,
+    HALF,
+    TOUCH_IN,
+    Sight,
+    SightMatrix,
+    StandPose,
+    _angle_off,
+    _cos_sin,
+    _seg_point_dist,
+    footprints,
+)
+
+
+class SightMixin:
+    """The sight queries of a :class:`~game.rules.table.Table`."""
+
+    # ---------------------------------------------------------------- sight
+
+    def _sight_core(
+        self,
+        firers: Sequence[StandPose],
+        targets: Sequence[StandPose],
+        stands: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: Ruleset,
+        explain: bool = False,
+    ) -> dict:
+        """Sight between every firer and every target, both ways at once.
+
+        Works in stages over all pairs, each on numpy arrays: the sight segment (centre to
+        centre less both footprints); the sighting distance; stands in the way (a cheap distance
+        test, Shapely only for lines that pass near a footprint's corners); hills; blocking
+        terrain (an STRtree over the shrunk areas, then bounding and inscribed circles, Shapely
+        only for lines that pass near an outline). A pair already out of sight or blocked both
+        ways skips the later stages unless ``explain`` asks for every blocker.
+        Returns arrays of shape (len(firers), len(targets)); "rev" entries are the target
+        firing at the firer.
+        """
+        nf, nt = len(firers), len(targets)
+        fx = np.array([p.x for p in firers], dtype=float)
+        fy = np.array([p.y for p in firers], dtype=float)
+        ff = np.array([p.facing_deg for p in firers], dtype=float)
+        tx = np.array([p.x for p in targets], dtype=float)
+        ty = np.array([p.y for p in targets], dtype=float)
+        tf = np.array([p.facing_deg for p in targets], dtype=float)
+        f_level = self.ground_levels(fx, fy)
+        t_level = self.ground_levels(tx, ty)
+        bonus = rules.sight_bonus_per_level_in
+        f_sight = max_sighting_in + bonus * np.maximum(f_level, 0)
+        t_sight = max_sighting_in + bonus * np.maximum(t_level, 0)
+
+        FX, TX = np.meshgrid(fx, tx, indexing="ij")
+        FY, TY = np.meshgrid(fy, ty, indexing="ij")
+        FF, TF = np.meshgrid(ff, tf, indexing="ij")
+        dx, dy = TX - FX, TY - FY
+        dist = np.hypot(dx, dy)
+        f_ids = [p.id for p in firers]
+        t_ids = [p.id for p in targets]
+        same = np.array([[a == b for b in t_ids] for a in f_ids], dtype=bool).reshape(nf, nt)
+        in_sight = (dist <= f_sight[:, None] + 1e-9) & ~same
+        in_sight_rev = (dist <= t_sight[None, :] + 1e-9) & ~same
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ux, uy = dx / dist, dy / dist
+
+            def exit_t(facing):
+                c, s = _cos_sin(facing)
+                return HALF / np.maximum(np.abs(ux * c + uy * s), np.abs(-ux * s + uy * c))
+
+            t1, t2 = exit_t(FF), exit_t(TF)
+        has_line = (~same) & (dist > 1e-12) & (t1 + t2 < dist - 1e-12)
+        x0, y0 = FX + ux * t1, FY + uy * t1
+        x1, y1 = TX - ux * t2, TY - uy * t2
+
+        blocked = np.zeros((nf, nt), dtype=bool)
+        blocked_rev = np.zeros((nf, nt), dtype=bool)
+        reasons: dict[tuple[int, int], list[tuple]] = {}
+        work = has_line if explain else has_line & (in_sight | in_sight_rev)
+        pf, pt = np.nonzero(work)
+        if len(pf):
+            lx0, ly0, lx1, ly1 = x0[pf, pt], y0[pf, pt], x1[pf, pt], y1[pf, pt]
+            lines = shapely.linestrings(np.stack([np.c_[lx0, ly0], np.c_[lx1, ly1]], axis=1))
+            if not explain:
+                # a direction out of sight needs no more work
+                done = ~in_sight[pf, pt]
+                done_rev = ~in_sight_rev[pf, pt]
+            else:
+                done = np.zeros(len(pf), dtype=bool)
+                done_rev = done.copy()
+
+            def mark(k: np.ndarray, fwd: np.ndarray, rev: np.ndarray, why) -> None:
+                blocked[pf[k[fwd]], pt[k[fwd]]] = True
+                blocked_rev[pf[k[rev]], pt[k[rev]]] = True
+                if not explain:  # explaining names every blocker, so nothing is skipped
+                    done[k[fwd]] = True
+                    done_rev[k[rev]] = True
+                else:
+                    for i in np.nonzero(fwd)[0]:
+                        key = (int(pf[k[i]]), int(pt[k[i]]))
+                        reasons.setdefault(key, []).append(why(i))
+
+            self._stands_in_the_way(
+                firers,
+                targets,
+                stands,
+                rules,
+                f_level,
+                t_level,
+                pf,
+                pt,
+                (lx0, ly0, lx1, ly1),
+                lines,
+                mark,
+            )
+            open_ = np.nonzero(~(done & done_rev))[0]
+            self._hills_in_the_way(firers, targets, f_level, t_level, pf, pt, lines, open_, mark)
+            open_ = np.nonzero(~(done & done_rev))[0]
+            self._terrain_in_the_way(
+                firers, targets, pf, pt, (lx0, ly0, lx1, ly1), lines, open_, mark
+            )
+
+        clear = in_sight & ~blocked
+        clear_rev = in_sight_rev & ~blocked_rev
+        # base contact only where centres are close enough to touch
+        contact = np.zeros((nf, nt), dtype=bool)
+        near_f, near_t = np.nonzero((~same) & (dist <= math.sqrt(2) + CONTACT_IN + 1e-9))
+        if len(near_f):
+            fa = footprints([firers[i] for i in near_f])
+            fb = footprints([targets[j] for j in near_t])
+            contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
+        band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
+        front = _angle_off(TF, FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
+        front_rev = _angle_off(FF, TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
+        return {
+            "clear": clear,
+            "clear_rev": clear_rev,
+            "dist": dist,
+            "band": band,
+            "front": front,
+            "front_rev": front_rev,
+            "contact": contact,
+            "in_sight": in_sight,
+            "max_sight": f_sight,
+            "reasons": reasons,
+            "segment": (x0, y0, x1, y1, has_line),
+        }
+
+    def _stands_in_the_way(
+        self, firers, targets, stands, rules, f_level, t_level, pf, pt, seg, lines, mark
+    ) -> None:
+        """Stands whose footprint the sight line touches (000 07.01.04, 001 6.1.1). A stand
+        within 0.5" of the line surely touches it, one farther than half its diagonal surely
+        does not; Shapely decides the rest."""
+        blockers = [p for p in stands if not p.wreck]
+        if not blockers:
+            return
+        bx = np.array([p.x for p in blockers])
+        by = np.array([p.y for p in blockers])
+        b_side = np.array([p.side for p in blockers], dtype=object)
+        b_level = self.ground_levels(bx, by)
+        index = {p.id: i for i, p in enumerate(blockers)}
+        f_b = np.array([index.get(p.id, -1) for p in firers])[pf]
+        t_b = np.array([index.get(p.id, -1) for p in targets])[pt]
+        lx0, ly0, lx1, ly1 = seg
+        d = _seg_point_dist(
+            lx0[:, None], ly0[:, None], lx1[:, None], ly1[:, None], bx[None, :], by[None, :]
+        )
+        cols = np.arange(len(blockers))[None, :]
+        d[(cols == f_b[:, None]) | (cols == t_b[:, None])] = np.inf
+        li, si = np.nonzero(d <= HALF * math.sqrt(2) + TOUCH_IN + 1e-12)
+        if not len(li):
+            return
+        sure = d[li, si] <= HALF
+        unsure = ~sure
+        if unsure.any():
+            fps = footprints([blockers[s] for s in si[unsure]])
+            sure[unsure] = shapely.dwithin(lines[li[unsure]], fps, TOUCH_IN)
+        li, si = li[sure], si[sure]
+        fwd = np.ones(len(li), dtype=bool)
+        rev = fwd.copy()
+        if rules.friendly_see_over:
+            # a friendly stand lower than the firer does not block (000 07.01.04)
+            f_side = np.array([firers[int(k)].side for k in pf[li]], dtype=object)
+            t_side = np.array([targets[int(k)].side for k in pt[li]], dtype=object)
+            fwd &= ~((b_side[si] == f_side) & (f_level[pf[li]] > b_level[si]))
+            rev &= ~((b_side[si] == t_side) & (t_level[pt[li]] > b_level[si]))
+        mark(li, fwd, rev, lambda i: ("stand", blockers[si[i]].id))
+
+    def _hills_in_the_way(
+        self, firers, targets, f_level, t_level, pf, pt, lines, open_, mark
+    ) -> None:
+        """Hills the sight line crosses, unless either end stands on that hill or higher than
+        its level (rules-decisions "Hills")."""
+        if not len(self.hills) or not len(open_):
+            return
+        li, hi = self._hill_eroded_tree.query(lines[open_], predicate="intersects")
+        if not len(li):
+            return
+        k = open_[li]
+        fk, tk = pf[k], pt[k]
+        lvl = self._hill_levels[hi]
+        fx = np.array([p.x for p in firers])[fk]
+        fy = np.array([p.y for p in firers])[fk]
+        tx = np.array([p.x for p in targets])[tk]
+        ty = np.array([p.y for p in targets])[tk]
+        hill_g = self._hill_geoms[hi]
+        on_it = shapely.intersects_xy(hill_g, fx, fy) | shapely.intersects_xy(hill_g, tx, ty)
+        higher = (f_level[fk] > lvl) | (t_level[tk] > lvl)
+        hit = ~(on_it | higher)
+        hi = hi[hit]
+        mark(
+            k[hit],
+            np.ones(len(hi), bool),
+            np.ones(len(hi), bool),
+            lambda i: ("hill", int(self._hill_levels[hi[i]]), self.hills[hi[i]].index),
+        )
+
+    def _terrain_in_the_way(self, firers, targets, pf, pt, seg, lines, open_, mark) -> None:
+        """Blocking areas the sight line runs inside for more than 1e-6" (rules-decisions
+        "Line of sight"); an area holding the centre of a stand that counts as in clear terrain
+        (WWII, after firing) does not block that stand's lines (001 6.1.2)."""
+        if not len(self._blocking) or not len(open_):
+            return
+        li, ai = self._blocking_tree.query(lines[open_])
+        if not len(li):
+            return
+        k = open_[li]
+        lx0, ly0, lx1, ly1 = (a[k] for a in seg)
+        d_out = _seg_point_dist(lx0, ly0, lx1, ly1, self._outer_cx[ai], self._outer_cy[ai])
+        near = d_out <= self._outer_r[ai]
+        k, ai = k[near], ai[near]
+        lx0, ly0, lx1, ly1 = lx0[near], ly0[near], lx1[near], ly1[near]
+        d_in = _seg_point_dist(lx0, ly0, lx1, ly1, self._inner_cx[ai], self._inner_cy[ai])
+        hit = d_in < self._inner_r[ai]
+        unsure = ~hit
+        if unsure.any():
+            hit[unsure] = shapely.intersects(self._blocking_eroded[ai[unsure]], lines[k[unsure]])
+        k, ai = k[hit], ai[hit]
+        f_clear = np.array([p.in_clear for p in firers])[pf[k]]
+        t_clear = np.array([p.in_clear for p in targets])[pt[k]]
+        if f_clear.any() or t_clear.any():
+            geoms = np.array([self._blocking[a].geometry for a in ai], dtype=object)
+            fx = np.array([p.x for p in firers])[pf[k]]
+            fy = np.array([p.y for p in firers])[pf[k]]
+            tx = np.array([p.x for p in targets])[pt[k]]
+            ty = np.array([p.y for p in targets])[pt[k]]
+            keep = ~(f_clear & shapely.intersects_xy(geoms, fx, fy))
+            keep &= ~(t_clear & shapely.intersects_xy(geoms, tx, ty))
+            k, ai = k[keep], ai[keep]
+        both = np.ones(len(k), dtype=bool)
+        mark(
+            k,
+            both,
+            both,
+            lambda i: ("terrain", self._blocking[ai[i]].kind, self._blocking[ai[i]].index),
+        )
+
+    def sight_matrix(
+        self,
+        firers: Sequence[StandPose],
+        targets: Sequence[StandPose],
+        stands: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: Ruleset,
+    ) -> SightMatrix:
+        """Sight from every firer to every target, computed in bulk.
+
+        ``stands`` is every stand on the table (wrecks included; they never block). The line
+        of sight runs centre to centre less the two footprints; it is blocked by a blocking
+        terrain area it runs inside for more than 1e-6", by a hill it crosses unless either end
+        is on that hill or above its level, and by any stand footprint it touches (Modern: not
+        a friendly stand lower than the firer) (000 07.01, 001 6.1). A target farther than the
+        firer's sighting distance is not clear.
+        """
+        return self.sight_matrices(firers, targets, stands, max_sighting_in, rules)[0]
+
+    def sight_matrices(
+        self,
+        side_a: Sequence[StandPose],
+        side_b: Sequence[StandPose],
+        stands: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: Ruleset,
+    ) -> tuple[SightMatrix, SightMatrix]:
+        """Sight both ways between two groups at once (a to b, then b to a), sharing the work
+        that does not depend on who fires: the same rules as :meth:`sight_matrix`."""
+        core = self._sight_core(side_a, side_b, stands, max_sighting_in, rules)
+        a_ids = tuple(p.id for p in side_a)
+        b_ids = tuple(p.id for p in side_b)
+        ab = SightMatrix(a_ids, b_ids, core["clear"], core["dist"], core["band"], core["front"])
+        ba = SightMatrix(
+            b_ids, a_ids, core["clear_rev"].T, core["dist"].T, core["band"].T, core["front_rev"].T
+        )
+        return ab, ba
+
+    def sight(
+        self,
+        firer: StandPose,
+        target: StandPose,
+        stands: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: Ruleset,
+    ) -> Sight:
+        """Sight from one firer to one target, with everything that blocks it named.
+
+        The same computation as :meth:`sight_matrix` (one code path), for the LOS tool and
+        the fire check (000 07.01, 07.08; 001 6.1, 7.3).
+        """
+        core = self._sight_core([firer], [target], stands, max_sighting_in, rules, explain=True)
+        reasons = list(core["reasons"].get((0, 0), []))
+        if not core["in_sight"][0, 0] and firer.id != target.id:
+            reasons.append(("distance", None))
+        x0, y0, x1, y1, has = core["segment"]
+        seg = (
+            ((float(x0[0, 0]), float(y0[0, 0])), (float(x1[0, 0]), float(y1[0, 0])))
+            if has[0, 0]
+            else None
+        )
+        return Sight(
+            clear=bool(core["clear"][0, 0]),
+            range_in=float(core["dist"][0, 0]),
+            range_band_in=int(core["band"][0, 0]),
+            aspect="front" if core["front"][0, 0] else "flank",
+            max_sight_in=float(core["max_sight"][0]),
+            in_contact=bool(core["contact"][0, 0]),
+            blocked_by=tuple(reasons),
+            segment=seg,
+        )
