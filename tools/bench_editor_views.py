@@ -43,12 +43,12 @@ from game import (  # noqa: E402
 )
 from game.editor.analysis import (  # noqa: E402
     OBSERVER_SPACING_IN,
-    _own_table,
     dead_ground,
     map_statistics,
     movement_cost_field,
     sight_coverage,
 )
+from game.editor.regions import _own_table  # noqa: E402
 
 W, D = 72.0, 48.0
 TARGET_S = 2.0
