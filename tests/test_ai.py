@@ -9,7 +9,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.ai.scripted import LEVELS, ScriptedAI, attack_value
+from game.ai.levels import LEVELS
+from game.ai.scripted import ScriptedAI
+from game.ai.values import attack_value
 from game.check.sim import make_player, play_battle
 from game.rules.actions import (
     ChooseFirst,
@@ -151,7 +153,7 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
     thread, its moves are shown, and the window never blocks."""
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
     from game.ui.app import App
-    from game.ui.battle_screen import AIMode, BattleScreen
+    from game.ui.battle import AIMode, BattleScreen
     from game.ui.menu import battle_screen, new_battle
 
     app = App(size=(1280, 800))
@@ -186,7 +188,7 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         assert lines[0].endswith(f"last decision (turn {turn}, {PHASE_NAMES[phase]})")
         assert lines[1:] and all(line.strip()[0] in "+-" for line in lines[1:])
         # a long label stays inside the box, and the box inside the table view
-        from game.ai.scripted import Option
+        from game.ai.values import Option
 
         long = (
             "end the movement action: A1, A2, A3 wait for the others to go into the enemy's sight"
@@ -195,6 +197,31 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         box = s._draw_explain(app.surface)
         assert box.w >= pygame.font.Font(None, 22).size(f"   +0.00  {long}")[0] + 20
         assert s.tv.rect.contains(box)
+    finally:
+        pygame.quit()
+
+
+def test_the_screen_seeds_its_ai_players_as_simulate_does(tmp_path, monkeypatch):
+    """The same seed gives the same AI on the battle screen as in ``hulldown simulate``: each
+    side's AI has the level and the random stream that simulate's player of that side has
+    (game.ai.player_seed, by the side's place in the battle, whichever sides the AI takes)."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    from game.ai import player_seed
+    from game.check.sim import make_players
+    from game.ui.app import App
+    from game.ui.menu import battle_screen, new_battle
+
+    assert [player_seed(4, i) for i in (0, 1)] == [9, 10]  # the corpus was recorded so
+    app = App(size=(1280, 800))
+    try:
+        for levels in ({"A": "veteran", "B": "recruit"}, {"B": "veteran"}, {"A": "recruit"}):
+            bt = new_battle(ROOT / "maps" / "modern-skirmish.json", 4, levels, 0.0)
+            on_screen = battle_screen(app, bt).ai
+            simulated = make_players(bt, tuple(levels.get(s, "random") for s in bt.sides))
+            assert set(on_screen) == set(levels)
+            for side, level in levels.items():
+                assert on_screen[side].level == simulated[side].level == LEVELS[level]
+                assert on_screen[side].rng.getstate() == simulated[side].rng.getstate()
     finally:
         pygame.quit()
 

@@ -12,7 +12,7 @@ import pytest
 
 from game.editor.document import Document
 from game.rules.scenario import load_scenario
-from game.ui.battle_screen import BattleScreen
+from game.ui.battle import BattleScreen
 from game.ui.editor import editor_screen
 from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode
 

@@ -13,8 +13,7 @@ from game.rules.actions import Move
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
-from game.ui.battle_screen import (
-    AMBER,
+from game.ui.battle import (
     AttemptMode,
     BattleScreen,
     ChooseFirstMode,
@@ -28,6 +27,7 @@ from game.ui.battle_screen import (
     PostureMode,
     SetupMode,
 )
+from game.ui.battle.layout import AMBER
 from game.ui.menu import MenuScreen
 from game.ui.table_view import POSTURE_BADGE
 from tests.conftest import scenario_dict

@@ -42,7 +42,7 @@ from game import (  # noqa: E402
     parse_scenario,  # noqa: E402
 )
 from game.ui.app import App  # noqa: E402
-from game.ui.battle_screen import BattleScreen, PlotMode  # noqa: E402
+from game.ui.battle import BattleScreen, PlotMode  # noqa: E402
 
 
 def scenario(per_side: int):

@@ -130,10 +130,11 @@ def audit_random_battle(scenario, seed: int, replay: bool = True) -> tuple[list[
     movement phase, the log (:func:`audit_log`) and, if ``replay``, a save/load replay.
     Returns (problems, actions taken)."""
     from game import Battle
+    from game.ai import player_seed
     from game.ai.random_player import RandomPlayer
 
     b = Battle(scenario, seed)
-    players = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(b.sides)}
+    players = {s: RandomPlayer(player_seed(seed, i)) for i, s in enumerate(b.sides)}
     speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
     problems: list[str] = []
     actions = 0

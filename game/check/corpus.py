@@ -92,7 +92,7 @@ def _play_on_screen(scenario, seed: int, log_path: Path, random_actions: bool) -
 
     from game.ai.random_player import RandomPlayer
     from game.ui.app import App
-    from game.ui.battle_screen import BattleScreen, ChooseFirstMode
+    from game.ui.battle import BattleScreen, ChooseFirstMode
 
     app = App(size=(1280, 800))
     try:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import Battle, Scenario, check_log
+from game.ai import player_seed
 from game.ai.random_player import RandomPlayer
 from game.ai.scripted import ScriptedAI
 
@@ -44,6 +45,15 @@ def make_player(kind: str, seed: int):
     return PLAYERS[kind](seed)
 
 
+def make_players(battle: Battle, players: tuple[str, str]) -> dict:
+    """The battle's two players by side, named as :func:`make_player` names them (the first
+    plays ``battle.sides[0]``), each seeded by :func:`game.ai.player_seed`."""
+    return {
+        side: make_player(kind, player_seed(battle.seed, i))
+        for i, (side, kind) in enumerate(zip(battle.sides, players, strict=True))
+    }
+
+
 def play_battle(
     scenario: Scenario,
     seed: int,
@@ -51,17 +61,15 @@ def play_battle(
     log_path: str | Path | None = None,
     max_actions: int = 100_000,
 ) -> BattleResult:
-    """Play one battle to its end; the players' streams are seeded from ``seed`` too.
+    """Play one battle to its end; the players' streams are seeded from ``seed`` too
+    (:func:`game.ai.player_seed`, as on the battle screen).
 
     Raises RuntimeError if the battle has not ended after ``max_actions`` actions.
     """
     t0 = time.perf_counter()
     battle = Battle(scenario, seed, log_path=log_path)
     sides = battle.sides
-    by_side = {
-        sides[0]: make_player(players[0], seed * 2 + 1),
-        sides[1]: make_player(players[1], seed * 2 + 2),
-    }
+    by_side = make_players(battle, players)
     n = 0
     while not battle.finished:
         battle.apply(by_side[battle.to_act].choose(battle))

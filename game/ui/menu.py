@@ -55,13 +55,15 @@ def new_battle(
 def battle_screen(app, battle: Battle):
     """The battle screen, wired back to the menu and to "play again"; the AI players named in
     the battle's meta take their sides."""
+    from game.ai import player_seed
     from game.ai.scripted import ScriptedAI
-    from game.ui.battle_screen import BattleScreen
+    from game.ui.battle import BattleScreen
 
     ai_levels = battle.meta.get("ai", {})
-    ai = {
-        side: ScriptedAI(battle.seed * 7 + i, level)
-        for i, (side, level) in enumerate(sorted(ai_levels.items()))
+    ai = {  # seeded as hulldown simulate seeds them: the same seed, the same AI
+        side: ScriptedAI(player_seed(battle.seed, battle.sides.index(side)), level)
+        for side, level in sorted(ai_levels.items())
+        if side in battle.sides
     }
 
     def again(old: Battle) -> None:

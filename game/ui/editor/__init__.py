@@ -13,7 +13,7 @@ def editor_screen(app, doc=None, on_menu=None):
     that battle (Menu, or Play again's end) comes back to the editor, history intact."""
     from game import Battle
     from game.saves import logs_dir
-    from game.ui.battle_screen import BattleScreen
+    from game.ui.battle import BattleScreen
     from game.ui.editor.screen import EditorScreen
 
     def battle_factory(app, scenario, back, seed: int = 1):

@@ -1,0 +1,92 @@
+"""How well the scripted AI plays: its levels (veteran, recruit) as a table of weights.
+
+Every weight is data here; the choosers read them from ``ScriptedAI.level`` and nothing else
+tells the two levels apart. docs/ai.md says how each weight was settled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well the AI plays.
+
+    noise: random spread added to every score (stands). pick_from: it chooses among this many
+    of the best options. reserve: what keeping a stand's shot for later is worth. min_attack:
+    attacks worth less are declined. caution: weight of the enemy fire a position draws.
+    directions: how many headings it tries for a move. faces_threat: the chance it remembers to
+    turn its front towards the enemy at the end of a move (else it faces the way it drove, and
+    may show its flank). holds_win: whether it stops moving once it would win were the turn
+    to end now (a recruit forgets that victory counts only at the turn's end). crosses_with:
+    how many other stands of ours (at most as many as it has) must be in the enemy's sight
+    already, or about to go into it in the same movement action, before a stand moves into it,
+    until the clock's pressure (0..1, ``_pressure``) reaches crosses_alone. One stand against
+    three draws all their fire; a recruit (0) goes piecemeal. moves_at (WWII): a stand whose
+    wish to move (stands, ``_urgency``) is above this takes the movement posture;
+    posture_caution replaces caution where stands take postures (WWII: an enemy stand fires
+    at most once a turn, and not while it moves). repositions (WWII): whether a stand that has
+    a shot takes the movement posture whenever its best move is worth more over the turns left
+    (``_better_moved``), even where the enemy cannot hit it; a recruit moves only the stands
+    that are under fire or have nothing to shoot at. keeps_company (WWII, stands): what ending
+    a move that gives no shot and draws no fire in base contact with a stand of ours is worth.
+    The two may then be declared as one movement group and move on one cohesion roll (001
+    8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way. seeks_sight
+    (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
+    it would see from there, but to this distance of one it would not (a wood, a hill or a
+    stand blocks the sight line, 001 6.1), so that it goes round or through instead of waiting in range and blind;
+    0 (the recruit): 0.8 of its range either way. hunts_below (WWII, inches a turn): while
+    the enemy closes in slower than this (``_approach``), the clock (``_pressure``) runs from
+    the first turn, since an enemy that holds back must be sought out; 0 (the recruit): the
+    clock runs from a quarter of the battle whatever the enemy does.
+    """
+
+    name: str
+    noise: float
+    pick_from: int
+    reserve: float
+    min_attack: float
+    caution: float
+    directions: int
+    faces_threat: float = 1.0
+    holds_win: bool = True
+    crosses_with: int = 0
+    crosses_alone: float = 0.0
+    moves_at: float = 0.8
+    posture_caution: float = 0.25
+    repositions: bool = False
+    keeps_company: float = 0.0
+    seeks_sight: float = 0.0
+    hunts_below: float = 0.0
+
+
+LEVELS = {
+    "veteran": Level(
+        "veteran",
+        noise=0.0,
+        pick_from=1,
+        reserve=0.05,
+        min_attack=0.03,
+        caution=1.1,
+        directions=12,
+        crosses_with=2,
+        crosses_alone=0.7,
+        repositions=True,
+        keeps_company=0.15,
+        seeks_sight=4.0,
+        hunts_below=0.5,
+    ),
+    "recruit": Level(
+        "recruit",
+        noise=0.25,
+        pick_from=3,
+        reserve=0.0,
+        min_attack=0.0,
+        caution=0.3,
+        posture_caution=0.3,
+        directions=6,
+        faces_threat=0.5,
+        holds_win=False,
+    ),
+}

@@ -1,0 +1,201 @@
+"""The scripted AI's movement phase: which group to give an order or let try independently,
+which of the moving group's stands to move where, and when to end the movement action; a
+stand's best move (``_plan``) from the candidate paths (:mod:`game.ai.paths`) scored as
+positions (:mod:`game.ai.positions`)."""
+
+from __future__ import annotations
+
+import math
+
+from game import EndMoves, Move, MoveAttempt, Pass, StandPose
+from game.ai.values import Option
+
+
+class MovementChooser:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: movement orders and moves, and going
+    into the enemy's sight only in company (``Level.crosses_with``)."""
+
+    def _attempt(self, battle, side) -> list[Option]:
+        legal = battle.legal_actions()
+        if self._holding(battle, side) and Pass(side) in legal:
+            return [Option("hold still: the victory is ours if the turn ends now", 1.0, Pass(side))]
+        # the engine refuses to stop while a group may still bring waiting stands on
+        options = [Option("no more movement", 0.5, Pass(side))] if Pass(side) in legal else []
+        attempts = [a for a in legal if isinstance(a, MoveAttempt)]
+        spec = battle.scenario.spec
+        last_turn = battle.state.turn >= spec.turns
+        if not attempts or (spec.victory.type == "destroy_percent" and last_turn):
+            # after the last turn's fire phases a move can win nothing and only draws fire
+            return options
+        urgency = self._urgency(battle, side)
+        for a in attempts:
+            if (battle.state.turn, side, a.group) in self._settled:
+                continue  # it was given the chance and every stand chose to stay
+            members = [
+                s
+                for s in battle.state.stands.values()
+                if s.side == side and s.group == a.group and not s.moved and not s.eliminated
+            ]
+            u = sum(urgency.get(s.id, 0.0) for s in members)
+            if battle.rules.postures:
+                # a stand in the movement posture may not fire this turn (001 5.0): trying
+                # costs nothing, so every group declared to move tries, the most urgent first
+                # (it gets an order); each stand still stays if staying is better
+                u += 1.0 + sum(self._gain(battle, s.id) for s in members)
+            how = "ordered" if a.ordered else "independent"
+            options.append(Option(f"{how} move of group {a.group}", u, a))
+        return options
+
+    def _move(self, battle, side) -> list[Option]:
+        """Move the group's stands one by one, each to its best position, skipping those
+        better off where they are; end the action when none is left to move (the engine does
+        not let it end while a stand waiting to enter has a way on)."""
+        mg = battle.state.moving
+        legal = battle.legal_actions()
+        end = Option("end the movement action", 0.0, EndMoves(side))
+        if self._holding(battle, side) and end.action in legal:
+            return [end]
+        key = (battle.state.turn, mg.group)
+        for sid in mg.stands:
+            s = battle.stand(sid)
+            if s.moved or s.eliminated or (key, sid) in self._stay:
+                continue
+            best, stay = self._plan_in_action(battle, s, key)
+            hidden = self._plan_hidden  # (asking the others below plans them too)
+            if (
+                best is not None
+                and best.score - stay > 0.02
+                and self._short_of_company(battle, s, key)
+            ):
+                self._waiting.add((key, sid))
+                best = hidden  # its best move that stays out of sight, if any
+            if best is not None and best.score - stay > 0.02:
+                move = Option(best.label, best.score - stay, best.action)
+                return [end, move] if end.action in legal else [move]
+            self._stay.add((key, sid))  # better where it is: do not ask again this phase
+        if end.action not in legal:
+            a = next(a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table)
+            return [Option(f"bring {a.stand} on", 0.0, a)]
+        self._settled.add((battle.state.turn, side, mg.group))
+        waiting = sorted(
+            sid for k, sid in self._waiting if k == key and not battle.stand(sid).moved
+        )
+        if waiting:
+            verb = "waits" if len(waiting) == 1 else "wait"
+            why = f"{', '.join(waiting)} {verb} for the others to go into the enemy's sight"
+            return [Option(f"end the movement action: {why}", 0.0, end.action)]
+        return [end]
+
+    def _short_of_company(self, battle, s, key) -> bool:
+        """Whether the move just planned for ``s`` (``_plan``) would take it from out of the
+        enemy's sight into it with too little company while the clock still allows waiting
+        (``Level.crosses_with``, ``Level.crosses_alone``): fewer other stands of ours than
+        ``crosses_with`` (or than it has) are in an enemy's sight now or would go into it too
+        (the moving group's stands still to move, each asked for its own best move). One stand
+        that shows itself to three draws all their opportunity fire and all their shots in the
+        next fire phases; three that show themselves together share that fire and give three
+        times as many shots back."""
+        side = s.side
+        if (
+            not s.on_table  # a stand waiting to enter must come on (the engine says so)
+            or not self._plan_exposed
+            or self._stay_exposed
+            or self._pressure(battle, side) >= self.level.crosses_alone
+            # WWII groups are formed each turn from stands in contact, so company from the
+            # same group seldom comes: waiting for it only lost time (docs/performance.md)
+            or battle.rules.postures
+        ):
+            return False
+        others = [
+            o for o in battle.state.stands.values() if o.side == side and o.active and o.id != s.id
+        ]
+        need = min(self.level.crosses_with, len(others))
+        enemies = self._enemies(battle, side)
+        company = 0
+        if need and enemies:
+            _, m_ba = battle.table.sight_matrices(
+                [o.pose() for o in others],
+                [e.pose() for e in enemies],
+                battle.poses(),
+                battle.sighting_in,
+                battle.ruleset_data,
+            )
+            company = int(m_ba.clear.any(axis=0).sum())  # ours seen already share the fire
+        for o in others:
+            if company >= need:
+                return False
+            if o.moved or o.group != s.group or (key, o.id) in self._stay:
+                continue
+            if o.id not in battle.state.moving.stands:
+                continue
+            best, stay = self._plan_in_action(battle, o, key)
+            if best is not None and best.score - stay > 0.02 and self._plan_exposed:
+                company += 1  # it will go too
+        return company < need
+
+    def _plan_in_action(self, battle, s, key) -> tuple[Option | None, float]:
+        """``_plan`` for a stand of the moving group, remembered for the movement action
+        ``key`` while no stand has moved, fired or taken a marker since (asking whether the
+        others would go too plans them ahead of their turn). A level that never waits for
+        company (``crosses_with`` 0) plans afresh every time, as it always did."""
+        if not self.level.crosses_with:
+            return self._plan(battle, s)
+        where = tuple(
+            (o.id, o.x, o.y, o.facing_deg, o.eliminated, o.S, o.D, o.fire_attempts)
+            for o in battle.state.stands.values()
+        )
+        if self._plans and next(iter(self._plans))[0] != key:
+            self._plans.clear()  # only the movement action at hand is worth remembering
+        known = self._plans.get((key, s.id))
+        if known is None or known[0] != where:
+            best, stay = self._plan(battle, s)
+            known = (where, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden)
+            self._plans[(key, s.id)] = known
+        _, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden = known
+        return best, stay
+
+    def _plan(self, battle, s) -> tuple[Option | None, float]:
+        """The best move for one stand and the score of staying put. Also sets
+        ``_plan_exposed`` (the best move ends in an enemy's sight), ``_stay_exposed`` (the
+        stand is in sight now) and ``_plan_hidden`` (its best move ending out of every enemy's
+        sight, or None), from the same scores."""
+        self._plan_exposed, self._stay_exposed, self._plan_hidden = False, False, None
+        side = s.side
+        enemies = self._enemies(battle, side)
+        mp = battle.movement_points(s.id)
+        goal = self._goal(battle, s, enemies)
+        cands = self._candidates(battle, s, mp, goal)
+        if not cands:
+            return None, 0.0
+        poses = []
+        for end, _path, facing, _ in cands:
+            poses.append(StandPose(s.id, side, end[0], end[1], facing))
+        stay_pose = s.pose() if s.on_table else None
+        if stay_pose is not None:
+            poses.append(stay_pose)
+        risks = self._path_risks(battle, s, [c[3] for c in cands], enemies)
+        survive = [1.0 - k for k in self._path_kill] + [1.0]  # staying risks no shot on the way
+        scores = self._score_positions(battle, s, poses, enemies, goal, survive)
+        caution = self._caution(battle, side, self._pressure(battle, side))
+        for i, r in enumerate(risks):
+            scores[i] -= caution * r
+        stay = scores[-1] if stay_pose is not None else -3.0
+        exposed = self._exposed
+        best_i = max(range(len(cands)), key=lambda i: scores[i])
+        self._plan_exposed = exposed[best_i]
+        self._stay_exposed = stay_pose is not None and exposed[-1]
+        hidden = [i for i in range(len(cands)) if not exposed[i]]
+        if hidden:  # only a level that waits for company takes it, and it never forgets to turn
+            h = max(hidden, key=lambda i: scores[i])
+            (hx, hy), hpath, hfacing, _ = cands[h]
+            self._plan_hidden = Option(
+                f"move {s.id} to ({hx:.1f}, {hy:.1f}), out of sight",
+                scores[h],
+                Move(side, s.id, hpath, hfacing),
+            )
+        end, path, facing, _ = cands[best_i]
+        if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
+            (x0, y0), (x1, y1) = path[-2:]
+            facing = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360  # forgot to turn
+        label = f"move {s.id} to ({end[0]:.1f}, {end[1]:.1f})"
+        return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay

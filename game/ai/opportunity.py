@@ -1,0 +1,52 @@
+"""The scripted AI's answers to an enemy move: opportunity fire at the best point of its
+path (000 07.06.05), or letting it pass, and covering fire at the enemy stands that just
+opportunity-fired (WWII, 001 7.5)."""
+
+from __future__ import annotations
+
+from game import CoveringFire, EndCoveringFire, LetPass, OpportunityFire
+from game.ai.values import Option, fired
+
+
+class OpportunityChooser:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: opportunity and covering fire, each
+    target's shots chosen as in the fire phases (``_best_subset``)."""
+
+    def _opportunity(self, battle, side) -> list[Option]:
+        pm = battle.state.pending
+        target = battle.stand(pm.stand)
+        options = [Option("let it pass", self.level.min_attack + 0.02, LetPass(side))]
+        best: Option | None = None
+        for step, setups in battle.opportunity_setups().items():
+            chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
+            if chosen and (best is None or score > best.score):
+                best = Option(
+                    f"fire at {pm.stand} at step {step} with {', '.join(fired(chosen)[0])}",
+                    score,
+                    OpportunityFire(side, step, *fired(chosen)),
+                )
+        if best is not None:
+            options.append(best)
+        return options
+
+    def _covering(self, battle, side) -> list[Option]:
+        """Covering fire at the enemy stands that just opportunity-fired (001 7.5): each
+        target's best subset of our eligible stands, by the engine's odds at +3 cohesion."""
+        options = [Option("no covering fire", self.level.min_attack, EndCoveringFire(side))]
+        targets = {a.target: a for a in battle.legal_actions() if isinstance(a, CoveringFire)}
+        for target, a in targets.items():
+            t = battle.stand(target)
+            setups = [
+                battle.fire_setup(f, target, w, "covering")
+                for f, w in zip(a.attackers, a.weapons, strict=True)
+            ]
+            chosen, score = self._best_subset(battle, setups, t, self.level.reserve)
+            if chosen:
+                options.append(
+                    Option(
+                        f"covering fire at {target} with {', '.join(fired(chosen)[0])}",
+                        score,
+                        CoveringFire(side, target, *fired(chosen)),
+                    )
+                )
+        return options

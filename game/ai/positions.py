@@ -1,0 +1,262 @@
+"""What the scripted AI thinks a stand's position and its path there are worth: the shots it
+gives next turn against the fire it draws, the way still to go to find the enemy (seeking
+sight of one hidden behind or inside terrain), enemy stands still to enter or that fire first
+and are closing in, and the opportunity fire the path invites (000 07.06.05)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+from shapely.geometry import Point
+
+from game import StandPose, base_contact, combat, sight_info
+from game.ai.values import attack_value, first_shot
+
+
+class PositionsMixin:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: positions and paths scored, in stands."""
+
+    def _phantoms(self, battle, side) -> list[tuple]:
+        """Where the enemy stands still waiting to enter will likely be once they have come on
+        (the scenario sheets bring both sides on on turn 1): 0.9 of a full move (inches, their
+        speed in movement points on clear ground) straight in from where they wait, facing in.
+        Returns (stand, StandPose) pairs; none once every enemy stand is on the table."""
+        out = []
+        t = battle.table
+        for e in battle.state.stands.values():
+            if e.side == side or e.on_table or e.eliminated:
+                continue
+            edge = battle.side_spec[e.side].entry_edge
+            d = 0.9 * e.unit.speed
+            x, y, f = {
+                "left": (min(d, t.width - 0.5), e.y, 0.0),
+                "right": (max(t.width - d, 0.5), e.y, 180.0),
+                "bottom": (e.x, min(d, t.depth - 0.5), 90.0),
+                "top": (e.x, max(t.depth - d, 0.5), 270.0),
+            }.get(edge, (e.x, e.y, e.facing_deg))
+            out.append((e, StandPose(e.id, e.side, x, y, f)))
+        return out
+
+    def _closing(self, battle, s, enemies, press: float) -> list[tuple]:
+        """Where enemy stands that fire before ``s`` (a higher tech level, 000 05.00) and have
+        not moved yet this movement phase could be once they have: closer to ``s`` by three
+        times the enemy's pace (``_approach``), at most half a move and never nearer than 4",
+        facing it. Returns (stand, StandPose, weight) triples; the weight (0.75, fading to 0 as
+        the clock presses) is how much the fire it could give from there counts. A stand that
+        stops where a faster-firing enemy will see it after closing in is shot first next turn."""
+        if not battle.phase or battle.phase.kind != "movement":
+            return []
+        faster = [
+            e for e in enemies if not e.moved and e.on_table and first_shot(battle, e, s) > 1.0
+        ]
+        pace = 3.0 * self._approach(battle, s.side) if faster else 0.0
+        t = battle.table
+        out = []
+        for e in faster:
+            dx, dy = s.x - e.x, s.y - e.y
+            d = math.hypot(dx, dy) or 1.0
+            k = min(0.5 * e.unit.speed, max(0.0, d - 4.0), pace)
+            x = min(max(e.x + k * dx / d, 0.5), t.width - 0.5)
+            y = min(max(e.y + k * dy / d, 0.5), t.depth - 0.5)
+            pose = StandPose(e.id, e.side, x, y, math.degrees(math.atan2(dy, dx)) % 360)
+            out.append((e, pose, 0.75 * (1.0 - press)))
+        return out
+
+    def _hidden(self, battle, p) -> bool:
+        """Whether a stand at pose ``p`` is deep inside terrain that blocks sight (its centre
+        more than 0.8" inside), so that only a stand in base contact can see it (001 6.1).
+        Where to go only: whether a shot may be taken is always the engine's answer. Kept per
+        point, as enemy stands seldom move between two plans."""
+        key = (p.x, p.y)
+        if key not in self._hidden_at:
+            at = Point(p.x, p.y)
+            self._hidden_at[key] = any(
+                battle.data.terrain[f.kind].blocks_sight
+                and f.geometry.contains(at)
+                and f.geometry.boundary.distance(at) > 0.8
+                for f in battle.table.areas
+            )
+        return self._hidden_at[key]
+
+    def _covered(self, battle, p) -> bool:
+        """Whether a stand at p has cover from the terrain (woods, buildings, a crest...)."""
+        here = battle.table.terrain_at(p.x, p.y)
+        return here.hill_zone == "hilltop" or any(
+            battle.data.terrain[k].combat_vehicle > 0 for k in here.areas
+        )
+
+    def _path_risks(self, battle, s, walks, enemies) -> list[float]:
+        """The opportunity fire each path invites: the best attack the enemy's eligible stands
+        could make at a point of it, the stand facing the way it drives (000 07.06.05).
+
+        ``walks`` are the step points (inches, 0.5" apart, the start first) the engine would
+        walk. Sight is checked at every step, the start included (the engine offers that point
+        too, so a stand in view invites fire just by moving off), so a brief gap in cover is
+        not missed; the attacks are then weighed at every 4th point each firer sees and at the
+        last, which bounds the cost. Also sets ``self._path_kill``: per path, the best chance
+        of eliminating the stand on it. Planned in the posture phase (WWII), before the enemy
+        has declared all its movement groups, each enemy stand on the table not yet declared
+        to move is asked about as if it stays in the firing posture (the engine's rule)."""
+        may = battle.rules.may_opportunity_fire
+        if battle.phase and battle.phase.kind == "posture":
+            firers = [
+                e
+                for e in enemies
+                if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
+            ]
+        else:
+            firers = [e for e in enemies if may(e)]
+        self._path_kill = [0.0] * len(walks)
+        if not firers or "movement" in s.attacked_in:
+            return [0.0] * len(walks)
+        samples: list[StandPose] = []
+        owner: list[int] = []
+        for i, pts in enumerate(walks):
+            for k in range(len(pts)):
+                (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
+                heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+                x, y = pts[k]
+                samples.append(StandPose(s.id, s.side, x, y, heading))
+                owner.append(i)
+        others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
+            w.pose() for w in battle.state.wrecks
+        ]
+        m = battle.table.sight_matrix(
+            [f.pose() for f in firers], samples, others, battle.sighting_in, battle.ruleset_data
+        )
+        reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
+        seen = m.clear & (m.range_band_in <= reach)  # firer x sample
+        weigh: set[int] = set()
+        start = 0
+        for pts in walks:
+            for row in seen[:, start : start + len(pts)]:
+                ks = np.flatnonzero(row)
+                if len(ks):
+                    weigh.update(int(k) + start for k in ks[::4])
+                    weigh.add(int(ks[-1]) + start)
+            start += len(pts)
+        risks = [0.0] * len(walks)
+        for k in sorted(weigh):
+            p = samples[k]
+            setups = []
+            for j, f in enumerate(firers):
+                if seen[j, k]:
+                    fs = self._best_shot(battle, f, s, sight_info(m, j, k), target_pose=p)
+                    if fs is not None:
+                        setups.append(fs)
+            if setups:
+                i = owner[k]
+                risks[i] = max(risks[i], attack_value(battle, setups, s))
+                kill = combat.attack_odds(battle.crt, setups, s.S, s.D)["p_eliminated"]
+                self._path_kill[i] = max(self._path_kill[i], kill)
+        return risks
+
+    def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
+        """Each position's worth: the shots it gives next turn, less the fire it draws
+        (cover, hull-down and facing count through the engine's own fire setups), less the
+        distance still to cover towards the fight (into range of an enemy it would see from
+        there, nearer to one it would not: ``Level.seeks_sight``), less straying from the
+        group, plus ``Level.keeps_company`` (WWII) where a stand on its way ends beside one of
+        ours. Enemy stands still waiting to enter count where they will likely be after their
+        first move (``_phantoms``), so a stand entering on turn 1 does not stop in the open in
+        front of where the enemy will arrive; enemy stands that fire first and have yet to move
+        count also where they could close in to (``_closing``), as a threat only."""
+        side = s.side
+        phantoms = self._phantoms(battle, side)
+        real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
+        self._exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
+        if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
+            return [
+                -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
+                + (0.6 if self._covered(battle, p) else 0.0)
+                for p in poses
+            ]
+        others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
+            w.pose() for w in battle.state.wrecks
+        ]
+        press = self._pressure(battle, side)
+        closing = self._closing(battle, s, enemies, press)
+        # enemies on the table where they are, those waiting where they will likely be, and
+        # those that fire first where they could close in to (their fire only, weighed)
+        epose = (
+            [e.pose() for e in enemies] + [ph for _, ph in phantoms] + [c for _, c, _ in closing]
+        )
+        placed = [None] * len(enemies) + [ph for _, ph in phantoms] + [c for _, c, _ in closing]
+        weight = [1.0] * (len(enemies) + len(phantoms)) + [w for _, _, w in closing]
+        targetable = [True] * (len(enemies) + len(phantoms)) + [False] * len(closing)
+        enemies = list(enemies) + [e for e, _ in phantoms] + [e for e, _, _ in closing]
+        m_ab, m_ba = battle.table.sight_matrices(
+            poses, epose, others, battle.sighting_in, battle.ruleset_data
+        )
+        group = [
+            o
+            for o in battle.state.stands.values()
+            if o.side == side and o.group == s.group and o.active and o.id != s.id
+        ]
+        gx = sum(o.x for o in group) / len(group) if group else None
+        gy = sum(o.y for o in group) / len(group) if group else None
+        reach = s.unit.gun_range
+        wwii = battle.rules.postures
+        need = [1.0 if wwii and self._hidden(battle, q) else 0.8 * reach for q in epose]
+        seek = self.level.seeks_sight if wwii else 0.0
+
+        def reach_to(i: int, j: int) -> float:
+            # how near pose i must come to enemy j: into range if it would see it from
+            # there; nearer if the engine's sight line is blocked (a wood, a hill, a stand)
+            return need[j] if not seek or m_ab.clear[i, j] else min(need[j], seek)
+
+        caution = self._caution(battle, side, press)
+        shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
+        # WWII: a stand closing up beside one of ours may move with it next turn on one roll
+        bonus = self.level.keeps_company if wwii else 0.0
+        company = self._company(battle, s) if bonus else []
+        scores = []
+        for i, p in enumerate(poses):
+            offense = []
+            threat = 0.0
+            for j, e in enumerate(enemies):
+                if (
+                    targetable[j]
+                    and m_ab.clear[i, j]
+                    and m_ab.range_band_in[i, j] <= s.unit.max_range_in
+                ):
+                    info = sight_info(m_ab, i, j)
+                    fs = self._best_shot(
+                        battle, s, e, info, target_pose=placed[j], attacker_pose=p, next_turn=True
+                    )
+                    offense.append(attack_value(battle, [fs], e) if fs else 0.0)
+                if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
+                    info = sight_info(m_ba, j, i)
+                    fs = self._best_shot(
+                        battle, e, s, info, target_pose=p, attacker_pose=placed[j], next_turn=True
+                    )
+                    if fs is not None:
+                        threat += (
+                            weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
+                        )
+            self._exposed[i] = any(
+                m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
+                for j in range(real)
+            )
+            offense.sort(reverse=True)
+            alive = survive[i] if survive else 1.0  # shots are only given by a stand that
+            score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
+            near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
+            if not offense:  # nothing to shoot from here: go and find the enemy, within
+                # range of one in the open, near one it would not see from here, into
+                # contact with one hidden deep in a wood
+                gap = min(
+                    max(0.0, math.hypot(p.x - q.x, p.y - q.y) - reach_to(i, j))
+                    for j, q in enumerate(epose)
+                )
+                score -= (0.04 + 0.02 * press) * gap
+                # late and short of kills, any closer point is likelier to see him
+                score -= 0.04 * max(0.0, press - 0.4) * near
+            if gx is not None:
+                score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
+            if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
+                score += bonus  # on the way: once in the fight, each stand seeks its own shot
+            scores.append(score)
+        return scores

@@ -1,0 +1,79 @@
+"""The scripted AI's posture phase (WWII, 001 5.0 step 2): which stands take the movement
+posture this turn, and which stay in the firing posture."""
+
+from __future__ import annotations
+
+from game import DeclareGroup, Pass
+from game.ai.values import Option
+
+
+class PostureChooser:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: the movement groups it declares, from
+    each stand's wish to move (``_urgency``) and what a better position gains over its shot
+    (``_better_moved``, which plans the move with ``_plan``)."""
+
+    def _posture(self, battle, side) -> list[Option]:
+        """Which stands to commit to the movement posture this turn (WWII, 001 5.0 step 2).
+        A stand that wants to move (``_urgency`` over ``Level.moves_at``: it has no shot, or
+        draws more fire than it gives) goes into a movement group with those of its chain of
+        base contact that want to move too, and so does a stand whose best move gains more
+        over the turns left than its shot now is worth (``_better_moved``; a group of those
+        scores that gain only for a level that repositions); the rest stay to fire and to
+        opportunity-fire.
+        Nobody moves on the last turn or while the victory is ours if the turn ends now."""
+        options = [Option("the rest stay in the firing posture", 0.0, Pass(side))]
+        spec = battle.scenario.spec
+        if self._holding(battle, side) or (
+            spec.victory.type == "destroy_percent" and battle.state.turn >= spec.turns
+        ):
+            return options
+        urgency = self._urgency(battle, side)
+        why: dict[str, str] = {}  # mover -> why it moves
+        for s in battle.undeclared(side):
+            if urgency.get(s.id, 0.0) > self.level.moves_at:
+                why[s.id] = "no shot" if self._offense.get(s.id, 0.0) <= 0 else "under fire"
+            elif self._better_moved(battle, s) > 0:
+                why[s.id] = "a better position"
+        if not why:
+            return options
+        singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
+        gain = self._gain if self.level.repositions else lambda battle, i: 0.0
+        for chain in battle.contact_chains(list(why)):
+            parts = [[i] for i in chain] if singles_only or len(chain) == 1 else [chain]
+            for part in parts:
+                # scored by the wish to move and, for a level that repositions, by what the
+                # better position gains: otherwise a group the enemy cannot hit where it stands
+                # scores 0 and so loses to staying
+                options.append(
+                    Option(
+                        "movement group of " + ", ".join(f"{i} ({why[i]})" for i in part),
+                        sum(urgency[i] + gain(battle, i) for i in part),
+                        DeclareGroup(side, tuple(part)),
+                    )
+                )
+        return options
+
+    def _better_moved(self, battle, s) -> float:
+        """How much better off (stands; > 0 when it is) a stand that has a shot from where it
+        stands would be to give it up this turn and move (WWII: a stand in the movement
+        posture does not fire, 001 5.0): the gain in the worth of its position from its best
+        move (``_plan``, stands a turn), earned in each turn left after this one (at most
+        three), less this turn's shot (``_offense``, weighed by the clock as positions are)
+        and a margin of 0.05. Decided once a turn for each stand. A stand that trades shots
+        where its own hardly hurt goes round to a flank or closes in (docs/performance.md)."""
+        key = (battle.state.turn, s.id)
+        if key not in self._moved_better:
+            left = min(3, battle.scenario.spec.turns - battle.state.turn)
+            shot = self._offense.get(s.id, 0.0) * (1.0 + self._pressure(battle, s.side))
+            margin = -1.0
+            if left > 0 and s.on_table:
+                best, stay = self._plan(battle, s)
+                if best is not None:
+                    margin = (best.score - stay) * left - shot - 0.05
+            self._moved_better[key] = margin
+        return self._moved_better[key]
+
+    def _gain(self, battle, sid: str) -> float:
+        """What moving a stand gains over its shot this turn (stands, ``_better_moved``), as
+        already decided for this turn; 0 where it gains nothing or was not asked."""
+        return max(0.0, self._moved_better.get((battle.state.turn, sid), 0.0))

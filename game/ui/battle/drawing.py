@@ -1,0 +1,152 @@
+"""The battle screen's overlays on the table: a group's and a line of sight's blockers
+outlined, the AI's moves gliding and its shots flashing, the AI's last decision (X), the
+hover line under the mouse, and the help (F1)."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game import StandPose
+from game.ui.battle.layout import GROUP, HELP_TEXT, RED, SELECT
+from game.ui.logtext import PHASE_NAMES
+from game.ui.render import INK, SIDE_COLOURS, draw_stand
+
+
+class DrawingMixin:
+    """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
+
+    def outline_group(self, surface, stand_id: str) -> None:
+        """Outline every stand of a stand's battle group."""
+        g = self.battle.stand(stand_id)
+        for s in self.battle.state.stands.values():
+            if s.side == g.side and s.group == g.group and (s.on_table or s.id == stand_id):
+                colour = SELECT if s.id == stand_id else GROUP
+                self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, colour, 3)
+
+    def outline_blocker(self, surface, why) -> None:
+        """Highlight what blocks a line of sight: a terrain area, a hill or a stand."""
+        kind = why[0]
+        if kind in ("terrain", "hill"):
+            feat = next((f for f in self.battle.table.features if f.index == why[2]), None)
+            if feat is not None:
+                for poly in getattr(feat.geometry, "geoms", [feat.geometry]):
+                    pts = [self.tv.to_px(x, y) for x, y in poly.exterior.coords]
+                    pygame.draw.polygon(surface, RED, pts, 3)
+        elif kind == "stand":
+            s = self.battle.stand(why[1])
+            self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, RED, 3)
+
+    def _draw_animation(self, surface) -> None:
+        """A stand of the AI gliding along its path; shots as flashing lines."""
+        b = self.battle
+        if self.anim:
+            stand, path, left = self.anim[0]
+            s = b.stand(stand)
+            total = sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False)) or 1.0
+            done = max(0.0, 1.0 - left * self.ai_speed / total) * total
+            x, y, heading = path[0][0], path[0][1], s.facing_deg
+            for p, q in zip(path, path[1:], strict=False):
+                seg = math.dist(p, q)
+                if done <= seg:
+                    t = done / seg if seg else 1.0
+                    x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
+                    heading = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
+                    break
+                done -= seg
+                x, y = q
+            self.tv.polyline(surface, path, GROUP, 2)
+            colour = SIDE_COLOURS[b.sides.index(s.side) % 2]
+
+            draw_stand(surface, self.tv.view, StandPose(s.id, s.side, x, y, heading), colour)
+        for a, t, _ in self.flashes:
+            pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
+
+    def explain_lines(self) -> list[str]:
+        """The text of the explain overlay: for each AI side, when it last decided (turn and
+        phase) and its three best options there with their scores (in stands)."""
+        lines = []
+        for side, player in self.ai.items():
+            when = getattr(player, "last_when", None)
+            at = f" (turn {when[0]}, {PHASE_NAMES.get(when[1], when[1])})" if when else ""
+            lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision{at}")
+            for o in getattr(player, "last", [])[:3]:
+                lines.append(f"   {o.score:+.2f}  {o.label}")
+        return lines or ["No AI in this battle."]
+
+    def _draw_explain(self, surface) -> pygame.Rect:
+        """The AI's last decision: its three best options and their scores (X toggles).
+        Returns the box drawn (pixels)."""
+        lines = self.explain_lines()
+        font = pygame.font.Font(None, 22)
+        rendered = [font.render(line, True, INK) for line in lines]
+        # as wide as its longest line (the AI's labels vary), within the table view
+        width = min(max(560, 20 + max(r.get_width() for r in rendered)), self.tv.rect.w - 20)
+        box = pygame.Rect(self.tv.rect.x + 10, self.tv.rect.y + 10, width, 16 + 22 * len(lines))
+        pygame.draw.rect(surface, (245, 243, 234), box)
+        pygame.draw.rect(surface, INK, box, 1)
+        for i, r in enumerate(rendered):
+            surface.blit(r, (box.x + 10, box.y + 8 + 22 * i))
+        return box
+
+    def hover_text(self, pos) -> str:
+        """What is under the mouse: a stand (unit, id, group, markers) or the terrain there."""
+        if not self.tv.rect.collidepoint(pos):
+            return ""
+        s = self.stand_under(pos, include_off_table=True)
+        if s is not None:
+            marks = [
+                m
+                for m, on in (
+                    ("suppressed", s.S),
+                    ("disorganized", s.D),
+                    ("fired", s.fire_attempts > 0),
+                    ("ATGM used up", s.depleted),
+                )
+                if on
+            ]
+            where = "" if s.on_table else ", waiting to enter"
+            group = f"group {s.group}" if s.group else "no group"
+            if s.posture:
+                group += f", {s.posture} posture"
+            return (
+                f"{self.side_name(s.side)}: {s.unit_name} {s.id}, {group}"
+                f"{', GHQ' if s.ghq else ''}{where}" + (f"; {', '.join(marks)}" if marks else "")
+            )
+        x, y = self.tv.to_table(pos)
+        table = self.battle.table
+        if not table.on_table(x, y):
+            return ""
+        here = table.terrain_at(x, y)
+        what = ", ".join(k.replace("_", " ") for k in here.areas) or "clear"
+        if here.road:
+            what += f", {here.road.replace('_', ' ')}"
+        if here.hill_zone:
+            what += f", {here.hill_zone} of a level-{here.ground_level} hill"
+        return f'({x:.1f}", {y:.1f}")  {what}'
+
+    def _draw_hover(self, surface) -> None:
+        if self._hover_pos != self._mouse:
+            self._hover_pos = self._mouse
+            self._hover = self.hover_text(self._mouse)
+            self._hover_surf = (
+                pygame.font.Font(None, 22).render(self._hover, True, INK) if self._hover else None
+            )
+        if not self._hover_surf:
+            return
+        text = self._hover_surf
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.bottom - 26, self.tv.rect.w, 26)
+        pygame.draw.rect(surface, (245, 243, 234), bar)
+        surface.blit(text, (bar.x + 8, bar.y + 6))
+
+    def _draw_help(self, surface) -> None:
+        font = pygame.font.Font(None, 24)
+        title = "Keys and mouse (F1 or Esc to close)"
+        lines = [font.render(line, True, INK) for line in (title, *HELP_TEXT)]
+        box = pygame.Rect(0, 0, 32 + max(t.get_width() for t in lines), 40 + 28 * len(HELP_TEXT))
+        box.center = self.tv.rect.center
+        pygame.draw.rect(surface, (245, 243, 234), box)
+        pygame.draw.rect(surface, INK, box, 2)
+        for i, t in enumerate(lines):
+            surface.blit(t, (box.x + 16, box.y + 12 + 28 * i))

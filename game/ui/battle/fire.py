@@ -1,0 +1,145 @@
+"""The battle screen's fire mode: pick a target, then the attackers and their weapons, with
+the engine's odds in the panel, and fire."""
+
+from __future__ import annotations
+
+import html
+
+import pygame
+
+from game import Fire, Pass
+from game.ui.battle.layout import AMBER, GREEN, RED
+from game.ui.logtext import PHASE_NAMES
+from game.ui.modes import Mode, is_click
+
+
+class FireMode(Mode):
+    """Fire phases: click an enemy stand to target it, then click your stands to add or drop
+    attackers; W switches the last one's weapon; Enter fires."""
+
+    def __init__(self, target: str | None = None):
+        self.target = target
+        self.attackers: list[str] = []
+        self.weapons: dict[str, str] = {}
+        self.options: dict[str, list[str]] = {}  # attacker -> legal weapons
+        self.reasons: dict[str, str] = {}
+        self.sights = {}
+
+    def enter(self, screen):
+        b = screen.battle
+        self.options, self.reasons, self.sights = {}, {}, {}
+        if self.target:
+            for s in b.state.stands.values():
+                if s.active and s.side == b.to_act:
+                    legal = []
+                    for w in ("cannon", "atgm") if s.unit.atgm else ("cannon",):
+                        fs = b.fire_setup(s.id, self.target, w)
+                        if fs.legal:
+                            legal.append(w)
+                        else:
+                            self.reasons.setdefault(s.id, fs.reason)
+                    if legal:
+                        self.options[s.id] = legal
+                    self.sights[s.id] = b.sight(s.id, self.target)
+        self.refresh(screen)
+
+    def refresh(self, screen):
+        b = screen.battle
+        side = b.to_act
+        phase = PHASE_NAMES[b.state.phase]
+        buttons = [("Pass (P)", lambda: screen.act(Pass(side)))]
+        if not self.target:
+            n = sum(
+                1
+                for s in b.state.stands.values()
+                if s.active and s.side == side and b.rules.may_fire_in(s, b.state.phase)
+            )
+            screen.set_panel(
+                f"<b>{phase}: {screen.side_name(side)} to attack</b><br>{n} of your stands may "
+                "fire. Click an enemy stand to make it the target, or pass.",
+                buttons,
+            )
+            return
+        lines = [f"<b>Target: {screen.names[self.target]}</b>"]
+        if self.attackers:
+            odds = b.odds(self.attackers, self.target, [self.weapons[a] for a in self.attackers])
+            for fs, shot in zip(odds["setups"], odds["shots"], strict=False):
+                lines.append(screen.describe_setup(fs, shot))
+            lines.append(
+                f"<b>Chance to eliminate: {odds['p_eliminated']:.0%}</b> "
+                f"(no effect {odds['final']['unchanged']:.0%})"
+            )
+            buttons.insert(0, ("Fire (Enter)", lambda: screen.set_mode(self.confirm(screen))))
+        else:
+            lines.append("Click your stands to add them to the attack.")
+        free = [a for a in self.options if a not in self.attackers]
+        if free:
+            lines.append("May also fire: " + ", ".join(free))
+        if self.reasons:
+            lines.append(
+                "<i>"
+                + "<br>".join(
+                    f"{k}: {html.escape(v)}"
+                    for k, v in sorted(self.reasons.items())
+                    if k not in self.options
+                )
+                + "</i>"
+            )
+        buttons.append(("Cancel (Esc)", lambda: screen.set_mode(FireMode())))
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def on_event(self, screen, ev):
+        b = screen.battle
+        if is_click(ev):
+            s = screen.stand_under(ev.pos)
+            if s is None:
+                return None
+            if s.side != b.to_act:
+                return FireMode(s.id)
+            if self.target and s.id in self.options:
+                if s.id in self.attackers:
+                    self.attackers.remove(s.id)
+                else:
+                    self.attackers.append(s.id)
+                    self.weapons[s.id] = self.options[s.id][0]
+                self.refresh(screen)
+            elif self.target:
+                screen.message = self.reasons.get(s.id, f"{s.id} may not fire at the target")
+        elif ev.type == pygame.KEYDOWN:
+            if ev.key == pygame.K_ESCAPE:
+                return FireMode()
+            if ev.key == pygame.K_w and self.attackers:
+                last = self.attackers[-1]
+                opts = self.options[last]
+                self.weapons[last] = opts[(opts.index(self.weapons[last]) + 1) % len(opts)]
+                self.refresh(screen)
+        return None
+
+    def confirm(self, screen):
+        if not self.target or not self.attackers:
+            return None
+        b = screen.battle
+        screen.act(
+            Fire(
+                b.to_act,
+                self.target,
+                tuple(self.attackers),
+                tuple(self.weapons[a] for a in self.attackers),
+            )
+        )
+        return None
+
+    def draw(self, screen, surface):
+        if not self.target:
+            return
+        t = screen.battle.stand(self.target)
+        tv = screen.tv
+        for sid, sight in self.sights.items():
+            s = screen.battle.stand(sid)
+            colour = GREEN if sid in self.options else (AMBER if sight.clear else RED)
+            width = 3 if sid in self.attackers else 1
+            pygame.draw.line(surface, colour, tv.to_px(s.x, s.y), tv.to_px(t.x, t.y), width)
+            if sid in self.attackers or not sight.clear:
+                for why in sight.blocked_by:
+                    screen.outline_blocker(surface, why)
+        tv.footprint_outline(surface, t.x, t.y, t.facing_deg, RED, 3)

@@ -1,0 +1,18 @@
+"""The battle screen's shared sizes, colours and help text: the banner's height, the side
+panel's width, the overlay colours the modes and the screen draw with, and the lines of the
+F1 help."""
+
+BANNER_H = 44
+PANEL_W = 360
+GREEN, RED, AMBER = (40, 170, 60), (215, 45, 45), (230, 150, 20)
+SELECT, GROUP = (255, 255, 255), (255, 230, 80)
+HELP_TEXT = [
+    "Mouse wheel: zoom at the cursor     drag (or arrow keys): pan     F: fit the table",
+    "Left click: pick a stand, a target, a waypoint     Right drag: set the facing",
+    "Enter: confirm (attack, move attempt, move)     Esc: cancel     Backspace: undo waypoint",
+    "Q / E: turn the plotted facing by 15 degrees     W: switch an attacker's weapon",
+    "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
+    "X: show the AI's last decision (its three best options and their scores)",
+    "Set-up: click a stand and press 1-9 to put it in that battle group.",
+    "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",
+]

@@ -1,0 +1,283 @@
+"""The battle screen's movement modes: the movement attempt (pick a group and try to move it),
+picking which stand of a group that may move goes next, and plotting that stand's path."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass
+from game.ui.battle.layout import AMBER, GREEN, GROUP, RED, SELECT
+from game.ui.modes import Mode, is_click
+from game.ui.render import INK
+
+
+class AttemptMode(Mode):
+    """Movement phase: click one of your stands to pick its battle group (WWII: its movement
+    group of this turn, 001 5.0), then try to move it (ordered, or independent once the orders
+    are gone)."""
+
+    def __init__(self, group: str | None = None):
+        self.group = group
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        orders = b.state.orders.get(side, 0)
+        due = b.entry_due(side)
+        buttons = [] if due else [("Pass (P)", lambda: screen.act(Pass(side)))]
+        # WWII groups are the movement groups declared this turn (001 5.0), not battle groups
+        kind = "movement group" if b.rules.postures else "battle group"
+        text = (
+            f"<b>Movement: {screen.side_name(side)}</b><br>Orders left: {orders}. "
+            f"Click a stand to pick its {kind}."
+        )
+        if due:
+            waiting = "; ".join(
+                f"group {g} ("
+                + ", ".join(
+                    s.id
+                    for s in b.state.stands.values()
+                    if s.side == side and s.group == g and not s.on_table and not s.eliminated
+                )
+                + ")"
+                for g in due
+            )
+            text += (
+                f"<br>Waiting to enter: {waiting}. Each group must try to come on before you "
+                "can pass."
+            )
+        if self.group:
+            legal = [
+                a for a in b.legal_actions() if isinstance(a, MoveAttempt) and a.group == self.group
+            ]
+            members = [
+                s.id
+                for s in b.state.stands.values()
+                if s.side == side and s.group == self.group and not s.eliminated
+            ]
+            text += f"<br><b>Group {self.group}</b>: {', '.join(members)}"
+            for a in legal:
+                label = "Ordered move (Enter)" if a.ordered else "Independent move, +3 (Enter)"
+                buttons.insert(0, (label, lambda a=a: screen.act(a)))
+            if not legal:
+                text += "<br><i>This group cannot try to move now.</i>"
+        screen.set_panel(text, buttons)
+
+    def on_event(self, screen, ev):
+        if is_click(ev):
+            s = screen.stand_under(ev.pos, include_off_table=True)
+            if s and s.side == screen.battle.to_act and s.posture == "firing":
+                screen.message = f"{screen.names[s.id]} is in the firing posture this turn"
+                return AttemptMode()
+            if s and s.side == screen.battle.to_act:
+                return AttemptMode(s.group)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            return AttemptMode()
+        return None
+
+    def confirm(self, screen):
+        if self.group:
+            legal = [
+                a
+                for a in screen.battle.legal_actions()
+                if isinstance(a, MoveAttempt) and a.group == self.group
+            ]
+            if legal:
+                screen.act(legal[0])
+        return None
+
+    def draw(self, screen, surface):
+        if self.group:
+            for s in screen.battle.state.stands.values():
+                if s.side == screen.battle.to_act and s.group == self.group and s.on_table:
+                    screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
+
+
+class PickMoverMode(Mode):
+    """A movement attempt succeeded: click one of the group's stands to plot its move."""
+
+    def enter(self, screen):
+        b = screen.battle
+        mg = b.state.moving
+        left = [i for i in mg.stands if not b.stand(i).moved]
+        screen.set_panel(
+            f"<b>Group {mg.group} may move</b><br>Stands: {', '.join(left)}. Click one to "
+            "plot its move; off-table stands enter from your edge.",
+            [("End moves", lambda: screen.act(EndMoves(mg.side)))],
+        )
+
+    def on_event(self, screen, ev):
+        if is_click(ev):
+            b = screen.battle
+            s = screen.stand_under(ev.pos, include_off_table=True)
+            if s and b.state.moving and s.id in b.state.moving.stands and not s.moved:
+                return PlotMode(s.id)
+        return None
+
+    def draw(self, screen, surface):
+        b = screen.battle
+        for i in b.state.moving.stands:
+            s = b.stand(i)
+            if not s.moved:
+                screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
+
+
+class PlotMode(Mode):
+    """Plot a move: click waypoints (or drag), see the walk snapped to 0.5" steps with its
+    movement points, set the facing (right drag, Q/E), Enter to commit, Esc to cancel."""
+
+    def __init__(self, stand: str):
+        self.stand = stand
+        self.points: list[tuple[float, float]] = []
+        self.cursor: tuple[float, float] | None = None
+        self.facing: float | None = None
+        self.dragging = False
+        self._key = None
+        self.walk = None
+        self.nerve: tuple[str, float] | None = None
+
+    def enter(self, screen):
+        s = screen.battle.stand(self.stand)
+        if s.on_table:
+            self.points = [(s.x, s.y)]
+        self.refresh(screen)
+
+    def start_of_entry(self, screen, x: float, y: float) -> tuple[float, float]:
+        """The point of the side's entry edge nearest (x, y)."""
+        b = screen.battle
+        s = b.stand(self.stand)
+        edge = b.side_spec[s.side].entry_edge
+        w, d = b.table.width, b.table.depth
+        y = min(max(y, 0.5), d - 0.5)
+        x = min(max(x, 0.5), w - 0.5)
+        return {"left": (0.0, y), "right": (w, y), "bottom": (x, 0.0), "top": (x, d)}[edge]
+
+    def path(self) -> list[tuple[float, float]]:
+        """The plotted path, with the cursor as its last point."""
+        pts = list(self.points)
+        if self.cursor and pts and math.dist(self.cursor, pts[-1]) > 1e-6:
+            pts.append(self.cursor)
+        return pts
+
+    def end_facing(self) -> float:
+        """The facing at the end: set by the player, or the way the last leg runs."""
+        if self.facing is not None:
+            return self.facing
+        pts = self.path()
+        if len(pts) >= 2:
+            (x0, y0), (x1, y1) = pts[-2], pts[-1]
+            return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+        return self.stand_facing
+
+    def refresh(self, screen):
+        b = screen.battle
+        s = b.stand(self.stand)
+        self.stand_facing = s.facing_deg
+        pts = self.path()
+        key = (tuple(pts),)
+        if pts and key != self._key:
+            self._key = key
+            self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
+            # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
+            stopped = self.walk is not None and self.walk.stopped_by == "enemy"
+            self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
+        mp = b.movement_points(self.stand)
+        if not self.points:
+            text = (
+                f"<b>{screen.names[self.stand]} enters</b><br>Click on your "
+                f"{b.side_spec[s.side].entry_edge} edge where it comes on."
+            )
+        else:
+            w = self.walk
+            spent = w.mp_spent if w else 0
+            text = (
+                f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
+                f"{spent:g} spent of {mp:g}, {mp - spent:g} left.<br>"
+                f"Facing at the end: {self.end_facing():.0f} deg.<br>Click waypoints; "
+                "Enter commits, Backspace undoes, Esc cancels."
+            )
+            if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
+                enemy, chance = self.nerve
+                text += (
+                    f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
+                    f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
+                    "if it fails, it stays there.</font>"
+                )
+            elif w and w.stopped_by:
+                text += f"<br><font color='#c02020'>Stops early: {w.stopped_by}</font>"
+        screen.set_panel(
+            text,
+            [
+                ("Move (Enter)", lambda: screen.set_mode(self.confirm(screen))),
+                ("Cancel (Esc)", lambda: screen.set_mode(PickMoverMode())),
+            ],
+        )
+
+    def on_event(self, screen, ev):
+        b = screen.battle
+        if ev.type == pygame.MOUSEMOTION:
+            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))
+            x = min(max(x, 0.0), b.table.width)
+            y = min(max(y, 0.0), b.table.depth)
+            if ev.buttons[2] and self.points:  # right drag: facing
+                ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
+                self.facing = math.degrees(math.atan2(y - ey, x - ex)) % 360
+            elif self.points:
+                self.cursor = (x, y)
+                if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
+                    self.points.append(self.cursor)
+            self.refresh(screen)
+        elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
+            if not self.points:
+                self.points = [self.start_of_entry(screen, x, y)]
+            else:
+                self.points.append(
+                    (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
+                )
+                self.dragging = True
+            self.cursor = None
+            self.refresh(screen)
+        elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            self.dragging = False
+        elif ev.type == pygame.KEYDOWN:
+            if ev.key == pygame.K_ESCAPE:
+                return PickMoverMode()
+            if ev.key == pygame.K_BACKSPACE and self.points:
+                s = b.stand(self.stand)
+                if len(self.points) > 1 or not s.on_table:
+                    self.points.pop()
+                self.refresh(screen)
+            if ev.key in (pygame.K_q, pygame.K_e):
+                self.facing = (self.end_facing() + (15 if ev.key == pygame.K_q else -15)) % 360
+                self.refresh(screen)
+        return None
+
+    def confirm(self, screen):
+        if not self.points:
+            screen.message = "click on your edge first"
+            return None
+        b = screen.battle
+        screen.act(Move(b.to_act, self.stand, tuple(self.points), self.end_facing()))
+        return None
+
+    def draw(self, screen, surface):
+        tv = screen.tv
+        pts = self.path()
+        if not pts:
+            return
+        w = self.walk
+        if w and len(w.points) >= 1:
+            tv.polyline(surface, pts, RED, 2)  # what was asked
+            tv.polyline(surface, w.points, GREEN, 4)  # what it can walk
+            for x, y in w.points[1:]:
+                pygame.draw.circle(surface, GREEN, [int(v) for v in tv.to_px(x, y)], 2)
+            ex, ey = w.points[-1]
+            tv.footprint_outline(surface, ex, ey, self.end_facing(), SELECT, 2)
+            if self.nerve is not None:  # it stops here to roll its nerve (001 8.3.6)
+                centre = [int(v) for v in tv.to_px(ex, ey)]
+                pygame.draw.circle(surface, AMBER, centre, max(10, int(tv.view.scale * 0.9)), 3)
+        for x, y in self.points[1:]:
+            pygame.draw.circle(surface, INK, [int(v) for v in tv.to_px(x, y)], 4, 1)

@@ -1,0 +1,79 @@
+"""The battle screen's WWII posture mode (001 5.0 step 2): declaring the turn's movement
+groups; every stand not declared stays in the firing posture."""
+
+from __future__ import annotations
+
+import pygame
+
+from game import DeclareGroup, Pass
+from game.ui.battle.layout import GROUP, SELECT
+from game.ui.modes import Mode, is_click
+
+
+class PostureMode(Mode):
+    """WWII posture phase (001 5.0 step 2): click your stands to pick a movement group (stands
+    in base contact, each touching another), Enter declares it; Done leaves every stand not
+    declared in the firing posture."""
+
+    def __init__(self):
+        self.picked: list[str] = []
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        declared: dict[str, list[str]] = {}
+        for s in b.state.stands.values():
+            if s.side == side and not s.eliminated and s.posture == "movement":
+                declared.setdefault(s.group, []).append(s.id)
+        lines = [
+            f"<b>Posture: {screen.side_name(side)}</b>",
+            "Stands you put in a movement group may move this turn but not fire; the rest "
+            "stay in the firing posture: they may fire once this turn, in the fire phase or "
+            "as opportunity fire, but not move. A group's stands touch one another. Groups "
+            "of two or more come before any one-stand group.",
+            "Click your stands to pick a group, Enter to declare it.",
+        ]
+        if declared:
+            lines.append(
+                "Declared: "
+                + "; ".join(f"{g} ({', '.join(ids)})" for g, ids in sorted(declared.items()))
+            )
+        buttons = [("Done: the rest fire (P)", lambda: screen.act(Pass(side)))]
+        if self.picked:
+            lines.append(f"<b>Picked</b>: {', '.join(self.picked)}")
+            buttons.insert(
+                0, ("Declare group (Enter)", lambda: screen.set_mode(self.confirm(screen)))
+            )
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def on_event(self, screen, ev):
+        b = screen.battle
+        if is_click(ev):
+            s = screen.stand_under(ev.pos)
+            if s and s.side == b.to_act and s.posture is None:
+                if s.id in self.picked:
+                    self.picked.remove(s.id)
+                else:
+                    self.picked.append(s.id)
+                self.enter(screen)
+            elif s and s.side == b.to_act:
+                screen.message = f"{screen.names[s.id]} is already in movement group {s.group}"
+                self.enter(screen)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            self.picked = []
+            self.enter(screen)
+        return None
+
+    def confirm(self, screen):
+        if self.picked:
+            screen.act(DeclareGroup(screen.battle.to_act, tuple(self.picked)))
+        return None
+
+    def draw(self, screen, surface):
+        b = screen.battle
+        for s in b.state.stands.values():
+            if s.side == b.to_act and s.active and s.posture == "movement":
+                screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 2)
+        for i in self.picked:
+            s = b.stand(i)
+            screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, SELECT, 3)

@@ -1,0 +1,55 @@
+"""The battle screen's saving: the battle to the saves folder (Ctrl+S), the battle log next to
+it (End screen), and the end screen's Play again and Main menu."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class SavingMixin:
+    """The battle screen's save, log copy, play again and back to the menu."""
+
+    def save(self) -> Path | None:
+        """Save the battle (Ctrl+S) into the saves folder; returns the path."""
+        from game.saves import saves_dir
+
+        folder = self.save_dir or saves_dir()
+        stem = Path(self.battle.scenario.path).stem
+        path = Path(folder) / f"{stem}-seed{self.battle.seed}-turn{self.battle.state.turn}.json"
+        try:
+            self.battle.save(path)
+        except OSError as err:
+            self.message = f"could not save: {err}"
+            return None
+        self.message = f"saved to {path}"
+        self.mode.enter(self)
+        return path
+
+    def save_log_copy(self) -> None:
+        """Write the battle log next to the saves (End screen)."""
+        import json
+
+        from game import write_atomic
+        from game.saves import logs_dir
+
+        stem = Path(self.battle.scenario.path).stem
+        path = logs_dir() / f"{stem}-seed{self.battle.seed}.jsonl"
+        write_atomic(
+            path,
+            "".join(
+                json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n"
+                for e in self.battle.log.events
+            ),
+        )
+        self.message = f"battle log saved to {path}"
+        self.mode.enter(self)
+
+    def play_again(self) -> None:
+        """Start the same scenario again with the next seed."""
+        if self.on_again:
+            self.on_again(self.battle)
+
+    def to_menu(self) -> None:
+        """Back to the main menu."""
+        if self.on_menu:
+            self.on_menu()

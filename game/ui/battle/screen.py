@@ -1,0 +1,437 @@
+"""The battle screen: the table, a phase banner, a side panel for the decision at hand, and the
+battle log; the camera, the keys, and the one place the input mode changes (``set_mode``). Its
+modes live beside it (set-up, posture, fire, movement, opportunity, turns), its overlays in
+``drawing.py`` and its saving in ``saving.py``."""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UILabel, UITextBox
+
+from game import Battle, IllegalAction, LetPass, Move, OpportunityFire, Pass
+from game.ui.battle.drawing import DrawingMixin
+from game.ui.battle.fire import FireMode
+from game.ui.battle.layout import BANNER_H, PANEL_W
+from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
+from game.ui.battle.opportunity import CoveringMode, OpportunityMode
+from game.ui.battle.posture import PostureMode
+from game.ui.battle.saving import SavingMixin
+from game.ui.battle.setup import ChooseFirstMode, SetupMode
+from game.ui.battle.turns import AIMode, CurtainMode, EndMode
+from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.modes import Mode
+from game.ui.table_view import TableView
+
+MODES = {
+    "setup": SetupMode,
+    "choose_first": ChooseFirstMode,
+    "covering_fire": CoveringMode,
+    "posture": PostureMode,
+    "opportunity_fire": OpportunityMode,
+    "fire": FireMode,
+    "plot_move": PickMoverMode,
+    "move_attempt": AttemptMode,
+}
+"""The input mode of each kind of decision (``game.rules.decision``)."""
+
+
+class BattleScreen(SavingMixin, DrawingMixin):
+    """A battle in the window: two players at one screen, or one against the AI.
+
+    ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
+    ``on_again`` are called by the end screen's buttons; ``ai`` maps a side to the AI player
+    that plays it; ``ai_speed`` is how fast (inches a second) its moves are shown.
+    """
+
+    def __init__(
+        self,
+        app,
+        battle: Battle,
+        log_path: Path | None = None,
+        on_menu=None,
+        on_again=None,
+        save_dir: Path | None = None,
+        ai: dict | None = None,
+        ai_speed: float = 12.0,
+    ):
+        self.app = app
+        self.battle = battle
+        self.ai = dict(ai or {})  # side -> player (ScriptedAI)
+        self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
+        self.show_explain = False
+        self.anim: list[tuple[str, list, float]] = []  # (stand, path points, seconds left)
+        self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
+        self.log_path = log_path
+        self.on_menu = on_menu
+        self.on_again = on_again
+        self.save_dir = save_dir
+        self.names = {s.id: f"{s.unit_name} {s.id}" for s in battle.state.stands.values()}
+        self.sides = {s: battle.side_spec[s].name for s in battle.sides}
+        self.message = ""
+        self.last_result: list[str] = []
+        self.help = False
+        self.show_log = True
+        self.mode: Mode = Mode()
+        self._buttons: list[tuple[UIButton, callable]] = []
+        self._panel_text = None
+        self._log_seen = 0
+        self._drag_from = None
+        self._dragged = False
+        self._mouse = (0, 0)
+        self._hover_pos = None
+        self._hover = ""
+        self._hover_surf = None
+        self.tv = TableView(battle.table, self.table_rect(app.size))
+
+    # ---------------------------------------------------------------- layout and widgets
+
+    def table_rect(self, size) -> pygame.Rect:
+        """Where the table is drawn: left of the panel, below the banner."""
+        return pygame.Rect(0, BANNER_H, size[0] - PANEL_W, size[1] - BANNER_H)
+
+    def open(self) -> None:
+        """Create the widgets and enter the mode for the current state."""
+        self._build()
+        self.set_mode(self.mode_for_state())
+
+    def _build(self) -> None:
+        m = self.app.manager
+        w, h = self.app.size
+        self.banner = UILabel(pygame.Rect(10, 8, w - 380, 28), "", m, object_id="#banner")
+        self.pass_button = UIButton(pygame.Rect(w - 360, 6, 110, 32), "Pass (P)", m)
+        self.save_button = UIButton(pygame.Rect(w - 244, 6, 110, 32), "Save (Ctrl+S)", m)
+        self.menu_button = UIButton(pygame.Rect(w - 128, 6, 118, 32), "Menu", m)
+        self.panel = UITextBox("", pygame.Rect(w - PANEL_W + 6, BANNER_H + 6, PANEL_W - 12, 300), m)
+        self.log_box = UITextBox(
+            "", pygame.Rect(w - PANEL_W + 6, BANNER_H + 392, PANEL_W - 12, h - BANNER_H - 398), m
+        )
+        self._log_seen = 0
+        self.log_lines: list[str] = []
+        self._panel_text = None
+        self.refresh_log()
+
+    def close(self) -> None:
+        """Nothing to release: the app clears the widgets."""
+
+    def resized(self, size) -> None:
+        """Lay the screen out again for a new window size."""
+        self.app.manager.clear_and_reset()
+        self._buttons = []
+        self.tv.resize(self.table_rect(size))
+        self._build()
+        self.mode.enter(self)
+
+    def side_name(self, side: str | None) -> str:
+        """A side's name."""
+        return self.sides.get(side, str(side))
+
+    def set_panel(self, text: str, buttons: list[tuple[str, callable]]) -> None:
+        """The panel's text and its buttons (replacing the old ones)."""
+        if self.last_result:
+            text = f"<b>Last attack</b><br>{'<br>'.join(self.last_result)}<br><br>" + text
+        if self.message:
+            text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
+        if text != self._panel_text:
+            self.panel.set_text(text)
+            self._panel_text = text
+        for b, _ in self._buttons:
+            b.kill()
+        self._buttons = []
+        w = self.app.size[0]
+        for i, (label, fn) in enumerate(buttons):
+            rect = pygame.Rect(
+                w - PANEL_W + 6 + (i % 2) * 176, BANNER_H + 312 + (i // 2) * 38, 170, 34
+            )
+            self._buttons.append((UIButton(rect, label, self.app.manager), fn))
+
+    def refresh_log(self) -> None:
+        """Append the battle-log events not shown yet, as sentences."""
+        events = self.battle.log.events
+        new = []
+        for ev in events[self._log_seen :]:
+            text = describe(ev, self.names, self.sides)
+            if text:
+                new.append(html.escape(text))
+        self._log_seen = len(events)
+        if new:
+            self.log_lines += new
+            self.log_box.append_html_text("<br>".join(new) + "<br>")
+            bar = getattr(self.log_box, "scroll_bar", None)
+            if bar is not None:  # keep the newest lines in view
+                bar.set_scroll_from_start_percentage(1.0)
+
+    def banner_text(self) -> str:
+        """Turn, phase, who acts, orders left."""
+        b = self.battle
+        st = b.state
+        if st.finished:
+            return f"Turn {st.turn}: the battle is over"
+        phase = PHASE_NAMES.get(st.phase, st.phase)
+        orders = ""
+        if st.phase == "movement":
+            orders = "   orders: " + ", ".join(
+                f"{self.side_name(s)} {st.orders.get(s, 0)}" for s in b.sides
+            )
+        turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
+        return f"{turn}   {phase}   {self.side_name(b.to_act)} to act{orders}"
+
+    # ---------------------------------------------------------------- modes and actions
+
+    def mode_for_state(self) -> Mode:
+        """The input mode for what the battle waits for (``battle.decision()``): the one
+        place a kind of decision picks its mode; a side the AI plays is the AI's mode."""
+        decision = self.battle.decision()
+        if decision.kind == "end":
+            return EndMode()
+        if decision.side in self.ai:
+            return AIMode(decision.side)
+        mode = MODES.get(decision.kind)
+        return mode() if mode is not None else Mode()
+
+    def set_mode(self, mode: Mode | None) -> None:
+        """Make ``mode`` current (None keeps the current one)."""
+        if mode is None:
+            return
+        self.mode = mode
+        mode.enter(self)
+
+    def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
+        """Apply an action through the engine; an illegal one only shows its reason.
+        ``animate``: show the moves and shots it made (the AI's)."""
+        b = self.battle
+        before = b.to_act
+        try:
+            b.apply(action)
+        except IllegalAction as err:
+            self.message = str(err)
+            self.mode.enter(self)
+            return False
+        self.message = ""
+        seen = self._log_seen
+        self.refresh_log()
+        fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
+        self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
+        if animate:
+            self._animate(b.log.events[seen:])
+        if keep_mode:
+            self.mode.enter(self)
+            return True
+        nxt = self.mode_for_state()
+        pending = b.state.pending is not None
+        if self.ai:
+            pass  # against the AI there is nobody to hand the screen to
+        elif isinstance(action, Move) and pending:
+            nxt = CurtainMode(b.to_act, OpportunityMode())
+        elif (
+            isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
+        ):
+            nxt = CurtainMode(b.to_act, None)
+        self.set_mode(nxt)
+        return True
+
+    def ai_level(self, side: str) -> str:
+        """The level of the AI playing a side."""
+        level = getattr(self.ai.get(side), "level", None)
+        return getattr(level, "name", "ai")
+
+    def _animate(self, events) -> None:
+        """Queue the moves and shots of new events to be shown."""
+        if self.ai_speed <= 0:
+            return
+        for ev in events:
+            if ev["event"] == "move" and len(ev["path"]) > 1:
+                length = sum(
+                    math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
+                )
+                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
+            elif ev["event"] == "fire":
+                self.flashes.append(
+                    (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
+                )
+
+    @property
+    def animating(self) -> bool:
+        """True while the AI's moves are being shown."""
+        return bool(self.anim)
+
+    def stand_under(self, pos, include_off_table: bool = False):
+        """The stand under a pixel."""
+        stands = [
+            s
+            for s in self.battle.state.stands.values()
+            if s.on_table or (include_off_table and s.side == self.battle.to_act)
+        ]
+        return self.tv.stand_at(stands, pos, include_off_table)
+
+    def describe_setup(self, fs, shot) -> str:
+        """One attacker's shot for the panel: weapon, range, aspect, modifiers, odds."""
+        if not fs.legal:
+            return f"{fs.attacker}: <i>{html.escape(fs.reason)}</i>"
+        coh = " ".join(f"{v:+d} {w.removeprefix('terrain:')}" for w, v in fs.cohesion_mods)
+        cmb = " ".join(f"{v:+d} {w.removeprefix('terrain:')}" for w, v in fs.combat_mods)
+        return (
+            f'<b>{fs.attacker}</b> {fs.weapon}: {fs.range_band_in}" {fs.aspect}, '
+            f"{fs.firepower} vs {fs.defense} = {fs.differential:+d}; cohesion "
+            f"{coh or '+0'} ({shot['p_fire']:.0%} to fire); 2D6 {cmb or '+0'}"
+        )
+
+    # ---------------------------------------------------------------- events
+
+    def handle(self, ev) -> None:
+        """One event: GUI widgets first, then camera and keys, then the current mode."""
+        self.app.manager.process_events(ev)
+        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
+            if ev.ui_element is self.pass_button:
+                self._pass()
+            elif ev.ui_element is self.save_button:
+                self.save()
+            elif ev.ui_element is self.menu_button:
+                self.to_menu()
+            for button, fn in list(self._buttons):
+                if ev.ui_element is button:
+                    fn()
+            return
+        if ev.type == pygame.MOUSEMOTION:
+            self._mouse = ev.pos
+        if ev.type in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEMOTION,
+            pygame.MOUSEWHEEL,
+        ):
+            pos = self._mouse if ev.type == pygame.MOUSEWHEEL else ev.pos
+            if not self.tv.rect.collidepoint(pos) and not self._drag_from:
+                return
+        if ev.type == pygame.KEYDOWN and self._key(ev):
+            return
+        if ev.type == pygame.MOUSEWHEEL:
+            self.tv.zoom_at(1.15**ev.y, self._mouse)
+            return
+        if self._camera_drag(ev):
+            return
+        if isinstance(self.mode, AIMode) or self.anim:
+            return  # the AI is playing: only the camera moves
+        if isinstance(self.mode, CurtainMode) or not self.help:
+            self.set_mode(self.mode.on_event(self, ev))
+
+    def _pass(self) -> None:
+        b = self.battle
+        if b.to_act in self.ai:
+            return
+        if b.to_act:
+            self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
+
+    def _key(self, ev) -> bool:
+        k = ev.key
+        if k == pygame.K_F1 or ev.unicode == "?":
+            self.help = not self.help
+            return True
+        if k == pygame.K_x:
+            self.show_explain = not self.show_explain
+            return True
+        if self.help and k == pygame.K_ESCAPE:
+            self.help = False
+            return True
+        if k == pygame.K_s and ev.mod & pygame.KMOD_CTRL:
+            self.save()
+            return True
+        if k == pygame.K_f:
+            self.tv.fit()
+            return True
+        if k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            step = 60
+            dx = {pygame.K_LEFT: step, pygame.K_RIGHT: -step}.get(k, 0)
+            dy = {pygame.K_UP: step, pygame.K_DOWN: -step}.get(k, 0)
+            self.tv.pan(dx, dy)
+            return True
+        if k == pygame.K_l and not isinstance(self.mode, (OpportunityMode, CoveringMode)):
+            self.show_log = not self.show_log
+            self.log_box.visible = self.show_log
+            if self.show_log:
+                self.log_box.show()
+            else:
+                self.log_box.hide()
+            return True
+        if k == pygame.K_p and not isinstance(self.mode, CurtainMode):
+            self._pass()
+            return True
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.set_mode(self.mode.confirm(self))
+            return True
+        return False
+
+    def _camera_drag(self, ev) -> bool:
+        """Pan with the middle button, or a left drag in modes that do not plot."""
+        plotting = isinstance(self.mode, PlotMode)
+        if ev.type == pygame.MOUSEBUTTONDOWN and (
+            ev.button == 2 or (ev.button == 1 and not plotting)
+        ):
+            self._drag_from = ev.pos
+            self._dragged = False
+            return ev.button == 2
+        if ev.type == pygame.MOUSEMOTION and self._drag_from is not None:
+            dx, dy = ev.pos[0] - self._drag_from[0], ev.pos[1] - self._drag_from[1]
+            if self._dragged or abs(dx) + abs(dy) > 6:
+                self._dragged = True
+                self.tv.pan(dx, dy)
+                self._drag_from = ev.pos
+                return True
+            return False
+        if ev.type == pygame.MOUSEBUTTONUP and self._drag_from is not None and ev.button in (1, 2):
+            dragged = self._dragged
+            self._drag_from = None
+            self._dragged = False
+            return dragged or ev.button == 2
+        return False
+
+    # ---------------------------------------------------------------- frame
+
+    def update(self, dt: float) -> None:
+        """Advance the GUI."""
+        text = self.banner_text()
+        if self.banner.text != text:
+            self.banner.set_text(text)
+        if self.anim:
+            stand, path, left = self.anim[0]
+            left -= dt
+            self.anim[0] = (stand, path, left)
+            if left <= 0:
+                self.anim.pop(0)
+        self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
+        if isinstance(self.mode, AIMode) and not self.anim:
+            self.mode.poll(self)
+        self.app.manager.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the banner, the table with stands and the mode's overlay, the panel."""
+        w, h = surface.get_size()
+        surface.fill((58, 72, 56), pygame.Rect(0, 0, w, BANNER_H))
+        surface.fill((226, 222, 210), pygame.Rect(w - PANEL_W, BANNER_H, PANEL_W, h - BANNER_H))
+        clip = surface.get_clip()
+        surface.set_clip(self.tv.rect)
+        self.tv.draw_terrain(surface)
+        b = self.battle
+        ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
+        hidden = {a[0] for a in self.anim}  # stands being shown gliding along their path
+        self.tv.draw_stands(
+            surface,
+            [s for s in b.state.stands.values() if s.id not in hidden],
+            b.sides,
+            b.state.wrecks,
+            ghost=ghosts,
+        )
+        self._draw_animation(surface)
+        self.mode.draw(self, surface)
+        if self.show_explain:
+            self._draw_explain(surface)
+        if not isinstance(self.mode, CurtainMode):
+            self._draw_hover(surface)
+        if self.help:
+            self._draw_help(surface)
+        surface.set_clip(clip)
+        self.app.manager.draw_ui(surface)

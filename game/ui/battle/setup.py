@@ -1,0 +1,64 @@
+"""The battle screen's modes before the fighting and at the start of a phase: set-up (regroup
+stands before turn 1) and the initiative's choice of who acts first."""
+
+from __future__ import annotations
+
+import html
+
+import pygame
+
+from game import ChooseFirst, Pass, Regroup
+from game.ui.logtext import PHASE_NAMES
+from game.ui.modes import Mode, is_click
+
+
+class SetupMode(Mode):
+    """Before turn 1: regroup stands (click a stand, press 1-9), then Ready."""
+
+    def __init__(self):
+        self.selected: str | None = None
+
+    def enter(self, screen):
+        side = screen.battle.to_act
+        spec = screen.battle.scenario.spec
+        brief = ""
+        if spec.description.strip():  # the scenario's briefing, written in the map editor
+            brief = f"<b>{html.escape(spec.title)}</b><br>{html.escape(spec.description)}<br><br>"
+        screen.set_panel(
+            f"{brief}<b>Set-up: {screen.side_name(side)}</b><br>Battle groups may change now and "
+            "never again (000 08.01.01). Click one of your stands and press a digit 1-9 to put "
+            "it in that group. Press <b>Ready</b> when done.",
+            [("Ready", lambda: screen.act(Pass(side)))],
+        )
+
+    def on_event(self, screen, ev):
+        b = screen.battle
+        if is_click(ev):
+            s = screen.stand_under(ev.pos, include_off_table=True)
+            if s and s.side == b.to_act:
+                self.selected = s.id
+                screen.message = f"{screen.names[s.id]} is in group {s.group}: press 1-9 to change"
+        elif ev.type == pygame.KEYDOWN and self.selected and pygame.K_1 <= ev.key <= pygame.K_9:
+            screen.act(Regroup(b.to_act, self.selected, str(ev.key - pygame.K_0)), keep_mode=True)
+        return None
+
+    def draw(self, screen, surface):
+        if self.selected:
+            screen.outline_group(surface, self.selected)
+
+
+class ChooseFirstMode(Mode):
+    """The side with the initiative picks who acts first in this phase."""
+
+    def enter(self, screen):
+        b = screen.battle
+        me = b.to_act
+        phase = PHASE_NAMES.get(b.state.phase, b.state.phase)
+        screen.set_panel(
+            f"<b>{screen.side_name(me)} has the initiative.</b><br>Who acts first in the "
+            f"{phase}? ({'001 5.0, 7.1.1, 8.2.4' if b.rules.postures else '000 07.02.04'})",
+            [
+                (f"{screen.side_name(s)} first", lambda s=s: screen.act(ChooseFirst(me, s)))
+                for s in b.sides
+            ],
+        )

@@ -1,0 +1,140 @@
+"""The battle screen's modes between the players' decisions: the curtain that hands the screen
+to the other player, the AI's turn (thinking in a worker thread), and the end of the battle."""
+
+from __future__ import annotations
+
+import html
+import threading
+
+import pygame
+
+from game.ui.modes import Mode, is_click
+from game.ui.render import INK
+
+
+class CurtainMode(Mode):
+    """Hands the screen to the other player; the table is hidden until they click."""
+
+    def __init__(self, side: str, then: Mode | None):
+        self.side = side
+        self.then = then
+
+    def enter(self, screen):
+        screen.set_panel(
+            f"<b>Hand over to {screen.side_name(self.side)}</b><br>Click or "
+            "press Space when ready.",
+            [],
+        )
+
+    def on_event(self, screen, ev):
+        if is_click(ev) or (
+            ev.type == pygame.KEYDOWN and ev.key in (pygame.K_SPACE, pygame.K_RETURN)
+        ):
+            return self.then or screen.mode_for_state()
+        return None
+
+    def confirm(self, screen):
+        return self.then or screen.mode_for_state()
+
+    def draw(self, screen, surface):
+        veil = pygame.Surface(screen.tv.rect.size)
+        veil.fill((40, 46, 38))
+        surface.blit(veil, screen.tv.rect.topleft)
+        font = pygame.font.Font(None, 48)
+        text = font.render(f"Hand over to {screen.side_name(self.side)}", True, (245, 243, 234))
+        surface.blit(text, text.get_rect(center=screen.tv.rect.center))
+        small = pygame.font.Font(None, 26).render(
+            "click or press Space when ready", True, (200, 200, 190)
+        )
+        surface.blit(
+            small, small.get_rect(center=(screen.tv.rect.centerx, screen.tv.rect.centery + 40))
+        )
+
+
+class AIMode(Mode):
+    """The AI's turn: it thinks in a worker thread (the window stays responsive), then its
+    action is applied and its moves are shown gliding along their paths."""
+
+    def __init__(self, side: str):
+        self.side = side
+        self.thread: threading.Thread | None = None
+        self.result = None
+        self.error: BaseException | None = None
+
+    def enter(self, screen):
+        screen.set_panel(
+            f"<b>{screen.side_name(self.side)} (AI, {screen.ai_level(self.side)})"
+            "</b><br>Thinking... Press X to see the options it weighed.",
+            [],
+        )
+
+    def start(self, screen) -> None:
+        """Think in the background."""
+        player = screen.ai[self.side]
+
+        def work():
+            try:
+                self.result = player.choose(screen.battle)
+            except BaseException as err:  # shown, never swallowed silently
+                self.error = err
+
+        self.thread = threading.Thread(target=work, daemon=True)
+        self.thread.start()
+
+    def poll(self, screen) -> None:
+        """Apply the action once the thinking is done."""
+        if self.thread is None:
+            self.start(screen)
+            return
+        if self.thread.is_alive():
+            return
+        if self.error is not None:
+            screen.message = f"the AI failed: {self.error}"
+            self.error = None
+            self.thread = None
+            self.enter(screen)
+            return
+        action, self.result, self.thread = self.result, None, None
+        screen.act(action, animate=True)
+
+
+class EndMode(Mode):
+    """The battle is over: who won and why, losses, turns; save the log, play again, menu."""
+
+    def enter(self, screen):
+        b = screen.battle
+        st = b.state
+        losses = st.losses(b.sides)
+        winner = screen.side_name(st.winner) if st.winner else "Nobody"
+        text = (
+            f"<b>{html.escape(winner)} wins.</b><br>{html.escape(st.reason or '')}<br>"
+            + "<br>".join(
+                f"{screen.side_name(s)}: lost {losses[s]} of {b.totals[s]} stands" for s in b.sides
+            )
+            + f"<br>Turns played: {st.turn}"
+        )
+        if screen.log_path:
+            text += f"<br>Battle log: {html.escape(str(screen.log_path))}"
+        screen.set_panel(
+            text,
+            [
+                ("Save the log", screen.save_log_copy),
+                ("Play again", screen.play_again),
+                ("Main menu", screen.to_menu),
+            ],
+        )
+
+    def draw(self, screen, surface):
+        b = screen.battle
+        box = pygame.Rect(0, 0, 520, 160)
+        box.center = screen.tv.rect.center
+        pygame.draw.rect(surface, (245, 243, 234), box)
+        pygame.draw.rect(surface, INK, box, 2)
+        st = b.state
+        title = f"{screen.side_name(st.winner)} wins" if st.winner else "A draw"
+        big = pygame.font.Font(None, 52).render(title, True, INK)
+        surface.blit(big, big.get_rect(center=(box.centerx, box.y + 45)))
+        font = pygame.font.Font(None, 24)
+        for i, line in enumerate([st.reason or "", f"after {st.turn} turns"]):
+            t = font.render(line, True, INK)
+            surface.blit(t, t.get_rect(center=(box.centerx, box.y + 95 + 26 * i)))
