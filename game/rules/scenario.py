@@ -18,16 +18,23 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from shapely.geometry import shape
 
 from game.rules.data import RulesData, UnitType, load_rules_data
 from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
+from game.rules.scenario_file import (
+    Feature,
+    ScenarioFile,
+    Side,
+    StandSpec,
+    TableSize,
+)
 from game.rules.table import Table
 
 FORMAT = "hulldown-scenario/1"
@@ -41,107 +48,6 @@ class ScenarioError(ValueError):
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-class TableSize(_Strict):
-    """Table size in inches: ``width`` along x, ``depth`` along y."""
-
-    width: float = Field(gt=0, le=1000)
-    depth: float = Field(gt=0, le=1000)
-
-
-class Victory(_Strict):
-    """Victory conditions. ``destroy_percent`` (the seed scenario sheets): a side that has
-    destroyed at least ``destroy_at_least_pct`` of the enemy's stands while losing at most
-    ``lose_at_most_pct`` of its own wins."""
-
-    type: Literal["destroy_percent"] = "destroy_percent"
-    destroy_at_least_pct: float = Field(default=51, gt=0, le=100)
-    lose_at_most_pct: float = Field(default=50, ge=0, le=100)
-
-
-class GeoGeometry(BaseModel):
-    """A GeoJSON geometry (checked further by Shapely)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["Polygon", "MultiPolygon", "LineString", "MultiLineString"]
-    coordinates: list[Any]
-
-
-class FeatureProps(_Strict):
-    """Properties of a terrain feature: its chart type (or ``hill``), a hill's ``level``, an
-    optional display ``name``."""
-
-    terrain: str
-    level: int | None = Field(default=None, ge=1, le=20)
-    name: str | None = None
-
-
-class Feature(BaseModel):
-    """A GeoJSON Feature of the terrain collection."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["Feature"]
-    properties: FeatureProps
-    geometry: GeoGeometry
-
-
-class FeatureCollection(BaseModel):
-    """The terrain: a GeoJSON FeatureCollection in table inches."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["FeatureCollection"]
-    features: list[Feature]
-
-
-class Side(_Strict):
-    """A side: ``id`` (as stands name it), display ``name``, force ``cohesion`` (1..20),
-    ``generation`` (1..4 or null), the GHQ's ``command_value``, and the ``entry_edge`` its
-    entering stands come on from (or null)."""
-
-    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-    name: str = Field(min_length=1)
-    cohesion: int = Field(ge=1, le=20)
-    generation: int | None = Field(default=None, ge=1, le=4)
-    command_value: int = Field(default=0, ge=-5, le=5)
-    entry_edge: Literal["left", "right", "top", "bottom"] | None = None
-
-
-class StandSpec(_Strict):
-    """A stand at the start: ``id``, ``side``, ``unit`` (a data-table name), centre ``x``,
-    ``y`` (inches), ``facing_deg``, battle ``group``, ``hq``/``ghq``, and ``on_table`` (false:
-    it enters on turn 1 from its side's edge; x, y are then its default entry point)."""
-
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
-    side: str
-    unit: str
-    x: float
-    y: float
-    facing_deg: float = Field(ge=-360, le=360)
-    group: str = Field(min_length=1)
-    hq: bool = False
-    ghq: bool = False
-    on_table: bool = True
-
-
-class ScenarioFile(_Strict):
-    """The whole scenario file, as written."""
-
-    format: Literal["hulldown-scenario/1"]
-    title: str = Field(min_length=1)
-    description: str = ""
-    ruleset: Literal["modern", "wwii"]
-    table: TableSize
-    max_sighting_in: float = Field(gt=0, le=1000)
-    turns: int = Field(ge=1, le=100)
-    victory: Victory = Victory()
-    terrain: FeatureCollection
-    sides: list[Side] = Field(min_length=2, max_length=2)
-    stands: list[StandSpec] = Field(min_length=1)
 
 
 @dataclass(frozen=True)

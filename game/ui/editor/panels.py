@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
-import re
 
 import pygame
 from pygame_gui.elements import (
@@ -19,6 +17,17 @@ from pygame_gui.elements import (
 
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, SetField, items
+from game.ui.editor.fields import (
+    facing,
+    in_words,
+    not_empty,
+    pair,
+    pct,
+    positive,
+    stats_html,
+    whole_number,
+    without_file,
+)
 from game.ui.editor.layout import PANEL_W, STATUS_H, TOP_H, _kind_names, _pretty
 from game.ui.editor.modes import (
     StandMode,
@@ -189,9 +198,11 @@ class PanelsMixin:
         self._field("Type", _pretty(kind), set_kind, [_pretty(k) for k in kinds])
         if kind == "hill":
             self._field(
-                "Level", props.get("level"), self._set((*base, "level"), "hill level", _int(1, 20))
+                "Level",
+                props.get("level"),
+                self._set((*base, "level"), "hill level", whole_number(1, 20)),
             )
-        self._field("Name", props.get("name", ""), self._set((*base, "name"), "name", _name))
+        self._field("Name", props.get("name", ""), self._set((*base, "name"), "name", not_empty))
         g = edits.feature_geometry(f)
         if g is not None and not g.is_empty:
             c = g.centroid if not line else g.interpolate(0.5, normalized=True)
@@ -211,7 +222,7 @@ class PanelsMixin:
                 )
 
     def _move_to(self, i, cx, cy, text):
-        x, y = _pair(text)
+        x, y = pair(text)
         self.commit(
             edits.transform(
                 self.doc.raw, [("feature", i)], edits.translation(x - cx, y - cy), "move"
@@ -221,7 +232,7 @@ class PanelsMixin:
         self._panel_key = self._panel_state()
 
     def _vertex_to(self, i, addr, text):
-        x, y = _pair(text)
+        x, y = pair(text)
         from game.editor.commands import Replace
 
         f = items(self.doc.raw, "feature")[i]
@@ -249,13 +260,13 @@ class PanelsMixin:
             width=200,
         )
         self._field(
-            "Battle group", s.get("group"), self._set((*base, "group"), "battle group", _name)
+            "Battle group", s.get("group"), self._set((*base, "group"), "battle group", not_empty)
         )
         self._field("x, y (inches)", f"{s.get('x')}, {s.get('y')}", lambda t: self._stand_to(i, t))
         self._field(
             "Facing (0=right, 90=up)",
             s.get("facing_deg"),
-            self._set((*base, "facing_deg"), "facing", _facing),
+            self._set((*base, "facing_deg"), "facing", facing),
         )
         yes_no = ["yes", "no"]
         flag = lambda k: self._set((*base, k), k, lambda t: t == "yes")  # noqa: E731
@@ -269,7 +280,7 @@ class PanelsMixin:
         )
 
     def _stand_to(self, i, text):
-        x, y = _pair(text)
+        x, y = pair(text)
         cmds = (
             SetField(("stands", i, "x"), edits.tidy(x), "move"),
             SetField(("stands", i, "y"), edits.tidy(y), "move"),
@@ -317,7 +328,7 @@ class PanelsMixin:
             "names; each must be mended before the scenario can be played."
         ]
         for k, p in enumerate(self.problems):
-            text = html.escape(_in_words(_short(p.text), self.doc.raw))
+            text = html.escape(in_words(without_file(p.text), self.doc.raw))
             lines.append(f"<a href='problem:{k}'>{k + 1}. {text}</a>")
         self._text("<br><br>".join(lines), self._room())
 
@@ -332,7 +343,7 @@ class PanelsMixin:
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
-        self.say(f"Problem {k + 1} of {len(self.problems)}: {_short(p.text)}", error=True)
+        self.say(f"Problem {k + 1} of {len(self.problems)}: {without_file(p.text)}", error=True)
         if p.ref is not None:
             n = len(items(self.doc.raw, p.ref[0]))
             if p.ref[1] < n:
@@ -404,7 +415,7 @@ class PanelsMixin:
         except ValueError as err:
             self._text(f"No statistics: {html.escape(str(err))}", 60)
             return
-        self._text(_stats_html(stats, self.doc.raw), self._room())
+        self._text(stats_html(stats, self.doc.raw), self._room())
 
     def _toggle_layer(self, name: str) -> None:
         self.layers[name] = not self.layers[name]
@@ -426,11 +437,11 @@ class PanelsMixin:
         if sides:
             base = ("sides", k)
             s = sides[k]
-            self._field("Name", s.get("name"), self._set((*base, "name"), "side name", _name))
+            self._field("Name", s.get("name"), self._set((*base, "name"), "side name", not_empty))
             self._field(
                 "Cohesion (1-20)",
                 s.get("cohesion"),
-                self._set((*base, "cohesion"), "cohesion", _int(1, 20)),
+                self._set((*base, "cohesion"), "cohesion", whole_number(1, 20)),
             )
             gens = ["none", "1", "2", "3", "4"]
             gen = s.get("generation")
@@ -445,7 +456,7 @@ class PanelsMixin:
             self._field(
                 "GHQ command value",
                 s.get("command_value", 0),
-                self._set((*base, "command_value"), "command value", _int(-5, 5)),
+                self._set((*base, "command_value"), "command value", whole_number(-5, 5)),
             )
             edges = ["none", "left", "right", "top", "bottom"]
             self._field(
@@ -498,40 +509,44 @@ class PanelsMixin:
 
     def _panel_scenario(self) -> None:
         raw = self.doc.raw
-        self._field("Title", raw.get("title", ""), self._set(("title",), "title", _name), width=220)
+        self._field(
+            "Title", raw.get("title", ""), self._set(("title",), "title", not_empty), width=220
+        )
         self._field(
             "Ruleset",
             raw.get("ruleset", "modern"),
             self._set(("ruleset",), "ruleset"),
             ["modern", "wwii"],
         )
-        self._field("Turns (1-100)", raw.get("turns"), self._set(("turns",), "turns", _int(1, 100)))
+        self._field(
+            "Turns (1-100)", raw.get("turns"), self._set(("turns",), "turns", whole_number(1, 100))
+        )
         self._field(
             'Sighting distance (")',
             raw.get("max_sighting_in"),
-            self._set(("max_sighting_in",), "sighting distance", _positive),
+            self._set(("max_sighting_in",), "sighting distance", positive),
         )
         t = raw.get("table", {})
         self._field(
             'Table width (")',
             t.get("width"),
-            self._set(("table", "width"), "table width", _positive),
+            self._set(("table", "width"), "table width", positive),
         )
         self._field(
             'Table depth (")',
             t.get("depth"),
-            self._set(("table", "depth"), "table depth", _positive),
+            self._set(("table", "depth"), "table depth", positive),
         )
         v = raw.get("victory", {})
         self._field(
             "Win: destroy at least %",
             v.get("destroy_at_least_pct", 51),
-            self._set(("victory", "destroy_at_least_pct"), "victory", _pct),
+            self._set(("victory", "destroy_at_least_pct"), "victory", pct),
         )
         self._field(
             "...while losing at most %",
             v.get("lose_at_most_pct", 50),
-            self._set(("victory", "lose_at_most_pct"), "victory", _pct),
+            self._set(("victory", "lose_at_most_pct"), "victory", pct),
         )
         self._label("Briefing shown to the players:")
         box = self._pw(
@@ -543,87 +558,3 @@ class PanelsMixin:
         )
         self._fields[box] = self._set(("description",), "briefing")
         self._py += 154
-
-
-def _int(lo: int, hi: int):
-    def parse(text: str) -> int:
-        v = int(text)
-        if not lo <= v <= hi:
-            raise ValueError(f"a whole number from {lo} to {hi}")
-        return v
-
-    return parse
-
-
-def _positive(text: str) -> float:
-    v = float(text)
-    if not (v > 0 and math.isfinite(v)):
-        raise ValueError("a number above 0")
-    return int(v) if v.is_integer() else v
-
-
-def _pct(text: str) -> float:
-    v = float(text)
-    if not 0 <= v <= 100:
-        raise ValueError("a percentage from 0 to 100")
-    return int(v) if v.is_integer() else v
-
-
-def _facing(text: str) -> float:
-    v = float(text) % 360
-    return int(v) if v.is_integer() else round(v, 2)
-
-
-def _name(text: str) -> str:
-    if not text.strip():
-        raise ValueError("it cannot be empty")
-    return text
-
-
-def _pair(text: str) -> tuple[float, float]:
-    parts = text.replace(",", " ").split()
-    if len(parts) != 2:
-        raise ValueError("type two numbers: x, y")
-    return float(parts[0]), float(parts[1])
-
-
-def _in_words(text: str, raw: dict) -> str:
-    """A problem line with its JSON path put in words: "$.stands[2].unit: ..." becomes
-    "Stand A3, unit: ...", "$.terrain.features[3]..." "Feature 4 (woods), ...", "$.stands:"
-    "Stands:"."""
-
-    def item(m):
-        kind, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
-        seq = (
-            raw.get("stands", [])
-            if kind == "stands"
-            else raw.get("terrain", {}).get("features", [])
-        )
-        what = ""
-        if i < len(seq) and isinstance(seq[i], dict):
-            if kind == "stands":
-                what = f" {seq[i].get('id', '')}"
-            else:
-                what = f" ({_pretty(seq[i].get('properties', {}).get('terrain', '?'))})"
-        name = f"Stand{what}" if kind == "stands" else f"Feature {i + 1}{what}"
-        rest = rest.lstrip(".").replace("properties.", "").replace("geometry.", "")
-        return f"{name}, {rest}:" if rest else f"{name}:"
-
-    text = re.sub(r"\$\.(stands|terrain\.features)\[(\d+)\]([.\w]*):", item, text)
-    text = re.sub(
-        r"\$\.sides\[(\d+)\]\.?([\w.]*):",
-        lambda m: f"Side {int(m.group(1)) + 1}" + (f", {m.group(2)}:" if m.group(2) else ":"),
-        text,
-    )
-    return re.sub(r"^\$\.?([\w.]*):", lambda m: (m.group(1) or "the file").capitalize() + ":", text)
-
-
-def _short(text: str) -> str:
-    """A problem line without the file name in front."""
-    return text.split(": ", 1)[1] if ": " in text else text
-
-
-def _stats_html(stats, raw) -> str:
-    from game.ui.editor.views import stats_html
-
-    return stats_html(stats, raw)

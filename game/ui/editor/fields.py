@@ -1,0 +1,93 @@
+"""The editor panels' fields: typed text turned into a scenario file's values (a bad value
+gets a sentence saying what is wanted, and is not written), and problem lines put in words."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from game.ui.editor.layout import _pretty
+
+
+def whole_number(lo: int, hi: int):
+    def parse(text: str) -> int:
+        v = int(text)
+        if not lo <= v <= hi:
+            raise ValueError(f"a whole number from {lo} to {hi}")
+        return v
+
+    return parse
+
+
+def positive(text: str) -> float:
+    v = float(text)
+    if not (v > 0 and math.isfinite(v)):
+        raise ValueError("a number above 0")
+    return int(v) if v.is_integer() else v
+
+
+def pct(text: str) -> float:
+    v = float(text)
+    if not 0 <= v <= 100:
+        raise ValueError("a percentage from 0 to 100")
+    return int(v) if v.is_integer() else v
+
+
+def facing(text: str) -> float:
+    v = float(text) % 360
+    return int(v) if v.is_integer() else round(v, 2)
+
+
+def not_empty(text: str) -> str:
+    if not text.strip():
+        raise ValueError("it cannot be empty")
+    return text
+
+
+def pair(text: str) -> tuple[float, float]:
+    parts = text.replace(",", " ").split()
+    if len(parts) != 2:
+        raise ValueError("type two numbers: x, y")
+    return float(parts[0]), float(parts[1])
+
+
+def in_words(text: str, raw: dict) -> str:
+    """A problem line with its JSON path put in words: "$.stands[2].unit: ..." becomes
+    "Stand A3, unit: ...", "$.terrain.features[3]..." "Feature 4 (woods), ...", "$.stands:"
+    "Stands:"."""
+
+    def item(m):
+        kind, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
+        seq = (
+            raw.get("stands", [])
+            if kind == "stands"
+            else raw.get("terrain", {}).get("features", [])
+        )
+        what = ""
+        if i < len(seq) and isinstance(seq[i], dict):
+            if kind == "stands":
+                what = f" {seq[i].get('id', '')}"
+            else:
+                what = f" ({_pretty(seq[i].get('properties', {}).get('terrain', '?'))})"
+        name = f"Stand{what}" if kind == "stands" else f"Feature {i + 1}{what}"
+        rest = rest.lstrip(".").replace("properties.", "").replace("geometry.", "")
+        return f"{name}, {rest}:" if rest else f"{name}:"
+
+    text = re.sub(r"\$\.(stands|terrain\.features)\[(\d+)\]([.\w]*):", item, text)
+    text = re.sub(
+        r"\$\.sides\[(\d+)\]\.?([\w.]*):",
+        lambda m: f"Side {int(m.group(1)) + 1}" + (f", {m.group(2)}:" if m.group(2) else ":"),
+        text,
+    )
+    return re.sub(r"^\$\.?([\w.]*):", lambda m: (m.group(1) or "the file").capitalize() + ":", text)
+
+
+def without_file(text: str) -> str:
+    """A problem line without the file name in front."""
+    return text.split(": ", 1)[1] if ": " in text else text
+
+
+def stats_html(stats, raw) -> str:
+    from game.ui.editor.views import stats_html
+
+    return stats_html(stats, raw)
