@@ -48,7 +48,7 @@ from game.editor.analysis import (  # noqa: E402
     movement_cost_field,
     sight_coverage,
 )
-from game.editor.regions import _own_table  # noqa: E402
+from game.editor.regions import table_copy  # noqa: E402
 
 W, D = 72.0, 48.0
 TARGET_S = 2.0
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> dict:
     out["map_statistics_s"] = round(t, 4)
     out["map"]["woods_pct"] = round(stats.table.area_pct.get("woods", 0.0), 2)
     out["map"]["points"] = {f.side_id: f.points for f in stats.forces}
-    t, _ = timed(lambda: _own_table(sc.table), args.repeats)
+    t, _ = timed(lambda: table_copy(sc.table), args.repeats)
     out["table_copy_s"] = round(t, 4)
 
     cover, cost, seen = {}, {}, {}

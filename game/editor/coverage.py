@@ -20,12 +20,12 @@ from game.editor.regions import (
     Box,
     CancelCheck,
     _box_mask,
-    _own_table,
     _poll,
     _readonly,
     cell_centres,
     deployment_zone,
     far_half,
+    table_copy,
 )
 
 OBSERVER_SPACING_IN = 1.0
@@ -204,7 +204,7 @@ def sight_coverage(
     Cancelled
         ``cancel`` returned True.
     """
-    table = _own_table(scenario.table)
+    table = table_copy(scenario.table)
     w, d = table.width, table.depth
     xs, ys = cell_centres(w, d, resolution_in)
     zone = deployment_zone(scenario, side_id)

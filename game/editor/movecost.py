@@ -20,12 +20,12 @@ from game import Scenario
 from game.editor.regions import (
     CancelCheck,
     _box_mask,
-    _own_table,
     _poll,
     _readonly,
     _side,
     cell_centres,
     deployment_zone,
+    table_copy,
 )
 
 _CANCEL_EVERY = 2048  # Dijkstra settles this many cells between polls of ``cancel``
@@ -121,7 +121,7 @@ def movement_cost_field(
     if movement_class not in ("T", "W", "F"):
         raise ValueError(f"unknown movement class {movement_class!r} (T, W or F)")
     side = _side(scenario, side_id)
-    table = _own_table(scenario.table)
+    table = table_copy(scenario.table)
     w, d = table.width, table.depth
     xs, ys = cell_centres(w, d, resolution_in)
     nx, ny = len(xs), len(ys)

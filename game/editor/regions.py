@@ -215,7 +215,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _own_table(table: Table) -> Table:
+def table_copy(table: Table) -> Table:
     """A copy of a table with geometries of its own (WKB round trip: the same coordinates to
     the last bit), so a view in a background thread shares no prepared geometry with the
     caller's table (libgeos/geos#825)."""

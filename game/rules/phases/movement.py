@@ -38,7 +38,7 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
             raise IllegalAction(f"group {a.group!r} may not move independently again")
         st.independent_used.add(key)
     level = ctx.cohesion_level(a.side)
-    roll = ctx.dice.d20()
+    roll = None  # one die for the whole group, drawn by the first stand's roll
     hqs = sum(
         1
         for s in st.stands.values()
@@ -53,6 +53,7 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
     passed_ids = []
     for s in stands:  # one die for the group, each stand's own markers (RD "Cohesion")
         r = combat.cohesion_roll(ctx, group_mods + marker_mods(s.S, s.D), level, roll)
+        roll = r["roll"]
         per_stand[s.id] = {"mods": r["mods"], "total": r["total"], "passed": r["passed"]}
         if r["passed"]:
             passed_ids.append(s.id)

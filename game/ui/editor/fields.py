@@ -10,6 +10,8 @@ from game.ui.editor.layout import _pretty
 
 
 def whole_number(lo: int, hi: int):
+    """A parser of a whole number from ``lo`` to ``hi``; ValueError names the range."""
+
     def parse(text: str) -> int:
         v = int(text)
         if not lo <= v <= hi:
@@ -20,6 +22,7 @@ def whole_number(lo: int, hi: int):
 
 
 def positive(text: str) -> float:
+    """A number above 0 (inches), as an int when whole; ValueError otherwise."""
     v = float(text)
     if not (v > 0 and math.isfinite(v)):
         raise ValueError("a number above 0")
@@ -27,6 +30,7 @@ def positive(text: str) -> float:
 
 
 def pct(text: str) -> float:
+    """A percentage from 0 to 100; ValueError otherwise."""
     v = float(text)
     if not 0 <= v <= 100:
         raise ValueError("a percentage from 0 to 100")
@@ -34,17 +38,20 @@ def pct(text: str) -> float:
 
 
 def facing(text: str) -> float:
+    """A facing in degrees, brought into 0..360 (counter-clockwise from +x)."""
     v = float(text) % 360
     return int(v) if v.is_integer() else round(v, 2)
 
 
 def not_empty(text: str) -> str:
+    """The text itself; ValueError when it is only blanks."""
     if not text.strip():
         raise ValueError("it cannot be empty")
     return text
 
 
 def pair(text: str) -> tuple[float, float]:
+    """Two numbers "x, y" (inches); ValueError unless there are exactly two."""
     parts = text.replace(",", " ").split()
     if len(parts) != 2:
         raise ValueError("type two numbers: x, y")
@@ -88,6 +95,7 @@ def without_file(text: str) -> str:
 
 
 def stats_html(stats, raw) -> str:
+    """The Map panel's statistics as text (``game.ui.editor.views.stats_html``)."""
     from game.ui.editor.views import stats_html
 
     return stats_html(stats, raw)

@@ -1,0 +1,151 @@
+"""The shape of the program, checked (docs/architecture.md): the layers' arrows point down,
+nothing reaches into another package's private names, no module grows past 600 lines, and
+the cohesion roll and the decision dispatch each exist once."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = sorted((ROOT / "game").rglob("*.py")) + sorted((ROOT / "tools").glob("*.py"))
+MAX_LINES = 600
+
+
+def _package(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    return ".".join(rel.parts[:2]) if rel.parts[0] == "game" else "tools"
+
+
+def _imports(path: Path) -> list[tuple[str, str, int]]:
+    """(module imported from, name, line) for every import in a file, lazy ones included."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out += [(node.module, a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [(a.name, "", node.lineno) for a in node.names]
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ROOT)) for p in MODULES])
+def test_no_module_passes_600_lines(path):
+    n = len(path.read_text(encoding="utf-8").splitlines())
+    assert n <= MAX_LINES, f"{path.relative_to(ROOT)} has {n} lines"
+
+
+def test_the_rules_import_nothing_from_above_them_and_never_pygame():
+    bad = []
+    for path in (ROOT / "game" / "rules").rglob("*.py"):
+        for module, _, line in _imports(path):
+            above = module.startswith(("game.ai", "game.ui", "game.editor", "game.check"))
+            if above or module.split(".")[0] == "pygame" or module == "game":
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert bad == []
+
+
+def test_the_editor_model_never_imports_pygame():
+    bad = [
+        f"{p.relative_to(ROOT)}:{line}"
+        for p in (ROOT / "game" / "editor").rglob("*.py")
+        for module, _, line in _imports(p)
+        if module.split(".")[0] == "pygame" or module.startswith("game.ui")
+    ]
+    assert bad == []
+
+
+def test_above_the_rules_the_engine_is_reached_only_through_game():
+    """The AI, the screens, the editor, the checks and the tools import the engine's names
+    from ``game`` (its public face), never from inside ``game.rules``."""
+    bad = []
+    for path in MODULES:
+        rel = path.relative_to(ROOT)
+        if rel.parts[:2] == ("game", "rules") or rel == Path("game/__init__.py"):
+            continue
+        bad += [
+            f"{rel}:{line} imports {module}"
+            for module, _, line in _imports(path)
+            if module.startswith("game.rules")
+        ]
+    assert bad == []
+
+
+def test_no_private_name_is_imported_across_packages():
+    bad = []
+    for path in MODULES:
+        here = _package(path)
+        for module, name, line in _imports(path):
+            if not module.startswith("game") or not name.startswith("_") or name == "__future__":
+                continue
+            there = ".".join(module.split(".")[:2])
+            if there != here:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}.{name}")
+    assert bad == []
+
+
+def _bodies_matching(pattern: str) -> list[str]:
+    rx = re.compile(pattern)
+    return [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in MODULES
+        for i, text in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+        if rx.search(text)
+    ]
+
+
+def test_the_cohesion_roll_is_written_once():
+    """A D20 is drawn for a cohesion roll in one function (combat.cohesion_roll); the only
+    other draw of a D20 is none (initiative and orders roll D6s)."""
+    assert _bodies_matching(r"dice\.d20\(\)") == ["game/rules/combat.py:" + str(_line_of_d20())]
+
+
+def _line_of_d20() -> int:
+    text = (ROOT / "game" / "rules" / "combat.py").read_text(encoding="utf-8").splitlines()
+    return next(i for i, t in enumerate(text, start=1) if "dice.d20()" in t)
+
+
+def _dispatchers() -> list[str]:
+    """Functions that choose what comes next from the battle's state: an if-chain that tests
+    two or more of its covering, pending and moving parts in separate ``if`` statements."""
+    found = []
+    for path in MODULES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            tested = set()
+            for node in ast.walk(fn):
+                if isinstance(node, ast.If):
+                    names = {
+                        a.attr
+                        for a in ast.walk(node.test)
+                        if isinstance(a, ast.Attribute)
+                        and a.attr in ("covering", "pending", "moving")
+                    }
+                    if len(names) == 1:
+                        tested |= names
+            if len(tested) >= 2:
+                found.append(f"{path.relative_to(ROOT)}:{fn.name}")
+    return found
+
+
+def test_the_decision_dispatch_is_written_once():
+    """What the battle waits for is worked out once: the movement phase's ``decide`` (behind
+    ``game.rules.decision.decide``); the screen and the AI map its kind to a mode or a
+    chooser through one table each."""
+    assert _dispatchers() == ["game/rules/phases/movement.py:decide"]
+    screen = (ROOT / "game" / "ui" / "battle" / "screen.py").read_text(encoding="utf-8")
+    ai = (ROOT / "game" / "ai" / "scripted.py").read_text(encoding="utf-8")
+    assert "self.battle.decision()" in screen and "battle.decision()" in ai
+
+
+def test_every_kind_of_decision_has_a_screen_mode_and_an_ai_chooser():
+    from game.rules.decision import KINDS
+    from game.ui.battle.screen import MODES
+
+    assert set(MODES) == set(KINDS) - {"end"}
+    ai = (ROOT / "game" / "ai" / "scripted.py").read_text(encoding="utf-8")
+    assert all(f'"{k}"' in ai for k in set(KINDS) - {"end"})
