@@ -346,8 +346,7 @@ class Battle:
             raise IllegalAction("the battle is over")
         if action.side != st.to_act:
             raise IllegalAction(f"it is {st.to_act}'s turn to act, not {action.side}'s")
-        covering = self.decision().kind == "covering_fire"
-        if covering and action.kind not in ("covering_fire", "end_covering_fire"):
+        if st.covering is not None and action.kind not in ("covering_fire", "end_covering_fire"):
             raise IllegalAction(
                 "the enemy's opportunity fire may first be answered with covering fire "
                 "(or decline it) before anything else (001 7.5)"
