@@ -610,20 +610,14 @@ def _in_sight_after_movement(turn: int, crosses_alone: float) -> tuple[list[str]
 @pytest.mark.parametrize(
     ("turn", "crosses_alone", "in_sight", "why"),
     [
-        # piecemeal (a recruit's way): one Leopard onto the ridge, in sight of three T-90s
-        (4, 0.0, ["A3"], "move A3 to (17.4, 14.6)"),
-        # the veteran: nobody would go with it, so it waits behind the ridge
-        (
-            4,
-            0.7,
-            [],
-            "end the movement action: A3 waits for the others to go into the enemy's sight",
-        ),
-        (5, 0.0, ["A1", "A3"], "move A1 to (18.0, 8.0)"),
-        # two would go, the third would not: both close up out of sight instead
+        # (since the hilltop +2 stopped covering the ridge's 1" slope band, nobody climbs the
+        # ridge at turn 4: the path up is too exposed)
+        # piecemeal (a recruit's way): one Leopard alone into sight of three T-90s
+        (5, 0.0, ["A1"], "move A1 to (18.0, 4.5)"),
+        # the veteran: nobody would go with it, so it closes up out of sight instead
         (5, 0.7, [], "move A1 to (8.3, 13.9), out of sight"),
-        # turn 6 of 8: the clock presses, and all three go
-        (6, 0.7, ["A1", "A2", "A3"], "move A1 to (18.0, 8.0)"),
+        # turn 6 of 8: the clock presses, and they go together
+        (6, 0.7, ["A1", "A3"], "move A1 to (18.0, 4.5)"),
     ],
 )
 def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(

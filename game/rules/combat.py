@@ -285,12 +285,15 @@ def fire_setup(
                 f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
                 f"fired {a.fire_attempts} time(s) this turn)"
             )
-        if ctx.state.phase in t.attacked_in:
-            return no(f"{t.id} has already been attacked in this phase")
     elif kind in ("opportunity", "covering") and not ctx.rules.may_opportunity_fire(a):
         if a.posture == "movement":
             return no(f"{a.id} is in the movement posture this turn (001 7.4.1)")
-        return no(f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
+        why = ctx.rules.fire_refusal(a)
+        return no(why or f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
+    if kind != "planning":
+        refused = ctx.rules.attack_refused(t, kind, ctx.state.phase)
+        if refused:
+            return no(refused)
     unit = a.unit
     if weapon == "atgm":
         if unit.atgm is None:
@@ -369,8 +372,9 @@ def fire_setup(
 
 def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
     """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
-    fire"): each area under its centre, hilltop +2 when it stands higher than the firer,
-    wreck +1 when its centre is on a wreck, smoke when either is in smoke."""
+    fire"): each area under its centre, hilltop +2 when its centre is on a hilltop (not the
+    1" slope band) higher than the firer's ground (terrain chart **; RD "Hills"), wreck +1
+    when its centre is on a wreck, smoke when either is in smoke."""
     here = ctx.table.terrain_at(tpose.x, tpose.y)
     mods = []
     for kind in here.areas:
@@ -383,7 +387,8 @@ def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[s
         value = tt.combat_effect(ctx.scenario.ruleset)
         if value:
             mods.append((f"terrain:{kind}", value))
-    if here.ground_level > ctx.table.terrain_at(firer.x, firer.y).ground_level:
+    on_top = here.hill_zone == "hilltop"
+    if on_top and here.ground_level > ctx.table.terrain_at(firer.x, firer.y).ground_level:
         mods.append(("hilltop", HILLTOP_MOD))
     reach = STAND_SIZE_IN / math.sqrt(2) + 1e-9  # no point farther is on a footprint
     if any(

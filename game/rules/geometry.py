@@ -31,6 +31,7 @@ LENGTH_EPS_IN = 1e-6  # a sight line inside an area for more than this is blocke
 TOUCH_IN = 1e-9  # a sight line this close to a stand's footprint touches it
 ANGLE_EPS_DEG = 1e-6  # a shot this close to the arc boundary counts as front
 ROAD_HALF_WIDTH_IN = 0.25  # a step within this of a road's centre line uses the road rate
+ROAD_EPS_IN = 1e-9  # ... inclusive: 0.25000000000000006 from Shapely is still on the road (RD)
 SLOPE_BAND_IN = 1.0  # the slope is the band within 1" inside a hill's outline
 FREE_MOVE_IN = 1.0  # a stand may always move 1" a phase over passable ground (000 08.03.03)
 # Areas are shrunk by half the length tolerance before the sight-line predicate: a line that

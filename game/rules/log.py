@@ -40,6 +40,7 @@ REQUIRED = {
         "terrain",
         "stands",
     },
+    "regroup": {"side", "stand", "group", "hq", "ghq"},
     "initiative": {"rolls", "tiebreaks", "winner"},
     "posture": {"side", "group", "stands"},
     "orders": {"side", "dice", "command_value", "generation_mod", "total", "orders"},

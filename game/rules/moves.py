@@ -351,8 +351,8 @@ def road_flags(ctx, points) -> tuple[bool, ...]:
 def opportunity_offer(ctx, mover: StandState, pm: PendingMove) -> dict[int, list[tuple[str, str]]]:
     """Where along the path each eligible enemy stand could fire (000 07.06.05): a stand
     suffers one opportunity-fire attack a movement phase at most."""
-    if "movement" in mover.attacked_in:
-        return {}
+    if ctx.rules.attack_refused(mover, "opportunity", "movement"):
+        return {}  # once a movement phase (000 07.02.03); once a turn in WWII (001 7.1.2)
     firers = [
         e
         for e in ctx.state.stands.values()
@@ -452,6 +452,7 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
     if nerve is not None:
         ev["pass_through"] = nerve
     ctx.event("move", **ev)
+    s.mp_spent += ev["mp_spent"]
     s.x, s.y = pm.points[fit]
     s.facing_deg = facing % 360.0
     s.on_table = True

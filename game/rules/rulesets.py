@@ -85,9 +85,35 @@ class ModernRules(Ruleset):
     @staticmethod
     def may_opportunity_fire(stand: StandState) -> bool:
         """Opportunity fire (000 07.06.05): a TL4 stand that has tried to fire at most once this
-        turn, any other stand that has not tried at all."""
+        turn, any other stand that has not tried at all; never a TL2 stand that has spent more
+        than half its movement points this turn (000 05.00 step 4)."""
         tl = stand.tech_level or 0
+        if ModernRules.fire_refusal(stand):
+            return False
         return stand.fire_attempts <= 1 if tl >= 4 else stand.fire_attempts == 0
+
+    @staticmethod
+    def fire_refusal(stand: StandState) -> str | None:
+        """Why a stand may not fire at all this turn, or None: a TL2 stand either moves its
+        whole allowance or fires once and moves at most half, so one that has spent more than
+        half its movement points may not fire, opportunity fire included (000 05.00 step 4)."""
+        if (stand.tech_level or 0) <= 2 and stand.mp_spent > stand.unit.speed / 2 + 1e-9:
+            return (
+                f"{stand.id} is tech level 2 and has spent {stand.mp_spent:.1f} of its "
+                f"{stand.unit.speed:g} movement points this turn: more than half, so it may not "
+                "fire this turn (000 05.00 step 4)"
+            )
+        return None
+
+    @staticmethod
+    def attack_refused(target: StandState, kind: str, phase: str) -> str | None:
+        """Why ``target`` may not be attacked now, or None: once in each fire phase and once
+        by opportunity fire in a movement phase (000 07.02.03)."""
+        if kind == "standard" and phase in target.attacked_in:
+            return f"{target.id} has already been attacked in this phase"
+        if kind == "opportunity" and "movement" in target.attacked_in:
+            return f"{target.id} has already been attacked by opportunity fire this phase"
+        return None
 
     @staticmethod
     def movement_points(stand: StandState) -> float:
@@ -147,6 +173,19 @@ class WwiiRules(Ruleset):
         """Opportunity fire and covering fire (001 7.4.1, 7.5, 7.1.5): a stand in the firing
         posture that has not fired this turn."""
         return stand.posture == "firing" and stand.fire_attempts == 0
+
+    @staticmethod
+    def fire_refusal(stand: StandState) -> str | None:
+        """WWII has no tech-level limit on firing after moving (postures decide)."""
+        return None
+
+    @staticmethod
+    def attack_refused(target: StandState, kind: str, phase: str) -> str | None:
+        """Why ``target`` may not be attacked now, or None: a stand is the object of one attack
+        a turn, standard, opportunity or covering fire alike (001 7.1.2)."""
+        if target.attacked_in:
+            return f"{target.id} has already been attacked this turn (001 7.1.2)"
+        return None
 
     @staticmethod
     def movement_points(stand: StandState) -> float:

@@ -23,7 +23,9 @@ from game.rules.geometry import (
     _angle_off,
     _cos_sin,
     _seg_point_dist,
+    footprint,
     footprints,
+    overlaps,
 )
 
 
@@ -191,6 +193,7 @@ class SightMixin:
             fps = footprints([blockers[s] for s in si[unsure]])
             sure[unsure] = shapely.dwithin(lines[li[unsure]], fps, TOUCH_IN)
         li, si = li[sure], si[sure]
+        li, si = self._not_sharing_a_place(firers, targets, blockers, pf, pt, li, si)
         fwd = np.ones(len(li), dtype=bool)
         rev = fwd.copy()
         if rules.friendly_see_over:
@@ -200,6 +203,25 @@ class SightMixin:
             fwd &= ~((b_side[si] == f_side) & (f_level[pf[li]] > b_level[si]))
             rev &= ~((b_side[si] == t_side) & (t_level[pt[li]] > b_level[si]))
         mark(li, fwd, rev, lambda i: ("stand", blockers[si[i]].id))
+
+    @staticmethod
+    def _not_sharing_a_place(firers, targets, blockers, pf, pt, li, si):
+        """Drop the blocking stands whose footprint overlaps the firer's or the target's (a
+        stand passing through an enemy, 001 8.3.6, shares its place and does not block the
+        line between them; RD "Line of sight"). ``li``, ``si``: line and blocker indices of
+        the stands that touch the lines; returns them without those."""
+        if not len(li):
+            return li, si
+        reach = 2 * HALF * math.sqrt(2)  # centres farther apart than this never overlap
+        keep = np.ones(len(li), dtype=bool)
+        for k in range(len(li)):
+            b = blockers[int(si[k])]
+            for p in (firers[int(pf[li[k]])], targets[int(pt[li[k]])]):
+                if math.hypot(b.x - p.x, b.y - p.y) < reach and overlaps(
+                    footprint(b.x, b.y, b.facing_deg), footprint(p.x, p.y, p.facing_deg)
+                ):
+                    keep[k] = False
+        return li[keep], si[keep]
 
     def _hills_in_the_way(
         self, firers, targets, f_level, t_level, pf, pt, lines, open_, mark

@@ -23,7 +23,8 @@ class StandState:
     (disorganized); ``fire_attempts``: how many times it has tried to fire this turn (the fired
     marker, 000 07.06.05); ``fired_in``: the phases of this turn it tried to fire in;
     ``attacked_in``: the phases of this turn it was attacked in (000 07.02.03); ``moved``: it has
-    moved this movement phase; ``depleted``: its ATGMs are used up (000 07.03.03).
+    moved this movement phase; ``depleted``: its ATGMs are used up (000 07.03.03);
+    ``mp_spent``: movement points it has spent this turn (000 05.00 step 4).
     ``posture`` (WWII only, None in Modern and before it is set): "movement" or "firing" for
     this turn (001 5.0 step 2); in WWII ``group`` is then the stand's movement group for the
     turn ("" in the firing posture). ``clear_after_firing``: once it has fired this turn the
@@ -51,6 +52,7 @@ class StandState:
     depleted: bool = False
     posture: str | None = None
     clear_after_firing: bool = False
+    mp_spent: float = 0.0
 
     @property
     def active(self) -> bool:
@@ -168,6 +170,7 @@ class BattleState:
     pending: PendingMove | None = None
     covering: CoveringWindow | None = None
     singles_declared: set[str] = field(default_factory=set)
+    straggled: dict[str, str] = field(default_factory=dict)
     wrecks: list[Wreck] = field(default_factory=list)
     attacks: int = 0
     finished: bool = False
@@ -211,6 +214,7 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
                 s.depleted,
             ]
             + ([s.posture] if s.posture is not None else [])
+            + ([round(s.mp_spent, 6)] if s.mp_spent else [])
             for s in state.stands.values()
         ],
         "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
@@ -223,6 +227,7 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
             else {}
         ),
         **({"singles": sorted(state.singles_declared)} if state.singles_declared else {}),
+        **({"straggled": sorted(state.straggled.items())} if state.straggled else {}),
         "winner": state.winner,
         "dice": dice_digest,
     }

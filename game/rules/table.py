@@ -18,6 +18,7 @@ from game.rules.geometry import (
     _ERODE_IN,
     FREE_MOVE_IN,
     HALF,
+    ROAD_EPS_IN,
     ROAD_HALF_WIDTH_IN,
     SLOPE_BAND_IN,
     STEP_IN,
@@ -189,7 +190,9 @@ class Table(SightMixin):
                 areas[p].append(self._area_kind[a])
         roads: list[str | None] = [None] * n
         if self.roads:
-            pi, ri = self._road_tree.query(pts, predicate="dwithin", distance=ROAD_HALF_WIDTH_IN)
+            pi, ri = self._road_tree.query(
+                pts, predicate="dwithin", distance=ROAD_HALF_WIDTH_IN + ROAD_EPS_IN
+            )
             for p, r in zip(pi, ri, strict=True):
                 # the cheapest road wins where roads meet
                 if roads[p] is None or self._road_cost[r] < self.terrain_types[roads[p]].move_cost(
@@ -287,7 +290,8 @@ class Table(SightMixin):
             Footprints the stand may not move into (enemy stands, Modern; WWII stops adjacent).
 
         Each step costs its length times the per-inch cost at its midpoint: the most expensive
-        base area there (or the road rate within 0.25" of a road's centre line) plus every
+        base area there (or the road rate within 0.25" of a road's centre line, inclusive to
+        1e-9") plus every
         additive effect (slope, hilltop, smoke, wire; minefield when leaving)
         (000 08.03.02, 09.00.01). A step that cannot be paid is not taken unless the whole
         move so far is within ``free_in``; impassable ground, the table edge and ``no_pass``

@@ -62,6 +62,7 @@ def start_turn(ctx) -> None:
     st = ctx.state
     st.turn += 1
     for s in st.stands.values():
+        s.mp_spent = 0.0
         s.fire_attempts = 0
         s.fired_in.clear()
         s.attacked_in.clear()

@@ -69,8 +69,37 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
     st.passes = 0
     if passed_ids:
         st.moving = MovingGroup(a.side, a.group, a.ordered, passed_ids)
+        stragglers = [s for s in stands if s.id not in passed_ids]
+        if stragglers:
+            split_stragglers(ctx, a.side, stragglers)
     else:
         st.to_act = ctx.other(a.side)
+
+
+def split_stragglers(ctx, side: str, stragglers) -> None:
+    """The stands of a group that failed to move while others of it moved form a new group
+    for the rest of the phase, which may be moved by a further order or, once the orders are
+    gone, independently, like any group that has not moved yet; an HQ that moved off with the
+    others no longer counts for it (000 08.02.09, 001 8.2.7; RD "Cohesion"). The new group is
+    named after the old with a prime (``2'``); each stand gets its own group back when the
+    phase ends (:func:`restore_groups`)."""
+    st = ctx.state
+    used = {s.group for s in st.stands.values() if s.side == side}
+    name = stragglers[0].group + "'"
+    while name in used:
+        name += "'"
+    for s in stragglers:
+        st.straggled.setdefault(s.id, s.group)
+        s.group = name
+
+
+def restore_groups(ctx) -> None:
+    """The movement phase ends: stragglers go back to their battle groups (000 08.01.01:
+    groups are fixed for the battle; a straggler group lasts only for its phase)."""
+    st = ctx.state
+    for sid, group in st.straggled.items():
+        st.stands[sid].group = group
+    st.straggled.clear()
 
 
 def do_end_moves(ctx, a: EndMoves) -> None:
@@ -187,6 +216,7 @@ PHASE = Phase(
     kind="movement",
     choose_first=True,
     on_begin=roll_orders,
+    on_end=restore_groups,
     decide=decide,
     options=options,
     handlers={

@@ -92,6 +92,7 @@ def do_opportunity_fire(ctx, a: OpportunityFire) -> None:
         stopped_by="opportunity_fire",
         entered=pm.entered,
     )
+    mover.mp_spent += round(spent, 6)
     mover.x, mover.y, mover.facing_deg, mover.on_table = x, y, pm.headings[a.step], True
     result = combat.resolve_attack(ctx, setups, "opportunity", "movement", tpose)
     go_on: dict = {"roll": None}

@@ -18,6 +18,7 @@ def do_regroup(ctx, a: Regroup) -> None:
     if not a.group:
         raise IllegalAction("a battle group needs a name")
     s.group = a.group
+    ctx.event("regroup", side=a.side, stand=s.id, group=s.group, hq=s.hq, ghq=s.ghq)
 
 
 def options(ctx, side: str, kind: str) -> list[Action]:
