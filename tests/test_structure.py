@@ -149,3 +149,29 @@ def test_every_kind_of_decision_has_a_screen_mode_and_an_ai_chooser():
     assert set(MODES) == set(KINDS) - {"end"}
     ai = (ROOT / "game" / "ai" / "scripted.py").read_text(encoding="utf-8")
     assert all(f'"{k}"' in ai for k in set(KINDS) - {"end"})
+
+
+def test_a_new_phase_touches_only_the_ruleset_and_its_module(monkeypatch):
+    """docs/architecture.md, "Adding a phase": a phase made of what the engine already has (here
+    an automatic one, as a reconnaissance roll would be) goes into a ruleset's turn, and whole
+    battles play through it with the random player and the scripted AI, nothing else changed."""
+    from game.ai.random_player import RandomPlayer
+    from game.ai.scripted import ScriptedAI
+    from game.rules import battle as battle_module
+    from game.rules.battle import Battle
+    from game.rules.phases import Phase
+    from game.rules.rulesets import ModernRules
+    from game.rules.scenario import load_scenario
+
+    begun = []
+    recon = Phase("recon", auto=True, on_begin=lambda ctx: begun.append(ctx.state.turn))
+
+    class ReconRules(ModernRules):
+        turn = (ModernRules.turn[0], recon, *ModernRules.turn[1:])
+
+    monkeypatch.setitem(battle_module.RULESETS, "modern", ReconRules)
+    b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
+    players = {"A": RandomPlayer(7), "B": ScriptedAI(8, "recruit")}
+    while not b.finished:
+        b.apply(players[b.to_act].choose(b))
+    assert begun == list(range(1, b.state.turn + 1))
