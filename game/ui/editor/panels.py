@@ -343,7 +343,8 @@ class PanelsMixin:
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
-        self.say(f"Problem {k + 1} of {len(self.problems)}: {without_file(p.text)}", error=True)
+        words = in_words(without_file(p.text), self.doc.raw)
+        self.say(f"Problem {k + 1} of {len(self.problems)}: {words}", error=True)
         if p.ref is not None:
             n = len(items(self.doc.raw, p.ref[0]))
             if p.ref[1] < n:
