@@ -54,6 +54,7 @@ from game.rules.geometry import (
     corners,
     footprint,
     footprints,
+    heading_deg,
     overlaps,
     range_band,
 )
@@ -109,6 +110,7 @@ __all__ = [
     "crt_result",
     "footprint",
     "footprints",
+    "heading_deg",
     "load_rules_data",
     "load_scenario",
     "overlaps",

@@ -5,9 +5,7 @@ positions (:mod:`game.ai.positions`)."""
 
 from __future__ import annotations
 
-import math
-
-from game import EndMoves, Move, MoveAttempt, Pass, StandPose
+from game import EndMoves, Move, MoveAttempt, Pass, StandPose, heading_deg
 from game.ai.values import Option
 
 
@@ -196,6 +194,6 @@ class MovementChooser:
         end, path, facing, _ = cands[best_i]
         if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
             (x0, y0), (x1, y1) = path[-2:]
-            facing = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360  # forgot to turn
+            facing = heading_deg(x0, y0, x1, y1) % 360  # forgot to turn
         label = f"move {s.id} to ({end[0]:.1f}, {end[1]:.1f})"
         return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from game import StandPose
+from game import StandPose, heading_deg
 
 
 class PathsMixin:
@@ -75,7 +75,7 @@ class PathsMixin:
             if key in seen:
                 continue
             seen.add(key)
-            facing = math.degrees(math.atan2(goal[1] - ey, goal[0] - ex)) % 360
+            facing = heading_deg(ex, ey, goal[0], goal[1]) % 360
             if not battle.room_at(ex, ey, facing, ignore=s.id):
                 continue
             out.append(((ex, ey), (start, (ex, ey)), facing, walk.points))

@@ -11,7 +11,7 @@ import math
 import numpy as np
 from shapely.geometry import Point
 
-from game import StandPose, base_contact, combat, sight_info
+from game import StandPose, base_contact, combat, heading_deg, sight_info
 from game.ai.values import attack_value, first_shot
 
 
@@ -116,7 +116,7 @@ class PositionsMixin:
         for i, pts in enumerate(walks):
             for k in range(len(pts)):
                 (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
-                heading = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+                heading = heading_deg(x0, y0, x1, y1) % 360
                 x, y = pts[k]
                 samples.append(StandPose(s.id, s.side, x, y, heading))
                 owner.append(i)

@@ -22,6 +22,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, shape
 
+from game import heading_deg
 from game.editor.commands import Batch, Command, Insert, Kind, Replace, items, removals
 
 Ref = tuple[Kind, int]
@@ -100,7 +101,7 @@ def _facing_after(fn, x: float, y: float, facing: float) -> float:
     a = math.radians(facing)
     x0, y0 = fn(x, y)
     x1, y1 = fn(x + math.cos(a), y + math.sin(a))
-    return round(math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360.0, DECIMALS) % 360.0
+    return round(heading_deg(x0, y0, x1, y1) % 360.0, DECIMALS) % 360.0
 
 
 def map_stand(stand: dict, fn) -> dict:

@@ -8,7 +8,7 @@ import math
 
 import pygame
 
-from game import StandPose
+from game import StandPose, heading_deg
 from game.ui.battle.layout import GROUP, HELP_TEXT, RED, SELECT
 from game.ui.logtext import PHASE_NAMES
 from game.ui.render import INK, SIDE_COLOURS, draw_stand
@@ -52,7 +52,7 @@ class DrawingMixin:
                 if done <= seg:
                     t = done / seg if seg else 1.0
                     x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
-                    heading = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
+                    heading = heading_deg(p[0], p[1], q[0], q[1])
                     break
                 done -= seg
                 x, y = q

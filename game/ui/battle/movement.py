@@ -7,7 +7,7 @@ import math
 
 import pygame
 
-from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass
+from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass, heading_deg
 from game.ui.battle.layout import AMBER, GREEN, GROUP, RED, SELECT
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
@@ -168,7 +168,7 @@ class PlotMode(Mode):
         pts = self.path()
         if len(pts) >= 2:
             (x0, y0), (x1, y1) = pts[-2], pts[-1]
-            return math.degrees(math.atan2(y1 - y0, x1 - x0)) % 360
+            return heading_deg(x0, y0, x1, y1) % 360
         return self.stand_facing
 
     def refresh(self, screen):
@@ -223,7 +223,7 @@ class PlotMode(Mode):
             y = min(max(y, 0.0), b.table.depth)
             if ev.buttons[2] and self.points:  # right drag: facing
                 ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
-                self.facing = math.degrees(math.atan2(y - ey, x - ex)) % 360
+                self.facing = heading_deg(ex, ey, x, y) % 360
             elif self.points:
                 self.cursor = (x, y)
                 if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:

@@ -12,7 +12,7 @@ import math
 
 import pygame
 
-from game import StandPose, range_band
+from game import StandPose, heading_deg, range_band
 from game.editor import edits
 from game.editor.commands import Batch, Replace, items
 from game.ui.modes import Mode, is_click
@@ -412,7 +412,7 @@ class StandMode(ToolMode):
             tx, ty = screen.tv.to_table(ev.pos)
             facing = self.facing(screen)
             if math.hypot(tx - x, ty - y) > 0.4:
-                facing = math.degrees(math.atan2(ty - y, tx - x)) % 360
+                facing = heading_deg(x, y, tx, ty) % 360
             screen.place_stand(x, y, round(facing, 1))
             self.press = None
         elif ev.type == pygame.KEYDOWN and ev.key in (pygame.K_q, pygame.K_e):
@@ -427,7 +427,7 @@ class StandMode(ToolMode):
         if self.press is not None:
             tx, ty = screen.tv.to_table(screen.mouse)
             if math.hypot(tx - x, ty - y) > 0.4:
-                facing = math.degrees(math.atan2(ty - y, tx - x))
+                facing = heading_deg(x, y, tx, ty)
         entering = screen.entry_point_for(x, y)
         if entering is not None:
             x, y = entering
@@ -472,7 +472,7 @@ class MeasureMode(ToolMode):
     def measure(self, screen) -> None:
         """Ask the engine about the line from a to b and show the answer."""
         (x0, y0), (x1, y1) = self.a, self.b
-        heading = math.degrees(math.atan2(y1 - y0, x1 - x0))
+        heading = heading_deg(x0, y0, x1, y1)
         firer = StandPose("from", "X", x0, y0, heading)
         target = StandPose("to", "Y", x1, y1, heading + 180)
         self.sight = screen.engine_sight(firer, target)
