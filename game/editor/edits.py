@@ -22,7 +22,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, shape
 
-from game import heading_deg
+from game import edge_point, heading_deg
 from game.editor.commands import Batch, Command, Insert, Kind, Replace, items, removals
 
 Ref = tuple[Kind, int]
@@ -205,14 +205,8 @@ def entry_point(raw: dict, side_id: str, x: float, y: float) -> tuple[float, flo
     edge = side and side.get("entry_edge")
     if not edge:
         return None
-    w, d = raw["table"]["width"], raw["table"]["depth"]
-    clamp = lambda v, hi: min(max(v, 0.5), hi - 0.5)  # noqa: E731
-    return {
-        "left": (0, clamp(y, d)),
-        "right": (w, clamp(y, d)),
-        "bottom": (clamp(x, w), 0),
-        "top": (clamp(x, w), d),
-    }[edge]
+    px, py = edge_point(edge, raw["table"]["width"], raw["table"]["depth"], x, y)
+    return tidy(px), tidy(py)
 
 
 def edge_facing(edge: str | None) -> float:

@@ -25,7 +25,7 @@ from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_inf
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose, Walk
+from game.rules.geometry import StandPose, Walk, edge_point
 from game.rules.jsonfile import write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
@@ -277,6 +277,13 @@ class Battle:
         """True when a footprint at (x, y, facing) overlaps no stand on the table but
         ``ignore`` (000 08.03.05; wrecks never count)."""
         return moves.room_at(self.ctx, x, y, facing, ignore)
+
+    def entry_point(self, stand_id: str, x: float, y: float) -> tuple[float, float]:
+        """The point of the stand's side's entry edge nearest (x, y) inches, where a stand
+        waiting to enter may start its move (RD "Entering the table")."""
+        s = self.stand(stand_id)
+        edge = self.side_spec[s.side].entry_edge
+        return edge_point(edge, self.table.width, self.table.depth, x, y)
 
     def entry_due(self, side: str, attempts: list[Action] | None = None) -> list[str]:
         """Groups of ``side`` that hold stands waiting to enter and may still try to move this

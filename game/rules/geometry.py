@@ -80,6 +80,15 @@ def corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
     return [(x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in local]
 
 
+def edge_point(edge: str, width: float, depth: float, x: float, y: float) -> tuple[float, float]:
+    """The point of a table's ``edge`` ("left", "right", "bottom", "top") nearest (x, y),
+    kept 0.5" from the corners so a stand entering there fits (inches; RD "Entering the
+    table"). Raises KeyError for another edge."""
+    y = min(max(y, 0.5), depth - 0.5)
+    x = min(max(x, 0.5), width - 0.5)
+    return {"left": (0.0, y), "right": (width, y), "bottom": (x, 0.0), "top": (x, depth)}[edge]
+
+
 def heading_deg(x0: float, y0: float, x1: float, y1: float) -> float:
     """The heading (degrees, counter-clockwise from +x, in -180..180) of the line from
     (x0, y0) to (x1, y1) inches: the facing a stand driving along it has (rules-decisions

@@ -145,14 +145,8 @@ class PlotMode(Mode):
         self.refresh(screen)
 
     def start_of_entry(self, screen, x: float, y: float) -> tuple[float, float]:
-        """The point of the side's entry edge nearest (x, y)."""
-        b = screen.battle
-        s = b.stand(self.stand)
-        edge = b.side_spec[s.side].entry_edge
-        w, d = b.table.width, b.table.depth
-        y = min(max(y, 0.5), d - 0.5)
-        x = min(max(x, 0.5), w - 0.5)
-        return {"left": (0.0, y), "right": (w, y), "bottom": (x, 0.0), "top": (x, d)}[edge]
+        """The point of the side's entry edge nearest (x, y), from the engine."""
+        return screen.battle.entry_point(self.stand, x, y)
 
     def path(self) -> list[tuple[float, float]]:
         """The plotted path, with the cursor as its last point."""
