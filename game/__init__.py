@@ -61,6 +61,7 @@ from game.rules.geometry import (
 )
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import check_log
+from game.rules.rulesets import RULESETS, phase_titles
 from game.rules.scenario import (
     Scenario,
     ScenarioError,
@@ -118,7 +119,9 @@ __all__ = [
     "overlaps",
     "parse_scenario",
     "range_band",
+    "phase_titles",
     "read_json_file",
+    "RULESETS",
     "sight_info",
     "write_atomic",
     "write_scenario",

@@ -49,8 +49,8 @@ class ModernRules(Ruleset):
     clear_after_firing = False  # a stand that fired keeps its cover for sight (000 07.01.03)
     turn = (
         initiative.PHASE,  # 000 05.00 step 1
-        fire.phase("fire1"),  # TL4 only (000 05.00 step 2)
-        fire.phase("fire2"),  # all qualified (step 3)
+        fire.phase("fire1", "1st fire phase"),  # TL4 only (000 05.00 step 2)
+        fire.phase("fire2", "2nd fire phase"),  # all qualified (step 3)
         movement.PHASE,  # joint movement (step 4)
         markers.PHASE,  # step 5
     )
@@ -147,7 +147,7 @@ class WwiiRules(Ruleset):
     turn = (
         initiative.PHASE,  # 001 5.0 step 1
         posture.PHASE,  # step 2
-        fire.phase("fire"),  # step 3, 7.1.1
+        fire.phase("fire", "fire phase"),  # step 3, 7.1.1
         movement.PHASE,  # step 4, 8.2.4
         markers.PHASE,  # step 5
     )
@@ -200,3 +200,9 @@ class WwiiRules(Ruleset):
 
 
 RULESETS = {"modern": ModernRules, "wwii": WwiiRules}
+
+
+def phase_titles() -> dict[str, str]:
+    """Every phase's battle-log name -> its name in words, over every ruleset (and the end)."""
+    titles = {p.name: p.title or p.name for r in RULESETS.values() for p in r.phases()}
+    return {**titles, "end": "end"}

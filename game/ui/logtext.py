@@ -9,17 +9,9 @@ log records.
 
 from __future__ import annotations
 
-PHASE_NAMES = {
-    "setup": "set-up",
-    "initiative": "initiative",
-    "fire1": "1st fire phase",
-    "fire2": "2nd fire phase",
-    "movement": "movement phase",
-    "marker_removal": "marker removal",
-    "end": "end",
-    "posture": "posture",
-    "fire": "fire phase",
-}
+from game import phase_titles
+
+PHASE_NAMES = phase_titles()  # from the rulesets' phases
 RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E": "eliminated"}
 
 

@@ -25,7 +25,8 @@ def _no_options(_ctx, _side, _kind) -> list:
 class Phase:
     """One phase of a turn (or the set-up before turn 1).
 
-    name : the battle log's phase name. kind : the family of decisions it waits for
+    name : the battle log's phase name. title : its name in words for a player ("1st fire
+    phase"; the name itself when empty). kind : the family of decisions it waits for
     ("setup", "posture", "fire", "movement") or None for a phase the engine plays through.
     auto : played through on entering (dice only). choose_first : the side with the
     initiative first chooses who acts first (000 07.02.04, 08.02.04; 001 5.0, 7.1.1, 8.2.4).
@@ -37,6 +38,7 @@ class Phase:
     """
 
     name: str
+    title: str = ""
     kind: str | None = None
     auto: bool = False
     choose_first: bool = False

@@ -42,10 +42,12 @@ def options(ctx, side: str, kind: str) -> list[Action]:
     return [Pass(side)] + fire_actions(ctx, side)
 
 
-def phase(name: str) -> Phase:
-    """A fire phase called ``name`` (Modern: ``fire1``, ``fire2``; WWII: ``fire``)."""
+def phase(name: str, title: str) -> Phase:
+    """A fire phase called ``name`` (Modern: ``fire1``, ``fire2``; WWII: ``fire``), ``title``
+    in words."""
     return Phase(
         name,
+        title,
         kind="fire",
         choose_first=True,
         decide=lambda ctx: "fire",

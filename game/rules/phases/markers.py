@@ -52,4 +52,4 @@ def marker_removal(ctx) -> None:
             ctx.event("resupply", stand=s.id, **r)
 
 
-PHASE = Phase("marker_removal", auto=True, on_begin=marker_removal)
+PHASE = Phase("marker_removal", "marker removal", auto=True, on_begin=marker_removal)

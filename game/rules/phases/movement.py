@@ -213,6 +213,7 @@ def may_pass(ctx, side: str) -> str | None:
 
 PHASE = Phase(
     "movement",
+    "movement phase",
     kind="movement",
     choose_first=True,
     on_begin=roll_orders,

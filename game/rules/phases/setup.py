@@ -34,6 +34,7 @@ def options(ctx, side: str, kind: str) -> list[Action]:
 
 PHASE = Phase(
     "setup",
+    "set-up",
     kind="setup",
     decide=lambda ctx: "setup",
     options=options,
