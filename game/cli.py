@@ -113,7 +113,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     sides = [s.id for s in sc.spec.sides]
     summary = summarise(results, sides)
     names = {s.id: s.name for s in sc.spec.sides}
-    print(f"{summary['battles']} battles of {sc.title} ({players[0]} vs {players[1]}):")
+    n = summary["battles"]
+    print(f"{n} battle{'' if n == 1 else 's'} of {sc.title} ({players[0]} vs {players[1]}):")
     for s in sides:
         print(
             f"  {names[s]}: {summary['wins'][s]} wins, {summary['mean_losses'][s]} stands "

@@ -503,3 +503,16 @@ def test_plotting_through_an_enemy_stand_shows_the_nerve_roll(app):
             key(s, pygame.K_l)
     assert b.stand("A1").x == 18.0
     assert any("nerve roll 12, total 15 against 15, passes" in line for line in s.log_lines)
+
+
+def test_the_menu_names_a_scenario_error_not_the_seed(app, tmp_path):
+    """A broken scenario chosen in the menu reports its own problem (ScenarioError is a
+    ValueError; it was caught as a bad seed)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "hulldown-scenario/1"}')
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.chosen = bad
+    menu.seed.set_text("7")
+    menu.start_new()
+    assert "bad.json" in menu.message and "seed" not in menu.message

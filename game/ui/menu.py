@@ -164,6 +164,10 @@ class MenuScreen:
             return
         try:
             seed = int(self.seed.get_text() or "1")
+        except ValueError:
+            self.say("The seed must be a whole number.")
+            return
+        try:
             ai = {}
             choice = self.players.selected_option
             choice = choice[0] if isinstance(choice, tuple) else choice
@@ -175,9 +179,6 @@ class MenuScreen:
             speed = self.speed.selected_option
             speed = speed[0] if isinstance(speed, tuple) else speed
             battle = new_battle(self.chosen, seed, ai, SPEEDS.get(speed, 12.0))
-        except ValueError:
-            self.say("The seed must be a whole number.")
-            return
         except ScenarioError as err:
             self.say(str(err))
             return

@@ -188,7 +188,7 @@ class PlotMode(Mode):
             spent = w.mp_spent if w else 0
             text = (
                 f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
-                f"{spent:g} spent of {mp:g}, {mp - spent:g} left.<br>"
+                f"{spent:.1f} spent of {mp:.1f}, {mp - spent:.1f} left.<br>"
                 f"Facing at the end: {self.end_facing():.0f} deg.<br>Click waypoints; "
                 "Enter commits, Backspace undoes, Esc cancels."
             )
