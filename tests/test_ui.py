@@ -516,3 +516,20 @@ def test_the_menu_names_a_scenario_error_not_the_seed(app, tmp_path):
     menu.seed.set_text("7")
     menu.start_new()
     assert "bad.json" in menu.message and "seed" not in menu.message
+
+
+def test_the_menu_button_asks_before_leaving_a_battle_under_way(app):
+    left = []
+    sc = parse_scenario(
+        scenario_dict([("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 30, 12, 180)]), "t.json"
+    )
+    s = BattleScreen(
+        app, Battle(sc, 0, dice=FixedDice([6, 6, 1, 1])), on_menu=lambda: left.append(1)
+    )
+    app.show(s)
+    s.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=s.menu_button))
+    assert left == [] and "not saved" in s._leave_dialog.confirmation_text.html_text
+    s.handle(
+        pygame.event.Event(pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=s._leave_dialog)
+    )
+    assert left == [1]

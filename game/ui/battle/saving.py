@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pygame
+
 
 class SavingMixin:
     """The battle screen's save, log copy, play again and back to the menu."""
@@ -48,6 +50,28 @@ class SavingMixin:
         """Start the same scenario again with the next seed."""
         if self.on_again:
             self.on_again(self.battle)
+
+    def ask_to_leave(self) -> None:
+        """The Menu button: a finished battle leaves at once; one under way asks first, and
+        says whether the autosave keeps it."""
+        if self.battle.finished:
+            self.to_menu()
+            return
+        from pygame_gui.windows import UIConfirmationDialog
+
+        kept = (
+            "It is autosaved: Resume the autosave in the menu continues it."
+            if self.battle.autosave is not None
+            else "This battle is not saved (use Save first to keep it)."
+        )
+        w, h = self.app.size
+        self._leave_dialog = UIConfirmationDialog(
+            pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
+            f"Leave the battle? {kept}",
+            self.app.manager,
+            window_title="Leave the battle",
+            action_short_name="Leave",
+        )
 
     def to_menu(self) -> None:
         """Back to the main menu."""

@@ -291,10 +291,14 @@ class BattleScreen(SavingMixin, DrawingMixin):
             elif ev.ui_element is self.save_button:
                 self.save()
             elif ev.ui_element is self.menu_button:
-                self.to_menu()
+                self.ask_to_leave()
             for button, fn in list(self._buttons):
                 if ev.ui_element is button:
                     fn()
+            return
+        if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
+            if getattr(self, "_leave_dialog", None) is ev.ui_element:
+                self.to_menu()
             return
         if ev.type == pygame.MOUSEMOTION:
             self._mouse = ev.pos
