@@ -212,9 +212,11 @@ def _move_into_sight(app, dice):
 def test_opportunity_fire_prompt_declined(app):
     s = _move_into_sight(app, [])
     assert isinstance(s.mode, CurtainMode) and s.mode.side == "B"
+    assert not s.pass_button.is_enabled and not s.save_button.is_enabled  # behind the curtain
     s.draw(app.surface)
     click_at(s, 5, 5)  # the curtain lifts
     assert isinstance(s.mode, OpportunityMode)
+    assert s.pass_button.is_enabled and s.save_button.is_enabled
     key(s, pygame.K_l)  # let it pass
     moves = [e for e in s.battle.log.events if e["event"] == "move"]
     assert moves[-1]["path"][-1] == [20.0, 12.0]

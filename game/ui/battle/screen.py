@@ -199,6 +199,13 @@ class BattleScreen(SavingMixin, DrawingMixin):
             return
         self.mode = mode
         mode.enter(self)
+        # nothing to pass or save behind the hand-over curtain or once the battle is over
+        idle = isinstance(mode, (CurtainMode, EndMode))
+        for button in (self.pass_button, self.save_button):
+            if idle and button.is_enabled:
+                button.disable()
+            elif not idle and not button.is_enabled:
+                button.enable()
 
     def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
         """Apply an action through the engine; an illegal one only shows its reason.
