@@ -200,7 +200,7 @@ class FilesMixin:
         w, h = self.app.size
         restore = autosave_file().exists()
         win = UIWindow(
-            pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 300 + 36 * restore), m, "New table"
+            pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + 36 * restore), m, "New table"
         )
         self._dialogs.append(win)
         c = win
