@@ -535,3 +535,40 @@ def test_the_menu_button_asks_before_leaving_a_battle_under_way(app):
         pygame.event.Event(pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=s._leave_dialog)
     )
     assert left == [1]
+
+
+def test_the_banner_tracks_victory_and_b_shows_how_to_win(app):
+    """Kills so far against kills needed, from the engine (seed sheets: 51% of the enemy,
+    losing at most 50%)."""
+    b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
+    s = BattleScreen(app, b)
+    app.show(s)
+    b.stand("B2").eliminated = True
+    assert s.banner_text().endswith("kills: Blue 1/2, Orange 0/2")
+    key(s, pygame.K_b)
+    assert s.show_briefing
+    lines = s.briefing_lines()
+    assert lines[0] == "Modern skirmish"
+    assert any(
+        "destroying 2 of the enemy's 3 stands" in t and "at most 1 of its 3" in t for t in lines
+    )
+    s.draw(app.surface)
+    key(s, pygame.K_ESCAPE)
+    assert not s.show_briefing
+
+
+def test_right_click_shows_a_unit_card_from_the_data_table(app):
+    b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
+    s = BattleScreen(app, b)
+    app.show(s)
+    a1 = b.stand("A1")
+    click_at(s, a1.x, a1.y, button=3)
+    assert s.card == "A1"
+    lines = s.unit_card_lines("A1")
+    u = a1.unit
+    assert lines[0].startswith("Leopard-IIA6 A1")
+    assert f"defence: front {u.defense}, flank or rear {-(-u.defense // 2)}" in lines
+    assert f"movement points this phase: {b.movement_points('A1'):.1f}" in lines
+    s.draw(app.surface)
+    names = [n for _, n in s.legend_entries()]
+    assert "Light buildings" in names and "Good road" in names

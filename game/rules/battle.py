@@ -325,6 +325,11 @@ class Battle:
         (:func:`game.rules.turns.kills_needed`)."""
         return turns.kills_needed(self.ctx, side)
 
+    def losses_allowed(self, side: str) -> int:
+        """How many of its own stands ``side`` may lose and still win
+        (:func:`game.rules.turns.losses_allowed`)."""
+        return turns.losses_allowed(self.ctx, side)
+
     def state_hash(self) -> str:
         """A digest of the whole battle state and the dice's position."""
         return self.ctx.state_hash()

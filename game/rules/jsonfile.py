@@ -1,45 +1,264 @@
-"""Reading a JSON file that a user hands the program (a scenario, a GeoJSON map, the editor's
-autosave): one reader, so every kind of file says what is wrong with it in the same words;
-and writing any file atomically, so a crash never leaves half of one."""
+"""Reading a JSON file that a user hands the program (a scenario, a save, a GeoJSON map, the
+editor's autosave): one reader, so every kind of file says what is wrong with it in the same
+words, and no file can make it hang, run out of memory or raise anything but its one line;
+and writing any file atomically, so a crash never leaves half of one.
+
+The reader's limits (docs/formats.md, "Limits"): a regular file (never a folder, a FIFO or a
+device, which are refused before they are opened), at most :data:`MAX_BYTES` long, UTF-8 with
+or without a byte-order mark, arrays and objects nested at most :data:`MAX_DEPTH` deep,
+integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only, and no key twice in
+one object."""
 
 from __future__ import annotations
 
+import codecs
 import json
+import math
 import os
+import re
+import stat
 import tempfile
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
+
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest file the reader reads (16 MB); the largest map of the corpus is 0.1 MB."""
+MAX_DEPTH = 64
+"""Arrays and objects inside one another, at most (a scenario needs 7)."""
+MAX_INT_DIGITS = 20
+"""Digits of an integer, at most (a seed is at most 20 digits: 2**64 has 20)."""
 
 
 class JsonFileError(ValueError):
     """A file cannot be read as JSON; the message is one line naming the file and the
-    problem (no such file, cannot be read, not valid JSON with its line and column)."""
+    problem (no such file, cannot be read and why, not valid JSON with its line and column,
+    or the JSON path of a duplicate key or a number out of bounds)."""
 
 
-def read_json_file(path: str | os.PathLike, encoding: str = "utf-8") -> Any:
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def read_json_file(path: str | os.PathLike, encoding: str = "utf-8-sig") -> Any:
     """The JSON value a file holds.
+
+    ``encoding`` is that of the text once the checks below have passed; the default,
+    ``utf-8-sig``, reads UTF-8 with or without a byte-order mark.
 
     Raises
     ------
     JsonFileError
-        ``file: no such file``, ``file: cannot be read (why)``, ``file: line L column C: not
-        valid JSON (why)`` or ``file: not valid JSON (nested too deep)``.
+        One line naming the file: ``file: no such file``; ``file: cannot be read (why)`` for a
+        folder, a FIFO, a device, a file over 16 MB, UTF-16 or UTF-32 text, bytes that are
+        not UTF-8; ``file: not valid JSON (the file is empty)``; ``file: line L column C: not
+        valid JSON (why)``; ``file: nested deeper than 64 ...``; and ``file: $.json.path:
+        duplicate key``, ``... an integer of N digits ...`` or ``... not a finite number``.
     """
     where = str(path)
+    if where == "":
+        raise JsonFileError("(empty path): no file name given")
+    data = _read_regular_file(path, where)
+    text = _decode(data, where, encoding)
+    if not text.strip():
+        raise JsonFileError(f"{where}: not valid JSON (the file is empty)")
+    depth = _depth(text)
+    if depth > MAX_DEPTH:
+        raise JsonFileError(
+            f"{where}: nested deeper than {MAX_DEPTH} levels (arrays and objects inside one "
+            f"another {depth} deep)"
+        )
+    flags: list[bool] = []
     try:
-        text = Path(path).read_text(encoding=encoding)
-    except FileNotFoundError:
-        raise JsonFileError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise JsonFileError(f"{where}: cannot be read ({err})") from None
-    try:
-        return json.loads(text)
+        value = json.loads(
+            text,
+            object_pairs_hook=lambda pairs: _object(pairs, flags),
+            parse_int=lambda s: _int(s, flags),
+            parse_float=lambda s: _float(s, flags),
+            parse_constant=lambda s: _constant(s, flags),
+        )
     except json.JSONDecodeError as err:
         raise JsonFileError(
             f"{where}: line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"
         ) from None
-    except RecursionError:
-        raise JsonFileError(f"{where}: not valid JSON (nested too deep)") from None
+    except RecursionError:  # not reached after the depth scan; kept as a last guard
+        raise JsonFileError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
+    if flags:
+        at, why = _first_problem(value)
+        raise JsonFileError(f"{where}: {at}: {why}")
+    return value
+
+
+def _read_regular_file(path: str | os.PathLike, where: str) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES, checked by ``stat`` before it is
+    opened (so a FIFO never blocks and a device is never read) and again once it is open."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise JsonFileError(f"{where}: no such file") from None
+    except NotADirectoryError:
+        raise JsonFileError(f"{where}: no such file (a part of the path is not a folder)") from None
+    except (OSError, ValueError) as err:
+        raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+    _check_kind(st, where)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            _check_kind(os.fstat(fh.fileno()), where)  # replaced since the stat?
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+    if len(data) > MAX_BYTES:
+        raise JsonFileError(f"{where}: cannot be read ({_too_large(None)})")
+    return data
+
+
+def _check_kind(st: os.stat_result, where: str) -> None:
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        if st.st_size > MAX_BYTES:
+            raise JsonFileError(f"{where}: cannot be read ({_too_large(st.st_size)})")
+        return
+    if stat.S_ISDIR(mode):
+        kind = "a folder"
+    elif stat.S_ISFIFO(mode):
+        kind = "a FIFO"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        kind = "a device"
+    elif stat.S_ISSOCK(mode):
+        kind = "a socket"
+    else:
+        kind = "something else"
+    raise JsonFileError(f"{where}: cannot be read (it is {kind}, not a regular file)")
+
+
+def _too_large(size: int | None) -> str:
+    mb = MAX_BYTES // (1024 * 1024)
+    if size is None:
+        return f"larger than the limit of {mb} MB"
+    return f"{size / (1024 * 1024):.1f} MB, larger than the limit of {mb} MB"
+
+
+def _why(err: Exception) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err)
+
+
+def _decode(data: bytes, where: str, encoding: str) -> str:
+    """The text of the bytes; UTF-16 and UTF-32 (by their byte-order mark, or by the NUL
+    bytes of their first characters) are named as such rather than read as garbage."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        wide = "UTF-32"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        wide = "UTF-16"
+    elif b"\x00" in data[:4]:  # JSON begins with an ASCII character (RFC 8259, 8.1)
+        wide = "UTF-32" if data[:4].count(b"\x00") == 3 else "UTF-16"
+    else:
+        wide = ""
+    if wide:
+        raise JsonFileError(f"{where}: cannot be read ({wide} text; save it as UTF-8)")
+    if b"\x00" in data:
+        at = data.index(b"\x00")
+        raise JsonFileError(f"{where}: cannot be read (a NUL byte at byte {at}: not text)")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        bad = data[err.start : err.start + 1].hex()
+        raise JsonFileError(
+            f"{where}: cannot be read (not UTF-8 text: byte 0x{bad} at byte {err.start})"
+        ) from None
+
+
+def _depth(text: str) -> int:
+    """How deep arrays and objects nest, counted on the brackets outside strings, so that
+    ``json.loads`` is never asked to recurse deeper than MAX_DEPTH."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0  # cannot nest deeper than the limit
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+class _Bad:
+    """Stands in the parsed value for a number the reader refuses, until its path is found."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str):
+        self.why = why
+
+
+class _DupDict(dict):
+    """An object with a key given twice (``dup``), until its path is found."""
+
+    dup = ""
+
+
+def _object(pairs: list[tuple[str, Any]], flags: list[bool]) -> dict:
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            break
+        seen.add(key)
+    marked = _DupDict(out)
+    marked.dup = key
+    flags.append(True)
+    return marked
+
+
+def _short(literal: str) -> str:
+    return literal if len(literal) <= 24 else f"{literal[:12]}... ({len(literal)} characters)"
+
+
+def _int(literal: str, flags: list[bool]) -> int | _Bad:
+    digits = len(literal) - literal.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        flags.append(True)
+        return _Bad(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
+    return int(literal)
+
+
+def _float(literal: str, flags: list[bool]) -> float | _Bad:
+    value = float(literal)
+    if not math.isfinite(value):
+        flags.append(True)
+        return _Bad(f"{_short(literal)} is not a finite number (too large)")
+    return value
+
+
+def _constant(literal: str, flags: list[bool]) -> _Bad:
+    flags.append(True)
+    return _Bad(f"{literal} is not a finite number (JSON has no {literal})")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if _NAME.match(key) else f"{path}[{json.dumps(key)}]"
+
+
+def _first_problem(value: Any) -> tuple[str, str]:
+    """The JSON path and the problem of the first refused number or duplicate key, in the
+    order of the file (the value is at most MAX_DEPTH deep, so the walk is short)."""
+    stack: list[tuple[Any, str]] = [(value, "$")]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, _Bad):
+            return at, v.why
+        if isinstance(v, _DupDict):
+            return _join(at, v.dup), "duplicate key"
+        if isinstance(v, dict):
+            stack.extend(reversed([(x, _join(at, k)) for k, x in v.items()]))
+        elif isinstance(v, list):
+            stack.extend(reversed([(x, f"{at}[{i}]") for i, x in enumerate(v)]))
+    return "$", "refused"  # not reached: a flag is raised only with a marker in the value
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:

@@ -137,6 +137,14 @@ def kills_needed(ctx, side: str) -> int:
     return next((n for n in range(total + 1) if n / max(1, total) * 100 >= pct - 1e-9), total + 1)
 
 
+def losses_allowed(ctx, side: str) -> int:
+    """How many of its own stands ``side`` may lose and still win: the most whose share stays
+    within the scenario's limit (seed scenario sheets: at most 50%; RD "Victory")."""
+    total = ctx.totals[side]
+    pct = ctx.scenario.spec.victory.lose_at_most_pct
+    return max(n for n in range(total + 1) if n / max(1, total) * 100 <= pct + 1e-9)
+
+
 def victory(ctx, losses: dict[str, int]) -> tuple[str | None, str | None]:
     """A side that destroyed at least the scenario's share of the enemy while losing no
     more than its limit wins (seed scenario sheets; RD "Victory")."""

@@ -16,6 +16,7 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 from game import Battle, IllegalAction, LetPass, Move, OpportunityFire, Pass
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
+from game.ui.battle.info import InfoMixin
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
@@ -40,7 +41,7 @@ MODES = {
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
 
-class BattleScreen(SavingMixin, DrawingMixin):
+class BattleScreen(SavingMixin, DrawingMixin, InfoMixin):
     """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
@@ -175,10 +176,15 @@ class BattleScreen(SavingMixin, DrawingMixin):
         orders = ""
         if st.phase == "movement":
             orders = "   orders: " + ", ".join(
-                f"{self.side_name(s)} {st.orders.get(s, 0)}" for s in b.sides
+                f"{self.short_name(s)} {st.orders.get(s, 0)}" for s in b.sides
             )
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
-        return f"{turn}   {phase}   {self.side_name(b.to_act)} to act{orders}"
+        return f"{turn}   {phase}   {self.short_name(b.to_act)} to act{orders}{self.victory_text()}"
+
+    def short_name(self, side: str | None) -> str:
+        """A side's name without its bracketed part ("Force 1" of "Force 1 (Pz IIIJ-M)"), for
+        the banner, which must fit beside its buttons."""
+        return self.side_name(side).split(" (")[0]
 
     # ---------------------------------------------------------------- modes and actions
 
@@ -320,6 +326,14 @@ class BattleScreen(SavingMixin, DrawingMixin):
                 return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
+        if (
+            ev.type == pygame.MOUSEBUTTONUP
+            and ev.button == 3
+            and not isinstance(self.mode, (PlotMode, CurtainMode))
+        ):
+            s = self.stand_under(ev.pos, include_off_table=True)
+            self.card = s.id if s is not None and self.card != s.id else None
+            return
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self._mouse)
             return
@@ -344,6 +358,15 @@ class BattleScreen(SavingMixin, DrawingMixin):
             return True
         if k == pygame.K_x:
             self.show_explain = not self.show_explain
+            return True
+        if k == pygame.K_b:
+            self.show_briefing = not self.show_briefing
+            return True
+        if k == pygame.K_t:
+            self.show_legend = not self.show_legend
+            return True
+        if k == pygame.K_ESCAPE and (self.show_briefing or self.card):
+            self.show_briefing, self.card = False, None
             return True
         if self.help and k == pygame.K_ESCAPE:
             self.help = False
@@ -441,6 +464,7 @@ class BattleScreen(SavingMixin, DrawingMixin):
         if self.show_explain:
             self._draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
+            self._draw_info(surface)
             self._draw_hover(surface)
         if self.help:
             self._draw_help(surface)

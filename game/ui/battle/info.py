@@ -1,0 +1,172 @@
+"""What the battle screen tells a player besides the decision at hand: the scenario's
+briefing and how to win (B), a unit card for a stand (right-click), the terrain legend (T),
+and the victory tracker in the banner. Every number comes from the engine or the data tables:
+the kills needed and losses allowed from ``Battle``, a unit's values from its data row."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS
+
+CARD_BG = (250, 248, 240)
+
+
+def _wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
+def _box(surface, lines, at, font, title_font=None, width=None, centre=None) -> pygame.Rect:
+    """Lines of text in a framed box with its top-left at ``at`` (or centred on ``centre``);
+    the first line in ``title_font``. Returns the box."""
+    title_font = title_font or font
+    imgs = [title_font.render(lines[0], True, INK)] + [font.render(t, True, INK) for t in lines[1:]]
+    w = width or max(i.get_width() for i in imgs) + 24
+    h = sum(i.get_height() + 3 for i in imgs) + 18
+    box = pygame.Rect(at[0], at[1], w, h)
+    if centre is not None:
+        box.center = centre
+    pygame.draw.rect(surface, CARD_BG, box)
+    pygame.draw.rect(surface, INK, box, 2)
+    y = box.y + 9
+    for img in imgs:
+        surface.blit(img, (box.x + 12, y))
+        y += img.get_height() + 3
+    return box
+
+
+class InfoMixin:
+    """The battle screen's briefing, unit cards, terrain legend and victory tracker."""
+
+    show_briefing = False
+    show_legend = True
+    card: str | None = None
+
+    def victory_text(self) -> str:
+        """The banner's tracker: each side's kills against the kills it needs to win."""
+        b = self.battle
+        losses = b.state.losses(b.sides)
+        parts = [f"{self.short_name(s)} {losses[b.other(s)]}/{b.kills_needed(s)}" for s in b.sides]
+        return "   kills: " + ", ".join(parts)
+
+    def briefing_lines(self) -> list[str]:
+        """The briefing: title, description, how to win, turns and sighting."""
+        b = self.battle
+        spec = b.scenario.spec
+        v = spec.victory
+        lines = [spec.title]
+        if spec.description.strip():
+            lines += ["", spec.description, ""]
+        for s in b.sides:
+            lines.append(
+                f"{self.side_name(s)} wins by destroying {b.kills_needed(s)} of the enemy's "
+                f"{b.totals[b.other(s)]} stands ({v.destroy_at_least_pct:g}% or more) while "
+                f"losing at most {b.losses_allowed(s)} of its {b.totals[s]}."
+            )
+        lines.append(
+            f"Victory is checked at the end of each turn; after turn {spec.turns} with no winner "
+            f'the battle is a draw. Sighting distance {spec.max_sighting_in:g}".'
+        )
+        return lines
+
+    def unit_card_lines(self, stand_id: str) -> list[str]:
+        """A stand's card: its data row and what it has done this turn."""
+        b = self.battle
+        s = b.stand(stand_id)
+        u = s.unit
+        lines = [f"{s.unit_name} {s.id} ({self.side_name(s.side)})"]
+        tl = f"tech level {u.tech_level}, " if u.tech_level else ""
+        lines.append(f"{tl}{u.points} points, speed {u.speed:g} MP ({u.movement_class})")
+        if hasattr(u, "cannon_attack"):
+            lines.append(f'cannon: attack {u.cannon_attack}, range {u.cannon_range}"')
+        else:
+            lines.append(
+                f'gun: AP {u.ap_firepower} to {u.ap_range}", HE {u.he_firepower} to {u.he_range}"'
+                + (", front arc only" if u.facing_restricted else "")
+            )
+        if u.atgm is not None:
+            a = u.atgm
+            lines.append(
+                f'ATGM: attack {a.attack}, range {a.min_range}-{a.range}", depletes on {a.depletion}'
+                + (" (used up)" if s.depleted else "")
+            )
+        flank = -(-u.defense // 2)
+        lines.append(f"defence: front {u.defense}, flank or rear {flank}")
+        marks = [m for m, on in (("suppressed", s.S), ("disorganized", s.D)) if on]
+        lines.append("markers: " + (", ".join(marks) if marks else "none"))
+        group = f"group {s.group}" if s.group else "no group"
+        lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
+        done = []
+        if s.fire_attempts:
+            done.append(f"fired {s.fire_attempts}x")
+        if s.attacked_in:
+            done.append("attacked")
+        if s.mp_spent:
+            done.append(f"moved ({s.mp_spent:.1f} MP)")
+        lines.append("this turn: " + (", ".join(done) if done else "nothing yet"))
+        if not s.eliminated:
+            lines.append(f"movement points this phase: {b.movement_points(s.id):.1f}")
+        else:
+            lines.append("eliminated")
+        return lines
+
+    def legend_entries(self) -> list[tuple[tuple, str]]:
+        """(colour, name in words) of the terrain on this table: areas, roads, hills."""
+        b = self.battle
+        names = {k: t.name for k, t in b.data.terrain.items()}
+        out = []
+        for kind in sorted({f.kind for f in b.table.areas}):
+            out.append((TERRAIN_COLOURS.get(kind, (150, 150, 150)), names.get(kind, kind)))
+        for kind in sorted({f.kind for f in b.table.roads}):
+            out.append((ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0], names.get(kind, kind)))
+        for level in sorted({h.level for h in b.table.hills}):
+            colour = HILL_COLOURS[min(level - 1, len(HILL_COLOURS) - 1)]
+            out.append((colour, f'hill, level {level} (1" slope band, hilltop inside)'))
+        return out
+
+    def _font(self, size: int) -> pygame.font.Font:
+        cache = self.__dict__.setdefault("_info_fonts", {})
+        if size not in cache:
+            cache[size] = pygame.font.Font(None, size)
+        return cache[size]
+
+    def _draw_info(self, surface) -> None:
+        """The legend, the unit card and the briefing, over the table."""
+        rect = self.tv.rect
+        font = self._font(20)
+        if self.show_legend:
+            entries = self.legend_entries()
+            if entries:
+                y = rect.bottom - 10 - 18 * len(entries)
+                for colour, name in entries:
+                    img = font.render(name, True, INK)
+                    bg = pygame.Rect(rect.x + 8, y - 2, img.get_width() + 30, 18)
+                    pygame.draw.rect(surface, CARD_BG, bg)
+                    pygame.draw.rect(surface, colour, pygame.Rect(rect.x + 12, y + 1, 12, 12))
+                    pygame.draw.rect(surface, INK, pygame.Rect(rect.x + 12, y + 1, 12, 12), 1)
+                    surface.blit(img, (rect.x + 30, y))
+                    y += 18
+        if self.card and self.card in self.battle.state.stands:
+            _box(
+                surface,
+                self.unit_card_lines(self.card),
+                (rect.x + 10, rect.y + 10),
+                font,
+                self._font(22),
+            )
+        if self.show_briefing:
+            width = min(640, rect.w - 40)
+            lines = []
+            for k, text in enumerate(self.briefing_lines()):
+                lines += _wrap(self._font(24 if k == 0 else 21), text, width - 30) or [""]
+            lines.append("")
+            lines.append("B closes the briefing.")
+            _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)
