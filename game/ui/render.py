@@ -213,18 +213,22 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
         INK,
     )
     surface.blit(title, (margin, 10))
-    _legend(surface, scenario, (margin + 260, size[1] - 42))
+    legend(surface, scenario, (margin + 260, size[1] - 42))
     pygame.image.save(surface, out)
     return size
 
 
-def _legend(surface, scenario, at) -> None:
+def legend(surface, scenario, at) -> None:
+    """A line of swatches and terrain names in words (and the sides' colours) from ``at``
+    (pixels), wrapped to a second line when it would run off the surface."""
     font = pygame.font.Font(None, 20)
     x, y = at
     kinds = sorted({f.kind for f in scenario.table.areas})
     entries = [
         (TERRAIN_COLOURS.get(k, (150, 150, 150)), scenario.data.terrain[k].name) for k in kinds
     ]
+    for k in sorted({f.kind for f in scenario.table.roads}):
+        entries.append((ROAD_STYLE.get(k, ((120, 100, 80), 0))[0], scenario.data.terrain[k].name))
     if scenario.table.hills:
         entries.append((HILL_COLOURS[0], "Hill (slope band, lighter crest)"))
     for i, s in enumerate(scenario.spec.sides):
@@ -239,4 +243,4 @@ def _legend(surface, scenario, at) -> None:
         x += 16 + text.get_width() + 14
 
 
-__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "render_png"]
+__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "legend", "render_png"]

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import pygame
 
-from game.ui.render import INK, View, draw_scenario
+from game.ui.render import INK, View, draw_scenario, legend
 
 HELP = "wheel: zoom   drag: pan   F: fit   Esc: quit"
+
+
+def _table_area(screen) -> pygame.Rect:
+    """Where the table is fitted: the window less the legend and status lines at the bottom."""
+    return pygame.Rect(0, 0, screen.get_width(), screen.get_height() - 64)
 
 
 def _zoom(view: View, factor: float, at: tuple[int, int]) -> View:
@@ -38,7 +43,7 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
     clock = pygame.time.Clock()
     font = pygame.font.Font(None, 22)
     table = scenario.table
-    view = View.fit(table.width, table.depth, screen.get_rect().inflate(0, -40))
+    view = View.fit(table.width, table.depth, _table_area(screen))
     drag: tuple[int, int] | None = None
     n = 0
     running = True
@@ -49,7 +54,7 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
             elif (
                 ev.type == pygame.KEYDOWN and ev.key == pygame.K_f or ev.type == pygame.VIDEORESIZE
             ):
-                view = View.fit(table.width, table.depth, screen.get_rect().inflate(0, -40))
+                view = View.fit(table.width, table.depth, _table_area(screen))
             elif ev.type == pygame.MOUSEWHEEL:
                 view = _zoom(view, 1.15**ev.y, pygame.mouse.get_pos())
             elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
@@ -66,12 +71,14 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
         status = f"{scenario.title}   {HELP}"
         if table.on_table(mx, my):
             here = table.terrain_at(mx, my)
-            what = ", ".join(here.areas) or "clear"
+            names = {k: t.name.lower() for k, t in scenario.data.terrain.items()}
+            what = ", ".join(names.get(k, k) for k in here.areas) or "clear"
             if here.road:
-                what += f", {here.road}"
+                what += f", {names.get(here.road, here.road)}"
             if here.hill_zone:
                 what += f", {here.hill_zone} (level {here.ground_level})"
             status = f'({mx:.1f}", {my:.1f}")  {what}     {HELP}'
+        legend(screen, scenario, (12, screen.get_height() - 56))
         bar = pygame.Rect(0, screen.get_height() - 30, screen.get_width(), 30)
         pygame.draw.rect(screen, (245, 243, 235), bar)
         screen.blit(font.render(status, True, INK), (10, bar.y + 8))
