@@ -3,10 +3,82 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+import tempfile
 
 MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "maps")
+
+# the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
+SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
+AI_SPEED_RANGE = (1.0, 1000.0)  # play --ai-speed, inches a second, or 0 (game.rules.battle's)
+GAMES_RANGE = (1, 100_000)  # simulate --games
+SEED_DIGITS = 18  # --seed: saves hold integers of at most 20 digits (game.rules.jsonfile)
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 30 else f"{text[:24]}... ({len(text)} characters)"
+
+
+def _number(text: str, lo: float, hi: float, zero: bool = False) -> float:
+    """A finite number from ``lo`` to ``hi`` (or 0 when ``zero``), for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_shown(text)!r} is not a number") from None
+    if not math.isfinite(value) or not (lo <= value <= hi or (zero and value == 0)):
+        span = f"0 or from {lo:g} to {hi:g}" if zero else f"from {lo:g} to {hi:g}"
+        raise argparse.ArgumentTypeError(f"give a number {span}, not {_shown(text)}")
+    return value
+
+
+def _whole(text: str, lo: int, hi: int, span: str) -> int:
+    """A whole number from ``lo`` to ``hi``, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"give a whole number {span}, not {_shown(text)}")
+    return value
+
+
+def scale_arg(text: str) -> float:
+    """``render --scale``: pixels per inch, finite, 1 to 200."""
+    return _number(text, *SCALE_RANGE)
+
+
+def ai_speed_arg(text: str) -> float:
+    """``play --ai-speed``: inches a second, 0 (moves not shown) or 1 to 1000; slower, a move
+    would take minutes to show (1e-300 froze the battle for good)."""
+    return _number(text, *AI_SPEED_RANGE, zero=True)
+
+
+def games_arg(text: str) -> int:
+    """``simulate --games``: 1 to 100,000 battles."""
+    lo, hi = GAMES_RANGE
+    return _whole(text, lo, hi, f"from {lo} to {hi:,}")
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number of at most 18 digits, so a save or a run of battles from it
+    keeps seeds the save reader accepts."""
+    top = 10**SEED_DIGITS - 1
+    return _whole(text, -top, top, f"of at most {SEED_DIGITS} digits")
+
+
+def _log_dir_problem(log_dir: str) -> str | None:
+    """Why battle logs cannot be written into ``log_dir`` (made if missing), or None."""
+    if os.path.exists(log_dir) and not os.path.isdir(log_dir):
+        return "it is a file, not a folder"
+    try:
+        os.makedirs(log_dir, exist_ok=True)
+        with tempfile.TemporaryFile(dir=log_dir):
+            pass
+    except OSError as err:
+        return f"cannot write there ({err.strerror or err})"
+    return None
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -86,9 +158,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.games < 1:
-        print("--games: give at least 1", file=sys.stderr)
-        return 2
     try:
         sc = load_scenario(args.scenario)
         from game import Battle
@@ -98,6 +167,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(err, file=sys.stderr)
         return 1
     log_dir = args.log_dir
+    if log_dir:
+        problem = _log_dir_problem(log_dir)
+        if problem:
+            print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
+            return 2
     results = []
     bar = tqdm(
         range(args.games),
@@ -109,7 +183,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     for i in bar:
         seed = args.seed + i
         log = os.path.join(log_dir, f"battle-{i + 1:04d}-seed-{seed}.jsonl") if log_dir else None
-        results.append(play_battle(sc, seed, players, log))
+        try:
+            results.append(play_battle(sc, seed, players, log))
+        except OSError as err:
+            print(f"{log}: cannot write the battle log ({err.strerror or err})", file=sys.stderr)
+            return 1
     sides = [s.id for s in sc.spec.sides]
     summary = summarise(results, sides)
     names = {s.id: s.name for s in sc.spec.sides}
@@ -212,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     mnu.set_defaults(func=_cmd_menu)
     pl = sub.add_parser("play", help="play a battle on screen")
     pl.add_argument("scenario", nargs="?", help="scenario file")
-    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--seed", type=seed_arg, default=1)
     pl.add_argument("--load", help="a save file to continue")
     pl.add_argument("--resume", action="store_true", help="continue the autosave")
     pl.add_argument(
@@ -221,9 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--level", default="veteran", choices=["veteran", "recruit"])
     pl.add_argument(
         "--ai-speed",
-        type=float,
+        type=ai_speed_arg,
         default=12.0,
-        help="inches a second the AI's moves are shown at (0: not shown)",
+        help="inches a second the AI's moves are shown at, 1 to 1000 (0: not shown)",
     )
     pl.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     pl.set_defaults(func=_cmd_play)
@@ -241,12 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")
     r.add_argument("--out", required=True, help="PNG file to write")
-    r.add_argument("--scale", type=float, default=20.0, help="pixels per inch (default 20)")
+    r.add_argument(
+        "--scale", type=scale_arg, default=20.0, help="pixels per inch, 1 to 200 (default 20)"
+    )
     r.set_defaults(func=_cmd_render)
     s = sub.add_parser("simulate", help="play whole battles headless")
     s.add_argument("scenario")
-    s.add_argument("--games", type=int, default=1)
-    s.add_argument("--seed", type=int, default=1, help="seed of the first battle (then +1 each)")
+    s.add_argument("--games", type=games_arg, default=1, help="how many, 1 to 100,000")
+    s.add_argument(
+        "--seed", type=seed_arg, default=1, help="seed of the first battle (then +1 each)"
+    )
     s.add_argument("--log-dir", help="write one battle log per battle here")
     s.add_argument(
         "--players",

@@ -461,3 +461,31 @@ def test_a_stand_that_fits_nowhere_keeps_its_place_and_facing():
     assert ev["stopped_by"] == "overlap"
     a1 = b.stand("A1")
     assert (a1.x, a1.y, a1.facing_deg) == (10, 12, 0)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [((10, 12), (20, 12)), ((10, 12), (14, 16), (20, 14)), ((10, 12), (10, 4))],
+    ids=["straight", "dog-leg", "away"],
+)
+def test_the_threat_preview_is_the_engines_offer_for_the_same_path(path):
+    """What the plotting screen shows before a move is committed is exactly what the enemy is
+    offered once it is (000 07.06.05): the same steps, the same firers at each."""
+    b = battle(
+        [
+            ("A1", "A", T72, 10, 12, 0),
+            ("B1", "B", T72, 26, 15, 180),
+            ("B2", "B", M1A2, 24, 4, 90),
+        ],
+        [5],
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    preview = b.threat_preview("A1", path, 0.0)
+    b.apply(Move("A", "A1", path, 0.0))
+    assert preview["offer"] == b.opportunity_offer
+    assert preview["points"] == b.state.pending.points if b.state.pending else True
+    if preview["worst"] is not None:
+        worst = preview["worst"]
+        assert len(preview["offer"][worst]) == max(len(v) for v in b.opportunity_offer.values())
+        assert 0 <= preview["odds"]["p_eliminated"] <= 1

@@ -572,3 +572,23 @@ def test_right_click_shows_a_unit_card_from_the_data_table(app):
     s.draw(app.surface)
     names = [n for _, n in s.legend_entries()]
     assert "Light buildings" in names and "Good road" in names
+
+
+def test_plotting_shows_who_could_opportunity_fire_along_the_path(app):
+    """The threat preview (#24): the plotting panel and the dots on the path come from the
+    engine's own offer for that path, before the move is committed."""
+    s = small_battle(
+        app,
+        [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 26, 15, 180)],
+        [6, 6, 1, 1, 3, 3, 3, 3, 5],
+    )
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 20, 12)
+    assert isinstance(s.mode, PlotMode)
+    preview = s.battle.threat_preview("A1", [(10, 12), (20, 12)], 0.0)
+    assert s.mode.threat["offer"] == preview["offer"] and preview["offer"]
+    assert "Opportunity fire: 1 enemy stand could fire" in s._panel_text
+    s.draw(app.surface)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from game.rules import combat, moves, turns
 from game.rules.actions import Action, ChooseFirst, Pass, action_from_dict
@@ -26,7 +25,7 @@ from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
 from game.rules.geometry import StandPose, Walk, edge_point
-from game.rules.jsonfile import write_atomic
+from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
 from game.rules.phases import Phase
@@ -268,6 +267,23 @@ class Battle:
         passes (:func:`game.rules.moves.pass_through_at`, 001 8.3.6)."""
         return moves.pass_through_at(self.ctx, stand_id, path)
 
+    def threat_preview(self, stand_id: str, path, facing_deg: float = 0.0) -> dict:
+        """Who could opportunity-fire where along a move being plotted, before it is
+        committed: the engine's own offer for that path (:func:`game.rules.moves.threats`;
+        000 07.06.05). Returns ``points`` (the steps the stand would walk), ``offer`` (step ->
+        [(firer, weapon)]), ``worst`` (the step with the most firers, or None) and ``odds``
+        (:func:`combat.attack_odds` of all of them firing there, or None)."""
+        pm = moves.threats(self.ctx, stand_id, path, facing_deg)
+        if pm is None:
+            return {"points": (), "offer": {}, "worst": None, "odds": None}
+        worst = max(pm.offer, key=lambda k: (len(pm.offer[k]), -k), default=None)
+        odds = None
+        if worst is not None:
+            setups = [fs for (k, _), fs in sorted(pm.setups.items()) if k == worst]
+            t = self.stand(stand_id)
+            odds = combat.attack_odds(self.crt, setups, t.S, t.D)
+        return {"points": pm.points, "offer": dict(pm.offer), "worst": worst, "odds": odds}
+
     def path_problem(self, stand_id: str, path) -> str | None:
         """Why a move along ``path`` would be refused for the stand, or None
         (:func:`game.rules.moves.path_problem`)."""
@@ -400,25 +416,34 @@ class Battle:
         """Load a save: rebuild the scenario it carries, replay its actions with its seed and
         check that the state hash matches.
 
-        Raises SaveError naming the file, the field and the problem.
+        Raises SaveError, one line naming the file, the field and the problem: a file the JSON
+        reader refuses (:func:`game.rules.jsonfile.read_json_file`), a seed that is not a whole
+        number, actions that are not a list of objects, a ``meta.ai`` that is not side: level
+        of the scenario's sides and the AI's levels, a ``meta.ai_speed`` that is not 0 or from
+        1 to 1000, an action the replay refuses or a state hash it does not reach.
         """
         where = str(path)
         try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SaveError(f"{where}: no such file") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise SaveError(f"{where}: not a readable save ({err})") from None
+            doc = read_json_file(path, allow_nan=False)
+        except JsonFileError as err:
+            raise SaveError(str(err)) from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
             raise SaveError(f"{where}: $.format: not a {SAVE_FORMAT} file")
         for field_name in ("scenario", "seed", "actions", "state_hash"):
             if field_name not in doc:
                 raise SaveError(f"{where}: $.{field_name}: required field is missing")
+        problem = _save_field_problem(doc)
+        if problem:
+            raise SaveError(f"{where}: {problem}")
         try:
             scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
         except ScenarioError as err:
             raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
-        battle = cls(scenario, int(doc["seed"]), log_path=log_path)
+        sides = [s.id for s in scenario.spec.sides]
+        problem = _meta_problem(doc.get("meta", {}), sides)
+        if problem:
+            raise SaveError(f"{where}: {problem}")
+        battle = cls(scenario, doc["seed"], log_path=log_path)
         for i, raw in enumerate(doc["actions"]):
             try:
                 battle.apply(action_from_dict(raw))
@@ -430,6 +455,85 @@ class Battle:
                 f"{battle.state_hash()}, the save says {doc['state_hash']}"
             )
         battle.autosave = autosave
-        meta = doc.get("meta", {})
-        battle.meta = meta if isinstance(meta, dict) else {}
+        battle.meta = doc.get("meta", {})
         return battle
+
+
+AI_LEVELS = ("veteran", "recruit")
+"""The AI's levels a save's ``meta.ai`` may name (game.ai.levels.LEVELS; a test keeps the two
+the same, since the rules import nothing from the AI)."""
+AI_SPEED_MIN, AI_SPEED_MAX = 1.0, 1000.0
+"""A save's ``meta.ai_speed`` (inches a second the AI's moves are shown at): 0 (not shown) or
+from AI_SPEED_MIN to AI_SPEED_MAX; slower than 1"/s a move would take minutes to show and
+hold up the battle (1e-300 froze it for good)."""
+
+
+def _describe(value) -> str:
+    """A value as a line of an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a
+    list``, ``an object``."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    text = json.dumps(value)
+    return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
+
+
+def _is_whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _save_field_problem(doc: dict) -> str | None:
+    """``$.path: what is wrong`` with the save's own fields (the scenario has its own
+    checks; meta is checked once the scenario's sides are known), or None."""
+    if not _is_whole(doc["seed"]):
+        return f"$.seed: must be a whole number, not {_describe(doc['seed'])}"
+    actions = doc["actions"]
+    if not isinstance(actions, list):
+        return f"$.actions: must be a list of actions, not {_describe(actions)}"
+    for i, a in enumerate(actions):
+        if not isinstance(a, dict):
+            return f"$.actions[{i}]: must be an action (an object), not {_describe(a)}"
+    if not isinstance(doc["state_hash"], str):
+        return f"$.state_hash: must be text, not {_describe(doc['state_hash'])}"
+    path = doc.get("scenario_path")
+    if path is not None and not isinstance(path, str):
+        return f"$.scenario_path: must be text, not {_describe(path)}"
+    return None
+
+
+def ai_speed_problem(value) -> str | None:
+    """What is wrong with an AI speed (inches a second), or None: a finite number, 0 (not
+    shown) or from AI_SPEED_MIN to AI_SPEED_MAX."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be a number of inches a second, not {_describe(value)}"
+    if value != 0 and not AI_SPEED_MIN <= value <= AI_SPEED_MAX:  # NaN fails this too
+        return (
+            f"must be 0 (moves not shown) or from {AI_SPEED_MIN:g} to {AI_SPEED_MAX:g} inches "
+            f"a second, not {_describe(value)}"
+        )
+    return None
+
+
+def _meta_problem(meta, sides: list[str]) -> str | None:
+    """``$.meta...: what is wrong`` with a save's meta (who plays each side and how fast the
+    AI's moves are shown; other keys are kept as they are), or None."""
+    if not isinstance(meta, dict):
+        return f"$.meta: must be an object, not {_describe(meta)}"
+    if "ai" in meta:
+        ai = meta["ai"]
+        if not isinstance(ai, dict):
+            return f"$.meta.ai: must be an object of side: level, not {_describe(ai)}"
+        for side, level in ai.items():
+            if side not in sides:
+                return f"$.meta.ai: no side {_describe(side)} (the sides are {', '.join(sides)})"
+            if level not in AI_LEVELS:
+                return (
+                    f"$.meta.ai.{side}: must be one of {', '.join(AI_LEVELS)}, "
+                    f"not {_describe(level)}"
+                )
+    if "ai_speed" in meta:
+        problem = ai_speed_problem(meta["ai_speed"])
+        if problem:
+            return f"$.meta.ai_speed: {problem}"
+    return None

@@ -6,8 +6,8 @@ and writing any file atomically, so a crash never leaves half of one.
 The reader's limits (docs/formats.md, "Limits"): a regular file (never a folder, a FIFO or a
 device, which are refused before they are opened), at most :data:`MAX_BYTES` long, UTF-8 with
 or without a byte-order mark, arrays and objects nested at most :data:`MAX_DEPTH` deep,
-integers of at most :data:`MAX_INT_DIGITS` digits, finite numbers only, and no key twice in
-one object."""
+integers of at most :data:`MAX_INT_DIGITS` digits, no key twice in one object, and (for
+saves) finite numbers only."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import tempfile
+from functools import partial
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -42,11 +43,16 @@ _STEP = [1 if c in b"[{" else -1 if c in b"]}" else 0 for c in range(256)]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def read_json_file(path: str | os.PathLike, encoding: str = "utf-8-sig") -> Any:
+def read_json_file(
+    path: str | os.PathLike, encoding: str = "utf-8-sig", *, allow_nan: bool = True
+) -> Any:
     """The JSON value a file holds.
 
     ``encoding`` is that of the text once the checks below have passed; the default,
-    ``utf-8-sig``, reads UTF-8 with or without a byte-order mark.
+    ``utf-8-sig``, reads UTF-8 with or without a byte-order mark. ``allow_nan`` False refuses
+    ``NaN``, ``Infinity``, ``-Infinity`` and numbers too large for a float (``1e400``) with
+    their JSON path (saves); True passes them on as floats for a validator that reports them
+    beside the file's other problems (scenarios and GeoJSON check every number is finite).
 
     Raises
     ------
@@ -55,7 +61,8 @@ def read_json_file(path: str | os.PathLike, encoding: str = "utf-8-sig") -> Any:
         folder, a FIFO, a device, a file over 16 MB, UTF-16 or UTF-32 text, bytes that are
         not UTF-8; ``file: not valid JSON (the file is empty)``; ``file: line L column C: not
         valid JSON (why)``; ``file: nested deeper than 64 ...``; and ``file: $.json.path:
-        duplicate key``, ``... an integer of N digits ...`` or ``... not a finite number``.
+        duplicate key``, ``... an integer of N digits ...`` or (``allow_nan`` False) ``... not
+        a finite number``.
     """
     where = str(path)
     if where == "":
@@ -70,15 +77,12 @@ def read_json_file(path: str | os.PathLike, encoding: str = "utf-8-sig") -> Any:
             f"{where}: nested deeper than {MAX_DEPTH} levels (arrays and objects inside one "
             f"another {depth} deep)"
         )
-    flags: list[bool] = []
+    flags: list[bool] = []  # a refused number or key was met: find its path
+    hooks = {"object_pairs_hook": partial(_object, flags), "parse_int": partial(_int, flags)}
+    if not allow_nan:
+        hooks.update(parse_float=partial(_float, flags), parse_constant=partial(_constant, flags))
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=lambda pairs: _object(pairs, flags),
-            parse_int=lambda s: _int(s, flags),
-            parse_float=lambda s: _float(s, flags),
-            parse_constant=lambda s: _constant(s, flags),
-        )
+        value = json.loads(text, **hooks)
     except json.JSONDecodeError as err:
         raise JsonFileError(
             f"{where}: line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"
@@ -201,7 +205,7 @@ class _DupDict(dict):
     dup = ""
 
 
-def _object(pairs: list[tuple[str, Any]], flags: list[bool]) -> dict:
+def _object(flags: list[bool], pairs: list[tuple[str, Any]]) -> dict:
     out = dict(pairs)
     if len(out) == len(pairs):
         return out
@@ -220,7 +224,7 @@ def _short(literal: str) -> str:
     return literal if len(literal) <= 24 else f"{literal[:12]}... ({len(literal)} characters)"
 
 
-def _int(literal: str, flags: list[bool]) -> int | _Bad:
+def _int(flags: list[bool], literal: str) -> int | _Bad:
     digits = len(literal) - literal.startswith("-")
     if digits > MAX_INT_DIGITS:
         flags.append(True)
@@ -228,7 +232,7 @@ def _int(literal: str, flags: list[bool]) -> int | _Bad:
     return int(literal)
 
 
-def _float(literal: str, flags: list[bool]) -> float | _Bad:
+def _float(flags: list[bool], literal: str) -> float | _Bad:
     value = float(literal)
     if not math.isfinite(value):
         flags.append(True)
@@ -236,7 +240,7 @@ def _float(literal: str, flags: list[bool]) -> float | _Bad:
     return value
 
 
-def _constant(literal: str, flags: list[bool]) -> _Bad:
+def _constant(flags: list[bool], literal: str) -> _Bad:
     flags.append(True)
     return _Bad(f"{literal} is not a finite number (JSON has no {literal})")
 

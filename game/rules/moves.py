@@ -212,7 +212,7 @@ def move_samples(ctx, moving: MovingGroup) -> list[Action]:
     return acts
 
 
-def begin_part(
+def plan_part(
     ctx,
     side: str,
     s: StandState,
@@ -222,10 +222,12 @@ def begin_part(
     entering: bool,
     passed: tuple[str, ...] = (),
     walked_in: float = 0.0,
-) -> None:
-    """Walk (a part of) a move and offer it to the enemy's opportunity fire (000 07.06.05).
-    A later part, after a nerve roll to pass through an enemy stand (001 8.3.6), starts
-    where the stand stopped: that point was offered already, so it is not offered again."""
+) -> PendingMove:
+    """(A part of) a move as the engine will walk it, with where the enemy could
+    opportunity-fire at it (000 07.06.05; 001 8.3.6 for a later part), changing nothing: the
+    walk in 0.5" steps, each step's heading and road rate, an enemy stand it would stop to pass
+    through, and the offer. A later part, after a nerve roll, starts where the stand stopped:
+    that point was offered already, so it is not offered again."""
     ids, fps = blocking(ctx, s, passed)
     walk = ctx.table.walk(
         path,
@@ -265,11 +267,48 @@ def begin_part(
     if passed:  # where it stopped to roll was offered already
         pending.offer.pop(0, None)
         pending.setups = {k: fs for k, fs in pending.setups.items() if k[0] != 0}
+    return pending
+
+
+def begin_part(
+    ctx,
+    side: str,
+    s: StandState,
+    path,
+    facing_deg: float,
+    mp: float,
+    entering: bool,
+    passed: tuple[str, ...] = (),
+    walked_in: float = 0.0,
+) -> None:
+    """Walk (a part of) a move (:func:`plan_part`) and offer it to the enemy's opportunity
+    fire (000 07.06.05): the move waits for the enemy's answer, or finishes at once when
+    nobody could fire."""
+    pending = plan_part(ctx, side, s, path, facing_deg, mp, entering, passed, walked_in)
     if pending.offer:
         ctx.state.pending = pending
         ctx.state.to_act = ctx.other(side)
     else:
         finish_move(ctx, pending, None)
+
+
+def threats(ctx, stand_id: str, path, facing_deg: float) -> PendingMove | None:
+    """The engine's own opportunity offer for a move the stand's side is plotting, before it
+    is committed (the threat preview): the same walk and the same offer :func:`begin_part`
+    would make for its first part, changing nothing. None when the move would be refused
+    (:func:`path_problem`)."""
+    s = ctx.stand(stand_id)
+    if path_problem(ctx, stand_id, path) is not None:
+        return None
+    return plan_part(
+        ctx,
+        s.side,
+        s,
+        tuple(path),
+        facing_deg % 360.0,
+        ctx.movement_points(stand_id),
+        not s.on_table,
+    )
 
 
 def path_problem(ctx, stand_id: str, path) -> str | None:

@@ -145,7 +145,7 @@ class InfoMixin:
         if self.show_legend:
             entries = self.legend_entries()
             if entries:
-                y = rect.bottom - 10 - 18 * len(entries)
+                y = rect.bottom - 36 - 18 * len(entries)  # above the hover line
                 for colour, name in entries:
                     img = font.render(name, True, INK)
                     bg = pygame.Rect(rect.x + 8, y - 2, img.get_width() + 30, 18)

@@ -124,6 +124,9 @@ class PickMoverMode(Mode):
                 screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
 
 
+THREAT = [(240, 220, 40), (240, 150, 30), (220, 40, 40)]  # 1, 2, 3+ firers
+
+
 class PlotMode(Mode):
     """Plot a move: click waypoints (or drag), see the walk snapped to 0.5" steps with its
     movement points, set the facing (right drag, Q/E), Enter to commit, Esc to cancel."""
@@ -177,6 +180,10 @@ class PlotMode(Mode):
             # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
             stopped = self.walk is not None and self.walk.stopped_by == "enemy"
             self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
+            # who could opportunity-fire where: the engine's own offer for this path
+            self.threat = (
+                b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
+            )
         mp = b.movement_points(self.stand)
         if not self.points:
             text = (
@@ -201,12 +208,28 @@ class PlotMode(Mode):
                 )
             elif w and w.stopped_by:
                 text += f"<br><font color='#c02020'>Stops early: {w.stopped_by}</font>"
+            text += self.threat_text(screen)
         screen.set_panel(
             text,
             [
                 ("Move (Enter)", lambda: screen.set_mode(self.confirm(screen))),
                 ("Cancel (Esc)", lambda: screen.set_mode(PickMoverMode())),
             ],
+        )
+
+    def threat_text(self, screen) -> str:
+        """The panel's line on opportunity fire along the plotted path (the engine's offer)."""
+        t = getattr(self, "threat", None)
+        if not t or not t["offer"]:
+            return "<br>No enemy stand could opportunity-fire along this path."
+        firers = {f for fs in t["offer"].values() for f, _ in fs}
+        worst = t["worst"]
+        n = len(t["offer"][worst])
+        odds = t["odds"]
+        return (
+            f"<br><font color='#c02020'>Opportunity fire: {len(firers)} enemy stand"
+            f"{'s' if len(firers) > 1 else ''} could fire along this path (dots by how many); "
+            f"where most can ({n}), {odds['p_eliminated']:.0%} it is eliminated.</font>"
         )
 
     def on_event(self, screen, ev):
@@ -266,8 +289,14 @@ class PlotMode(Mode):
         if w and len(w.points) >= 1:
             tv.polyline(surface, pts, RED, 2)  # what was asked
             tv.polyline(surface, w.points, GREEN, 4)  # what it can walk
-            for x, y in w.points[1:]:
-                pygame.draw.circle(surface, GREEN, [int(v) for v in tv.to_px(x, y)], 2)
+            offer = (getattr(self, "threat", None) or {}).get("offer", {})
+            for k, (x, y) in enumerate(w.points):
+                n = len(offer.get(k, ()))
+                if n:  # the threat preview: how many enemy stands could fire here
+                    colour = THREAT[min(n, len(THREAT)) - 1]
+                    pygame.draw.circle(surface, colour, [int(v) for v in tv.to_px(x, y)], 4 + n)
+                elif k:
+                    pygame.draw.circle(surface, GREEN, [int(v) for v in tv.to_px(x, y)], 2)
             ex, ey = w.points[-1]
             tv.footprint_outline(surface, ex, ey, self.end_facing(), SELECT, 2)
             if self.nerve is not None:  # it stops here to roll its nerve (001 8.3.6)
