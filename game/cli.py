@@ -28,8 +28,8 @@ def _number(text: str, lo: float, hi: float, zero: bool = False) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{_shown(text)!r} is not a number") from None
     if not math.isfinite(value) or not (lo <= value <= hi or (zero and value == 0)):
-        span = f"0 or from {lo:g} to {hi:g}" if zero else f"from {lo:g} to {hi:g}"
-        raise argparse.ArgumentTypeError(f"give a number {span}, not {_shown(text)}")
+        span = f"0 or a number from {lo:g} to {hi:g}" if zero else f"a number from {lo:g} to {hi:g}"
+        raise argparse.ArgumentTypeError(f"give {span}, not {_shown(text)}")
     return value
 
 

@@ -592,3 +592,33 @@ def test_plotting_shows_who_could_opportunity_fire_along_the_path(app):
     assert s.mode.threat["offer"] == preview["offer"] and preview["offer"]
     assert "Opportunity fire: 1 enemy stand could fire" in s._panel_text
     s.draw(app.surface)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "clear", "words"),
+    [
+        ((10, 12), (30, 12), True, "in sight"),  # from A1 to a point: 20" clear
+        ((10, 12), (30, 20), False, "woods"),  # through the wood
+    ],
+)
+def test_the_ruler_reads_the_engines_line_of_sight(app, start, end, clear, words):
+    s = small_battle(
+        app,
+        [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 4, 180)],
+        [6, 6, 1, 1],
+        terrain=[("woods", (18, 14, 22, 18))],
+    )
+    key(s, pygame.K_m)
+    px = [int(round(v)) for v in s.tv.to_px(*start)]
+    qx = [int(round(v)) for v in s.tv.to_px(*end)]
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=px, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=qx, rel=(0, 0), buttons=(1, 0, 0)))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=qx, button=1))
+    assert s.ruler["observer"] == "A1"
+    x1, y1 = s.ruler["b"]
+    want = s.battle.line_of_sight(10, 12, x1, y1, "A1")
+    assert s.ruler["sight"] == want and want.clear is clear
+    assert words in s.ruler_text() and s.ruler_text().startswith(f'{want.range_in:.1f}"')
+    s.draw(app.surface)
+    key(s, pygame.K_ESCAPE)
+    assert not s.ruler_on

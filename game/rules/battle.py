@@ -24,7 +24,7 @@ from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_inf
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose, Walk, edge_point
+from game.rules.geometry import StandPose, Walk, edge_point, heading_deg
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
@@ -208,6 +208,22 @@ class Battle:
         return self.table.sight(
             f.pose(), t.pose(), self.poses(), self.sighting_in, self.ruleset_data
         )
+
+    def line_of_sight(
+        self, x0: float, y0: float, x1: float, y1: float, observer: str | None = None
+    ):
+        """The line of sight from (x0, y0) to (x1, y1) inches as the ruler shows it: from the
+        stand ``observer`` where one is named (its own pose and side), else from a stand that
+        would stand at (x0, y0), to a stand that would stand at (x1, y1) facing it; terrain,
+        hills and every stand on the table in the way, by the rules of the fire check
+        (000 07.01, 001 6.1). Returns the geometry's :class:`Sight`."""
+        heading = heading_deg(x0, y0, x1, y1)
+        if observer is not None:
+            firer = self.stand(observer).pose()
+        else:
+            firer = StandPose("ruler-from", "", x0, y0, heading)
+        target = StandPose("ruler-to", "", x1, y1, heading + 180.0)
+        return self.table.sight(firer, target, self.poses(), self.sighting_in, self.ruleset_data)
 
     def fire_setup(self, attacker_id: str, target_id: str, *args, **kw) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken

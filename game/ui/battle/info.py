@@ -170,3 +170,76 @@ class InfoMixin:
             lines.append("")
             lines.append("B closes the briefing.")
             _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)
+
+
+class RulerMixin:
+    """The ruler and line-of-sight tool (M), over whatever the battle waits for: drag from a
+    stand or a point to another point for the distance in inches and metres (1" = 100 m), the
+    range band and the line of sight, all from the engine (``Battle.line_of_sight``, the fire
+    check's own rules). M or Esc puts it away."""
+
+    ruler_on = False
+    ruler: dict | None = None
+
+    def ruler_event(self, ev) -> bool:
+        """Take a mouse event for the ruler when it is out; True when it used it."""
+        if not self.ruler_on:
+            return False
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            s = self.stand_under(ev.pos)
+            a = (s.x, s.y) if s is not None else self.tv.to_table(ev.pos)
+            self.ruler = {"a": a, "b": a, "observer": s.id if s else None, "sight": None}
+            return True
+        if ev.type == pygame.MOUSEMOTION and self.ruler is not None and ev.buttons[0]:
+            self._measure(self.tv.to_table(ev.pos))
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.ruler is not None:
+            s = self.stand_under(ev.pos)
+            self._measure((s.x, s.y) if s is not None else self.tv.to_table(ev.pos))
+            return True
+        return False
+
+    def _measure(self, b: tuple[float, float]) -> None:
+        r = self.ruler
+        r["b"] = b
+        (x0, y0), (x1, y1) = r["a"], b
+        if (x0, y0) != (x1, y1):
+            r["sight"] = self.battle.line_of_sight(x0, y0, x1, y1, r["observer"])
+
+    def ruler_text(self) -> str:
+        """The ruler's reading: distance, metres, range band, and whether a stand at the
+        start would see one at the end (and what blocks it)."""
+        r = self.ruler
+        if not r or r["sight"] is None:
+            return "Ruler (M): drag from a stand or a point to measure and check the line of sight."
+        sight = r["sight"]
+        d = sight.range_in
+        text = f'{d:.1f}" ({d * 100:.0f} m), range band {sight.range_band_in}"'
+        if sight.clear:
+            return text + ": in sight"
+        why = []
+        for b in sight.blocked_by:
+            if b[0] == "terrain":
+                why.append(self.battle.data.terrain[b[1]].name.lower())
+            elif b[0] == "hill":
+                why.append(f"a level-{b[1]} hill")
+            elif b[0] == "stand":
+                why.append(f"stand {b[1]}")
+            elif b[0] == "distance":
+                why.append(f'beyond the {sight.max_sight_in:g}" sighting distance')
+        return text + ": no line of sight (" + ", ".join(why or ["blocked"]) + ")"
+
+    def _draw_ruler(self, surface) -> None:
+        if not self.ruler_on:
+            return
+        r = self.ruler
+        if r and r["sight"] is not None:
+            colour = (40, 170, 60) if r["sight"].clear else (215, 45, 45)
+            a, b = self.tv.to_px(*r["a"]), self.tv.to_px(*r["b"])
+            pygame.draw.line(surface, colour, a, b, 3)
+            pygame.draw.circle(surface, colour, a, 5)
+            pygame.draw.circle(surface, colour, b, 5)
+        img = self._font(22).render(self.ruler_text(), True, INK)
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, self.tv.rect.w, 28)
+        pygame.draw.rect(surface, CARD_BG, bar)
+        surface.blit(img, (bar.x + 8, bar.y + 6))

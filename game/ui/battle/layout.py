@@ -14,6 +14,7 @@ HELP_TEXT = [
     "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
     "X: show the AI's last decision (its three best options and their scores)",
     "B: the briefing and how to win     T: terrain legend     right-click a stand: its unit card",
+    "M: the ruler: drag from a stand or a point for the distance, range band and line of sight",
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
     "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",
 ]

@@ -16,7 +16,7 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 from game import Battle, IllegalAction, LetPass, Move, OpportunityFire, Pass
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
-from game.ui.battle.info import InfoMixin
+from game.ui.battle.info import InfoMixin, RulerMixin
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
@@ -41,7 +41,7 @@ MODES = {
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
 
-class BattleScreen(SavingMixin, DrawingMixin, InfoMixin):
+class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
     """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
@@ -337,6 +337,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin):
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self._mouse)
             return
+        if not isinstance(self.mode, CurtainMode) and self.ruler_event(ev):
+            return
         if self._camera_drag(ev):
             return
         if isinstance(self.mode, AIMode) or self.anim:
@@ -364,6 +366,12 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin):
             return True
         if k == pygame.K_t:
             self.show_legend = not self.show_legend
+            return True
+        if k == pygame.K_m:
+            self.ruler_on, self.ruler = not self.ruler_on, None
+            return True
+        if k == pygame.K_ESCAPE and self.ruler_on:
+            self.ruler_on, self.ruler = False, None
             return True
         if k == pygame.K_ESCAPE and (self.show_briefing or self.card):
             self.show_briefing, self.card = False, None
@@ -465,6 +473,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin):
             self._draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
             self._draw_info(surface)
+            self._draw_ruler(surface)
             self._draw_hover(surface)
         if self.help:
             self._draw_help(surface)
