@@ -232,6 +232,20 @@ def _cmd_edit(args: argparse.Namespace) -> int:
     return start(screen, frames=args.frames)
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a saved battle step by step in a window."""
+    from game import Replay, SaveError
+    from game.ui.app import start
+    from game.ui.replay import ReplayScreen
+
+    try:
+        replay = Replay.from_save(args.save)
+    except SaveError as err:
+        print(err, file=sys.stderr)
+        return 1
+    return start(lambda app: ReplayScreen(app, replay), frames=args.frames)
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     """Open the window on the main menu."""
     from game.ui.app import start
@@ -282,7 +296,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``hulldown [menu] | play | edit | view | check | render | simulate``."""
+    """The command line: ``hulldown [menu] | play | edit | replay | view | check | render |
+    simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -309,6 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
     e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     e.set_defaults(func=_cmd_edit)
+    rp = sub.add_parser("replay", help="replay a saved battle step by step")
+    rp.add_argument("save", help="a save file (Ctrl+S in a battle, or the autosave)")
+    rp.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    rp.set_defaults(func=_cmd_replay)
     v = sub.add_parser("view", help="open a window on a scenario's table")
     v.add_argument("scenario", nargs="?", help="scenario file (default maps/modern-meeting.json)")
     v.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)

@@ -622,3 +622,17 @@ def test_the_ruler_reads_the_engines_line_of_sight(app, start, end, clear, words
     s.draw(app.surface)
     key(s, pygame.K_ESCAPE)
     assert not s.ruler_on
+
+
+def test_the_end_screen_replays_the_battle_and_comes_back(app):
+    from game.check.corpus import CORPUS_DIR
+    from game.ui.replay import ReplayScreen
+
+    b = Battle.load(CORPUS_DIR / "modern-skirmish-s1-random-random.save.json")
+    s = BattleScreen(app, b)
+    app.show(s)
+    assert isinstance(s.mode, EndMode)
+    press(s, "Replay")
+    assert isinstance(app.screen, ReplayScreen) and app.screen.replay.length == len(b.actions)
+    app.screen.back()
+    assert app.screen is s

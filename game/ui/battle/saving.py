@@ -46,6 +46,13 @@ class SavingMixin:
         self.message = f"battle log saved to {path}"
         self.mode.enter(self)
 
+    def replay(self) -> None:
+        """Replay the battle from its start (the end screen's Replay); Back returns here."""
+        from game import Replay
+        from game.ui.replay import ReplayScreen
+
+        self.app.show(ReplayScreen(self.app, Replay.of(self.battle), lambda: self.app.show(self)))
+
     def play_again(self) -> None:
         """Start the same scenario again with the next seed."""
         if self.on_again:

@@ -119,6 +119,7 @@ class EndMode(Mode):
             text,
             [
                 ("Save the log", screen.save_log_copy),
+                ("Replay", screen.replay),
                 ("Play again", screen.play_again),
                 ("Main menu", screen.to_menu),
             ],

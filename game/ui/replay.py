@@ -1,0 +1,201 @@
+"""The replay screen: a finished (or saved) battle shown after any number of its actions, with
+the battle log in step. Left/Right step by action, Page Up/Down by turn, Home/End to either
+end, Space plays and pauses at the chosen speed, the slider seeks anywhere (checkpoints make a
+jump a restore and a few actions, ``game.rules.replay``)."""
+
+from __future__ import annotations
+
+import html
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel, UITextBox
+
+from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.table_view import TableView
+
+TOP_H = 44
+BOTTOM_H = 56
+PANEL_W = 360
+SPEEDS = {"1 action a second": 1.0, "3 actions a second": 3.0, "10 actions a second": 10.0}
+LOG_LINES = 60  # the log panel shows the last lines up to the position
+
+
+class ReplayScreen:
+    """A replay in the window. ``replay`` is a :class:`game.rules.replay.Replay`; ``on_back``
+    is called by the Back button (None: it closes the window)."""
+
+    def __init__(self, app, replay, on_back=None, title: str = ""):
+        self.app = app
+        self.replay = replay
+        self.on_back = on_back
+        b = replay.battle
+        self.title = title or b.scenario.spec.title
+        self.names = {s.id: f"{s.unit_name} {s.id}" for s in b.state.stands.values()}
+        self.sides = {s: b.side_spec[s].name for s in b.sides}
+        self.playing = False
+        self.speed = 3.0
+        self._clock = 0.0
+        self._shown = -1
+        self.tv = TableView(b.table, self.table_rect(app.size))
+        self._buttons: dict = {}
+
+    def table_rect(self, size) -> pygame.Rect:
+        """Where the table is drawn: left of the log, between the bars."""
+        return pygame.Rect(0, TOP_H, size[0] - PANEL_W, size[1] - TOP_H - BOTTOM_H)
+
+    # ---------------------------------------------------------------- widgets
+
+    def open(self) -> None:
+        """Lay out the bars, the controls and the log."""
+        m = self.app.manager
+        w, h = self.app.size
+        self._buttons = {}
+        self.label = UILabel(pygame.Rect(10, 8, w - PANEL_W - 20, 28), "", m, object_id="#banner")
+        back = UIButton(pygame.Rect(w - 128, 6, 118, 32), "Back", m)
+        self._buttons[back] = self.back
+        y = h - BOTTOM_H + 12
+        x = 10
+        for text, fn, tip in [
+            ("|<", lambda: self.replay.goto(0), "Home: the start"),
+            ("<< turn", self.replay.previous_turn, "Page Up"),
+            ("<", lambda: self.replay.step(-1), "Left arrow"),
+            ("Play", self.toggle_play, "Space"),
+            (">", lambda: self.replay.step(1), "Right arrow"),
+            ("turn >>", self.replay.next_turn, "Page Down"),
+            (">|", lambda: self.replay.goto(self.replay.length), "End: the end"),
+        ]:
+            width = 84 if len(text) > 2 else 44
+            button = UIButton(pygame.Rect(x, y, width, 32), text, m, tool_tip_text=tip)
+            self._buttons[button] = fn
+            if text == "Play":
+                self.play_button = button
+            x += width + 6
+        self.speed_menu = UIDropDownMenu(
+            list(SPEEDS), "3 actions a second", pygame.Rect(x + 4, y, 190, 32), m
+        )
+        x += 200
+        self.slider = UIHorizontalSlider(
+            pygame.Rect(x, y, max(120, w - PANEL_W - x - 10), 32),
+            self.replay.position,
+            (0, max(1, self.replay.length)),
+            m,
+        )
+        self.log_box = UITextBox(
+            "", pygame.Rect(w - PANEL_W + 6, TOP_H + 6, PANEL_W - 12, h - TOP_H - 12), m
+        )
+        self._shown = -1
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def resized(self, size) -> None:
+        """Lay out again for a new window size."""
+        self.app.manager.clear_and_reset()
+        self.tv.resize(self.table_rect(size))
+        self.open()
+
+    def back(self) -> None:
+        """Leave the replay."""
+        if self.on_back is not None:
+            self.on_back()
+        else:
+            self.app.running = False
+
+    def toggle_play(self) -> None:
+        """Play from here, or pause; at the end, play from the start."""
+        if not self.playing and self.replay.position >= self.replay.length:
+            self.replay.goto(0)
+        self.playing = not self.playing
+        self._clock = 0.0
+
+    # ---------------------------------------------------------------- events
+
+    def handle(self, ev) -> None:
+        """Controls, keys, and the camera (wheel zoom, drag pan, F fit)."""
+        self.app.manager.process_events(ev)
+        r = self.replay
+        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
+            fn = self._buttons.get(ev.ui_element)
+            if fn:
+                fn()
+            return
+        if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.speed_menu:
+            self.speed = SPEEDS.get(ev.text, 3.0)
+            return
+        if ev.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and ev.ui_element is self.slider:
+            self.playing = False
+            r.goto(int(ev.value))
+            return
+        if ev.type == pygame.KEYDOWN:
+            keys = {
+                pygame.K_RIGHT: lambda: r.step(1),
+                pygame.K_LEFT: lambda: r.step(-1),
+                pygame.K_PAGEDOWN: r.next_turn,
+                pygame.K_PAGEUP: r.previous_turn,
+                pygame.K_HOME: lambda: r.goto(0),
+                pygame.K_END: lambda: r.goto(r.length),
+                pygame.K_SPACE: self.toggle_play,
+                pygame.K_f: self.tv.fit,
+                pygame.K_ESCAPE: self.back,
+            }
+            fn = keys.get(ev.key)
+            if fn:
+                if ev.key != pygame.K_SPACE:
+                    self.playing = False
+                fn()
+            return
+        if ev.type == pygame.MOUSEWHEEL:
+            self.tv.zoom_at(1.15**ev.y, pygame.mouse.get_pos())
+        elif ev.type == pygame.MOUSEMOTION and ev.buttons[0] and self.tv.rect.collidepoint(ev.pos):
+            self.tv.pan(*ev.rel)
+
+    # ---------------------------------------------------------------- frame
+
+    def update(self, dt: float) -> None:
+        """Play on at the chosen speed; refresh the bar and the log when the position moved."""
+        r = self.replay
+        if self.playing:
+            self._clock += dt
+            while self._clock >= 1.0 / self.speed and r.position < r.length:
+                self._clock -= 1.0 / self.speed
+                r.step(1)
+            if r.position >= r.length:
+                self.playing = False
+        if self._shown != r.position:
+            self._show()
+        self.app.manager.update(dt)
+
+    def _show(self) -> None:
+        r = self.replay
+        self._shown = r.position
+        st = r.battle.state
+        phase = PHASE_NAMES.get(st.phase, st.phase)
+        turn = f"turn {st.turn}" if st.turn else "before turn 1"
+        self.label.set_text(
+            f"Replay: {self.title}   action {r.position} of {r.length}   {turn}, {phase}"
+        )
+        if int(self.slider.get_current_value()) != r.position:
+            self.slider.set_current_value(r.position)
+        self.play_button.set_text("Pause" if self.playing else "Play")
+        lines = [describe(e, self.names, self.sides) for e in r.events[-2 * LOG_LINES :]]
+        lines = [html.escape(t) for t in lines if t][-LOG_LINES:]
+        self.log_box.set_text("<br>".join(lines))
+        bar = getattr(self.log_box, "scroll_bar", None)
+        if bar is not None:
+            bar.set_scroll_from_start_percentage(1.0)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The bars, the table as it stood, and the widgets."""
+        w, h = surface.get_size()
+        surface.fill((58, 72, 56), pygame.Rect(0, 0, w, TOP_H))
+        surface.fill((226, 222, 210), pygame.Rect(0, h - BOTTOM_H, w, BOTTOM_H))
+        surface.fill((226, 222, 210), pygame.Rect(w - PANEL_W, TOP_H, PANEL_W, h - TOP_H))
+        clip = surface.get_clip()
+        surface.set_clip(self.tv.rect)
+        self.tv.draw_terrain(surface)
+        b = self.replay.battle
+        ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
+        self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
+        surface.set_clip(clip)
+        self.app.manager.draw_ui(surface)
