@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from game.rules.actions import Move
+from game.rules.actions import Move, Regroup
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
@@ -241,7 +241,8 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     press(s, "Ready")
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
     saved = list(tmp_path.glob("*.json"))
-    assert len(saved) == 1 and "saved to" in s.message
+    assert len(saved) == 1 and s.message == ""  # a confirmation is not a refusal
+    assert f"Saved as {saved[0].name}<br>in {tmp_path}" in s.notice and "#2a7a2a" in s._panel_text
     doc = json.loads(saved[0].read_text())
     assert [a["kind"] for a in doc["actions"]] == ["pass"]
 
@@ -636,3 +637,25 @@ def test_the_end_screen_replays_the_battle_and_comes_back(app):
     assert isinstance(app.screen, ReplayScreen) and app.screen.replay.length == len(b.actions)
     app.screen.back()
     assert app.screen is s
+
+
+def test_open_file_checks_the_scenario_at_once(app, tmp_path):
+    menu = MenuScreen(app)
+    app.show(menu)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    menu.pick_scenario(bad)
+    assert menu.chosen != bad and "bad.json" in menu.message
+    menu.pick_scenario(ROOT / "maps" / "wwii-meeting.json")
+    assert menu.chosen == ROOT / "maps" / "wwii-meeting.json"
+    assert "WWII meeting engagement (wwii-meeting.json: wwii" in menu.message
+
+
+def test_the_log_panel_tells_a_setup_regroup(app):
+    from game.ui.logtext import describe
+
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    ev = s.battle.apply(Regroup("A", "A1", "2"))[0]
+    assert (
+        describe(ev, s.names, s.sides) == f"Blue puts {s.names['A1']}, its GHQ in battle group 2."
+    )

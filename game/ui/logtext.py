@@ -45,6 +45,11 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
             f'{ev["table"]["depth"]:g}" table, sighting {ev["max_sighting_in"]:g}" '
             f"(seed {ev['seed']})."
         )
+    if name == "regroup":
+        extra = ", its GHQ" if ev.get("ghq") else ", an HQ" if ev.get("hq") else ""
+        return (
+            f"{sides.get(ev['side'])} puts {n(ev['stand'])}{extra} in battle group {ev['group']}."
+        )
     if name == "initiative":
         rolls = ", ".join(
             f"{sides.get(s, s)} {sum(r['dice'])} + cohesion = {r['total']}"

@@ -184,6 +184,21 @@ class MenuScreen:
             return
         self.app.show(battle_screen(self.app, battle))
 
+    def pick_scenario(self, path: Path) -> None:
+        """A scenario picked with Open file...: checked at once; a good one is the one New
+        battle starts (and is named in the status line), a bad one says why and is not."""
+        try:
+            sc = load_scenario(path)
+        except ScenarioError as err:
+            self.say(str(err))
+            return
+        self.chosen = path
+        spec = sc.spec
+        self.say(
+            f"Scenario: {spec.title} ({path.name}: {spec.ruleset}, "
+            f'{spec.table.width:g}"x{spec.table.depth:g}", {spec.turns} turns). New battle starts it.'
+        )
+
     def load(self, path: Path) -> None:
         """Load a save (or the autosave) and continue it."""
         try:
@@ -201,8 +216,7 @@ class MenuScreen:
         elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             path = Path(ev.text)
             if self.dialog_purpose == "scenario":
-                self.chosen = path
-                self.say(f"Scenario: {path}")
+                self.pick_scenario(path)
             else:
                 self.load(path)
         elif ev.type == pygame_gui.UI_BUTTON_PRESSED:

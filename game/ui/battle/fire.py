@@ -111,6 +111,8 @@ class FireMode(Mode):
             if ev.key == pygame.K_w and self.attackers:
                 last = self.attackers[-1]
                 opts = self.options[last]
+                if len(opts) < 2:
+                    screen.message = f"{screen.names[last]} has no other weapon to switch to"
                 self.weapons[last] = opts[(opts.index(self.weapons[last]) + 1) % len(opts)]
                 self.refresh(screen)
         return None

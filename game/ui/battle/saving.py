@@ -3,6 +3,7 @@ it (End screen), and the end screen's Play again and Main menu."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pygame
@@ -23,7 +24,7 @@ class SavingMixin:
         except OSError as err:
             self.message = f"could not save: {err}"
             return None
-        self.message = f"saved to {path}"
+        self.notice = f"Saved as {html.escape(path.name)}<br>in {html.escape(str(path.parent))}"
         self.mode.enter(self)
         return path
 
@@ -43,7 +44,9 @@ class SavingMixin:
                 for e in self.battle.log.events
             ),
         )
-        self.message = f"battle log saved to {path}"
+        self.notice = (
+            f"Battle log saved as {html.escape(path.name)}<br>in {html.escape(str(path.parent))}"
+        )
         self.mode.enter(self)
 
     def replay(self) -> None:

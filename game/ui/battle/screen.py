@@ -74,6 +74,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.names = {s.id: f"{s.unit_name} {s.id}" for s in battle.state.stands.values()}
         self.sides = {s: battle.side_spec[s].name for s in battle.sides}
         self.message = ""
+        self.notice = ""  # a confirmation (saved): green, not the red of a refusal
         self.last_result: list[str] = []
         self.help = False
         self.show_log = True
@@ -137,6 +138,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             text = f"<b>Last attack</b><br>{'<br>'.join(self.last_result)}<br><br>" + text
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
+        if self.notice:  # good news in green, a path on its own line
+            text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
         if text != self._panel_text:
             self.panel.set_text(text)
             self._panel_text = text
@@ -225,6 +228,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             self.mode.enter(self)
             return False
         self.message = ""
+        self.notice = ""
         seen = self._log_seen
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
