@@ -11,6 +11,8 @@ import pygame_gui
 
 THEME = Path(__file__).with_name("theme.json")
 DEFAULT_SIZE = (1280, 800)
+IDLE_FPS = 20  # how often an idle screen looks for input
+IDLE_REDRAW_MS = 500  # an idle screen is redrawn at least this often (clocks, messages)
 
 
 class App:
@@ -63,15 +65,26 @@ class App:
         self.screen.handle(ev)
 
     def run(self) -> int:
-        """The main loop; returns the exit status."""
+        """The main loop; returns the exit status. A screen that is busy (an animation, the AI
+        thinking, a replay playing: its ``busy()``) runs at 60 frames a second; an idle one
+        wakes 20 times a second for input and redraws only after input or twice a second, so
+        a screen left alone costs little of a core."""
         n = 0
+        last_draw = -IDLE_REDRAW_MS
         while self.running:
-            dt = self.clock.tick(60) / 1000
-            for ev in pygame.event.get():
+            busy = bool(getattr(self.screen, "busy", lambda: False)())
+            dt = self.clock.tick(60 if busy else IDLE_FPS) / 1000
+            events = pygame.event.get()
+            for ev in events:
                 self.handle(ev)
+            if not self.running:
+                break
             self.screen.update(dt)
-            self.screen.draw(self.surface)
-            pygame.display.flip()
+            now = pygame.time.get_ticks()
+            if busy or events or self.frames or now - last_draw >= IDLE_REDRAW_MS:
+                self.screen.draw(self.surface)
+                pygame.display.flip()
+                last_draw = now
             n += 1
             if self.frames and n >= self.frames:
                 break

@@ -152,6 +152,10 @@ class ReplayScreen:
 
     # ---------------------------------------------------------------- frame
 
+    def busy(self) -> bool:
+        """Whether frames must come fast: the replay is playing."""
+        return self.playing
+
     def update(self, dt: float) -> None:
         """Play on at the chosen speed; refresh the bar and the log when the position moved."""
         r = self.replay

@@ -437,6 +437,10 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
 
     # ---------------------------------------------------------------- frame
 
+    def busy(self) -> bool:
+        """Whether frames must come fast: moves or shots being shown, or the AI thinking."""
+        return bool(self.anim or self.flashes or isinstance(self.mode, AIMode))
+
     def update(self, dt: float) -> None:
         """Advance the GUI."""
         text = self.banner_text()

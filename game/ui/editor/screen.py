@@ -527,6 +527,10 @@ class EditorScreen(
 
     # ---------------------------------------------------------------- frame
 
+    def busy(self) -> bool:
+        """Whether frames must come fast: a balance view is being computed or a drag is on."""
+        return self._overlay_job is not None or self._dragging()
+
     def update(self, dt: float) -> None:
         """Validate after a change, autosave, refresh the title and panel, poll the view."""
         self.check()
