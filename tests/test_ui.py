@@ -659,3 +659,15 @@ def test_the_log_panel_tells_a_setup_regroup(app):
     assert (
         describe(ev, s.names, s.sides) == f"Blue puts {s.names['A1']}, its GHQ in battle group 2."
     )
+
+
+def test_f12_saves_a_screenshot_to_the_pictures_folder(app, tmp_path, monkeypatch):
+    import platformdirs
+
+    monkeypatch.setattr(platformdirs, "user_pictures_dir", lambda: str(tmp_path / "Pictures"))
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    s.draw(app.surface)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode=""))
+    (shot,) = (tmp_path / "Pictures").glob("hulldown-*.png")
+    assert pygame.image.load(str(shot)).get_size() == (1280, 800)
+    assert app.toast[0] == f"Screenshot saved: {shot}"

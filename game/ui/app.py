@@ -36,6 +36,7 @@ class App:
         )
         self.clock = pygame.time.Clock()
         self.screen = None
+        self.toast: tuple[str, int] = ("", 0)  # a short message over any screen, until a tick
         self.running = True
         self.frames = frames
 
@@ -57,12 +58,43 @@ class App:
         if ev.type == pygame.QUIT:
             self.running = False
             return
+        if ev.type == pygame.KEYDOWN and ev.key == pygame.K_F12:
+            self.screenshot()
+            return
         if ev.type == pygame.VIDEORESIZE:
             self.surface = pygame.display.set_mode(ev.size, pygame.RESIZABLE)
             self.manager.set_window_resolution(ev.size)
             self.screen.resized(ev.size)
             return
         self.screen.handle(ev)
+
+    def screenshot(self) -> Path | None:
+        """F12: save the window as a PNG in the user's pictures folder (platformdirs), named by
+        the time; the path (or why it failed) shows for a few seconds."""
+        import time
+
+        import platformdirs
+
+        folder = Path(platformdirs.user_pictures_dir())
+        path = folder / time.strftime("hulldown-%Y%m%d-%H%M%S.png")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self.surface, str(path))
+        except (OSError, pygame.error) as err:
+            self.toast = (f"Screenshot not saved: {err}", pygame.time.get_ticks() + 5000)
+            return None
+        self.toast = (f"Screenshot saved: {path}", pygame.time.get_ticks() + 4000)
+        return path
+
+    def _draw_toast(self) -> None:
+        text, until = self.toast
+        if not text or pygame.time.get_ticks() > until:
+            self.toast = ("", 0)
+            return
+        img = pygame.font.Font(None, 22).render(text, True, (245, 243, 235))
+        box = img.get_rect(midbottom=(self.size[0] // 2, self.size[1] - 12)).inflate(20, 12)
+        pygame.draw.rect(self.surface, (40, 50, 40), box)
+        self.surface.blit(img, img.get_rect(center=box.center))
 
     def run(self) -> int:
         """The main loop; returns the exit status. A screen that is busy (an animation, the AI
@@ -83,6 +115,8 @@ class App:
             now = pygame.time.get_ticks()
             if busy or events or self.frames or now - last_draw >= IDLE_REDRAW_MS:
                 self.screen.draw(self.surface)
+                if self.toast[0]:
+                    self._draw_toast()
                 pygame.display.flip()
                 last_draw = now
             n += 1
