@@ -239,9 +239,15 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     s = small_battle(app, STANDS, [6, 6, 1, 1])
     s.save_dir = tmp_path
     press(s, "Ready")
-    key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
+    key(s, pygame.K_s, mod=pygame.KMOD_CTRL)  # asks for a name, the default offered
+    assert s._save_entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*"))
+    key(s, pygame.K_p)  # typed into the name, not a pass
+    assert s.battle.state.turn == 0
+    s._save_entry.set_text("my battle")
+    key(s, pygame.K_RETURN)
     saved = list(tmp_path.glob("*.json"))
-    assert len(saved) == 1 and s.message == ""  # a confirmation is not a refusal
+    assert [p.name for p in saved] == ["my battle.json"] and not s._save_dialog.alive()
+    assert s.message == ""  # a confirmation is not a refusal
     assert f"Saved as {saved[0].name}<br>in {tmp_path}" in s.notice and "#2a7a2a" in s._panel_text
     doc = json.loads(saved[0].read_text())
     assert [a["kind"] for a in doc["actions"]] == ["pass"]

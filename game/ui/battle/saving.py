@@ -12,13 +12,49 @@ import pygame
 class SavingMixin:
     """The battle screen's save, log copy, play again and back to the menu."""
 
-    def save(self) -> Path | None:
-        """Save the battle (Ctrl+S) into the saves folder; returns the path."""
+    def default_save_name(self) -> str:
+        """The name a save is offered under: scenario, seed and turn."""
+        stem = Path(self.battle.scenario.path).stem
+        return f"{stem}-seed{self.battle.seed}-turn{self.battle.state.turn}"
+
+    def ask_save_name(self) -> None:
+        """Ctrl+S and the Save button: a small dialog asks for the save's name, the default
+        offered; Enter or its Save button saves, Esc or Cancel closes it."""
+        from pygame_gui.elements import UIButton, UILabel, UITextEntryLine, UIWindow
+
+        if getattr(self, "_save_dialog", None) is not None and self._save_dialog.alive():
+            return
+        m = self.app.manager
+        w, h = self.app.size
+        win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 90, 460, 180), m, "Save the battle")
+        UILabel(pygame.Rect(10, 8, 420, 24), "Name (saved in your saves folder):", m, container=win)
+        entry = UITextEntryLine(pygame.Rect(10, 36, 420, 32), m, container=win)
+        entry.set_text(self.default_save_name())
+        entry.focus()
+        ok = UIButton(pygame.Rect(10, 78, 205, 32), "Save", m, container=win)
+        cancel = UIButton(pygame.Rect(225, 78, 205, 32), "Cancel", m, container=win)
+        self._save_dialog, self._save_entry = win, entry
+        self._save_buttons = {ok: self._save_from_dialog, cancel: win.kill}
+
+    def _save_from_dialog(self) -> None:
+        name = self._save_entry.get_text().strip()
+        if not name:
+            self.message = "give the save a name"
+            self.mode.enter(self)
+            return
+        self._save_dialog.kill()
+        self.save(name)
+
+    def save(self, name: str | None = None) -> Path | None:
+        """Save the battle into the saves folder as ``name`` (the default name when None);
+        returns the path, or None with the reason shown."""
         from game.saves import saves_dir
 
         folder = self.save_dir or saves_dir()
-        stem = Path(self.battle.scenario.path).stem
-        path = Path(folder) / f"{stem}-seed{self.battle.seed}-turn{self.battle.state.turn}.json"
+        name = Path(name or self.default_save_name()).name  # a name, not a path elsewhere
+        if not name.endswith(".json"):
+            name += ".json"
+        path = Path(folder) / name
         try:
             self.battle.save(path)
         except OSError as err:

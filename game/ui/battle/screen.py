@@ -302,11 +302,20 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
     def handle(self, ev) -> None:
         """One event: GUI widgets first, then camera and keys, then the current mode."""
         self.app.manager.process_events(ev)
+        dialog = getattr(self, "_save_dialog", None)
+        if dialog is not None and dialog.alive() and ev.type == pygame.KEYDOWN:
+            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self._save_from_dialog()
+            elif ev.key == pygame.K_ESCAPE:
+                dialog.kill()
+            return  # typing the name: the screen's keys wait
         if ev.type == pygame_gui.UI_BUTTON_PRESSED:
             if ev.ui_element is self.pass_button:
                 self._pass()
             elif ev.ui_element is self.save_button:
-                self.save()
+                self.ask_save_name()
+            elif ev.ui_element in getattr(self, "_save_buttons", {}):
+                self._save_buttons[ev.ui_element]()
             elif ev.ui_element is self.menu_button:
                 self.ask_to_leave()
             for button, fn in list(self._buttons):
@@ -384,7 +393,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             self.help = False
             return True
         if k == pygame.K_s and ev.mod & pygame.KMOD_CTRL:
-            self.save()
+            self.ask_save_name()
             return True
         if k == pygame.K_f:
             self.tv.fit()
