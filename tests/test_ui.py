@@ -240,7 +240,7 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     s.save_dir = tmp_path
     press(s, "Ready")
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)  # asks for a name, the default offered
-    assert s._save_entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*"))
+    assert s._save_entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*.json"))
     key(s, pygame.K_p)  # typed into the name, not a pass
     assert s.battle.state.turn == 0
     s._save_entry.set_text("my battle")
@@ -677,3 +677,41 @@ def test_f12_saves_a_screenshot_to_the_pictures_folder(app, tmp_path, monkeypatc
     (shot,) = (tmp_path / "Pictures").glob("hulldown-*.png")
     assert pygame.image.load(str(shot)).get_size() == (1280, 800)
     assert app.toast[0] == f"Screenshot saved: {shot}"
+
+
+def test_settings_are_kept_and_used(app, data_dir):
+    """The settings screen (#24 item 8): labels larger, the colour-blind palette, the AI's
+    speed; saved atomically, used at once, read back by the next window; a broken file gives
+    the defaults and says why."""
+    from game.settings import PALETTES, load_settings
+    from game.ui.battle.layout import PAL
+    from game.ui.settings_screen import SettingsScreen
+    from game.ui.table_view import UI
+
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.settings_button))
+    s = app.screen
+    assert isinstance(s, SettingsScreen)
+    for menu_widget, (key, _) in s.menus.items():
+        text = {"ui_scale": "largest", "palette": "colour-blind safe", "ai_speed": "not shown"}
+        s.handle(
+            pygame.event.Event(
+                pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu_widget, text=text[key]
+            )
+        )
+    s.draw(app.surface)
+    s.save()
+    assert isinstance(app.screen, MenuScreen)
+    assert UI["scale"] == 2.0 and PAL.clear == PALETTES["colour-blind safe"]["clear"]
+    saved, problem = load_settings()
+    assert (saved.ui_scale, saved.palette, saved.ai_speed, problem) == (
+        2.0,
+        "colour-blind safe",
+        0.0,
+        "",
+    )
+    (data_dir / "settings.json").write_text('{"ui_scale": 9}')
+    defaults, problem = load_settings()
+    assert defaults.ui_scale == 1.25 and "ui_scale" in problem and "defaults" in problem
+    app.apply_settings(defaults)

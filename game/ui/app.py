@@ -35,6 +35,10 @@ class App:
             + [{"name": "noto_sans", "point_size": 14, "style": "bold"}]
         )
         self.clock = pygame.time.Clock()
+        from game.settings import load_settings
+
+        self.settings, self.settings_problem = load_settings()
+        self.apply_settings(self.settings)
         self.screen = None
         self.toast: tuple[str, int] = ("", 0)  # a short message over any screen, until a tick
         self.running = True
@@ -67,6 +71,16 @@ class App:
             self.screen.resized(ev.size)
             return
         self.screen.handle(ev)
+
+    def apply_settings(self, settings) -> None:
+        """Use the settings: the table's label size and the sight lines' palette."""
+        from game.settings import PALETTES
+        from game.ui.battle.layout import PAL
+        from game.ui.table_view import UI
+
+        self.settings = settings
+        UI["scale"] = settings.ui_scale
+        PAL.use(PALETTES[settings.palette])
 
     def screenshot(self) -> Path | None:
         """F12: save the window as a PNG in the user's pictures folder (platformdirs), named by

@@ -121,9 +121,12 @@ class MenuScreen:
         self.level = UIDropDownMenu(
             list(LEVELS), "AI level: veteran", pygame.Rect(x, y, 180, 30), m
         )
-        self.speed = UIDropDownMenu(
-            list(SPEEDS), "AI moves shown at normal speed", pygame.Rect(x + 188, y, 272, 30), m
+        speed = getattr(self.app, "settings", None)
+        shown = next(
+            (k for k, v in SPEEDS.items() if speed is not None and v == speed.ai_speed),
+            "AI moves shown at normal speed",
         )
+        self.speed = UIDropDownMenu(list(SPEEDS), shown, pygame.Rect(x + 188, y, 272, 30), m)
         y += 44
         UILabel(
             pygame.Rect(x, y, 460, 22), "Seed (the same seed and moves give the same battle)", m
@@ -139,8 +142,9 @@ class MenuScreen:
             self.resume_button.disable()
         self.load_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Load a save...", m)
         y += 48
-        self.editor_button = UIButton(pygame.Rect(x, y, 226, 40), "Map editor", m)
-        self.quit_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Quit", m)
+        self.editor_button = UIButton(pygame.Rect(x, y, 148, 40), "Map editor", m)
+        self.settings_button = UIButton(pygame.Rect(x + 156, y, 148, 40), "Settings", m)
+        self.quit_button = UIButton(pygame.Rect(x + 312, y, 148, 40), "Quit", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
 
@@ -236,6 +240,10 @@ class MenuScreen:
                         self.app, None, on_menu=lambda: self.app.show(MenuScreen(self.app))
                     )
                 )
+            elif ev.ui_element is self.settings_button:
+                from game.ui.settings_screen import SettingsScreen
+
+                self.app.show(SettingsScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
             elif ev.ui_element is self.quit_button:
                 self.app.running = False
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_RETURN and self.dialog is None:

@@ -13,6 +13,7 @@ from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
 MIN_SCALE, MAX_SCALE = 4.0, 160.0
+UI = {"scale": 1.0}  # the settings' label size (game.settings), set by the window
 
 
 class TableView:
@@ -68,7 +69,7 @@ class TableView:
 
     def font(self) -> pygame.font.Font:
         """A label font sized to the zoom."""
-        size = max(11, min(28, int(self.view.scale * 0.55)))
+        size = int(max(11, min(28, self.view.scale * 0.55)) * UI["scale"])
         if size != self._font_size:
             self._font = pygame.font.Font(None, size)
             self._font_size = size
@@ -138,7 +139,7 @@ class TableView:
         """Where a stand's marker badges go (pixels): the centre of the first badge, at the
         top right corner of a stand centred on (px, py), and the badges' radius; each further
         badge sits 2 * radius + 2 to the right of the one before."""
-        r = max(7, int(self.view.scale * 0.3))
+        r = int(max(7, self.view.scale * 0.3) * UI["scale"])
         return px + self.view.scale * 0.5, py - self.view.scale * 0.5, r
 
     def _markers(self, surface, s, px: float, py: float) -> None:

@@ -9,7 +9,7 @@ import math
 import pygame
 
 from game import StandPose, heading_deg
-from game.ui.battle.layout import GROUP, HELP_TEXT, RED, SELECT
+from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT
 from game.ui.logtext import PHASE_NAMES
 from game.ui.render import INK, SIDE_COLOURS, draw_stand
 
@@ -33,10 +33,10 @@ class DrawingMixin:
             if feat is not None:
                 for poly in getattr(feat.geometry, "geoms", [feat.geometry]):
                     pts = [self.tv.to_px(x, y) for x, y in poly.exterior.coords]
-                    pygame.draw.polygon(surface, RED, pts, 3)
+                    pygame.draw.polygon(surface, PAL.blocked, pts, 3)
         elif kind == "stand":
             s = self.battle.stand(why[1])
-            self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, RED, 3)
+            self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
 
     def _draw_animation(self, surface) -> None:
         """A stand of the AI gliding along its path; shots as flashing lines."""
@@ -131,12 +131,13 @@ class DrawingMixin:
             self._hover_pos = self._mouse
             self._hover = self.hover_text(self._mouse)
             self._hover_surf = (
-                pygame.font.Font(None, 22).render(self._hover, True, INK) if self._hover else None
+                self._font(22).render(self._hover, True, INK) if self._hover else None
             )
         if not self._hover_surf:
             return
         text = self._hover_surf
-        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.bottom - 26, self.tv.rect.w, 26)
+        high = text.get_height() + 10
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.bottom - high, self.tv.rect.w, high)
         pygame.draw.rect(surface, (245, 243, 234), bar)
         surface.blit(text, (bar.x + 8, bar.y + 6))
 

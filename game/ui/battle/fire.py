@@ -8,7 +8,7 @@ import html
 import pygame
 
 from game import Fire, Pass
-from game.ui.battle.layout import AMBER, GREEN, RED
+from game.ui.battle.layout import PAL
 from game.ui.logtext import PHASE_NAMES
 from game.ui.modes import Mode, is_click
 
@@ -138,10 +138,12 @@ class FireMode(Mode):
         tv = screen.tv
         for sid, sight in self.sights.items():
             s = screen.battle.stand(sid)
-            colour = GREEN if sid in self.options else (AMBER if sight.clear else RED)
+            colour = (
+                PAL.clear if sid in self.options else (PAL.sees if sight.clear else PAL.blocked)
+            )
             width = 3 if sid in self.attackers else 1
             pygame.draw.line(surface, colour, tv.to_px(s.x, s.y), tv.to_px(t.x, t.y), width)
             if sid in self.attackers or not sight.clear:
                 for why in sight.blocked_by:
                     screen.outline_blocker(surface, why)
-        tv.footprint_outline(surface, t.x, t.y, t.facing_deg, RED, 3)
+        tv.footprint_outline(surface, t.x, t.y, t.facing_deg, PAL.blocked, 3)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS
+from game.ui.table_view import UI
 
 CARD_BG = (250, 248, 240)
 
@@ -134,6 +135,7 @@ class InfoMixin:
 
     def _font(self, size: int) -> pygame.font.Font:
         cache = self.__dict__.setdefault("_info_fonts", {})
+        size = int(size * UI["scale"])
         if size not in cache:
             cache[size] = pygame.font.Font(None, size)
         return cache[size]
@@ -145,15 +147,16 @@ class InfoMixin:
         if self.show_legend:
             entries = self.legend_entries()
             if entries:
-                y = rect.bottom - 36 - 18 * len(entries)  # above the hover line
+                step = int(18 * UI["scale"])
+                y = rect.bottom - int(36 * UI["scale"]) - step * len(entries)  # above the hover
                 for colour, name in entries:
                     img = font.render(name, True, INK)
-                    bg = pygame.Rect(rect.x + 8, y - 2, img.get_width() + 30, 18)
+                    bg = pygame.Rect(rect.x + 8, y - 2, img.get_width() + 30, step)
                     pygame.draw.rect(surface, CARD_BG, bg)
                     pygame.draw.rect(surface, colour, pygame.Rect(rect.x + 12, y + 1, 12, 12))
                     pygame.draw.rect(surface, INK, pygame.Rect(rect.x + 12, y + 1, 12, 12), 1)
                     surface.blit(img, (rect.x + 30, y))
-                    y += 18
+                    y += step
         if self.card and self.card in self.battle.state.stands:
             _box(
                 surface,

@@ -8,7 +8,7 @@ import math
 import pygame
 
 from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass, heading_deg
-from game.ui.battle.layout import AMBER, GREEN, GROUP, RED, SELECT
+from game.ui.battle.layout import GROUP, PAL, SELECT
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
 
@@ -287,8 +287,8 @@ class PlotMode(Mode):
             return
         w = self.walk
         if w and len(w.points) >= 1:
-            tv.polyline(surface, pts, RED, 2)  # what was asked
-            tv.polyline(surface, w.points, GREEN, 4)  # what it can walk
+            tv.polyline(surface, pts, PAL.blocked, 2)  # what was asked
+            tv.polyline(surface, w.points, PAL.clear, 4)  # what it can walk
             offer = (getattr(self, "threat", None) or {}).get("offer", {})
             for k, (x, y) in enumerate(w.points):
                 n = len(offer.get(k, ()))
@@ -296,11 +296,11 @@ class PlotMode(Mode):
                     colour = THREAT[min(n, len(THREAT)) - 1]
                     pygame.draw.circle(surface, colour, [int(v) for v in tv.to_px(x, y)], 4 + n)
                 elif k:
-                    pygame.draw.circle(surface, GREEN, [int(v) for v in tv.to_px(x, y)], 2)
+                    pygame.draw.circle(surface, PAL.clear, [int(v) for v in tv.to_px(x, y)], 2)
             ex, ey = w.points[-1]
             tv.footprint_outline(surface, ex, ey, self.end_facing(), SELECT, 2)
             if self.nerve is not None:  # it stops here to roll its nerve (001 8.3.6)
                 centre = [int(v) for v in tv.to_px(ex, ey)]
-                pygame.draw.circle(surface, AMBER, centre, max(10, int(tv.view.scale * 0.9)), 3)
+                pygame.draw.circle(surface, PAL.sees, centre, max(10, int(tv.view.scale * 0.9)), 3)
         for x, y in self.points[1:]:
             pygame.draw.circle(surface, INK, [int(v) for v in tv.to_px(x, y)], 4, 1)

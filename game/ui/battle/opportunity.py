@@ -8,7 +8,7 @@ import math
 import pygame
 
 from game import CoveringFire, EndCoveringFire, LetPass, OpportunityFire
-from game.ui.battle.layout import AMBER, GREEN, RED
+from game.ui.battle.layout import PAL
 from game.ui.modes import Mode, is_click
 
 
@@ -89,18 +89,18 @@ class OpportunityMode(Mode):
         if pm is None:
             return
         tv = screen.tv
-        tv.polyline(surface, pm.points, AMBER, 3)
+        tv.polyline(surface, pm.points, PAL.sees, 3)
         for k, firers in pm.offer.items():
             x, y = pm.points[k]
             r = 2 + len(firers)
-            colour = RED if k == self.step else AMBER
+            colour = PAL.blocked if k == self.step else PAL.sees
             pygame.draw.circle(surface, colour, [int(v) for v in tv.to_px(x, y)], r)
         if self.step is not None:
             x, y = pm.points[self.step]
-            tv.footprint_outline(surface, x, y, pm.headings[self.step], RED, 3)
+            tv.footprint_outline(surface, x, y, pm.headings[self.step], PAL.blocked, 3)
             for f in self.firers:
                 s = b.stand(f)
-                pygame.draw.line(surface, GREEN, tv.to_px(s.x, s.y), tv.to_px(x, y), 3)
+                pygame.draw.line(surface, PAL.clear, tv.to_px(s.x, s.y), tv.to_px(x, y), 3)
 
 
 class CoveringMode(Mode):
@@ -141,4 +141,4 @@ class CoveringMode(Mode):
             return
         for t in cw.targets:
             s = b.stand(t)
-            screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, RED, 3)
+            screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)

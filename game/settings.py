@@ -1,0 +1,58 @@
+"""The player's settings, kept between sessions in the user data folder (platformdirs, or
+``HULLDOWN_DATA_DIR``): the size of the table's labels and overlay text, the sight-line
+palette, and how fast the AI's moves are shown. A missing or broken file gives the defaults
+(and says why); the settings screen writes it atomically."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from game import JsonFileError, read_json_file, write_atomic
+from game.saves import data_dir
+
+UI_SCALES = (1.0, 1.25, 1.5, 2.0)
+PALETTES = {
+    # the colours of a sight line: may fire / sees but may not / blocked
+    "standard": {"clear": (40, 170, 60), "sees": (230, 150, 20), "blocked": (215, 45, 45)},
+    # Okabe-Ito: told apart with any colour vision
+    "colour-blind safe": {"clear": (0, 114, 178), "sees": (240, 228, 66), "blocked": (213, 94, 0)},
+}
+
+
+class Settings(BaseModel):
+    """``ui_scale``: labels and overlay text on the table, times their size at 1 (1 to 2);
+    ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
+    shown at (0: not shown)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    ui_scale: float = Field(default=1.25, ge=1.0, le=2.0)
+    palette: Literal["standard", "colour-blind safe"] = "standard"
+    ai_speed: float = Field(default=12.0, ge=0.0, le=1000.0, allow_inf_nan=False)
+
+
+def settings_path():
+    """Where the settings are kept."""
+    return data_dir() / "settings.json"
+
+
+def load_settings() -> tuple[Settings, str]:
+    """The saved settings and "", or the defaults and why the file was not used (a missing
+    file is no problem)."""
+    path = settings_path()
+    if not path.exists():
+        return Settings(), ""
+    try:
+        return Settings.model_validate(read_json_file(path)), ""
+    except JsonFileError as err:
+        return Settings(), f"{err}; the defaults are used"
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "$"
+        return Settings(), f"{path}: {where}: {first['msg']}; the defaults are used"
+
+
+def save_settings(settings: Settings) -> None:
+    """Write the settings atomically. Raises OSError when the folder cannot be written."""
+    write_atomic(settings_path(), settings.model_dump_json(indent=1) + "\n")
