@@ -715,3 +715,18 @@ def test_settings_are_kept_and_used(app, data_dir):
     defaults, problem = load_settings()
     assert defaults.ui_scale == 1.25 and "ui_scale" in problem and "defaults" in problem
     app.apply_settings(defaults)
+
+
+def test_the_fire_panel_counts_the_stands_that_can_fire(app):
+    """#24: "3 of your stands may fire" was said when none could see a target: the count now
+    comes from the engine's legal shots."""
+    s = small_battle(
+        app,
+        [("A1", "A", "M1A2 Abrams", 10, 12, 0), ("B1", "B", "T-72", 30, 12, 180)],
+        [6, 6, 1, 1],
+        terrain=[("woods", (18, 8, 22, 16))],  # a wood between: no shot
+    )
+    press(s, "Ready")
+    press(s, "Ready")
+    press(s, "Blue first")
+    assert "None of your stands can fire at an enemy stand now" in s._panel_text

@@ -83,8 +83,12 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         cb = ev["combat"]
         text += (
             f"; 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']} at "
-            f"{ev['differential']:+d} ({ev['aspect']}) -> {ev['crt']}: "
-            f"{RESULT_WORDS[ev['result']]}"
+            f"{ev['differential']:+d} ({ev['aspect']}), CRT {ev['crt']}: "
+            + (
+                "no effect"
+                if ev["result"] == "none"
+                else f"{n(ev['target'])} {RESULT_WORDS[ev['result']]}"
+            )
         )
         if ev.get("depleted"):
             text += "; its ATGMs are used up"

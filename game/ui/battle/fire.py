@@ -49,15 +49,18 @@ class FireMode(Mode):
         phase = PHASE_NAMES[b.state.phase]
         buttons = [("Pass (P)", lambda: screen.act(Pass(side)))]
         if not self.target:
-            n = sum(
-                1
-                for s in b.state.stands.values()
-                if s.active and s.side == side and b.rules.may_fire_in(s, b.state.phase)
-            )
+            shots = b.fire_options()  # the engine's legal shots, by target
+            firers = {fs.attacker for setups in shots.values() for fs in setups}
+            if firers:
+                what = (
+                    f"{len(firers)} of your stands can fire at {len(shots)} enemy "
+                    f"stand{'s' if len(shots) > 1 else ''}. Click an enemy stand to make it "
+                    "the target, or pass."
+                )
+            else:
+                what = "None of your stands can fire at an enemy stand now: pass (P)."
             screen.set_panel(
-                f"<b>{phase}: {screen.side_name(side)} to attack</b><br>{n} of your stands may "
-                "fire. Click an enemy stand to make it the target, or pass.",
-                buttons,
+                f"<b>{phase}: {screen.side_name(side)} to attack</b><br>{what}", buttons
             )
             return
         lines = [f"<b>Target: {screen.names[self.target]}</b>"]

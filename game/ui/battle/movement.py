@@ -59,7 +59,7 @@ class AttemptMode(Mode):
             ]
             text += f"<br><b>Group {self.group}</b>: {', '.join(members)}"
             for a in legal:
-                label = "Ordered move (Enter)" if a.ordered else "Independent move, +3 (Enter)"
+                label = "Ordered move (Enter)" if a.ordered else "Independent, +3 (Enter)"
                 buttons.insert(0, (label, lambda a=a: screen.act(a)))
             if not legal:
                 text += "<br><i>This group cannot try to move now.</i>"

@@ -58,7 +58,7 @@ class ChooseFirstMode(Mode):
             f"<b>{screen.side_name(me)} has the initiative.</b><br>Who acts first in the "
             f"{phase}? ({'001 5.0, 7.1.1, 8.2.4' if b.rules.postures else '000 07.02.04'})",
             [
-                (f"{screen.side_name(s)} first", lambda s=s: screen.act(ChooseFirst(me, s)))
+                (f"{screen.short_name(s)} first", lambda s=s: screen.act(ChooseFirst(me, s)))
                 for s in b.sides
             ],
         )

@@ -136,6 +136,6 @@ class EndMode(Mode):
         big = pygame.font.Font(None, 52).render(title, True, INK)
         surface.blit(big, big.get_rect(center=(box.centerx, box.y + 45)))
         font = pygame.font.Font(None, 24)
-        for i, line in enumerate([st.reason or "", f"after {st.turn} turns"]):
+        for i, line in enumerate([f"after {st.turn} turns: the panel says why"]):
             t = font.render(line, True, INK)
             surface.blit(t, t.get_rect(center=(box.centerx, box.y + 95 + 26 * i)))
