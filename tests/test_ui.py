@@ -730,3 +730,11 @@ def test_the_fire_panel_counts_the_stands_that_can_fire(app):
     press(s, "Ready")
     press(s, "Blue first")
     assert "None of your stands can fire at an enemy stand now" in s._panel_text
+
+
+def test_who_goes_first_is_told_in_the_log_panel(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    press(s, "Ready")
+    press(s, "Ready")
+    press(s, "Orange first")
+    assert "Blue lets Orange act first." in s.log_box.html_text

@@ -28,6 +28,16 @@ SPEEDS = {
 }
 
 
+def close_drop_downs(menus) -> bool:
+    """Esc: close whichever of these drop-down menus is open; True if one was."""
+    closed = False
+    for menu in menus:
+        if menu.current_state is menu.menu_states["expanded"]:
+            menu.current_state.should_transition = True
+            closed = True
+    return closed
+
+
 def user_maps() -> Path:
     """The folder of the player's own scenarios (where the map editor saves them); the menu
     lists them after the shipped maps."""
@@ -246,6 +256,8 @@ class MenuScreen:
                 self.app.show(SettingsScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
             elif ev.ui_element is self.quit_button:
                 self.app.running = False
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            close_drop_downs([self.scenario_menu, self.players, self.level, self.speed])
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_RETURN and self.dialog is None:
             self.start_new()
 

@@ -13,7 +13,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
-from game import Battle, IllegalAction, LetPass, Move, OpportunityFire, Pass
+from game import Battle, ChooseFirst, IllegalAction, LetPass, Move, OpportunityFire, Pass
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
@@ -182,7 +182,11 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
                 f"{self.short_name(s)} {st.orders.get(s, 0)}" for s in b.sides
             )
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
-        return f"{turn}   {phase}   {self.short_name(b.to_act)} to act{orders}{self.victory_text()}"
+        # a narrow window keeps the turn, phase and who acts (the panel has the rest)
+        width = self.app.size[0]
+        kills = self.victory_text() if width >= 1150 else ""
+        orders = orders if width >= 950 else ""
+        return f"{turn}   {phase}   {self.short_name(b.to_act)} to act{orders}{kills}"
 
     def short_name(self, side: str | None) -> str:
         """A side's name without its bracketed part ("Force 1" of "Force 1 (Pz IIIJ-M)"), for
@@ -206,6 +210,9 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         """Make ``mode`` current (None keeps the current one)."""
         if mode is None:
             return
+        if isinstance(self.mode, AIMode) and not isinstance(mode, (AIMode, EndMode)):
+            # the AI has finished acting (perhaps spending an order and moving nothing)
+            self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
         self.mode = mode
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over
@@ -229,6 +236,11 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return False
         self.message = ""
         self.notice = ""
+        if isinstance(action, ChooseFirst):  # not a battle-log line: told in the log panel
+            who = "itself" if action.first == action.side else self.side_name(action.first)
+            self.log_box.append_html_text(
+                html.escape(f"{self.side_name(action.side)} lets {who} act first.") + "<br>"
+            )
         seen = self._log_seen
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
