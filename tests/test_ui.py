@@ -737,4 +737,4 @@ def test_who_goes_first_is_told_in_the_log_panel(app):
     press(s, "Ready")
     press(s, "Ready")
     press(s, "Orange first")
-    assert "Blue lets Orange act first." in s.log_box.html_text
+    assert "Blue lets Orange act first." in s.log_lines

@@ -238,9 +238,9 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.notice = ""
         if isinstance(action, ChooseFirst):  # not a battle-log line: told in the log panel
             who = "itself" if action.first == action.side else self.side_name(action.first)
-            self.log_box.append_html_text(
-                html.escape(f"{self.side_name(action.side)} lets {who} act first.") + "<br>"
-            )
+            line = html.escape(f"{self.side_name(action.side)} lets {who} act first.")
+            self.log_lines.append(line)
+            self.log_box.append_html_text(line + "<br>")
         seen = self._log_seen
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
