@@ -186,7 +186,10 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
         turn, phase = s.ai["B"].last_when
         lines = s.explain_lines()
         assert lines[0].endswith(f"last decision (turn {turn}, {PHASE_NAMES[phase]})")
-        assert lines[1:] and all(line.strip()[0] in "+-" for line in lines[1:])
+        scores = [line for line in lines[1:] if line.strip()[0] in "+-"]
+        assert scores and len(scores) == min(3, len(s.ai["B"].last))
+        # fewer than three open: the overlay says so rather than seeming to have lost some
+        assert (len(scores) < 3) == any("option" in line and "open there" in line for line in lines)
         # a long label stays inside the box, and the box inside the table view
         from game.ai.values import Option
 

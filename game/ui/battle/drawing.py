@@ -71,8 +71,13 @@ class DrawingMixin:
             when = getattr(player, "last_when", None)
             at = f" (turn {when[0]}, {PHASE_NAMES.get(when[1], when[1])})" if when else ""
             lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision{at}")
-            for o in getattr(player, "last", [])[:3]:
+            options = getattr(player, "last", [])[:3]
+            for o in options:
                 lines.append(f"   {o.score:+.2f}  {o.label}")
+            if options and len(options) < 3:
+                lines.append(
+                    f"   (only {len(options)} option{'s' if len(options) > 1 else ''} open there)"
+                )
         return lines or ["No AI in this battle."]
 
     def _draw_explain(self, surface) -> pygame.Rect:
@@ -127,8 +132,9 @@ class DrawingMixin:
         return f'({x:.1f}", {y:.1f}")  {what}'
 
     def _draw_hover(self, surface) -> None:
-        if self._hover_pos != self._mouse:
-            self._hover_pos = self._mouse
+        key = (self._mouse, len(self.battle.log.events))  # a new event may change what is there
+        if self._hover_pos != key:
+            self._hover_pos = key
             self._hover = self.hover_text(self._mouse)
             self._hover_surf = (
                 self._font(22).render(self._hover, True, INK) if self._hover else None
