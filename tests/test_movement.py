@@ -489,3 +489,21 @@ def test_the_threat_preview_is_the_engines_offer_for_the_same_path(path):
         worst = preview["worst"]
         assert len(preview["offer"][worst]) == max(len(v) for v in b.opportunity_offer.values())
         assert 0 <= preview["odds"]["p_eliminated"] <= 1
+
+
+def test_who_will_see_a_stand_where_it_ends_is_the_engines_sight():
+    """The plotting panel's "where it ends" line (#24 item 3) and the held-Space readout come
+    from Battle.seen_by, which agrees with the fire check's sight, aspect included."""
+    b = battle(
+        [("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 26, 15, 180), ("B2", "B", T72, 20, 22, 0)],
+        [5],
+        terrain=[("woods", (15, 16, 25, 19))],  # hides A1's end point from B2
+    )
+    seen = b.seen_by(20, 12, 90.0, "A", moving="A1")
+    assert [e for e, _ in seen] == ["B1"]
+    assert seen[0][1] == "flank"  # facing 90 (up), B1 fires from the right: a flank shot
+    b.state.stands["A1"].x, b.state.stands["A1"].y = 20, 12
+    b.state.stands["A1"].facing_deg = 90.0
+    s = b.sight("B1", "A1")
+    assert s.clear and s.aspect == "flank"
+    assert not b.sight("B2", "A1").clear

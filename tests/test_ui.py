@@ -598,6 +598,7 @@ def test_plotting_shows_who_could_opportunity_fire_along_the_path(app):
     preview = s.battle.threat_preview("A1", [(10, 12), (20, 12)], 0.0)
     assert s.mode.threat["offer"] == preview["offer"] and preview["offer"]
     assert "Opportunity fire: 1 enemy stand could fire" in s._panel_text
+    assert "Where it ends: seen by T-72 B1 (" in s._panel_text
     s.draw(app.surface)
 
 

@@ -225,6 +225,30 @@ class Battle:
         target = StandPose("ruler-to", "", x1, y1, heading + 180.0)
         return self.table.sight(firer, target, self.poses(), self.sighting_in, self.ruleset_data)
 
+    def seen_by(
+        self, x: float, y: float, facing_deg: float, side: str, moving: str | None = None
+    ) -> list[tuple[str, str]]:
+        """The stands of ``side``'s enemy that would see a stand of ``side`` at (x, y) inches
+        facing ``facing_deg``, each with the aspect it would hit ("front"/"flank"): the
+        engine's sight matrix with every stand on the table in the way (``moving``, the stand
+        that would be there, left out of them) (000 07.01, 07.08; 001 6.1, 7.3)."""
+        enemies = [s for s in self.state.stands.values() if s.active and s.side != side]
+        if not enemies:
+            return []
+        pose = StandPose(moving or "there", side, x, y, facing_deg)
+        m = self.table.sight_matrix(
+            [e.pose() for e in enemies],
+            [pose],
+            self.poses(exclude=moving),
+            self.sighting_in,
+            self.ruleset_data,
+        )
+        return [
+            (e.id, "front" if m.front[i, 0] else "flank")
+            for i, e in enumerate(enemies)
+            if m.clear[i, 0]
+        ]
+
     def fire_setup(self, attacker_id: str, target_id: str, *args, **kw) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken
         (:func:`game.rules.combat.fire_setup`, 000 07.04, 07.01, 07.03, 07.08)."""

@@ -121,6 +121,11 @@ class DrawingMixin:
             )
         x, y = self.tv.to_table(pos)
         table = self.battle.table
+        if pygame.key.get_pressed()[pygame.K_SPACE] and table.on_table(x, y):
+            side = self.battle.to_act  # held Space: who could see a stand of ours here
+            seen = self.battle.seen_by(x, y, 0.0, side) if side else []
+            who = ", ".join(self.names.get(e, e) for e, _ in seen) or "no enemy stand"
+            return f'({x:.1f}", {y:.1f}") seen by: {who}'
         if not table.on_table(x, y):
             return ""
         here = table.terrain_at(x, y)
@@ -132,7 +137,8 @@ class DrawingMixin:
         return f'({x:.1f}", {y:.1f}")  {what}'
 
     def _draw_hover(self, surface) -> None:
-        key = (self._mouse, len(self.battle.log.events))  # a new event may change what is there
+        space = pygame.key.get_pressed()[pygame.K_SPACE]  # held: who could see a stand here
+        key = (self._mouse, len(self.battle.log.events), space)  # a new event may change it
         if self._hover_pos != key:
             self._hover_pos = key
             self._hover = self.hover_text(self._mouse)

@@ -209,6 +209,13 @@ class PlotMode(Mode):
             elif w and w.stopped_by:
                 text += f"<br><font color='#c02020'>Stops early: {w.stopped_by}</font>"
             text += self.threat_text(screen)
+            if w and w.points:  # who will see it where it ends, and what they would hit
+                ex, ey = w.points[-1]
+                seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
+                names = ", ".join(f"{screen.names.get(e, e)} ({asp})" for e, asp in seen)
+                text += (
+                    f"<br>Where it ends: {'seen by ' + names if seen else 'out of enemy sight'}."
+                )
         screen.set_panel(
             text,
             [
