@@ -182,6 +182,19 @@ def draw_stand(
         surface.blit(text, text.get_rect(center=view.to_px(pose.x, pose.y - 0.22)))
 
 
+def wrap_text(font: pygame.font.Font, text: str, width: int) -> list[str]:
+    """The words of ``text`` in lines no wider than ``width`` pixels in ``font``."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and font.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])
+
+
 def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
     """Draw a scenario at its start: the table, then every stand (entering stands at their entry
     point on the edge)."""
@@ -243,4 +256,4 @@ def legend(surface, scenario, at) -> None:
         x += 16 + text.get_width() + 14
 
 
-__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "legend", "render_png"]
+__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "legend", "render_png", "wrap_text"]

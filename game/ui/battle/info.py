@@ -7,22 +7,10 @@ from __future__ import annotations
 
 import pygame
 
-from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS
+from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS, wrap_text
 from game.ui.table_view import UI
 
 CARD_BG = (250, 248, 240)
-
-
-def _wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and font.size(trial)[0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return lines + ([line] if line else [])
 
 
 def _box(surface, lines, at, font, title_font=None, width=None, centre=None) -> pygame.Rect:
@@ -169,7 +157,7 @@ class InfoMixin:
             width = min(640, rect.w - 40)
             lines = []
             for k, text in enumerate(self.briefing_lines()):
-                lines += _wrap(self._font(24 if k == 0 else 21), text, width - 30) or [""]
+                lines += wrap_text(self._font(24 if k == 0 else 21), text, width - 30) or [""]
             lines.append("")
             lines.append("B closes the briefing.")
             _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)

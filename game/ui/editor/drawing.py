@@ -24,6 +24,7 @@ from game.ui.render import (
     View,
     draw_stand,
     draw_table,
+    wrap_text,
 )
 from game.ui.table_view import BACKGROUND
 
@@ -245,7 +246,7 @@ class DrawingMixin:
             x, y = self.tv.to_table(self.mouse)
             where = f'({x:.1f}", {y:.1f}")  ' + where
         colour = (176, 40, 20) if error else INK
-        lines = _wrap(font, f"{where}: {text or self.hint}", bar.w - 12)[:2]
+        lines = wrap_text(font, f"{where}: {text or self.hint}", bar.w - 12)[:2]
         for k, line in enumerate(lines):
             surface.blit(font.render(line, True, colour), (bar.x + 6, bar.y + 5 + 19 * k))
 
@@ -264,16 +265,3 @@ class DrawingMixin:
         pygame.draw.rect(surface, INK, box, 2)
         for k, img in enumerate(lines):
             surface.blit(img, (box.x + 15, box.y + 12 + 24 * k))
-
-
-def _wrap(font, text: str, width: int) -> list[str]:
-    """Words of ``text`` in lines no wider than ``width`` pixels."""
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and font.size(trial)[0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return lines + ([line] if line else [])
