@@ -26,19 +26,10 @@ from game.rules.log import check_log_line
 from game.rules.scenario import parse_scenario
 from tests.conftest import MODERN, battle, make_table, pose, scenario_dict
 from tests.test_movement import events, to_movement
+from tests.test_wwii import wwii_battle as wwii  # past set-up, its initiative rolled
 
 T72, T62, M1A2 = "T-72", "T-62", "M1A2 Abrams"
 PZ, SHERMAN, CHAR_B1 = "Pz IIIJ-M", 'M4 "Sherman"', "Char B1 (bis)"
-
-
-def wwii(stands, dice, terrain=(), cohesion=(15, 14)):
-    """A WWII battle past set-up, its first initiative rolled with the first two dice."""
-    d = scenario_dict(stands, terrain, cohesion=cohesion, generation=(None, None), sighting=20)
-    d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    return b
 
 
 # --- 000 05.00 step 4: a TL2 stand that moved more than half may not fire ----------------------
