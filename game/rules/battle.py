@@ -15,6 +15,7 @@ ruleset's data and list of phases (``rulesets.py``). See docs/architecture.md.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -45,6 +46,13 @@ __all__ = [
     "SightInfo",
     "sight_info",
 ]
+
+
+def scenario_hash(raw: dict, seed) -> str:
+    """A digest of what a battle is (its scenario as the file holds it, and its seed), kept in
+    saves so that one edited after saving is refused rather than loaded as another battle."""
+    text = json.dumps({"scenario": raw, "seed": seed}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class SaveError(ValueError):
@@ -118,6 +126,7 @@ class Battle:
         self.autosave = autosave
         self.log_path = log_path
         self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
+        self.autosave_error: str | None = None  # why the last autosave failed, if it did
         spec = scenario.spec
         self._handlers = dict(GENERIC_HANDLERS)
         for phase in rules.phases():
@@ -426,7 +435,11 @@ class Battle:
         handler(self.ctx, action)
         self.actions.append(action)
         if self.autosave is not None:
-            self.save(self.autosave)
+            try:
+                self.save(self.autosave)
+                self.autosave_error = None
+            except OSError as err:  # a full disk: the battle goes on in memory, and says so
+                self.autosave_error = f"{self.autosave}: the autosave could not be written ({err})"
         return list(self.ctx.new_events)
 
     # ================================================================== saves
@@ -442,6 +455,7 @@ class Battle:
             "turn": self.state.turn,
             "phase": self.state.phase,
             "state_hash": self.state_hash(),
+            "scenario_hash": scenario_hash(self.scenario.raw, self.seed),
             "meta": self.meta,
         }
         write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
@@ -479,6 +493,13 @@ class Battle:
             scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
         except ScenarioError as err:
             raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
+        if "scenario_hash" in doc and doc["scenario_hash"] != scenario_hash(
+            doc["scenario"], doc["seed"]
+        ):  # saves written before the hash was kept have none, and load as before
+            raise SaveError(
+                f"{where}: $.scenario: the scenario or the seed was changed after the battle "
+                "was saved (they no longer match $.scenario_hash)"
+            )
         sides = [s.id for s in scenario.spec.sides]
         problem = _meta_problem(doc.get("meta", {}), sides)
         if problem:

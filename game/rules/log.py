@@ -108,25 +108,35 @@ class LogWriter:
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.events: list[dict] = []
+        self.error: str | None = None
         self._fh: IO[str] | None = None
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the battle
 
     def write(self, event: dict) -> dict:
-        """Add ``seq`` and write one event; returns it."""
+        """Add ``seq`` and write one event; returns it. When the file cannot be written (a
+        full disk) the events stay in memory, the file is left, and ``error`` says why: the
+        battle goes on rather than stopping half way through an action."""
         event = {"seq": len(self.events), **event}
         self.events.append(event)
         if self._fh is not None:
-            self._fh.write(json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n")
-            self._fh.flush()
+            try:
+                self._fh.write(json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n")
+                self._fh.flush()
+            except OSError as err:
+                self.error = f"the battle log could not be written ({err})"
+                self.close()
         return event
 
     def close(self) -> None:
         """Close the file (the events stay in memory)."""
         if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+            fh, self._fh = self._fh, None
+            try:
+                fh.close()
+            except OSError as err:
+                self.error = self.error or f"the battle log could not be written ({err})"
 
 
 def check_log_line(event: dict, seq: int) -> list[str]:

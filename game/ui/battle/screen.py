@@ -118,7 +118,12 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.refresh_log()
 
     def close(self) -> None:
-        """Nothing to release: the app clears the widgets."""
+        """Leaving the screen (or the window closing): let an AI still thinking finish first,
+        so no worker touches the engine while the program shuts down (it had crashed at exit
+        now and then)."""
+        thread = getattr(self.mode, "thread", None)
+        if thread is not None and thread.is_alive():
+            thread.join(timeout=10)
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
@@ -236,6 +241,9 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return False
         self.message = ""
         self.notice = ""
+        trouble = b.autosave_error or b.log.error  # a full disk: the battle goes on in memory
+        if trouble:
+            self.message = f"{trouble}. The battle goes on; Ctrl+S saves it under a new name."
         if isinstance(action, ChooseFirst):  # not a battle-log line: told in the log panel
             who = "itself" if action.first == action.side else self.side_name(action.first)
             line = html.escape(f"{self.side_name(action.side)} lets {who} act first.")

@@ -1,0 +1,104 @@
+"""Faults (#26): a save edited after saving is refused, not loaded as another battle; a full
+disk does not stop a battle half way through an action; the AI's worker is let finish before
+the window closes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.rules.actions import ChooseFirst, Pass
+from game.rules.battle import Battle, SaveError
+from game.rules.dice import FixedDice
+from game.rules.scenario import parse_scenario
+from tests.conftest import scenario_dict
+
+STANDS = [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 30, 12, 180)]
+
+
+def _battle(fixed: bool = False, **kw) -> Battle:
+    """A two-stand battle; saved battles use the seeded dice, since a load replays with them."""
+    sc = parse_scenario(scenario_dict(STANDS), "t.json")
+    if fixed:
+        kw["dice"] = FixedDice([6, 6, 1, 1] * 5)
+    return Battle(sc, 0, **kw)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["scenario"].update(turns=100),  # 3 turns became 100
+        lambda d: d["scenario"].update(max_sighting_in=10),
+        lambda d: d["scenario"]["stands"][0].update(unit="M1A2 Abrams"),
+        lambda d: d.update(seed=1),
+    ],
+    ids=["turns", "sighting", "a unit", "the seed"],
+)
+def test_a_save_edited_after_saving_is_refused(tmp_path, edit):
+    b = _battle()
+    b.apply(Pass("A"))
+    path = tmp_path / "s.json"
+    b.save(path)
+    assert Battle.load(path).state_hash() == b.state_hash()  # as saved, it loads
+    doc = json.loads(path.read_text())
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError, match=r"\$\.scenario: the scenario or the seed was changed"):
+        Battle.load(path)
+
+
+def test_a_save_from_before_the_hash_still_loads(tmp_path):
+    b = _battle()
+    b.apply(Pass("A"))
+    path = tmp_path / "s.json"
+    b.save(path)
+    doc = json.loads(path.read_text())
+    del doc["scenario_hash"]
+    path.write_text(json.dumps(doc))
+    assert Battle.load(path).state_hash() == b.state_hash()
+
+
+def test_a_full_disk_does_not_stop_the_battle(tmp_path):
+    """The autosave's folder cannot be made (a file stands in its place) and the log's file
+    fails: each action is still applied whole and in memory, and the battle says why."""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    b = _battle(fixed=True, autosave=blocker / "autosave.json")
+    events = b.apply(Pass("A"))
+    assert [e["event"] for e in events] == ["pass"] and len(b.actions) == 1
+    assert "the autosave could not be written" in b.autosave_error
+
+    class FullDisk:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            pass
+
+        def close(self):
+            pass
+
+    b.log._fh = FullDisk()
+    b.apply(Pass("B"))  # set-up over: turn 1's initiative is rolled and logged
+    assert b.state.turn == 1 and b.log.events[-1]["event"] == "initiative"
+    assert "No space left on device" in b.log.error
+    b.apply(ChooseFirst("A", "A"))
+    assert len(b.actions) == 3
+
+
+def test_the_window_waits_for_the_ai_to_finish_thinking(monkeypatch):
+    import threading
+
+    from game.ui.battle.screen import BattleScreen
+
+    class Thinking:
+        def __init__(self):
+            self.done = threading.Event()
+            self.thread = threading.Thread(target=lambda: self.done.wait(0.3) or None)
+            self.thread.start()
+
+    screen = BattleScreen.__new__(BattleScreen)
+    screen.mode = Thinking()
+    screen.close()
+    assert not screen.mode.thread.is_alive()
