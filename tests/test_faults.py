@@ -70,10 +70,10 @@ def test_a_full_disk_does_not_stop_the_battle(tmp_path):
     assert "the autosave could not be written" in b.autosave_error
 
     class FullDisk:
-        def write(self, text):
+        def write(self, data):
             raise OSError(28, "No space left on device")
 
-        def flush(self):
+        def truncate(self, size):
             pass
 
         def close(self):
@@ -102,3 +102,54 @@ def test_the_window_waits_for_the_ai_to_finish_thinking(monkeypatch):
     screen.mode = Thinking()
     screen.close()
     assert not screen.mode.thread.is_alive()
+
+
+def test_a_disk_that_fills_mid_line_leaves_only_whole_lines(tmp_path):
+    """The disk takes 10 bytes of a line and then is full: the file is cut back to the last
+    whole line, so the log on disk is every event up to the failure, each line whole."""
+    path = tmp_path / "battle.jsonl"
+    b = _battle(fixed=True, log_path=path)
+    b.apply(Pass("A"))
+    real = b.log._fh
+
+    class FillsUp:
+        def write(self, data):
+            real.write(data[:10])
+            raise OSError(28, "No space left on device")
+
+        def truncate(self, size):
+            return real.truncate(size)
+
+        def close(self):
+            real.close()
+
+    written = len(b.log.events)
+    b.log._fh = FillsUp()
+    b.apply(Pass("B"))
+    lines = path.read_bytes().split(b"\n")
+    assert lines[-1] == b""  # ends on a newline: no half line
+    assert [json.loads(x)["seq"] for x in lines[:-1]] == list(range(written))
+    assert len(b.log.events) > written  # the battle went on in memory
+
+
+def test_a_killed_writes_leftover_is_removed_by_the_next_save(tmp_path):
+    """A process killed mid-save leaves ``.NAME.xxxx.tmp``; the next save of the same file
+    removes it once it is older than a write can last, and leaves young ones (another writer
+    at work) and other files' temporaries alone."""
+    import os
+    import time
+
+    from game.rules.jsonfile import STALE_TEMP_S, write_atomic
+
+    target = tmp_path / "autosave.json"
+    old = tmp_path / ".autosave.json.abc123.tmp"
+    young = tmp_path / ".autosave.json.def456.tmp"
+    other = tmp_path / ".other.json.abc123.tmp"
+    for f in (old, young, other):
+        f.write_text("{half")
+    past = time.time() - STALE_TEMP_S - 5
+    os.utime(old, (past, past))
+    os.utime(other, (past, past))
+    write_atomic(target, "{}\n")
+    assert target.read_text() == "{}\n"
+    assert not old.exists() and young.exists() and other.exists()

@@ -12,12 +12,14 @@ saves) finite numbers only."""
 from __future__ import annotations
 
 import codecs
+import glob
 import json
 import math
 import os
 import re
 import stat
 import tempfile
+import time
 from functools import partial
 from itertools import accumulate
 from pathlib import Path
@@ -266,11 +268,23 @@ def _first_problem(value: Any) -> tuple[str, str]:
     return "$", "refused"  # not reached: a flag is raised only with a marker in the value
 
 
+STALE_TEMP_S = 60.0
+"""Age (seconds) after which a temporary file left beside a target is a crash's leftover: a
+write in progress lasts milliseconds."""
+
+
 def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed and
-    synced, then renamed over the target, so a crash never leaves a half-written file."""
+    synced, then renamed over the target and the folder synced, so a crash never leaves a
+    half-written file and the rename survives a power cut.
+
+    Temporary files of the same target older than :data:`STALE_TEMP_S` (left by a killed
+    process) are removed first. Raises OSError when the folder or file cannot be written; the
+    target is then unchanged.
+    """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -281,3 +295,40 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_folder(p.parent)
+
+
+def remove_stale_temps(path: str | os.PathLike, older_than_s: float = STALE_TEMP_S) -> int:
+    """Remove the temporary files :func:`write_atomic` left beside ``path`` when a process was
+    killed mid-write (``.NAME.*.tmp`` older than ``older_than_s`` seconds); returns how many.
+    Files that vanish or cannot be removed are skipped: cleaning never stops a save."""
+    p = Path(path)
+    now = time.time()
+    removed = 0
+    try:
+        candidates = list(p.parent.glob(f".{glob.escape(p.name)}.*.tmp"))
+    except OSError:
+        return 0
+    for leftover in candidates:
+        try:
+            if now - leftover.stat().st_mtime > older_than_s:
+                leftover.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Sync a folder so a rename in it is on the disk (POSIX); a no-op where folders cannot be
+    opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -8,6 +8,7 @@ it on every line they write).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -109,23 +110,32 @@ class LogWriter:
     def __init__(self, path: str | os.PathLike | None = None):
         self.events: list[dict] = []
         self.error: str | None = None
-        self._fh: IO[str] | None = None
+        self._fh: IO[bytes] | None = None
+        self._whole = 0  # bytes of the file that end on a whole line
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the battle
+            # unbuffered, so a line is on its way to the disk when write() returns
+            self._fh = open(path, "wb", buffering=0)  # noqa: SIM115 - kept open for the battle
 
     def write(self, event: dict) -> dict:
         """Add ``seq`` and write one event; returns it. When the file cannot be written (a
         full disk) the events stay in memory, the file is left, and ``error`` says why: the
-        battle goes on rather than stopping half way through an action."""
+        battle goes on rather than stopping half way through an action, and the file is cut
+        back to its last whole line so no reader meets half a line."""
         event = {"seq": len(self.events), **event}
         self.events.append(event)
         if self._fh is not None:
+            data = (json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n").encode()
             try:
-                self._fh.write(json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n")
-                self._fh.flush()
+                done = 0
+                while done < len(data):  # a raw write may take only part of the bytes
+                    done += self._fh.write(data[done:]) or 0
+                self._whole += len(data)
             except OSError as err:
                 self.error = f"the battle log could not be written ({err})"
+                # never leave a line cut short: the file ends on the last whole line
+                with contextlib.suppress(OSError):
+                    self._fh.truncate(self._whole)
                 self.close()
         return event
 
