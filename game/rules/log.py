@@ -149,22 +149,52 @@ class LogWriter:
                 self.error = self.error or f"the battle log could not be written ({err})"
 
 
+def _is_int(v) -> bool:
+    """An integer that is not a bool (JSON true is not a number here)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v) -> bool:
+    """An int or float that is not a bool."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_ints(v) -> bool:
+    """A list of integers (dice)."""
+    return isinstance(v, list) and all(_is_int(x) for x in v)
+
+
+def _mods_ok(mods) -> bool:
+    """A modifier list as the log writes it: ``[{"why": str, "value": int}, ...]``."""
+    return isinstance(mods, list) and all(
+        isinstance(m, dict) and set(m) == {"why", "value"} and _is_int(m["value"]) for m in mods
+    )
+
+
+def _hashable_in(value, known: set) -> bool:
+    """``value in known``, False for values that cannot be in a set (lists, objects)."""
+    return isinstance(value, (str, int, float, bool, type(None))) and value in known
+
+
 def check_log_line(event: dict, seq: int) -> list[str]:
     """Problems with one log event against hulldown-log/1 (an empty list when it is right).
 
     Checks the common fields, each event's required fields, that modifier lists are
     ``[{"why", "value"}]``, that each roll's total is its natural roll plus its modifiers, and the
-    fire line's fields when cohesion passed.
+    fire line's fields when cohesion passed. A field of the wrong JSON type is a problem named
+    here, never an exception.
     """
+    if not isinstance(event, dict):
+        return [f"not a JSON object but {type(event).__name__}"]
     problems = []
     name = event.get("event")
     if event.get("seq") != seq:
-        problems.append(f"seq {event.get('seq')} where {seq} was due")
-    if name not in REQUIRED:
+        problems.append(f"seq {event.get('seq')!r} where {seq} was due")
+    if not _hashable_in(name, set(REQUIRED)):
         return problems + [f"unknown event {name!r}"]
-    if not isinstance(event.get("turn"), int) or event["turn"] < 0:
+    if not _is_int(event.get("turn")) or event["turn"] < 0:
         problems.append("turn must be an integer >= 0")
-    if event.get("phase") not in PHASES:
+    if not _hashable_in(event.get("phase"), PHASES):
         problems.append(f"unknown phase {event.get('phase')!r}")
     missing = REQUIRED[name] - set(event)
     if missing:
@@ -172,11 +202,11 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         return problems
 
     def roll_ok(where: str, roll, mods, total) -> None:
-        if not isinstance(mods, list) or not all(
-            isinstance(m, dict) and set(m) == {"why", "value"} and isinstance(m["value"], int)
-            for m in mods
-        ):
+        if not _mods_ok(mods):
             problems.append(f"{where}: mods must be [{{why, value}}]")
+            return
+        if not (_is_int(roll) or _is_ints(roll)) or not _is_int(total):
+            problems.append(f"{where}: roll and total must be integers")
             return
         natural = sum(roll) if isinstance(roll, list) else roll
         if natural + sum(m["value"] for m in mods) != total:
@@ -184,8 +214,10 @@ def check_log_line(event: dict, seq: int) -> list[str]:
 
     if name == "fire":
         c = event["cohesion"]
+        if not isinstance(c, dict):
+            return problems + ["fire.cohesion must be an object"]
         roll_ok("fire.cohesion", c.get("roll"), c.get("mods"), c.get("total"))
-        if event["kind"] not in ("standard", "opportunity", "covering"):
+        if not _hashable_in(event["kind"], {"standard", "opportunity", "covering"}):
             problems.append(f"fire: unknown kind {event['kind']!r}")
         if c.get("passed"):
             missing = FIRE_PASSED - set(event)
@@ -193,29 +225,51 @@ def check_log_line(event: dict, seq: int) -> list[str]:
                 problems.append(f"fire: cohesion passed but missing {sorted(missing)}")
             else:
                 cb = event["combat"]
-                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
-                if cb["total"] != min(19, max(0, natural)):
-                    problems.append("fire.combat: total is not the clamped dice + modifiers")
-                if event["crt"] not in CRT_CELLS:
+                if not (
+                    isinstance(cb, dict)
+                    and _is_ints(cb.get("dice"))
+                    and _mods_ok(cb.get("mods"))
+                    and _is_int(cb.get("total"))
+                ):
+                    problems.append("fire.combat must be {dice, mods, total} of integers")
+                else:
+                    natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
+                    if cb["total"] != min(19, max(0, natural)):
+                        problems.append("fire.combat: total is not the clamped dice + modifiers")
+                if not _hashable_in(event["crt"], CRT_CELLS):
                     problems.append(f"fire: unknown CRT cell {event['crt']!r}")
-                if event["result"] not in ("none", "S", "D", "E"):
+                if not _hashable_in(event["result"], {"none", "S", "D", "E"}):
                     problems.append(f"fire: unknown result {event['result']!r}")
     elif name in ("marker_removal", "resupply"):
         roll_ok(name, event["roll"], event["mods"], event["total"])
     elif name == "move_attempt":
-        for sid, ps in event["per_stand"].items():
+        per_stand = event["per_stand"]
+        if not isinstance(per_stand, dict) or not all(
+            isinstance(ps, dict) for ps in per_stand.values()
+        ):
+            return problems + ["move_attempt.per_stand must map stands to objects"]
+        for sid, ps in per_stand.items():
             roll_ok(f"move_attempt.{sid}", event["roll"], ps.get("mods"), ps.get("total"))
     elif name == "move":
-        if event["stopped_by"] not in STOPPED_BY:
+        if not _hashable_in(event["stopped_by"], STOPPED_BY):
             problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
-        if event["mp_spent"] > event["mp_allowed"] + 1e-9:
+        if not (_is_num(event["mp_spent"]) and _is_num(event["mp_allowed"])):
+            problems.append("move: mp_spent and mp_allowed must be numbers")
+        elif event["mp_spent"] > event["mp_allowed"] + 1e-9:
             problems.append("move: spent more movement points than allowed")
         for roll_field in ("cohesion", "pass_through"):  # to go on; to pass through (8.3.6)
             r = event.get(roll_field)
             if isinstance(r, dict):
                 roll_ok(f"move.{roll_field}", r.get("roll"), r.get("mods"), r.get("total"))
     elif name == "orders":
-        if sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]:
+        if not (
+            _is_ints(event["dice"])
+            and all(_is_int(event[k]) for k in ("command_value", "generation_mod", "total"))
+        ):
+            problems.append("orders: dice, command value, generation and total must be integers")
+        elif (
+            sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]
+        ):
             problems.append("orders: total is not dice + command value + generation")
     elif name == "start" and event["format"] != FORMAT:
         problems.append(f"start: format {event['format']!r}")
@@ -227,8 +281,12 @@ def check_log(events: list[dict]) -> list[str]:
     problems = []
     for i, ev in enumerate(events):
         problems += [f"line {i + 1}: {p}" for p in check_log_line(ev, i)]
-    if not events or events[0].get("event") != "start":
+
+    def name(ev) -> object:
+        return ev.get("event") if isinstance(ev, dict) else None
+
+    if not events or name(events[0]) != "start":
         problems.append("the first line is not a start")
-    if events and events[-1].get("event") != "end":
+    if events and name(events[-1]) != "end":
         problems.append("the last line is not an end")
     return problems
