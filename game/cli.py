@@ -261,7 +261,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game import Battle, SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
-    from game.ui.menu import battle_screen, new_battle
+    from game.ui.menu import battle_screen, continue_log, new_battle
 
     def no_such_side(sides: list[str]) -> bool:
         if args.ai and args.ai not in sides:
@@ -278,6 +278,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             battle = Battle.load(path, autosave=autosave_path())
             if no_such_side(battle.sides):
                 return 2
+            continue_log(battle)
             if args.ai:
                 battle.meta = {**battle.meta, "ai": {args.ai: args.level}}
                 battle.meta["ai_speed"] = args.ai_speed

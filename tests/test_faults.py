@@ -5,6 +5,7 @@ the window closes."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +154,65 @@ def test_a_killed_writes_leftover_is_removed_by_the_next_save(tmp_path):
     write_atomic(target, "{}\n")
     assert target.read_text() == "{}\n"
     assert not old.exists() and young.exists() and other.exists()
+
+
+def test_a_loaded_battle_writes_the_log_of_the_whole_battle(tmp_path, monkeypatch):
+    """A battle saved half way and loaded from the menu writes to the same log file the whole
+    battle: byte for byte the log of the same battle played without a break."""
+    from game.check.sim import make_players
+    from game.rules.scenario import load_scenario
+    from game.ui.menu import battle_log_path, continue_log
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+    sc = load_scenario("maps/modern-skirmish.json")
+    whole = tmp_path / "whole.jsonl"
+    straight = Battle(sc, 5, log_path=whole)
+    players = make_players(straight, ("random", "random"))
+    while not straight.finished:
+        straight.apply(players[straight.to_act].choose(straight))
+    straight.log.close()
+
+    half = Battle(sc, 5)
+    for action in straight.actions[: len(straight.actions) // 2]:
+        half.apply(action)
+    half.save(tmp_path / "half.json")
+    loaded = continue_log(Battle.load(tmp_path / "half.json"))
+    assert loaded.log_path == battle_log_path(sc.path, 5)
+    for action in straight.actions[len(loaded.actions) :]:
+        loaded.apply(action)
+    loaded.log.close()
+    assert Path(loaded.log_path).read_bytes() == whole.read_bytes()
+
+
+def test_battle_log_names_are_safe(tmp_path, monkeypatch):
+    from game.ui.menu import battle_log_path
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    assert battle_log_path("../../etc/x y.json", 3).name == "x_y-seed3.jsonl"
+    assert battle_log_path("", 3).name == "battle-seed3.jsonl"
+    assert battle_log_path("../../etc/x.json", 3).parent == tmp_path / "logs"
+
+
+@pytest.mark.parametrize("label", ["../../x.json", "/dev/zero", str(Path("maps/nowhere.json"))])
+def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, monkeypatch, label):
+    """A save's scenario_path is a label: "Play again" after loading plays the scenario the
+    save carries (seed + 1), whatever file the label names."""
+    from game.rules.scenario import load_scenario
+    from game.ui.menu import new_battle
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+    b = Battle(load_scenario("maps/modern-skirmish.json"), 2)
+    b.save(tmp_path / "s.json")
+    doc = json.loads((tmp_path / "s.json").read_text())
+    doc["scenario_path"] = label
+    (tmp_path / "s.json").write_text(json.dumps(doc))
+    loaded = Battle.load(tmp_path / "s.json")
+
+    def no_opening(path):
+        raise AssertionError(f"opened {path}")
+
+    monkeypatch.setattr("game.ui.menu.load_scenario", no_opening)
+    again = new_battle(loaded.scenario, loaded.seed + 1)
+    assert again.seed == 3 and again.scenario.raw == doc["scenario"]
+    assert again.log_path.parent == tmp_path / "data" / "logs"
+    again.log.close()

@@ -17,7 +17,7 @@ import pytest
 
 from game import Battle, SaveError, ScenarioError, load_scenario
 from game.cli import AI_SPEED_RANGE, build_parser, main
-from game.rules import battle as battle_module
+from game.rules import savefile
 from game.rules.jsonfile import MAX_BYTES, JsonFileError, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -362,8 +362,8 @@ def test_a_save_with_a_bom_loads(tmp_path, save_doc):
 def test_the_save_checks_know_the_ai_levels_and_speeds():
     from game.ai.levels import LEVELS
 
-    assert set(battle_module.AI_LEVELS) == set(LEVELS)
-    assert AI_SPEED_RANGE == (battle_module.AI_SPEED_MIN, battle_module.AI_SPEED_MAX)
+    assert set(savefile.AI_LEVELS) == set(LEVELS)
+    assert AI_SPEED_RANGE == (savefile.AI_SPEED_MIN, savefile.AI_SPEED_MAX)
 
 
 # ------------------------------------------------------------------ the command line

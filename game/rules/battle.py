@@ -15,7 +15,6 @@ ruleset's data and list of phases (``rulesets.py``). See docs/architecture.md.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
@@ -32,10 +31,14 @@ from game.rules.moves import PASS_THROUGH_MOD
 from game.rules.phases import Phase
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
+from game.rules.savefile import (
+    SAVE_FORMAT,
+    meta_problem,
+    save_field_problem,
+    scenario_hash,
+)
 from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.state import StandState
-
-SAVE_FORMAT = "hulldown-save/1"
 
 __all__ = [
     "COVERING_FIRE_MOD",
@@ -46,13 +49,6 @@ __all__ = [
     "SightInfo",
     "sight_info",
 ]
-
-
-def scenario_hash(raw: dict, seed) -> str:
-    """A digest of what a battle is (its scenario as the file holds it, and its seed), kept in
-    saves so that one edited after saving is refused rather than loaded as another battle."""
-    text = json.dumps({"scenario": raw, "seed": seed}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class SaveError(ValueError):
@@ -460,6 +456,14 @@ class Battle:
         }
         write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
 
+    def write_log_to(self, path: str | os.PathLike) -> None:
+        """Write this battle's log to ``path`` from its first event (a loaded or resumed
+        battle holds its replayed events in memory) and go on writing there; the file is then
+        byte for byte the log of the battle played without a break. Raises OSError when the
+        file cannot be made."""
+        self.log.open_file(path)
+        self.log_path = path
+
     @classmethod
     def load(
         cls,
@@ -486,7 +490,7 @@ class Battle:
         for field_name in ("scenario", "seed", "actions", "state_hash"):
             if field_name not in doc:
                 raise SaveError(f"{where}: $.{field_name}: required field is missing")
-        problem = _save_field_problem(doc)
+        problem = save_field_problem(doc)
         if problem:
             raise SaveError(f"{where}: {problem}")
         try:
@@ -501,7 +505,7 @@ class Battle:
                 "was saved (they no longer match $.scenario_hash)"
             )
         sides = [s.id for s in scenario.spec.sides]
-        problem = _meta_problem(doc.get("meta", {}), sides)
+        problem = meta_problem(doc.get("meta", {}), sides)
         if problem:
             raise SaveError(f"{where}: {problem}")
         battle = cls(scenario, doc["seed"], log_path=log_path)
@@ -518,83 +522,3 @@ class Battle:
         battle.autosave = autosave
         battle.meta = doc.get("meta", {})
         return battle
-
-
-AI_LEVELS = ("veteran", "recruit")
-"""The AI's levels a save's ``meta.ai`` may name (game.ai.levels.LEVELS; a test keeps the two
-the same, since the rules import nothing from the AI)."""
-AI_SPEED_MIN, AI_SPEED_MAX = 1.0, 1000.0
-"""A save's ``meta.ai_speed`` (inches a second the AI's moves are shown at): 0 (not shown) or
-from AI_SPEED_MIN to AI_SPEED_MAX; slower than 1"/s a move would take minutes to show and
-hold up the battle (1e-300 froze it for good)."""
-
-
-def _describe(value) -> str:
-    """A value as a line of an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a
-    list``, ``an object``."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    text = json.dumps(value)
-    return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
-
-
-def _is_whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _save_field_problem(doc: dict) -> str | None:
-    """``$.path: what is wrong`` with the save's own fields (the scenario has its own
-    checks; meta is checked once the scenario's sides are known), or None."""
-    if not _is_whole(doc["seed"]):
-        return f"$.seed: must be a whole number, not {_describe(doc['seed'])}"
-    actions = doc["actions"]
-    if not isinstance(actions, list):
-        return f"$.actions: must be a list of actions, not {_describe(actions)}"
-    for i, a in enumerate(actions):
-        if not isinstance(a, dict):
-            return f"$.actions[{i}]: must be an action (an object), not {_describe(a)}"
-    if not isinstance(doc["state_hash"], str):
-        return f"$.state_hash: must be text, not {_describe(doc['state_hash'])}"
-    path = doc.get("scenario_path")
-    if path is not None and not isinstance(path, str):
-        return f"$.scenario_path: must be text, not {_describe(path)}"
-    return None
-
-
-def ai_speed_problem(value) -> str | None:
-    """What is wrong with an AI speed (inches a second), or None: a finite number, 0 (not
-    shown) or from AI_SPEED_MIN to AI_SPEED_MAX."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return f"must be a number of inches a second, not {_describe(value)}"
-    if value != 0 and not AI_SPEED_MIN <= value <= AI_SPEED_MAX:  # NaN fails this too
-        return (
-            f"must be 0 (moves not shown) or from {AI_SPEED_MIN:g} to {AI_SPEED_MAX:g} inches "
-            f"a second, not {_describe(value)}"
-        )
-    return None
-
-
-def _meta_problem(meta, sides: list[str]) -> str | None:
-    """``$.meta...: what is wrong`` with a save's meta (who plays each side and how fast the
-    AI's moves are shown; other keys are kept as they are), or None."""
-    if not isinstance(meta, dict):
-        return f"$.meta: must be an object, not {_describe(meta)}"
-    if "ai" in meta:
-        ai = meta["ai"]
-        if not isinstance(ai, dict):
-            return f"$.meta.ai: must be an object of side: level, not {_describe(ai)}"
-        for side, level in ai.items():
-            if side not in sides:
-                return f"$.meta.ai: no side {_describe(side)} (the sides are {', '.join(sides)})"
-            if level not in AI_LEVELS:
-                return (
-                    f"$.meta.ai.{side}: must be one of {', '.join(AI_LEVELS)}, "
-                    f"not {_describe(level)}"
-                )
-    if "ai_speed" in meta:
-        problem = ai_speed_problem(meta["ai_speed"])
-        if problem:
-            return f"$.meta.ai_speed: {problem}"
-    return None

@@ -113,9 +113,21 @@ class LogWriter:
         self._fh: IO[bytes] | None = None
         self._whole = 0  # bytes of the file that end on a whole line
         if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            # unbuffered, so a line is on its way to the disk when write() returns
-            self._fh = open(path, "wb", buffering=0)  # noqa: SIM115 - kept open for the battle
+            self.open_file(path)
+
+    def open_file(self, path: str | os.PathLike) -> None:
+        """Start writing to ``path`` (replacing it): every event held so far is written first,
+        then each new one, so a battle loaded from a save writes the same bytes as one played
+        without a break. Raises OSError when the file cannot be made; the events stay in memory.
+        """
+        self.close()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # unbuffered, so a line is on its way to the disk when write() returns
+        self._fh = open(path, "wb", buffering=0)  # noqa: SIM115 - kept open for the battle
+        self._whole = 0
+        self.error = None
+        for event in self.events:
+            self._write_line(event)
 
     def write(self, event: dict) -> dict:
         """Add ``seq`` and write one event; returns it. When the file cannot be written (a
@@ -124,6 +136,11 @@ class LogWriter:
         back to its last whole line so no reader meets half a line."""
         event = {"seq": len(self.events), **event}
         self.events.append(event)
+        self._write_line(event)
+        return event
+
+    def _write_line(self, event: dict) -> None:
+        """Write one event's line to the file, if there is one (see :meth:`write`)."""
         if self._fh is not None:
             data = (json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n").encode()
             try:
@@ -137,7 +154,6 @@ class LogWriter:
                 with contextlib.suppress(OSError):
                     self._fh.truncate(self._whole)
                 self.close()
-        return event
 
     def close(self) -> None:
         """Close the file (the events stay in memory)."""

@@ -3,6 +3,7 @@ quit. Widgets are pygame_gui's."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
 from pygame_gui.windows import UIFileDialog
 
-from game import Battle, SaveError, ScenarioError, load_scenario
+from game import Battle, SaveError, Scenario, ScenarioError, load_scenario
 from game.saves import autosave_path, data_dir, logs_dir
 from game.ui.render import INK
 
@@ -46,16 +47,40 @@ def user_maps() -> Path:
     return path
 
 
+def battle_log_path(scenario_path: str | Path, seed: int) -> Path:
+    """Where a battle of this scenario and seed writes its log: the logs folder, named after
+    the scenario file (only letters, digits, ``-``, ``_`` and ``.``, at most 80) and the seed."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(str(scenario_path)).stem)[:80] or "battle"
+    return logs_dir() / f"{stem}-seed{seed}.jsonl"
+
+
+def continue_log(battle: Battle) -> Battle:
+    """Give a loaded or resumed battle its log again: the whole battle so far is written to
+    :func:`battle_log_path` and play goes on writing there, so the file is the log of the
+    battle as if it had never stopped. A log that cannot be made is reported on the battle
+    screen (``battle.log.error``); the battle is played all the same. Returns the battle."""
+    try:
+        battle.write_log_to(battle_log_path(battle.scenario.path, battle.seed))
+    except OSError as err:
+        battle.log.error = f"the battle log could not be written ({err})"
+    return battle
+
+
 def new_battle(
-    scenario_path: str | Path, seed: int, ai: dict[str, str] | None = None, ai_speed: float = 12.0
+    scenario: str | Path | Scenario,
+    seed: int,
+    ai: dict[str, str] | None = None,
+    ai_speed: float = 12.0,
 ) -> Battle:
-    """A battle of a scenario file that logs to the logs folder and autosaves. ``ai`` maps a
-    side to an AI level ("veteran", "recruit"); it is kept in the battle's saves.
+    """A battle of a scenario (a file, or one already read) that logs to the logs folder and
+    autosaves. ``ai`` maps a side to an AI level ("veteran", "recruit"); it is kept in the
+    battle's saves. "Play again" passes the scenario it played, so a loaded save's
+    ``scenario_path`` is never opened.
 
     Raises ScenarioError for a bad scenario file or a ruleset that cannot be played yet.
     """
-    sc = load_scenario(scenario_path)
-    log = logs_dir() / f"{Path(scenario_path).stem}-seed{seed}.jsonl"
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    log = battle_log_path(sc.path, seed)
     battle = Battle(sc, seed, log_path=log, autosave=autosave_path())
     battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
     battle.save(battle.autosave)
@@ -78,9 +103,7 @@ def battle_screen(app, battle: Battle):
 
     def again(old: Battle) -> None:
         try:
-            nb = new_battle(
-                old.scenario.path, old.seed + 1, ai_levels, old.meta.get("ai_speed", 12.0)
-            )
+            nb = new_battle(old.scenario, old.seed + 1, ai_levels, old.meta.get("ai_speed", 12.0))
         except ScenarioError as err:
             app.show(MenuScreen(app, str(err)))
             return
@@ -220,7 +243,7 @@ class MenuScreen:
         except SaveError as err:
             self.say(str(err))
             return
-        self.app.show(battle_screen(self.app, battle))
+        self.app.show(battle_screen(self.app, continue_log(battle)))
 
     def handle(self, ev) -> None:
         """Widget events."""

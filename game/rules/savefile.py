@@ -1,0 +1,107 @@
+"""The save file's own fields (hulldown-save/1): what each must hold, and the digest that
+ties a save to its scenario and seed (#26). The replay itself is Battle.load's."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+SAVE_FORMAT = "hulldown-save/1"
+
+__all__ = [
+    "AI_LEVELS",
+    "AI_SPEED_MAX",
+    "AI_SPEED_MIN",
+    "SAVE_FORMAT",
+    "ai_speed_problem",
+    "meta_problem",
+    "save_field_problem",
+    "scenario_hash",
+]
+
+
+def scenario_hash(raw: dict, seed) -> str:
+    """A digest of what a battle is (its scenario as the file holds it, and its seed), kept in
+    saves so that one edited after saving is refused rather than loaded as another battle."""
+    text = json.dumps({"scenario": raw, "seed": seed}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+AI_LEVELS = ("veteran", "recruit")
+"""The AI's levels a save's ``meta.ai`` may name (game.ai.levels.LEVELS; a test keeps the two
+the same, since the rules import nothing from the AI)."""
+AI_SPEED_MIN, AI_SPEED_MAX = 1.0, 1000.0
+"""A save's ``meta.ai_speed`` (inches a second the AI's moves are shown at): 0 (not shown) or
+from AI_SPEED_MIN to AI_SPEED_MAX; slower than 1"/s a move would take minutes to show and
+hold up the battle (1e-300 froze it for good)."""
+
+
+def _describe(value) -> str:
+    """A value as a line of an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a
+    list``, ``an object``."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    text = json.dumps(value)
+    return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
+
+
+def _is_whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def save_field_problem(doc: dict) -> str | None:
+    """``$.path: what is wrong`` with the save's own fields (the scenario has its own
+    checks; meta is checked once the scenario's sides are known), or None."""
+    if not _is_whole(doc["seed"]):
+        return f"$.seed: must be a whole number, not {_describe(doc['seed'])}"
+    actions = doc["actions"]
+    if not isinstance(actions, list):
+        return f"$.actions: must be a list of actions, not {_describe(actions)}"
+    for i, a in enumerate(actions):
+        if not isinstance(a, dict):
+            return f"$.actions[{i}]: must be an action (an object), not {_describe(a)}"
+    if not isinstance(doc["state_hash"], str):
+        return f"$.state_hash: must be text, not {_describe(doc['state_hash'])}"
+    path = doc.get("scenario_path")
+    if path is not None and not isinstance(path, str):
+        return f"$.scenario_path: must be text, not {_describe(path)}"
+    return None
+
+
+def ai_speed_problem(value) -> str | None:
+    """What is wrong with an AI speed (inches a second), or None: a finite number, 0 (not
+    shown) or from AI_SPEED_MIN to AI_SPEED_MAX."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be a number of inches a second, not {_describe(value)}"
+    if value != 0 and not AI_SPEED_MIN <= value <= AI_SPEED_MAX:  # NaN fails this too
+        return (
+            f"must be 0 (moves not shown) or from {AI_SPEED_MIN:g} to {AI_SPEED_MAX:g} inches "
+            f"a second, not {_describe(value)}"
+        )
+    return None
+
+
+def meta_problem(meta, sides: list[str]) -> str | None:
+    """``$.meta...: what is wrong`` with a save's meta (who plays each side and how fast the
+    AI's moves are shown; other keys are kept as they are), or None."""
+    if not isinstance(meta, dict):
+        return f"$.meta: must be an object, not {_describe(meta)}"
+    if "ai" in meta:
+        ai = meta["ai"]
+        if not isinstance(ai, dict):
+            return f"$.meta.ai: must be an object of side: level, not {_describe(ai)}"
+        for side, level in ai.items():
+            if side not in sides:
+                return f"$.meta.ai: no side {_describe(side)} (the sides are {', '.join(sides)})"
+            if level not in AI_LEVELS:
+                return (
+                    f"$.meta.ai.{side}: must be one of {', '.join(AI_LEVELS)}, "
+                    f"not {_describe(level)}"
+                )
+    if "ai_speed" in meta:
+        problem = ai_speed_problem(meta["ai_speed"])
+        if problem:
+            return f"$.meta.ai_speed: {problem}"
+    return None
