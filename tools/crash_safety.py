@@ -31,9 +31,8 @@ sys.path.insert(0, str(ROOT))
 def child(scenario_path: str, seed: int, autosave: str) -> None:
     """Play (or resume) one battle with an autosave, printing the action count after each
     action lands. Runs until the battle ends or the parent kills it."""
+    from game import Battle, load_scenario
     from game.check.sim import make_players
-    from game.rules.battle import Battle
-    from game.rules.scenario import load_scenario
 
     if Path(autosave).exists():
         battle = Battle.load(autosave, autosave=autosave)
@@ -68,10 +67,11 @@ def kill_once(scenario: str, seed: int, autosave: Path, rng: random.Random) -> d
     lines = [first.strip(), *out.split()]
     finished = "finished" in lines
     reported = max(int(x) for x in lines if x.isdigit())
-    from game.rules.battle import Battle, SaveError
+    from game import Battle, SaveError
 
+    had_autosave = autosave.exists()  # none until the first action lands
     try:
-        saved = len(Battle.load(autosave).actions) if autosave.exists() else 0
+        saved = len(Battle.load(autosave).actions) if had_autosave else 0
     except SaveError as err:
         return {"error": f"the autosave does not load: {err}"}
     leftovers = len(list(autosave.parent.glob(f".{autosave.name}.*.tmp")))
@@ -81,6 +81,7 @@ def kill_once(scenario: str, seed: int, autosave: Path, rng: random.Random) -> d
         "saved": saved,
         "lost": max(0, reported - saved),
         "finished": finished,
+        "had_autosave": had_autosave,
         "leftover_temps": leftovers,
     }
 
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rng = random.Random(args.seed)
     seed = args.seed
-    bad = resumes = lost = 0
+    bad = resumes = lost = loaded = 0
     with tempfile.TemporaryDirectory() as tmp:
         autosave = Path(tmp) / "autosave.json"
         for k in range(args.kills):
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                 autosave.unlink(missing_ok=True)
                 continue
             resumes += r["resumed_at"] > 0
+            loaded += r["had_autosave"]
             lost += r["lost"]
             bad += r["lost"] > 0
             print(
@@ -122,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                 autosave.unlink()
                 seed += 1
     print(
-        f"{args.kills} kills: {resumes} resumed from an autosave, {bad} failed, "
+        f"{args.kills} kills: {loaded} autosaves loaded, {resumes} resumed from an autosave, "
+        f"{bad} failed, "
         f"{lost} actions reported done and lost"
     )
     return 1 if bad else 0
