@@ -27,9 +27,9 @@ class Settings(BaseModel):
     shown at (0: not shown)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    ui_scale: float = Field(default=1.25, ge=1.0, le=2.0)
+    ui_scale: float = Field(default=1.25, ge=1.0, le=2.0, strict=True, allow_inf_nan=False)
     palette: Literal["standard", "colour-blind safe"] = "standard"
-    ai_speed: float = Field(default=12.0, ge=0.0, le=1000.0, allow_inf_nan=False)
+    ai_speed: float = Field(default=12.0, ge=0.0, le=1000.0, strict=True, allow_inf_nan=False)
 
 
 def settings_path():
@@ -49,7 +49,8 @@ def load_settings() -> tuple[Settings, str]:
         return Settings(), f"{err}; the defaults are used"
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "$"
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
+        where = f"${where}"  # a JSON path, as every other file's errors give it
         return Settings(), f"{path}: {where}: {first['msg']}; the defaults are used"
 
 
