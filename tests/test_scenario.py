@@ -50,7 +50,10 @@ EXPECTED = {
     "20-entering-without-entry-edge": ("$.stands[3].on_table", "has no entry_edge"),
     "21-stand-off-the-table": ("$.stands[1]", "not wholly on the table"),
     "22-nan-coordinate": ("$.stands[1].x", "finite number"),
-    "23-polygon-too-few-points": ("$.terrain.features[0].geometry", "too few points"),
+    "23-polygon-too-few-points": (
+        "$.terrain.features[0].geometry.coordinates[0]",
+        "a ring needs at least 4 positions",
+    ),
     "24-zero-turns": ("$.turns", "greater than or equal to 1"),
     "25-three-sides": ("$.sides", "at most 2 items"),
     "26-stand-on-impassable-ground": ("$.stands[1]", "starts on impassable ground"),

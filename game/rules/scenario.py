@@ -29,6 +29,7 @@ from game.rules.data import RulesData, UnitType, load_rules_data
 from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.scenario_file import (
+    MAX_VERTICES,
     Feature,
     ScenarioFile,
     Side,
@@ -223,6 +224,50 @@ def _may_be_ghq(entry: Any, side_id: str) -> bool:
     return entry.get("ghq", False) is not False
 
 
+_RING_DEPTH = {"LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
+"""How many lists hold a geometry's lines of positions (a LineString is one line)."""
+
+
+def _coordinates_problem(gtype: str, coords: Any) -> tuple[str | None, int]:
+    """What is wrong with a GeoJSON geometry's coordinates before Shapely reads them, as
+    ``"PATH: problem"`` with PATH under ``.coordinates``, or None when each position is
+    ``[x, y]`` (2-D only) and, for polygons, every ring is closed with at least 4 positions;
+    and the positions counted, so the caller can hold the terrain to MAX_VERTICES."""
+    lines: list[tuple[str, Any]] = [("", coords)]
+    for _ in range(_RING_DEPTH[gtype] - 1):
+        nxt = []
+        for at, part in lines:
+            if not isinstance(part, list):
+                return f"{at}: must be a list", 0
+            nxt.extend((f"{at}[{i}]", x) for i, x in enumerate(part))
+        lines = nxt
+    count = 0
+    for at, line in lines:
+        if not isinstance(line, list):
+            return f"{at}: must be a list of positions", count
+        for j, pos in enumerate(line):
+            if not isinstance(pos, list) or len(pos) != 2:
+                return (
+                    f"{at}[{j}]: a position must be [x, y] in inches (2-D only: no height)",
+                    count,
+                )
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pos):
+                return f"{at}[{j}]: x and y must be numbers", count
+        count += len(line)
+        if gtype in ("Polygon", "MultiPolygon") and line:
+            if len(line) < 4:
+                return (
+                    f"{at}: a ring needs at least 4 positions, the last repeating the first",
+                    count,
+                )
+            if line[0] != line[-1]:
+                return (
+                    f"{at}: the ring is not closed (its last position must repeat its first)",
+                    count,
+                )
+    return None, count
+
+
 def _shape_problems(
     parts: _Parts, data: RulesData, where: str
 ) -> tuple[list[str], list[TerrainFeature]]:
@@ -236,6 +281,7 @@ def _shape_problems(
         # built once: buffering the table for every feature was a tenth of parse_scenario
         table_cover = shapely.box(0, 0, parts.table.width, parts.table.depth).buffer(1e-9)
     hills: list[tuple[int, int, shapely.Geometry]] = []
+    vertices = 0
     for i, feat in parts.features:
         path = f"$.terrain.features[{i}]"
         kind = feat.properties.terrain
@@ -274,6 +320,17 @@ def _shape_problems(
                 f"{' or '.join(want)}, not {gtype}"
             )
             continue
+        bad, count = _coordinates_problem(gtype, feat.geometry.coordinates)
+        if bad is not None:
+            problems.append(f"{where}: {path}.geometry.coordinates{bad}")
+            continue
+        vertices += count
+        if vertices > MAX_VERTICES:
+            problems.append(
+                f"{where}: {path}.geometry.coordinates: the terrain has more than "
+                f"{MAX_VERTICES} positions in all"
+            )
+            break
         try:
             geom = shape({"type": gtype, "coordinates": feat.geometry.coordinates})
         except (

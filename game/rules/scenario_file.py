@@ -8,6 +8,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_FEATURES = 2000
+"""Terrain features a scenario may hold (the seed maps have 6 to 20; 200,000 took 147 s)."""
+MAX_VERTICES = 100_000
+"""Positions in all the terrain's coordinates together (checked in scenario.py)."""
+MAX_STANDS = 400
+"""Stands a scenario may hold (a large club game has about 100; 10,000 took 5 GB)."""
+MAX_NAME_CHARS = 200
+"""Characters in a title, a side's or feature's name, a group."""
+MAX_DESCRIPTION_CHARS = 20_000
+"""Characters in a description (a 50 MB one made every autosave 52 MB)."""
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -44,7 +55,7 @@ class FeatureProps(_Strict):
 
     terrain: str
     level: int | None = Field(default=None, ge=1, le=20)
-    name: str | None = None
+    name: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
 
 
 class Feature(BaseModel):
@@ -61,7 +72,7 @@ class FeatureCollection(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     type: Literal["FeatureCollection"]
-    features: list[Feature]
+    features: list[Feature] = Field(max_length=MAX_FEATURES)
 
 
 class Side(_Strict):
@@ -70,7 +81,7 @@ class Side(_Strict):
     entering stands come on from (or null)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     cohesion: int = Field(ge=1, le=20)
     generation: int | None = Field(default=None, ge=1, le=4)
     command_value: int = Field(default=0, ge=-5, le=5)
@@ -88,7 +99,7 @@ class StandSpec(_Strict):
     x: float
     y: float
     facing_deg: float = Field(ge=-360, le=360)
-    group: str = Field(min_length=1)
+    group: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     hq: bool = False
     ghq: bool = False
     on_table: bool = True
@@ -98,8 +109,8 @@ class ScenarioFile(_Strict):
     """The whole scenario file, as written."""
 
     format: Literal["hulldown-scenario/1"]
-    title: str = Field(min_length=1)
-    description: str = ""
+    title: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
     ruleset: Literal["modern", "wwii"]
     table: TableSize
     max_sighting_in: float = Field(gt=0, le=1000)
@@ -107,4 +118,4 @@ class ScenarioFile(_Strict):
     victory: Victory = Victory()
     terrain: FeatureCollection
     sides: list[Side] = Field(min_length=2, max_length=2)
-    stands: list[StandSpec] = Field(min_length=1)
+    stands: list[StandSpec] = Field(min_length=1, max_length=MAX_STANDS)

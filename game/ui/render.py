@@ -207,14 +207,26 @@ def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
         draw_stand(surface, view, pose, colour, st.id, font)
 
 
+MAX_PICTURE_SIDE_PX = 16384
+"""The largest side of a rendered picture (pixels): a 1000" table at 40 px/in asked for 12.6 GB
+and crashed; 16384 keeps a picture under 1 GB and within what image viewers open."""
+
+
 def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
     """Render a scenario headless to a PNG file (title above the table); returns its size in
-    pixels. Needs no display: it uses an off-screen surface."""
+    pixels. Needs no display: it uses an off-screen surface. Raises ValueError when the picture
+    would be more than MAX_PICTURE_SIDE_PX on a side, OSError when it cannot be written."""
     pygame.font.init()
     w = scenario.table.width
     d = scenario.table.depth
     margin = 40
     size = (int(w * px_per_in + 2 * margin), int(d * px_per_in + 2 * margin + 40))
+    if max(size) > MAX_PICTURE_SIDE_PX:
+        most = int((MAX_PICTURE_SIDE_PX - 2 * margin - 40) / max(w, d))
+        raise ValueError(
+            f"the picture would be {size[0]}x{size[1]} px, more than {MAX_PICTURE_SIDE_PX} on a "
+            f"side; give --scale {most} or less for this table"
+        )
     surface = pygame.Surface(size)
     surface.fill((245, 243, 235))
     view = View(px_per_in, (margin, margin + 10), d)
