@@ -216,3 +216,21 @@ def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, m
     assert again.seed == 3 and again.scenario.raw == doc["scenario"]
     assert again.log_path.parent == tmp_path / "data" / "logs"
     again.log.close()
+
+
+def test_a_new_battle_on_a_full_disk_starts_and_says_why(tmp_path, monkeypatch):
+    """Starting a battle wrote its first autosave outside apply(), so a full disk gave a
+    traceback before the table appeared; now the battle starts and carries the reason."""
+    from game.ui.menu import new_battle
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
+
+    def full(path, text):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("game.rules.battle.write_atomic", full)
+    b = new_battle("maps/modern-skirmish.json", 1)
+    assert b.autosave_error.endswith(
+        "autosave.json: the autosave could not be written (No space left on device)"
+    )
+    b.log.close()

@@ -435,7 +435,9 @@ class Battle:
                 self.save(self.autosave)
                 self.autosave_error = None
             except OSError as err:  # a full disk: the battle goes on in memory, and says so
-                self.autosave_error = f"{self.autosave}: the autosave could not be written ({err})"
+                self.autosave_error = (
+                    f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
+                )
         return list(self.ctx.new_events)
 
     # ================================================================== saves

@@ -149,7 +149,7 @@ class LogWriter:
                     done += self._fh.write(data[done:]) or 0
                 self._whole += len(data)
             except OSError as err:
-                self.error = f"the battle log could not be written ({err})"
+                self.error = f"the battle log could not be written ({err.strerror or err})"
                 # never leave a line cut short: the file ends on the last whole line
                 with contextlib.suppress(OSError):
                     self._fh.truncate(self._whole)
@@ -162,7 +162,9 @@ class LogWriter:
             try:
                 fh.close()
             except OSError as err:
-                self.error = self.error or f"the battle log could not be written ({err})"
+                self.error = (
+                    self.error or f"the battle log could not be written ({err.strerror or err})"
+                )
 
 
 def _is_int(v) -> bool:

@@ -62,7 +62,7 @@ def continue_log(battle: Battle) -> Battle:
     try:
         battle.write_log_to(battle_log_path(battle.scenario.path, battle.seed))
     except OSError as err:
-        battle.log.error = f"the battle log could not be written ({err})"
+        battle.log.error = f"the battle log could not be written ({err.strerror or err})"
     return battle
 
 
@@ -83,7 +83,12 @@ def new_battle(
     log = battle_log_path(sc.path, seed)
     battle = Battle(sc, seed, log_path=log, autosave=autosave_path())
     battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
-    battle.save(battle.autosave)
+    try:
+        battle.save(battle.autosave)
+    except OSError as err:  # a full disk: the battle screen says so and play goes on
+        battle.autosave_error = (
+            f"{battle.autosave}: the autosave could not be written ({err.strerror or err})"
+        )
     return battle
 
 

@@ -73,13 +73,18 @@ class SavingMixin:
 
         stem = Path(self.battle.scenario.path).stem
         path = logs_dir() / f"{stem}-seed{self.battle.seed}.jsonl"
-        write_atomic(
-            path,
-            "".join(
-                json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n"
-                for e in self.battle.log.events
-            ),
-        )
+        try:
+            write_atomic(
+                path,
+                "".join(
+                    json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n"
+                    for e in self.battle.log.events
+                ),
+            )
+        except OSError as err:  # a full disk: say so, the battle is still in memory
+            self.message = f"could not save the battle log: {err}"
+            self.mode.enter(self)
+            return
         self.notice = (
             f"Battle log saved as {html.escape(path.name)}<br>in {html.escape(str(path.parent))}"
         )

@@ -73,7 +73,10 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.save_dir = save_dir
         self.names = {s.id: f"{s.unit_name} {s.id}" for s in battle.state.stands.values()}
         self.sides = {s: battle.side_spec[s].name for s in battle.sides}
-        self.message = ""
+        trouble = battle.autosave_error or battle.log.error  # a full disk before the first act
+        self.message = (
+            f"{trouble}. The battle goes on; Ctrl+S saves it under a new name." if trouble else ""
+        )
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
         self.last_result: list[str] = []
         self.help = False
