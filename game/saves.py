@@ -7,6 +7,7 @@ by the ``HULLDOWN_DATA_DIR`` environment variable (tests, portable installs).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -30,6 +31,14 @@ def logs_dir() -> Path:
     path = data_dir() / "logs"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def battle_log_path(scenario_path: str | Path, seed: int) -> Path:
+    """Where a battle of this scenario and seed writes its log: the logs folder, named after
+    the scenario file (only letters, digits, ``-``, ``_`` and ``.``, at most 80) and the seed.
+    A save's scenario path is only a label, so it never places the log elsewhere."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(str(scenario_path)).stem)[:80] or "battle"
+    return logs_dir() / f"{stem}-seed{seed}.jsonl"
 
 
 def saves_dir() -> Path:

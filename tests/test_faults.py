@@ -161,7 +161,8 @@ def test_a_loaded_battle_writes_the_log_of_the_whole_battle(tmp_path, monkeypatc
     battle: byte for byte the log of the same battle played without a break."""
     from game.check.sim import make_players
     from game.rules.scenario import load_scenario
-    from game.ui.menu import battle_log_path, continue_log
+    from game.saves import battle_log_path
+    from game.ui.menu import continue_log
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
     sc = load_scenario("maps/modern-skirmish.json")
@@ -185,7 +186,7 @@ def test_a_loaded_battle_writes_the_log_of_the_whole_battle(tmp_path, monkeypatc
 
 
 def test_battle_log_names_are_safe(tmp_path, monkeypatch):
-    from game.ui.menu import battle_log_path
+    from game.saves import battle_log_path
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
     assert battle_log_path("../../etc/x y.json", 3).name == "x_y-seed3.jsonl"

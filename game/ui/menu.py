@@ -3,7 +3,6 @@ quit. Widgets are pygame_gui's."""
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from pygame_gui.windows import UIFileDialog
 
 from game import Battle, SaveError, Scenario, ScenarioError, load_scenario
-from game.saves import autosave_path, data_dir, logs_dir
+from game.saves import autosave_path, battle_log_path, data_dir
 from game.ui.render import INK
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
@@ -45,13 +44,6 @@ def user_maps() -> Path:
     path = data_dir() / "scenarios"
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def battle_log_path(scenario_path: str | Path, seed: int) -> Path:
-    """Where a battle of this scenario and seed writes its log: the logs folder, named after
-    the scenario file (only letters, digits, ``-``, ``_`` and ``.``, at most 80) and the seed."""
-    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(str(scenario_path)).stem)[:80] or "battle"
-    return logs_dir() / f"{stem}-seed{seed}.jsonl"
 
 
 def continue_log(battle: Battle) -> Battle:

@@ -69,10 +69,9 @@ class SavingMixin:
         import json
 
         from game import write_atomic
-        from game.saves import logs_dir
+        from game.saves import battle_log_path
 
-        stem = Path(self.battle.scenario.path).stem
-        path = logs_dir() / f"{stem}-seed{self.battle.seed}.jsonl"
+        path = battle_log_path(self.battle.scenario.path, self.battle.seed)
         try:
             write_atomic(
                 path,
