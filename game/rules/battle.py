@@ -123,6 +123,8 @@ class Battle:
         self.log_path = log_path
         self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
+        # what the battle is never changes: digested once, not in every autosave
+        self._scenario_hash = scenario_hash(scenario.raw, seed)
         spec = scenario.spec
         self._handlers = dict(GENERIC_HANDLERS)
         for phase in rules.phases():
@@ -453,7 +455,7 @@ class Battle:
             "turn": self.state.turn,
             "phase": self.state.phase,
             "state_hash": self.state_hash(),
-            "scenario_hash": scenario_hash(self.scenario.raw, self.seed),
+            "scenario_hash": self._scenario_hash,
             "meta": self.meta,
         }
         write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
