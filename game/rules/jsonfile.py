@@ -268,6 +268,17 @@ def _first_problem(value: Any) -> tuple[str, str]:
     return "$", "refused"  # not reached: a flag is raised only with a marker in the value
 
 
+def is_json_int(value: Any) -> bool:
+    """A JSON integer as ``json.loads`` gives it: an int that is not a bool (``true`` is not 1
+    here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_json_number(value: Any) -> bool:
+    """A JSON number: an int or float that is not a bool."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 STALE_TEMP_S = 60.0
 """Age (seconds) after which a temporary file left beside a target is a crash's leftover: a
 write in progress lasts milliseconds."""

@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from typing import IO
 
+from game.rules.jsonfile import is_json_int, is_json_number
+
 FORMAT = "hulldown-log/1"
 PHASES = {
     "setup",
@@ -167,25 +169,15 @@ class LogWriter:
                 )
 
 
-def _is_int(v) -> bool:
-    """An integer that is not a bool (JSON true is not a number here)."""
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v) -> bool:
-    """An int or float that is not a bool."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
 def _is_ints(v) -> bool:
     """A list of integers (dice)."""
-    return isinstance(v, list) and all(_is_int(x) for x in v)
+    return isinstance(v, list) and all(is_json_int(x) for x in v)
 
 
 def _mods_ok(mods) -> bool:
     """A modifier list as the log writes it: ``[{"why": str, "value": int}, ...]``."""
     return isinstance(mods, list) and all(
-        isinstance(m, dict) and set(m) == {"why", "value"} and _is_int(m["value"]) for m in mods
+        isinstance(m, dict) and set(m) == {"why", "value"} and is_json_int(m["value"]) for m in mods
     )
 
 
@@ -210,7 +202,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         problems.append(f"seq {event.get('seq')!r} where {seq} was due")
     if not _hashable_in(name, set(REQUIRED)):
         return problems + [f"unknown event {name!r}"]
-    if not _is_int(event.get("turn")) or event["turn"] < 0:
+    if not is_json_int(event.get("turn")) or event["turn"] < 0:
         problems.append("turn must be an integer >= 0")
     if not _hashable_in(event.get("phase"), PHASES):
         problems.append(f"unknown phase {event.get('phase')!r}")
@@ -223,7 +215,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         if not _mods_ok(mods):
             problems.append(f"{where}: mods must be [{{why, value}}]")
             return
-        if not (_is_int(roll) or _is_ints(roll)) or not _is_int(total):
+        if not (is_json_int(roll) or _is_ints(roll)) or not is_json_int(total):
             problems.append(f"{where}: roll and total must be integers")
             return
         natural = sum(roll) if isinstance(roll, list) else roll
@@ -247,7 +239,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
                     isinstance(cb, dict)
                     and _is_ints(cb.get("dice"))
                     and _mods_ok(cb.get("mods"))
-                    and _is_int(cb.get("total"))
+                    and is_json_int(cb.get("total"))
                 ):
                     problems.append("fire.combat must be {dice, mods, total} of integers")
                 else:
@@ -271,7 +263,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     elif name == "move":
         if not _hashable_in(event["stopped_by"], STOPPED_BY):
             problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
-        if not (_is_num(event["mp_spent"]) and _is_num(event["mp_allowed"])):
+        if not (is_json_number(event["mp_spent"]) and is_json_number(event["mp_allowed"])):
             problems.append("move: mp_spent and mp_allowed must be numbers")
         elif event["mp_spent"] > event["mp_allowed"] + 1e-9:
             problems.append("move: spent more movement points than allowed")
@@ -282,7 +274,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     elif name == "orders":
         if not (
             _is_ints(event["dice"])
-            and all(_is_int(event[k]) for k in ("command_value", "generation_mod", "total"))
+            and all(is_json_int(event[k]) for k in ("command_value", "generation_mod", "total"))
         ):
             problems.append("orders: dice, command value, generation and total must be integers")
         elif (

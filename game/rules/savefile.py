@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+from game.rules.jsonfile import is_json_int
+
 SAVE_FORMAT = "hulldown-save/1"
 
 __all__ = [
@@ -47,14 +49,10 @@ def _describe(value) -> str:
     return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
 
 
-def _is_whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def save_field_problem(doc: dict) -> str | None:
     """``$.path: what is wrong`` with the save's own fields (the scenario has its own
     checks; meta is checked once the scenario's sides are known), or None."""
-    if not _is_whole(doc["seed"]):
+    if not is_json_int(doc["seed"]):
         return f"$.seed: must be a whole number, not {_describe(doc['seed'])}"
     actions = doc["actions"]
     if not isinstance(actions, list):

@@ -27,7 +27,7 @@ from shapely.geometry import shape
 
 from game.rules.data import RulesData, UnitType, load_rules_data
 from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
-from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
+from game.rules.jsonfile import JsonFileError, is_json_number, read_json_file, write_atomic
 from game.rules.scenario_file import (
     MAX_VERTICES,
     Feature,
@@ -251,7 +251,7 @@ def _coordinates_problem(gtype: str, coords: Any) -> tuple[str | None, int]:
                     f"{at}[{j}]: a position must be [x, y] in inches (2-D only: no height)",
                     count,
                 )
-            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pos):
+            if not all(is_json_number(v) for v in pos):
                 return f"{at}[{j}]: x and y must be numbers", count
         count += len(line)
         if gtype in ("Polygon", "MultiPolygon") and line:
