@@ -142,13 +142,45 @@ class App:
         return 0
 
 
+WINDOW_ENV = "HULLDOWN_WINDOW"  # "WxH": the window's size in pixels at start
+DESKTOP_MARGIN_PX = (80, 100)  # room left around the window for the desktop's bars
+MIN_SIZE = (800, 600)
+
+
+def window_size(desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """The window's size at start, in pixels: ``HULLDOWN_WINDOW`` ("1920x1080") when set
+    (a bad value is ignored with a message on stderr); else 1280x800, or more on a desktop
+    with room for it (the desktop less a margin for its bars), never less than 800x600."""
+    want = os.environ.get(WINDOW_ENV, "").strip().lower()
+    if want:
+        try:
+            w, h = (int(v) for v in want.split("x"))
+            if w >= MIN_SIZE[0] and h >= MIN_SIZE[1]:
+                return w, h
+        except ValueError:
+            pass
+        print(f"hulldown: {WINDOW_ENV}={want!r} is not a size like 1920x1080 (800x600 or more)")
+    if not desktop:
+        return DEFAULT_SIZE
+    w = max(DEFAULT_SIZE[0], desktop[0] - DESKTOP_MARGIN_PX[0])
+    h = max(DEFAULT_SIZE[1], desktop[1] - DESKTOP_MARGIN_PX[1])
+    return max(MIN_SIZE[0], min(w, desktop[0])), max(MIN_SIZE[1], min(h, desktop[1]))
+
+
 def start(screen_factory, frames: int = 0) -> int:
-    """Open the window, show the screen ``screen_factory(app)`` makes, run until closed.
+    """Open the window (:func:`window_size`), show the screen ``screen_factory(app)`` makes,
+    run until closed.
 
     Returns 2 with a clear message when there is no display to open a window on.
     """
     try:
-        app = App(frames=frames)
+        pygame.display.init()
+        sizes = (
+            pygame.display.get_desktop_sizes()
+            if os.environ.get("SDL_VIDEODRIVER") != "dummy"
+            else []
+        )
+        app = App(size=window_size(sizes[0] if sizes else None), frames=frames)
     except pygame.error as err:
         print(
             f"hulldown: cannot open a window ({err}). It needs a display; "
