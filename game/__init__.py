@@ -61,6 +61,7 @@ from game.rules.geometry import (
 )
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import check_log
+from game.rules.logreplay import LogReplay, LogReplayError
 from game.rules.replay import Replay
 from game.rules.rulesets import RULESETS, phase_titles
 from game.rules.scenario import (
@@ -94,6 +95,8 @@ __all__ = [
     "PASS_THROUGH_MOD",
     "Pass",
     "Regroup",
+    "LogReplay",
+    "LogReplayError",
     "Replay",
     "RulesData",
     "STAND_SIZE_IN",

@@ -233,14 +233,18 @@ def _cmd_edit(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    """Replay a saved battle step by step in a window."""
-    from game import Replay, SaveError
+    """Replay a battle step by step in a window: from a save (its actions played again through
+    the engine) or from a battle log, a ``.jsonl`` file (its lines read)."""
+    from game import LogReplay, LogReplayError, Replay, SaveError
     from game.ui.app import start
     from game.ui.replay import ReplayScreen
 
     try:
-        replay = Replay.from_save(args.save)
-    except SaveError as err:
+        if str(args.save).lower().endswith(".jsonl"):
+            replay = LogReplay.from_file(args.save)
+        else:
+            replay = Replay.from_save(args.save)
+    except (SaveError, LogReplayError) as err:
         print(err, file=sys.stderr)
         return 1
     return start(lambda app: ReplayScreen(app, replay), frames=args.frames)
@@ -325,8 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
     e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     e.set_defaults(func=_cmd_edit)
-    rp = sub.add_parser("replay", help="replay a saved battle step by step")
-    rp.add_argument("save", help="a save file (Ctrl+S in a battle, or the autosave)")
+    rp = sub.add_parser("replay", help="replay a battle step by step, from a save or its log")
+    rp.add_argument(
+        "save",
+        metavar="SAVE|LOG",
+        help="a save file (Ctrl+S in a battle, or the autosave) or a battle log (.jsonl)",
+    )
     rp.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     rp.set_defaults(func=_cmd_replay)
     v = sub.add_parser("view", help="open a window on a scenario's table")

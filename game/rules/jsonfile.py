@@ -73,6 +73,11 @@ def read_json_file(
     text = _decode(data, where, encoding)
     if not text.strip():
         raise JsonFileError(f"{where}: not valid JSON (the file is empty)")
+    return _parse(data, text, where, allow_nan)
+
+
+def _parse(data: bytes, text: str, where: str, allow_nan: bool) -> Any:
+    """``text`` (the decoded ``data``) parsed with the reader's checks; errors name ``where``."""
     depth = _depth(data)
     if depth > MAX_DEPTH:
         raise JsonFileError(
@@ -97,8 +102,43 @@ def read_json_file(
     return value
 
 
-def _read_regular_file(path: str | os.PathLike, where: str) -> bytes:
-    """The bytes of a regular file of at most MAX_BYTES, checked by ``stat`` before it is
+MAX_LINES_BYTES = 64 * 1024 * 1024
+"""Largest JSON Lines file read (a 12-turn battle's log is under 1 MB)."""
+
+
+def read_json_lines(path: str | os.PathLike, max_bytes: int = MAX_LINES_BYTES) -> list[Any]:
+    """The JSON values of a JSON Lines file (a battle log), one per line, with the checks of
+    :func:`read_json_file` on each line (``allow_nan`` False). A last line cut short (a battle
+    log being written when the program stopped) is a problem like any other.
+
+    Raises
+    ------
+    JsonFileError
+        ``file: ...`` as :func:`read_json_file` for the file, or ``file: line N: ...`` for a
+        line that is blank or not valid JSON.
+    """
+    where = str(path)
+    if where == "":
+        raise JsonFileError("(empty path): no file name given")
+    data = _read_regular_file(path, where, max_bytes)
+    text = _decode(data, where, "utf-8-sig")
+    if not text.strip():
+        raise JsonFileError(f"{where}: not valid JSON Lines (the file is empty)")
+    values = []
+    for n, line in enumerate(text.removesuffix("\n").split("\n"), 1):
+        if not line.strip():
+            raise JsonFileError(f"{where}: line {n}: a blank line (JSON Lines has none)")
+        raw = line.encode("utf-8")
+        try:
+            values.append(_parse(raw, line, f"{where}: line {n}", False))
+        except JsonFileError as err:
+            # "line N: line 1 column C" reads badly: keep the column only
+            raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
+    return values
+
+
+def _read_regular_file(path: str | os.PathLike, where: str, max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``, checked by ``stat`` before it is
     opened (so a FIFO never blocks and a device is never read) and again once it is open."""
     try:
         st = os.stat(path)
@@ -108,7 +148,7 @@ def _read_regular_file(path: str | os.PathLike, where: str) -> bytes:
         raise JsonFileError(f"{where}: no such file (a part of the path is not a folder)") from None
     except (OSError, ValueError) as err:
         raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
-    _check_kind(st, where)
+    _check_kind(st, where, max_bytes)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
@@ -116,20 +156,20 @@ def _read_regular_file(path: str | os.PathLike, where: str) -> bytes:
         raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
     try:
         with os.fdopen(fd, "rb") as fh:
-            _check_kind(os.fstat(fh.fileno()), where)  # replaced since the stat?
-            data = fh.read(MAX_BYTES + 1)
+            _check_kind(os.fstat(fh.fileno()), where, max_bytes)  # replaced since the stat?
+            data = fh.read(max_bytes + 1)
     except OSError as err:
         raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
-    if len(data) > MAX_BYTES:
-        raise JsonFileError(f"{where}: cannot be read ({_too_large(None)})")
+    if len(data) > max_bytes:
+        raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
     return data
 
 
-def _check_kind(st: os.stat_result, where: str) -> None:
+def _check_kind(st: os.stat_result, where: str, max_bytes: int = MAX_BYTES) -> None:
     mode = st.st_mode
     if stat.S_ISREG(mode):
-        if st.st_size > MAX_BYTES:
-            raise JsonFileError(f"{where}: cannot be read ({_too_large(st.st_size)})")
+        if st.st_size > max_bytes:
+            raise JsonFileError(f"{where}: cannot be read ({_too_large(st.st_size, max_bytes)})")
         return
     if stat.S_ISDIR(mode):
         kind = "a folder"
@@ -144,8 +184,8 @@ def _check_kind(st: os.stat_result, where: str) -> None:
     raise JsonFileError(f"{where}: cannot be read (it is {kind}, not a regular file)")
 
 
-def _too_large(size: int | None) -> str:
-    mb = MAX_BYTES // (1024 * 1024)
+def _too_large(size: int | None, max_bytes: int = MAX_BYTES) -> str:
+    mb = max_bytes // (1024 * 1024)
     if size is None:
         return f"larger than the limit of {mb} MB"
     return f"{size / (1024 * 1024):.1f} MB, larger than the limit of {mb} MB"

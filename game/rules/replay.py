@@ -27,7 +27,33 @@ class _Checkpoint:
     events: int
 
 
-class Replay:
+class TurnSteps:
+    """Stepping by one and by turns over ``goto``, ``position``, ``length`` and
+    ``turn_starts`` (positions where a turn or the set-up begins): shared by the replay of a
+    save and of a log."""
+
+    def step(self, n: int = 1) -> None:
+        """Forward (or back, for a negative ``n``) by ``n`` steps (actions, or a log's lines)."""
+        self.goto(self.position + n)
+
+    def turn_at(self, position: int) -> int:
+        """The index in :attr:`turn_starts` of the turn that holds ``position``."""
+        return max(i for i, p in enumerate(self.turn_starts) if p <= position)
+
+    def next_turn(self) -> None:
+        """To the start of the next turn (or the end)."""
+        k = self.turn_at(self.position) + 1
+        self.goto(self.turn_starts[k] if k < len(self.turn_starts) else self.length)
+
+    def previous_turn(self) -> None:
+        """To the start of this turn, or of the one before when already there."""
+        k = self.turn_at(self.position)
+        if self.turn_starts[k] == self.position and k > 0:
+            k -= 1
+        self.goto(self.turn_starts[k])
+
+
+class Replay(TurnSteps):
     """A battle that can be shown after any number of its ``actions``.
 
     Parameters
@@ -40,6 +66,8 @@ class Replay:
     IllegalAction
         An action is not legal where it stands (a save edited by hand).
     """
+
+    step_name = "action"  # what one step is, as the replay screen names it
 
     def __init__(self, scenario, seed: int, actions: list[Action]):
         self.actions = list(actions)
@@ -109,23 +137,3 @@ class Replay:
         b.log.events[:] = self.end_events[: cp.events]
         b.actions[:] = self.actions[: cp.position]
         self.position = cp.position
-
-    def step(self, n: int = 1) -> None:
-        """Forward (or back, for a negative ``n``) by ``n`` actions."""
-        self.goto(self.position + n)
-
-    def turn_at(self, position: int) -> int:
-        """The index in :attr:`turn_starts` of the turn that holds ``position``."""
-        return max(i for i, p in enumerate(self.turn_starts) if p <= position)
-
-    def next_turn(self) -> None:
-        """To the start of the next turn (or the end)."""
-        k = self.turn_at(self.position) + 1
-        self.goto(self.turn_starts[k] if k < len(self.turn_starts) else self.length)
-
-    def previous_turn(self) -> None:
-        """To the start of this turn, or of the one before when already there."""
-        k = self.turn_at(self.position)
-        if self.turn_starts[k] == self.position and k > 0:
-            k -= 1
-        self.goto(self.turn_starts[k])

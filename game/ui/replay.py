@@ -17,12 +17,13 @@ from game.ui.table_view import TableView
 TOP_H = 44
 BOTTOM_H = 56
 PANEL_W = 360
-SPEEDS = {"1 action a second": 1.0, "3 actions a second": 3.0, "10 actions a second": 10.0}
+SPEEDS = (1.0, 3.0, 10.0)  # steps (actions, or a log's lines) a second
 LOG_LINES = 60  # the log panel shows the last lines up to the position
 
 
 class ReplayScreen:
-    """A replay in the window. ``replay`` is a :class:`game.rules.replay.Replay`; ``on_back``
+    """A replay in the window. ``replay`` is a :class:`game.rules.replay.Replay` (a save's
+    actions) or a :class:`game.rules.logreplay.LogReplay` (a battle log's lines); ``on_back``
     is called by the Back button (None: it closes the window)."""
 
     def __init__(self, app, replay, on_back=None, title: str = ""):
@@ -71,8 +72,9 @@ class ReplayScreen:
             if text == "Play":
                 self.play_button = button
             x += width + 6
+        self.speed_names = {self.speed_name(v): v for v in SPEEDS}
         self.speed_menu = UIDropDownMenu(
-            list(SPEEDS), "3 actions a second", pygame.Rect(x + 4, y, 190, 32), m
+            list(self.speed_names), self.speed_name(self.speed), pygame.Rect(x + 4, y, 190, 32), m
         )
         x += 200
         self.slider = UIHorizontalSlider(
@@ -85,6 +87,11 @@ class ReplayScreen:
             "", pygame.Rect(w - PANEL_W + 6, TOP_H + 6, PANEL_W - 12, h - TOP_H - 12), m
         )
         self._shown = -1
+
+    def speed_name(self, per_second: float) -> str:
+        """The speed menu's words for ``per_second`` steps: "3 actions a second"."""
+        n = int(per_second)
+        return f"{n} {self.replay.step_name}{'' if n == 1 else 's'} a second"
 
     def close(self) -> None:
         """Nothing to release."""
@@ -121,7 +128,7 @@ class ReplayScreen:
                 fn()
             return
         if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.speed_menu:
-            self.speed = SPEEDS.get(ev.text, 3.0)
+            self.speed = self.speed_names.get(ev.text, 3.0)
             return
         if ev.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and ev.ui_element is self.slider:
             self.playing = False
@@ -177,7 +184,7 @@ class ReplayScreen:
         phase = PHASE_NAMES.get(st.phase, st.phase)
         turn = f"turn {st.turn}" if st.turn else "before turn 1"
         self.label.set_text(
-            f"Replay: {self.title}   action {r.position} of {r.length}   {turn}, {phase}"
+            f"Replay: {self.title}   {r.step_name} {r.position} of {r.length}   {turn}, {phase}"
         )
         if int(self.slider.get_current_value()) != r.position:
             self.slider.set_current_value(r.position)

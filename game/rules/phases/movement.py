@@ -84,13 +84,20 @@ def split_stragglers(ctx, side: str, stragglers) -> None:
     named after the old with a prime (``2'``); each stand gets its own group back when the
     phase ends (:func:`restore_groups`)."""
     st = ctx.state
-    used = {s.group for s in st.stands.values() if s.side == side}
-    name = stragglers[0].group + "'"
-    while name in used:
-        name += "'"
+    name = straggler_group(st.stands.values(), side, stragglers[0].group)
     for s in stragglers:
         st.straggled.setdefault(s.id, s.group)
         s.group = name
+
+
+def straggler_group(stands, side: str, group: str) -> str:
+    """The name of the group that stragglers of ``group`` form: the old name with primes
+    added until no stand of ``side`` uses it (``2'``, ``2''``; 000 08.02.09)."""
+    used = {s.group for s in stands if s.side == side}
+    name = group + "'"
+    while name in used:
+        name += "'"
+    return name
 
 
 def restore_groups(ctx) -> None:

@@ -60,13 +60,7 @@ def on_begin(ctx) -> None:
     declare the rest."""
     st = ctx.state
     st.singles_declared.clear()
-    for s in st.stands.values():
-        if s.eliminated:
-            continue
-        if s.on_table:
-            s.posture, s.group = None, ""
-        else:
-            s.posture = "movement"
+    open_postures(st.stands.values())
     for side in ctx.sides:
         waiting: dict[str, list[str]] = {}
         for s in st.stands.values():
@@ -123,7 +117,25 @@ def do_declare_group(ctx, a: DeclareGroup) -> None:
 
 def on_end(ctx) -> None:
     """Whoever was not declared into a movement group fires this turn (001 5.0 step 2)."""
-    for s in ctx.state.stands.values():
+    close_postures(ctx.state.stands.values())
+
+
+def open_postures(stands) -> None:
+    """Every stand's posture undecided again, out of its movement group (``group`` "");
+    stands waiting to enter in the movement posture, in their scenario groups (001 5.0 step 2;
+    RD "Entering the table"). Eliminated stands are left as they were."""
+    for s in stands:
+        if s.eliminated:
+            continue
+        if s.on_table:
+            s.posture, s.group = None, ""
+        else:
+            s.posture = "movement"
+
+
+def close_postures(stands) -> None:
+    """Stands on the table still undecided take the firing posture (001 5.0 step 2)."""
+    for s in stands:
         if s.active and s.posture is None:
             s.posture = "firing"
 

@@ -1,0 +1,264 @@
+"""Replaying a battle from its battle log (game/rules/logreplay.py): every battle of the
+regression corpus, read from its log, shows the same stands as the engine at every action;
+jumps back and forth land where stepping does; a broken log gives one clear line naming the
+file, the line and the field."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from game.check.corpus import CORPUS_DIR, cases
+from game.rules.battle import Battle
+from game.rules.logreplay import LogReplay, LogReplayError
+from game.rules.scenario import load_scenario
+
+CASES = cases()
+POS_TOL_IN = 2e-6  # the log rounds coordinates to 6 decimals
+
+
+def differences(engine, shown, settled: bool) -> dict:
+    """What differs between a stand of the engine and the same stand read from the log.
+    ``settled``: the turn's postures and straggler groups are decided (they change between
+    lines, where the log cannot show them: posture phase, initiative)."""
+    out = {}
+    for k in ("x", "y"):
+        if abs(getattr(engine, k) - getattr(shown, k)) > POS_TOL_IN:
+            out[k] = (getattr(engine, k), getattr(shown, k))
+    if abs((engine.facing_deg - shown.facing_deg + 180) % 360 - 180) > POS_TOL_IN:
+        out["facing_deg"] = (engine.facing_deg, shown.facing_deg)
+    for k in ("on_table", "eliminated", "S", "D", "depleted"):
+        if getattr(engine, k) != getattr(shown, k):
+            out[k] = (getattr(engine, k), getattr(shown, k))
+    if (engine.fire_attempts > 0) != (shown.fire_attempts > 0):
+        out["fired"] = (engine.fire_attempts, shown.fire_attempts)
+    if settled:
+        if (engine.posture == "movement") != (shown.posture == "movement"):
+            out["posture"] = (engine.posture, shown.posture)
+        if engine.group != shown.group:
+            out["group"] = (engine.group, shown.group)
+    return out
+
+
+def test_every_corpus_log_shows_the_engines_stands_after_every_action():
+    checked = expected = 0
+    for case in CASES:
+        played = Battle.load(CORPUS_DIR / f"{case.name}.save.json")
+        shown = LogReplay(played.log.events)
+        assert shown.length == len(played.log.events) - 1
+        b = Battle(played.scenario, played.seed)
+        expected += len(played.actions)
+        for k, action in enumerate(played.actions):
+            b.apply(action)
+            shown.goto(len(b.log.events) - 1)
+            last = b.log.events[-1]
+            settled = (
+                b.state.phase not in ("initiative", "posture")
+                and last["phase"] not in ("initiative", "posture", "setup")
+                and last["turn"] == b.state.turn
+            )
+            for sid, s in b.state.stands.items():
+                d = differences(s, shown.battle.state.stands[sid], settled)
+                assert not d, f"{case.name} after action {k}: {sid} {d}"
+            wrecks = sorted((w.stand, round(w.x, 4), round(w.y, 4)) for w in b.state.wrecks)
+            seen = sorted(
+                (w.stand, round(w.x, 4), round(w.y, 4)) for w in shown.battle.state.wrecks
+            )
+            assert wrecks == seen, f"{case.name} after action {k}"
+            checked += 1
+    assert checked == expected > 8000  # every action of the 43 battles
+
+
+def _snapshot(replay) -> list:
+    st = replay.battle.state
+    return [
+        (s.id, s.x, s.y, s.facing_deg, s.on_table, s.S, s.D, s.eliminated, s.group, s.posture)
+        for s in st.stands.values()
+    ] + [(st.turn, st.phase, len(st.wrecks), len(replay.events))]
+
+
+@pytest.mark.parametrize(
+    "name", ["wwii-meeting-s12-recruit-random", "modern-meeting-s4-random-random"]
+)
+def test_jumps_back_and_forth_land_where_stepping_does(name):
+    played = Battle.load(CORPUS_DIR / f"{name}.save.json")
+    stepping = LogReplay(played.log.events)
+    stepping.goto(0)
+    want = [_snapshot(stepping)]
+    for _ in range(stepping.length):
+        stepping.step(1)
+        want.append(_snapshot(stepping))
+    jumping = LogReplay(played.log.events)
+    rng = random.Random(5)
+    for p in [rng.randrange(jumping.length + 1) for _ in range(60)] + [0, jumping.length, 3]:
+        jumping.goto(p)
+        assert _snapshot(jumping) == want[p], p
+    jumping.goto(40)
+    jumping.step(-1)
+    assert _snapshot(jumping) == want[39]
+
+
+def test_turns_step_to_each_turns_first_line():
+    played = Battle.load(CORPUS_DIR / "wwii-meeting-s12-recruit-random.save.json")
+    r = LogReplay(played.log.events)
+    r.goto(0)
+    turns = []
+    while r.position < r.length:
+        r.next_turn()
+        nxt = r.all_events[r.position + 1] if r.position < r.length else None
+        turns.append(nxt["turn"] if nxt else "end")
+    assert turns == [*range(1, played.state.turn + 1), "end"]
+    r.previous_turn()
+    assert r.all_events[r.position + 1]["turn"] == played.state.turn
+
+
+def test_a_log_file_written_by_a_battle_replays_from_disk(tmp_path):
+    log = tmp_path / "battle.jsonl"
+    played = Battle.load(CORPUS_DIR / "modern-skirmish-s7-screen-screen.save.json", log_path=log)
+    r = LogReplay.from_file(log)
+    assert r.length == len(played.log.events) - 1
+    assert r.battle.scenario.spec.title == played.scenario.spec.title
+    for sid, s in played.state.stands.items():
+        assert differences(s, r.battle.state.stands[sid], True) == {}
+
+
+def test_a_log_cut_short_replays_what_it_holds(tmp_path):
+    """A battle still being played (or stopped mid-way) has no end line: what it has is shown."""
+    played = Battle.load(CORPUS_DIR / "modern-skirmish-s7-screen-screen.save.json")
+    r = LogReplay(played.log.events[:30])
+    assert r.length == 29 and r.events[-1] == played.log.events[29]
+
+
+def _write(path, events) -> None:
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+
+
+@pytest.fixture
+def events():
+    played = Battle.load(CORPUS_DIR / "modern-skirmish-s1-random-random.save.json")
+    return [dict(e) for e in played.log.events]
+
+
+def _first_of(events, name):
+    return next(i for i, e in enumerate(events) if e["event"] == name)
+
+
+@pytest.mark.parametrize(
+    "spoil, expect",
+    [
+        (lambda ev: ev.__setitem__(0, {**ev[0], "event": "end"}), "line 1: end: missing"),
+        (lambda ev: ev.pop(0), "line 1: seq 1 where 0 was due"),
+        (
+            lambda ev: ev[_first_of(ev, "move")].__setitem__("stand", "Z9"),
+            "stand: 'Z9' is no stand of the start line",
+        ),
+        (
+            lambda ev: ev[_first_of(ev, "move")].__setitem__("path", [["a", 1]]),
+            "path: must be a list of [x, y] numbers",
+        ),
+        (
+            lambda ev: ev[_first_of(ev, "move")].__setitem__("path", [[500, 1]]),
+            "path: ends off the table at (500, 1)",
+        ),
+        (
+            lambda ev: ev[_first_of(ev, "fire")].__setitem__("target", 7),
+            "target: 7 is no stand of the start line",
+        ),
+        (
+            lambda ev: ev[0]["stands"][0].__setitem__("unit", "Tiger VII"),
+            "line 1 (start): $.stands[0].unit",
+        ),
+        (lambda ev: ev[0].__setitem__("seed", "x"), "line 1 (start): seed: not a whole number"),
+        (lambda ev: ev[0].pop("terrain"), "line 1: start: missing ['terrain']"),
+    ],
+)
+def test_a_broken_log_names_its_file_line_and_field(tmp_path, events, spoil, expect):
+    spoil(events)
+    path = tmp_path / "broken.jsonl"
+    _write(path, events)
+    with pytest.raises(LogReplayError) as err:
+        LogReplay.from_file(path)
+    msg = str(err.value)
+    assert msg.startswith(f"{path}: ") and expect in msg and "\n" not in msg
+
+
+def test_a_log_file_that_is_not_json_lines_is_named(tmp_path, events):
+    path = tmp_path / "cut.jsonl"
+    text = "".join(json.dumps(e) + "\n" for e in events[:5])
+    path.write_text(text + json.dumps(events[5])[:40], encoding="utf-8")
+    with pytest.raises(LogReplayError, match=r"cut\.jsonl: line 6: column \d+: not valid JSON"):
+        LogReplay.from_file(path)
+    path.write_text(text + "\n" + text, encoding="utf-8")
+    with pytest.raises(LogReplayError, match=r"line 6: a blank line"):
+        LogReplay.from_file(path)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(LogReplayError, match="the file is empty"):
+        LogReplay.from_file(empty)
+    with pytest.raises(LogReplayError, match="no such file"):
+        LogReplay.from_file(tmp_path / "missing.jsonl")
+
+
+def test_the_scenario_rebuilt_from_the_start_line_is_the_scenarios_table(events):
+    r = LogReplay(events)
+    played = load_scenario("maps/modern-skirmish.json")
+    assert r.battle.table.width == played.spec.table.width
+    assert [s.model_dump() for s in r.battle.scenario.spec.stands] == [
+        s.model_dump() for s in played.spec.stands
+    ]
+    assert r.battle.scenario.raw["terrain"] == played.raw["terrain"]
+
+
+def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
+    """The same screen as a save's replay, stepping by the log's lines; the speed menu and the
+    bar say "lines"; the log panel ends at the line shown."""
+    import pygame
+    import pygame_gui
+
+    from game.ui.app import App
+    from game.ui.replay import ReplayScreen
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    log = tmp_path / "battle.jsonl"
+    Battle.load(CORPUS_DIR / "wwii-meeting-s2-random-random.save.json", log_path=log)
+    app = App(size=(1280, 800))
+    try:
+        r = LogReplay.from_file(log)
+        s = ReplayScreen(app, r, on_back=lambda: None)
+        app.show(s)
+
+        def key(k):
+            s.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""))
+            s.update(0.016)
+            s.draw(app.surface)
+
+        assert "3 lines a second" in s.speed_names
+        key(pygame.K_HOME)
+        assert r.position == 0 and f"line 0 of {r.length}" in s.label.text
+        for _ in range(3):
+            key(pygame.K_PAGEDOWN)
+        assert r.position == r.turn_starts[3] and "turn 2" in s.label.text
+        key(pygame.K_RIGHT)
+        assert r.all_events[r.position]["turn"] == 3
+        s.handle(
+            pygame.event.Event(pygame_gui.UI_HORIZONTAL_SLIDER_MOVED, ui_element=s.slider, value=99)
+        )
+        s.update(0.016)
+        assert r.position == 99 and r.events[-1]["seq"] == 99
+    finally:
+        pygame.quit()
+
+
+def test_hulldown_replay_takes_a_log_and_names_a_broken_one(tmp_path, capsys):
+    from game.cli import main
+
+    log = tmp_path / "battle.jsonl"
+    Battle.load(CORPUS_DIR / "modern-skirmish-s1-random-random.save.json", log_path=log)
+    assert main(["replay", str(log), "--frames", "3"]) == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seq": 0, "event": "start"}\n', encoding="utf-8")
+    assert main(["replay", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}: line 1: ") and "Traceback" not in err
