@@ -25,6 +25,7 @@ from game.ui.battle.saving import SavingMixin
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.logview import LogView
 from game.ui.modes import Mode
 from game.ui.table_view import TableView
 
@@ -112,11 +113,12 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.save_button = UIButton(pygame.Rect(w - 244, 6, 110, 32), "Save (Ctrl+S)", m)
         self.menu_button = UIButton(pygame.Rect(w - 128, 6, 118, 32), "Menu", m)
         self.panel = UITextBox("", pygame.Rect(w - PANEL_W + 6, BANNER_H + 6, PANEL_W - 12, 300), m)
-        self.log_box = UITextBox(
-            "", pygame.Rect(w - PANEL_W + 6, BANNER_H + 392, PANEL_W - 12, h - BANNER_H - 398), m
-        )
-        self._log_seen = 0
-        self.log_lines: list[str] = []
+        log_rect = pygame.Rect(w - PANEL_W + 6, BANNER_H + 392, PANEL_W - 12, h - BANNER_H - 398)
+        if getattr(self, "log_view", None) is None:  # kept through a resize, lines and all
+            self.log_view = LogView(log_rect)
+            self._log_seen = 0
+        else:
+            self.log_view.resize(log_rect)
         self._panel_text = None
         self.refresh_log()
 
@@ -164,18 +166,16 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
     def refresh_log(self) -> None:
         """Append the battle-log events not shown yet, as sentences."""
         events = self.battle.log.events
-        new = []
         for ev in events[self._log_seen :]:
             text = describe(ev, self.names, self.sides)
             if text:
-                new.append(html.escape(text))
+                self.log_view.append(text)
         self._log_seen = len(events)
-        if new:
-            self.log_lines += new
-            self.log_box.append_html_text("<br>".join(new) + "<br>")
-            bar = getattr(self.log_box, "scroll_bar", None)
-            if bar is not None:  # keep the newest lines in view
-                bar.set_scroll_from_start_percentage(1.0)
+
+    @property
+    def log_lines(self) -> list[str]:
+        """The log panel's sentences, oldest first (plain text)."""
+        return self.log_view.lines
 
     def banner_text(self) -> str:
         """Turn, phase, who acts, orders left."""
@@ -249,9 +249,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             self.message = f"{trouble}. The battle goes on; Ctrl+S saves it under a new name."
         if isinstance(action, ChooseFirst):  # not a battle-log line: told in the log panel
             who = "itself" if action.first == action.side else self.side_name(action.first)
-            line = html.escape(f"{self.side_name(action.side)} lets {who} act first.")
-            self.log_lines.append(line)
-            self.log_box.append_html_text(line + "<br>")
+            self.log_view.append(f"{self.side_name(action.side)} lets {who} act first.")
         seen = self._log_seen
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
@@ -351,6 +349,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return
         if ev.type == pygame.MOUSEMOTION:
             self._mouse = ev.pos
+        if self.log_view.handle(ev, self._mouse):
+            return
         if ev.type in (
             pygame.MOUSEBUTTONDOWN,
             pygame.MOUSEBUTTONUP,
@@ -429,11 +429,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return True
         if k == pygame.K_l and not isinstance(self.mode, (OpportunityMode, CoveringMode)):
             self.show_log = not self.show_log
-            self.log_box.visible = self.show_log
-            if self.show_log:
-                self.log_box.show()
-            else:
-                self.log_box.hide()
+            self.log_view.visible = self.show_log
             return True
         if k == pygame.K_p and not isinstance(self.mode, CurtainMode):
             self._pass()
@@ -518,4 +514,5 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         if self.help:
             self._draw_help(surface)
         surface.set_clip(clip)
+        self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)

@@ -1,0 +1,64 @@
+"""The battle log panel (game/ui/logview.py): appends without laying anything out, renders only
+the sentences it shows, scrolls back with the wheel and holds its place as lines arrive."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+from game.ui.logview import WHEEL_LINES, LogView
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+@pytest.fixture
+def view():
+    pygame.display.init()
+    pygame.font.init()
+    yield LogView(pygame.Rect(900, 400, 348, 300))
+    pygame.quit()
+
+
+def wheel(y: int) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=y)
+
+
+def test_a_long_log_renders_only_what_it_shows(view):
+    surface = pygame.Surface((1280, 800))
+    view.extend(f"Stand A{i} moves 4.0\" for 8 of 16 MP." for i in range(5000))
+    assert view._rendered == {}  # noqa: SLF001 - appending laid nothing out
+    view.draw(surface)
+    rendered = set(view._rendered)  # noqa: SLF001
+    assert 5 <= len(rendered) <= 20 and max(rendered) == 4999
+    view.append("The battle is over.")
+    view.draw(surface)
+    assert 5000 in view._rendered  # noqa: SLF001
+
+
+def test_the_wheel_scrolls_back_and_new_lines_keep_the_place(view):
+    view.extend(f"line {i}" for i in range(100))
+    inside, outside = view.rect.center, (10, 10)
+    assert not view.handle(wheel(1), outside) and view.scroll == 0
+    assert view.handle(wheel(2), inside) and view.scroll == 2 * WHEEL_LINES
+    view.append("line 100")
+    assert view.scroll == 2 * WHEEL_LINES + 1  # the same lines still shown
+    assert view.handle(wheel(-100), inside) and view.scroll == 0
+    view.append("line 101")
+    assert view.scroll == 0  # at the bottom, it follows the newest
+    view.handle(wheel(1000), inside)
+    view.draw(pygame.Surface((1280, 800)))
+    # scrolled to the oldest line: the box stays full, the oldest line at its top
+    shown = view._fitting()  # noqa: SLF001
+    assert min(shown) == 0 and len(shown) > 5
+
+
+def test_a_hidden_panel_takes_no_wheel_and_draws_nothing(view):
+    view.extend(["a", "b"])
+    view.visible = False
+    surface = pygame.Surface((1280, 800))
+    surface.fill((1, 2, 3))
+    view.draw(surface)
+    assert surface.get_at(view.rect.center)[:3] == (1, 2, 3)
+    assert not view.handle(wheel(1), view.rect.center)
