@@ -8,6 +8,7 @@ Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -44,6 +45,52 @@ ROAD_STYLE = {
 HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
 GRID_COLOUR = (0, 0, 0, 40)
 INK = (30, 30, 30)
+
+_FONTS: dict[int, pygame.font.Font] = {}
+_TABLE_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _default_font(size: int) -> pygame.font.Font:
+    """pygame's default font at ``size`` pixels, made once (again after pygame was quit and
+    started anew, which leaves the old font unusable)."""
+    font = _FONTS.get(size)
+    if font is not None:
+        try:
+            font.get_height()
+        except pygame.error:
+            font = None
+    if font is None:
+        font = _FONTS[size] = pygame.font.Font(None, size)
+    return font
+
+
+@dataclass
+class _Parts:
+    """What drawing a table needs again and again, worked out once per table: each area's
+    and road's bounds (inches) and where each hill's level label goes."""
+
+    area_bounds: list[tuple[float, float, float, float]]
+    road_bounds: list[tuple[float, float, float, float]]
+    hill_labels: list[tuple[int, float, float]]
+
+
+def _parts(table) -> _Parts:
+    parts = _TABLE_PARTS.get(table)
+    if parts is None:
+        labels = []
+        for hill in table.hills:
+            # label each level where it shows: off any higher hill drawn over it
+            higher = [h.geometry for h in table.hills if h.level > hill.level]
+            shown = hill.geometry.difference(shapely.union_all(higher)) if higher else hill.geometry
+            c = (shown if not shown.is_empty else hill.geometry).representative_point()
+            labels.append((hill.level, c.x, c.y))
+        parts = _Parts(
+            [f.geometry.bounds for f in table.areas],
+            [f.geometry.bounds for f in table.roads],
+            labels,
+        )
+        _TABLE_PARTS[table] = parts
+    return parts
 
 
 @dataclass
@@ -90,8 +137,27 @@ def draw_table(
     surface: pygame.Surface, table, view: View, font: pygame.font.Font | None = None
 ) -> None:
     """Draw the table's terrain: the cloth, hills by level with their slope band and a level
-    label, areas by type, roads by class, a 6" grid, and a scale bar."""
-    font = font or pygame.font.Font(None, max(14, int(view.scale * 0.9)))
+    label, areas by type, roads by class, a 6" grid, and a scale bar. When ``surface`` has a
+    clip rectangle (a strip uncovered by panning), only the features that reach into it are
+    drawn."""
+    font = font or _default_font(max(14, int(view.scale * 0.9)))
+    parts = _parts(table)
+    clip = surface.get_clip()
+    (cx0, cy1), (cx1, cy0) = (
+        view.to_table(clip.left, clip.top),
+        view.to_table(clip.right, clip.bottom),
+    )
+    margin = 1.0  # inches: outlines, road widths and labels reach a little past a feature
+
+    def near(bounds) -> bool:
+        bx0, by0, bx1, by1 = bounds
+        return (
+            bx1 >= cx0 - margin
+            and bx0 <= cx1 + margin
+            and by1 >= cy0 - margin
+            and (by0 <= cy1 + margin)
+        )
+
     x0, y0 = view.to_px(0, table.depth)
     x1, y1 = view.to_px(table.width, 0)
     pygame.draw.rect(surface, TABLE_COLOUR, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
@@ -102,7 +168,9 @@ def draw_table(
         if not crest.is_empty:
             lighter = tuple(min(255, c + 12) for c in colour)
             _fill(surface, view, crest, lighter)
-    for f in table.areas:
+    for f, bounds in zip(table.areas, parts.area_bounds, strict=True):
+        if not near(bounds):
+            continue
         colour = TERRAIN_COLOURS.get(f.kind, (150, 150, 150))
         _fill(surface, view, f.geometry, colour, outline=tuple(max(0, c - 40) for c in colour))
         if f.kind in ("light_buildings", "heavy_buildings"):
@@ -114,31 +182,38 @@ def draw_table(
                     pygame.draw.line(
                         surface, (120, 100, 85), (gx, min(ys) + 1), (gx, max(ys) - 1), 1
                     )
-    for f in table.roads:
+    for f, bounds in zip(table.roads, parts.road_bounds, strict=True):
+        if not near(bounds):
+            continue
         colour, width_in = ROAD_STYLE.get(f.kind, ((120, 100, 80), 0.3))
         for line in getattr(f.geometry, "geoms", [f.geometry]):
             pts = [view.to_px(x, y) for x, y in line.coords]
             pygame.draw.lines(surface, colour, False, pts, max(2, int(width_in * view.scale)))
-    for hill in table.hills:
-        # label each level where it shows: off any higher hill drawn over it
-        higher = [h.geometry for h in table.hills if h.level > hill.level]
-        shown = hill.geometry.difference(shapely.union_all(higher)) if higher else hill.geometry
-        c = (shown if not shown.is_empty else hill.geometry).representative_point()
-        label = font.render(f"L{hill.level}", True, (90, 70, 30))
-        px, py = view.to_px(c.x, c.y)
-        surface.blit(label, label.get_rect(center=(px, py)))
-    grid = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    for level, lx, ly in parts.hill_labels:
+        if near((lx, ly, lx, ly)):
+            label = font.render(f"L{level}", True, (90, 70, 30))
+            surface.blit(label, label.get_rect(center=view.to_px(lx, ly)))
+    grid = pygame.Surface(clip.size, pygame.SRCALPHA)  # the clip's size, placed at its corner
+    ox, oy = clip.topleft
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        px, py = view.to_px(x, y)
+        return px - ox, py - oy
+
     gx = 0.0
     while gx <= table.width + 1e-9:
-        pygame.draw.line(grid, GRID_COLOUR, view.to_px(gx, 0), view.to_px(gx, table.depth))
+        pygame.draw.line(grid, GRID_COLOUR, at(gx, 0), at(gx, table.depth))
         gx += 6
     gy = 0.0
     while gy <= table.depth + 1e-9:
-        pygame.draw.line(grid, GRID_COLOUR, view.to_px(0, gy), view.to_px(table.width, gy))
+        pygame.draw.line(grid, GRID_COLOUR, at(0, gy), at(table.width, gy))
         gy += 6
-    surface.blit(grid, (0, 0))
-    pygame.draw.rect(surface, INK, pygame.Rect(x0, y0, x1 - x0, y1 - y0), 2)
-    _scale_bar(surface, view, table, font)
+    surface.blit(grid, clip.topleft)
+    # the edge as lines: pygame draws a rectangle's outline clipped, as if the clip were its
+    # edge, which puts a false edge along a strip uncovered by panning
+    pygame.draw.lines(surface, INK, True, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 2)
+    if near((0.0, -3.0, 40.0, 0.0)):  # the scale bar and its words, under the left corner
+        _scale_bar(surface, view, table, font)
 
 
 def _scale_bar(surface, view: View, table, font) -> None:

@@ -16,6 +16,21 @@ MIN_SCALE, MAX_SCALE = 4.0, 160.0
 UI = {"scale": 1.0}  # the settings' label size (game.settings), set by the window
 
 
+def uncovered(rect: pygame.Rect, dx: int, dy: int) -> list[pygame.Rect]:
+    """The strips of ``rect`` (pixels) left without content when its picture scrolls by
+    (dx, dy) pixels: a column on the side it moved away from, a row likewise."""
+    strips = []
+    if dx > 0:
+        strips.append(pygame.Rect(rect.x, rect.y, dx, rect.h))
+    elif dx < 0:
+        strips.append(pygame.Rect(rect.right + dx, rect.y, -dx, rect.h))
+    if dy > 0:
+        strips.append(pygame.Rect(rect.x, rect.y, rect.w, dy))
+    elif dy < 0:
+        strips.append(pygame.Rect(rect.x, rect.bottom + dy, rect.w, -dy))
+    return strips
+
+
 class TableView:
     """Camera and drawing of one table inside ``rect`` (pixels) of the window.
 
@@ -87,19 +102,47 @@ class TableView:
         return surf
 
     def draw_terrain(self, surface: pygame.Surface) -> None:
-        """Blit the terrain layer, redrawing it only when the camera or size changed."""
+        """Blit the terrain layer, redrawing it only when the camera or size changed; a pan
+        by whole pixels scrolls the layer and draws only the strips it uncovers."""
         key = (self.view.scale, self.view.origin, self.rect.size, self.rect.topleft)
         if self._cache is None or self._cache_key != key:
-            layer = pygame.Surface(self.rect.size)
-            layer.fill(BACKGROUND)
             shifted = View(
                 self.view.scale,
                 (self.view.origin[0] - self.rect.x, self.view.origin[1] - self.rect.y),
                 self.view.depth,
             )
-            draw_table(layer, self.table, shifted)
+            shift = self._pan_shift(key)
+            if shift is None:
+                layer = pygame.Surface(self.rect.size)
+                layer.fill(BACKGROUND)
+                draw_table(layer, self.table, shifted)
+            else:
+                layer = self._cache
+                layer.scroll(*shift)
+                for strip in uncovered(layer.get_rect(), *shift):
+                    layer.set_clip(strip)
+                    layer.fill(BACKGROUND)
+                    draw_table(layer, self.table, shifted)
+                layer.set_clip(None)
             self._cache, self._cache_key = layer, key
         surface.blit(self._cache, self.rect.topleft)
+
+    def _pan_shift(self, key) -> tuple[int, int] | None:
+        """The whole-pixel (dx, dy) from the kept layer's camera to ``key``'s, when only the
+        origin moved and by less than the layer's size; else None (draw it all again)."""
+        if self._cache is None or self._cache_key is None:
+            return None
+        scale, origin, size, topleft = key
+        old_scale, old_origin, old_size, old_topleft = self._cache_key
+        if (scale, size, topleft) != (old_scale, old_size, old_topleft):
+            return None
+        dx, dy = origin[0] - old_origin[0], origin[1] - old_origin[1]
+        if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:
+            return None
+        dx, dy = round(dx), round(dy)
+        if abs(dx) >= size[0] or abs(dy) >= size[1]:
+            return None
+        return dx, dy
 
     def draw_stands(
         self,
