@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -71,10 +72,18 @@ def _cos_sin(facing_deg):
     return c, s
 
 
+@lru_cache(maxsize=4096)
+def _cos_sin_of(facing_deg: float) -> tuple[float, float]:
+    """:func:`_cos_sin` of one facing, as floats, kept: stands keep their facings, and the
+    screen asks for every stand's corners every frame."""
+    c, s = _cos_sin(facing_deg)
+    return float(c), float(s)
+
+
 def corners(x: float, y: float, facing_deg: float) -> list[tuple[float, float]]:
     """The four corners (inches) of a 1"x1" footprint centred on (x, y) at ``facing_deg``:
     front-left, front-right, back-right, back-left (rules-decisions "Coordinates and stands")."""
-    c, s = (float(v) for v in _cos_sin(facing_deg))
+    c, s = _cos_sin_of(float(facing_deg))
     # front-left, front-right, back-right, back-left (front is along the facing)
     local = ((HALF, HALF), (HALF, -HALF), (-HALF, -HALF), (-HALF, HALF))
     return [(x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in local]
