@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+import time
 from pathlib import Path
 
 import pygame
@@ -40,6 +41,9 @@ MODES = {
     "move_attempt": AttemptMode,
 }
 """The input mode of each kind of decision (``game.rules.decision``)."""
+
+
+PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown this often
 
 
 class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
@@ -120,6 +124,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         else:
             self.log_view.resize(log_rect)
         self._panel_text = None
+        self._panel_dirty = False
+        self._panel_shown_at = 0.0
         self.refresh_log()
 
     def close(self) -> None:
@@ -151,8 +157,15 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
         if text != self._panel_text:
-            self.panel.set_text(text)
             self._panel_text = text
+            self._panel_dirty = True
+            self._flush_panel()
+        if [b.text for b, _ in self._buttons] == [label for label, _ in buttons]:
+            # the same buttons: only what they do may change (a moving mouse re-enters modes)
+            self._buttons = [
+                (b, fn) for (b, _), (_, fn) in zip(self._buttons, buttons, strict=True)
+            ]
+            return
         for b, _ in self._buttons:
             b.kill()
         self._buttons = []
@@ -162,6 +175,16 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
                 w - PANEL_W + 6 + (i % 2) * 176, BANNER_H + 312 + (i // 2) * 38, 170, 34
             )
             self._buttons.append((UIButton(rect, label, self.app.manager), fn))
+
+    def _flush_panel(self, force: bool = False) -> None:
+        """Show the panel's newest text: at once, or, while it changes on every frame (a path
+        plotted under the mouse), at most every PANEL_EVERY_S; pygame_gui lays the whole
+        text out again on each change (3 ms)."""
+        now = time.monotonic()
+        if self._panel_dirty and (force or now - self._panel_shown_at >= PANEL_EVERY_S):
+            self.panel.set_text(self._panel_text)
+            self._panel_dirty = False
+            self._panel_shown_at = now
 
     def refresh_log(self) -> None:
         """Append the battle-log events not shown yet, as sentences."""
@@ -466,11 +489,13 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
     # ---------------------------------------------------------------- frame
 
     def busy(self) -> bool:
-        """Whether frames must come fast: moves or shots being shown, or the AI thinking."""
-        return bool(self.anim or self.flashes or isinstance(self.mode, AIMode))
+        """Whether frames must come fast: moves or shots being shown, the AI thinking, or the
+        panel's newest text still to be shown."""
+        return bool(self.anim or self.flashes or isinstance(self.mode, AIMode) or self._panel_dirty)
 
     def update(self, dt: float) -> None:
         """Advance the GUI."""
+        self._flush_panel()
         text = self.banner_text()
         if self.banner.text != text:
             self.banner.set_text(text)
