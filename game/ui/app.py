@@ -9,6 +9,11 @@ from pathlib import Path
 import pygame
 import pygame_gui
 
+# Everything is drawn in software into the window's surface: SDL's accelerated framebuffer
+# only adds a GL copy, which without a GPU is a software GL (Mesa llvmpipe): about 100 MB
+# more memory and 6-12 ms a flip under X (issue 25). Set to 1 to have it anyway.
+os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+
 THEME = Path(__file__).with_name("theme.json")
 DEFAULT_SIZE = (1280, 800)
 IDLE_FPS = 20  # how often an idle screen looks for input
