@@ -27,7 +27,7 @@ def wheel(y: int) -> pygame.event.Event:
 
 def test_a_long_log_renders_only_what_it_shows(view):
     surface = pygame.Surface((1280, 800))
-    view.extend(f"Stand A{i} moves 4.0\" for 8 of 16 MP." for i in range(5000))
+    view.extend(f'Stand A{i} moves 4.0" for 8 of 16 MP.' for i in range(5000))
     assert view._rendered == {}  # noqa: SLF001 - appending laid nothing out
     view.draw(surface)
     rendered = set(view._rendered)  # noqa: SLF001
