@@ -15,119 +15,87 @@ may use of the rules is named here, so the rules' insides can move without them 
 ``game.ai`` plays; ``game.editor`` edits maps; ``game.check`` plays whole battles to check them.
 """
 
-from game.rules import combat
-from game.rules.actions import (
-    Action,
-    ChooseFirst,
-    CoveringFire,
-    DeclareGroup,
-    EndCoveringFire,
-    EndMoves,
-    Fire,
-    LetPass,
-    Move,
-    MoveAttempt,
-    OpportunityFire,
-    Pass,
-    Regroup,
-)
-from game.rules.battle import (
-    PASS_THROUGH_MOD,
-    Battle,
-    IllegalAction,
-    SaveError,
-    SightInfo,
-    sight_info,
-)
-from game.rules.combat import FireSetup, crt_result
-from game.rules.data import DataError, RulesData, load_rules_data
-from game.rules.geometry import (
-    LENGTH_EPS_IN,
-    OVERLAP_SQ_IN,
-    STAND_SIZE_IN,
-    STEP_IN,
-    Sight,
-    SightMatrix,
-    StandPose,
-    TerrainFeature,
-    base_contact,
-    corners,
-    edge_point,
-    footprint,
-    footprints,
-    heading_deg,
-    overlaps,
-    range_band,
-)
-from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
-from game.rules.log import check_log
-from game.rules.logreplay import LogReplay, LogReplayError
-from game.rules.replay import Replay
-from game.rules.rulesets import RULESETS, phase_titles
-from game.rules.scenario import (
-    Scenario,
-    ScenarioError,
-    load_scenario,
-    parse_scenario,
-    write_scenario,
-)
-from game.rules.table import Table
+import importlib
 
-__all__ = [
-    "Action",
-    "Battle",
-    "ChooseFirst",
-    "CoveringFire",
-    "DataError",
-    "DeclareGroup",
-    "EndCoveringFire",
-    "EndMoves",
-    "Fire",
-    "FireSetup",
-    "IllegalAction",
-    "JsonFileError",
-    "LENGTH_EPS_IN",
-    "LetPass",
-    "OVERLAP_SQ_IN",
-    "Move",
-    "MoveAttempt",
-    "OpportunityFire",
-    "PASS_THROUGH_MOD",
-    "Pass",
-    "Regroup",
-    "LogReplay",
-    "LogReplayError",
-    "Replay",
-    "RulesData",
-    "STAND_SIZE_IN",
-    "STEP_IN",
-    "SaveError",
-    "Scenario",
-    "ScenarioError",
-    "Sight",
-    "SightInfo",
-    "SightMatrix",
-    "StandPose",
-    "Table",
-    "TerrainFeature",
-    "base_contact",
-    "check_log",
-    "combat",
-    "corners",
-    "crt_result",
-    "edge_point",
-    "footprint",
-    "footprints",
-    "heading_deg",
-    "load_rules_data",
-    "load_scenario",
-    "overlaps",
-    "parse_scenario",
-    "range_band",
-    "phase_titles",
-    "read_json_file",
-    "RULESETS",
-    "sight_info",
-    "write_atomic",
-    "write_scenario",
-]
+# Each name the engine shows, and where it lives. The names are imported when first used
+# (PEP 562), so ``hulldown --help`` and the menu's first frame do not wait for the rules,
+# Shapely and numpy to load (issue 25).
+_EXPORTS: dict[str, tuple[str, str | None]] = {
+    "Action": ("game.rules.actions", "Action"),
+    "base_contact": ("game.rules.geometry", "base_contact"),
+    "Battle": ("game.rules.battle", "Battle"),
+    "check_log": ("game.rules.log", "check_log"),
+    "ChooseFirst": ("game.rules.actions", "ChooseFirst"),
+    "combat": ("game.rules.combat", None),
+    "corners": ("game.rules.geometry", "corners"),
+    "CoveringFire": ("game.rules.actions", "CoveringFire"),
+    "crt_result": ("game.rules.combat", "crt_result"),
+    "DataError": ("game.rules.data", "DataError"),
+    "DeclareGroup": ("game.rules.actions", "DeclareGroup"),
+    "edge_point": ("game.rules.geometry", "edge_point"),
+    "EndCoveringFire": ("game.rules.actions", "EndCoveringFire"),
+    "EndMoves": ("game.rules.actions", "EndMoves"),
+    "Fire": ("game.rules.actions", "Fire"),
+    "FireSetup": ("game.rules.combat", "FireSetup"),
+    "footprint": ("game.rules.geometry", "footprint"),
+    "footprints": ("game.rules.geometry", "footprints"),
+    "heading_deg": ("game.rules.geometry", "heading_deg"),
+    "IllegalAction": ("game.rules.battle", "IllegalAction"),
+    "JsonFileError": ("game.rules.jsonfile", "JsonFileError"),
+    "LENGTH_EPS_IN": ("game.rules.geometry", "LENGTH_EPS_IN"),
+    "LetPass": ("game.rules.actions", "LetPass"),
+    "load_rules_data": ("game.rules.data", "load_rules_data"),
+    "load_scenario": ("game.rules.scenario", "load_scenario"),
+    "LogReplay": ("game.rules.logreplay", "LogReplay"),
+    "LogReplayError": ("game.rules.logreplay", "LogReplayError"),
+    "Move": ("game.rules.actions", "Move"),
+    "MoveAttempt": ("game.rules.actions", "MoveAttempt"),
+    "OpportunityFire": ("game.rules.actions", "OpportunityFire"),
+    "OVERLAP_SQ_IN": ("game.rules.geometry", "OVERLAP_SQ_IN"),
+    "overlaps": ("game.rules.geometry", "overlaps"),
+    "parse_scenario": ("game.rules.scenario", "parse_scenario"),
+    "Pass": ("game.rules.actions", "Pass"),
+    "PASS_THROUGH_MOD": ("game.rules.battle", "PASS_THROUGH_MOD"),
+    "phase_titles": ("game.rules.rulesets", "phase_titles"),
+    "range_band": ("game.rules.geometry", "range_band"),
+    "read_json_file": ("game.rules.jsonfile", "read_json_file"),
+    "Regroup": ("game.rules.actions", "Regroup"),
+    "Replay": ("game.rules.replay", "Replay"),
+    "RulesData": ("game.rules.data", "RulesData"),
+    "RULESETS": ("game.rules.rulesets", "RULESETS"),
+    "SaveError": ("game.rules.battle", "SaveError"),
+    "Scenario": ("game.rules.scenario", "Scenario"),
+    "ScenarioError": ("game.rules.scenario", "ScenarioError"),
+    "Sight": ("game.rules.geometry", "Sight"),
+    "sight_info": ("game.rules.battle", "sight_info"),
+    "SightInfo": ("game.rules.battle", "SightInfo"),
+    "SightMatrix": ("game.rules.geometry", "SightMatrix"),
+    "STAND_SIZE_IN": ("game.rules.geometry", "STAND_SIZE_IN"),
+    "StandPose": ("game.rules.geometry", "StandPose"),
+    "STEP_IN": ("game.rules.geometry", "STEP_IN"),
+    "Table": ("game.rules.table", "Table"),
+    "TerrainFeature": ("game.rules.geometry", "TerrainFeature"),
+    "write_atomic": ("game.rules.jsonfile", "write_atomic"),
+    "write_scenario": ("game.rules.scenario", "write_scenario"),
+}
+
+
+def __getattr__(name: str):
+    """Import an engine name on first use; AttributeError for a name the engine does not
+    show."""
+    try:
+        module, attr = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'game' has no attribute {name!r}") from None
+    value = importlib.import_module(module)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+__all__ = sorted(_EXPORTS)
