@@ -212,7 +212,7 @@ def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, m
     def no_opening(path):
         raise AssertionError(f"opened {path}")
 
-    monkeypatch.setattr("game.ui.menu.load_scenario", no_opening)
+    monkeypatch.setattr("game.load_scenario", no_opening)  # what the menu calls
     again = new_battle(loaded.scenario, loaded.seed + 1)
     assert again.seed == 3 and again.scenario.raw == doc["scenario"]
     assert again.log_path.parent == tmp_path / "data" / "logs"

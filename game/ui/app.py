@@ -80,8 +80,7 @@ class App:
     def apply_settings(self, settings) -> None:
         """Use the settings: the table's label size and the sight lines' palette."""
         from game.settings import PALETTES
-        from game.ui.battle.layout import PAL
-        from game.ui.table_view import UI
+        from game.ui.colours import PAL, UI
 
         self.settings = settings
         UI["scale"] = settings.ui_scale

@@ -3,17 +3,22 @@ quit. Widgets are pygame_gui's."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
 from pygame_gui.windows import UIFileDialog
 
-from game import Battle, SaveError, Scenario, ScenarioError, load_scenario
+import game
 from game.saves import autosave_path, battle_log_path, data_dir
-from game.ui.render import INK
+from game.ui.colours import INK
+
+if TYPE_CHECKING:
+    from game import Battle, Scenario
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 HOTSEAT = "Hotseat: two players, one screen"
@@ -26,6 +31,12 @@ SPEEDS = {
     "AI moves shown fast": 30.0,
     "AI moves not shown": 0.0,
 }
+
+
+def preload_engine() -> None:
+    """Import the rules (and Shapely and numpy with them: 0.2 s) ahead of the first battle."""
+    game.Battle  # noqa: B018 - the import is the point
+    game.load_scenario  # noqa: B018
 
 
 def close_drop_downs(menus) -> bool:
@@ -71,9 +82,9 @@ def new_battle(
 
     Raises ScenarioError for a bad scenario file or a ruleset that cannot be played yet.
     """
-    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    sc = scenario if isinstance(scenario, game.Scenario) else game.load_scenario(scenario)
     log = battle_log_path(sc.path, seed)
-    battle = Battle(sc, seed, log_path=log, autosave=autosave_path())
+    battle = game.Battle(sc, seed, log_path=log, autosave=autosave_path())
     battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
     try:
         battle.save(battle.autosave)
@@ -101,7 +112,7 @@ def battle_screen(app, battle: Battle):
     def again(old: Battle) -> None:
         try:
             nb = new_battle(old.scenario, old.seed + 1, ai_levels, old.meta.get("ai_speed", 12.0))
-        except ScenarioError as err:
+        except game.ScenarioError as err:
             app.show(MenuScreen(app, str(err)))
             return
         app.show(battle_screen(app, nb))
@@ -206,14 +217,14 @@ class MenuScreen:
             choice = self.players.selected_option
             choice = choice[0] if isinstance(choice, tuple) else choice
             if choice in (VS_AI_FIRST, VS_AI_SECOND):
-                sides = [s.id for s in load_scenario(self.chosen).spec.sides]
+                sides = [s.id for s in game.load_scenario(self.chosen).spec.sides]
                 level = self.level.selected_option
                 level = LEVELS[level[0] if isinstance(level, tuple) else level]
                 ai = {sides[1] if choice == VS_AI_FIRST else sides[0]: level}
             speed = self.speed.selected_option
             speed = speed[0] if isinstance(speed, tuple) else speed
             battle = new_battle(self.chosen, seed, ai, SPEEDS.get(speed, 12.0))
-        except ScenarioError as err:
+        except game.ScenarioError as err:
             self.say(str(err))
             return
         self.app.show(battle_screen(self.app, battle))
@@ -222,8 +233,8 @@ class MenuScreen:
         """A scenario picked with Open file...: checked at once; a good one is the one New
         battle starts (and is named in the status line), a bad one says why and is not."""
         try:
-            sc = load_scenario(path)
-        except ScenarioError as err:
+            sc = game.load_scenario(path)
+        except game.ScenarioError as err:
             self.say(str(err))
             return
         self.chosen = path
@@ -236,8 +247,8 @@ class MenuScreen:
     def load(self, path: Path) -> None:
         """Load a save (or the autosave) and continue it."""
         try:
-            battle = Battle.load(path, autosave=autosave_path())
-        except SaveError as err:
+            battle = game.Battle.load(path, autosave=autosave_path())
+        except game.SaveError as err:
             self.say(str(err))
             return
         self.app.show(battle_screen(self.app, continue_log(battle)))
@@ -295,7 +306,11 @@ class MenuScreen:
         )
 
     def update(self, dt: float) -> None:
-        """Advance the GUI."""
+        """Advance the GUI; once the first frame is up, load the engine in the background so
+        New battle does not wait for it."""
+        if not getattr(self, "_preloading", False):
+            self._preloading = True
+            threading.Thread(target=preload_engine, name="preload-engine", daemon=True).start()
         self.app.manager.update(dt)
 
     def draw(self, surface) -> None:

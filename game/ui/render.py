@@ -16,6 +16,7 @@ import pygame
 import shapely
 
 from game import StandPose, corners
+from game.ui import colours
 
 # Colour-blind safe side colours (blue / orange) and muted terrain, readable at a glance.
 SIDE_COLOURS = [(40, 110, 200), (230, 130, 20)]
@@ -44,7 +45,7 @@ ROAD_STYLE = {
 }
 HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
 GRID_COLOUR = (0, 0, 0, 40)
-INK = (30, 30, 30)
+INK = colours.INK
 
 _FONTS: dict[int, pygame.font.Font] = {}
 _TABLE_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

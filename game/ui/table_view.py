@@ -8,12 +8,12 @@ import math
 import pygame
 
 from game import StandPose, corners
+from game.ui.colours import UI
 from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
 
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
 MIN_SCALE, MAX_SCALE = 4.0, 160.0
-UI = {"scale": 1.0}  # the settings' label size (game.settings), set by the window
 
 
 def uncovered(rect: pygame.Rect, dx: int, dy: int) -> list[pygame.Rect]:

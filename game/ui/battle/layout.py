@@ -6,21 +6,8 @@ BANNER_H = 44
 PANEL_W = 360
 
 
-class Palette:
-    """The sight lines' colours (the settings choose them, ``game.settings.PALETTES``):
-    ``clear`` may fire, ``sees`` sees but may not, ``blocked`` no line of sight."""
+from game.ui.colours import PAL  # noqa: E402 - the sight lines' colours, set by the settings
 
-    clear = (40, 170, 60)
-    sees = (230, 150, 20)
-    blocked = (215, 45, 45)
-
-    def use(self, colours: dict) -> None:
-        """Take the colours of a palette (keys clear, sees, blocked)."""
-        for k, v in colours.items():
-            setattr(self, k, tuple(v))
-
-
-PAL = Palette()
 GREEN, RED, AMBER = PAL.clear, PAL.blocked, PAL.sees  # the standard palette, for tests
 SELECT, GROUP = (255, 255, 255), (255, 230, 80)
 HELP_TEXT = [
