@@ -167,7 +167,9 @@ class SightMixin:
     ) -> None:
         """Stands whose footprint the sight line touches (000 07.01.04, 001 6.1.1). A stand
         within 0.5" of the line surely touches it, one farther than half its diagonal surely
-        does not; Shapely decides the rest."""
+        does not; Shapely decides the rest. The lines are tested in chunks of at most
+        ``_CHUNK_CELLS`` line-stand pairs (see :func:`_near_stands`), so memory stays bounded
+        however many stands there are."""
         blockers = [p for p in stands if not p.wreck]
         if not blockers:
             return
@@ -178,28 +180,28 @@ class SightMixin:
         index = {p.id: i for i, p in enumerate(blockers)}
         f_b = np.array([index.get(p.id, -1) for p in firers])[pf]
         t_b = np.array([index.get(p.id, -1) for p in targets])[pt]
-        lx0, ly0, lx1, ly1 = seg
-        d = _seg_point_dist(
-            lx0[:, None], ly0[:, None], lx1[:, None], ly1[:, None], bx[None, :], by[None, :]
-        )
-        cols = np.arange(len(blockers))[None, :]
-        d[(cols == f_b[:, None]) | (cols == t_b[:, None])] = np.inf
-        li, si = np.nonzero(d <= HALF * math.sqrt(2) + TOUCH_IN + 1e-12)
-        if not len(li):
+        reach = HALF * math.sqrt(2) + TOUCH_IN + 1e-12
+        fps = None
+        touch_l, touch_s = [], []
+        for li, si, d in _near_stands(seg, bx, by, f_b, t_b, reach):
+            sure = d <= HALF
+            unsure = ~sure
+            if unsure.any():
+                if fps is None:
+                    fps = footprints(blockers)
+                sure[unsure] = shapely.dwithin(lines[li[unsure]], fps[si[unsure]], TOUCH_IN)
+            touch_l.append(li[sure])
+            touch_s.append(si[sure])
+        if not touch_l:
             return
-        sure = d[li, si] <= HALF
-        unsure = ~sure
-        if unsure.any():
-            fps = footprints([blockers[s] for s in si[unsure]])
-            sure[unsure] = shapely.dwithin(lines[li[unsure]], fps, TOUCH_IN)
-        li, si = li[sure], si[sure]
+        li, si = np.concatenate(touch_l), np.concatenate(touch_s)
         li, si = self._not_sharing_a_place(firers, targets, blockers, pf, pt, li, si)
         fwd = np.ones(len(li), dtype=bool)
         rev = fwd.copy()
         if rules.friendly_see_over:
             # a friendly stand lower than the firer does not block (000 07.01.04)
-            f_side = np.array([firers[int(k)].side for k in pf[li]], dtype=object)
-            t_side = np.array([targets[int(k)].side for k in pt[li]], dtype=object)
+            f_side = np.array([p.side for p in firers], dtype=object)[pf[li]]
+            t_side = np.array([p.side for p in targets], dtype=object)[pt[li]]
             fwd &= ~((b_side[si] == f_side) & (f_level[pf[li]] > b_level[si]))
             rev &= ~((b_side[si] == t_side) & (t_level[pt[li]] > b_level[si]))
         mark(li, fwd, rev, lambda i: ("stand", blockers[si[i]].id))
@@ -213,13 +215,27 @@ class SightMixin:
         if not len(li):
             return li, si
         reach = 2 * HALF * math.sqrt(2)  # centres farther apart than this never overlap
+        bx = np.array([b.x for b in blockers])[si]
+        by = np.array([b.y for b in blockers])[si]
+        near = np.zeros(len(li), dtype=bool)
+        for group, k in ((firers, pf[li]), (targets, pt[li])):
+            gx = np.array([p.x for p in group])[k]
+            gy = np.array([p.y for p in group])[k]
+            # a cheap superset (with a margin); the exact test below decides
+            near |= np.hypot(bx - gx, by - gy) < reach + 1e-6
         keep = np.ones(len(li), dtype=bool)
-        for k in range(len(li)):
-            b = blockers[int(si[k])]
-            for p in (firers[int(pf[li[k]])], targets[int(pt[li[k]])]):
-                if math.hypot(b.x - p.x, b.y - p.y) < reach and overlaps(
-                    footprint(b.x, b.y, b.facing_deg), footprint(p.x, p.y, p.facing_deg)
-                ):
+        shared: dict[tuple[int, int, int], bool] = {}  # (blocker, 0 firer / 1 target, index)
+        for k in np.nonzero(near)[0]:
+            bi = int(si[k])
+            b = blockers[bi]
+            for key in ((bi, 0, int(pf[li[k]])), (bi, 1, int(pt[li[k]]))):
+                hit = shared.get(key)
+                if hit is None:
+                    p = (firers, targets)[key[1]][key[2]]
+                    hit = shared[key] = math.hypot(b.x - p.x, b.y - p.y) < reach and overlaps(
+                        footprint(b.x, b.y, b.facing_deg), footprint(p.x, p.y, p.facing_deg)
+                    )
+                if hit:
                     keep[k] = False
         return li[keep], si[keep]
 
@@ -363,3 +379,45 @@ class SightMixin:
             blocked_by=tuple(reasons),
             segment=seg,
         )
+
+
+_CHUNK_CELLS = 1 << 16  # line-stand pairs tested at once: 0.5 MB a float array, cache-sized
+
+
+def _near_stands(seg, bx, by, f_b, t_b, reach):
+    """The stands whose centre lies within ``reach`` inches of each sight line, the line's own
+    firer and target left out.
+
+    ``seg``: (x0, y0, x1, y1), arrays of shape (n,), the lines; ``bx``, ``by``: shape (m,), the
+    stands' centres; ``f_b``, ``t_b``: shape (n,), the index in the stands of each line's firer
+    and target (-1 for none). Yields, chunk by chunk, ``(li, si, d)``: line index, stand index
+    and distance (inches) of each near pair, ordered by line then stand. The lines go in chunks
+    of at most ``_CHUNK_CELLS`` pairs, each first culled by the distance to the line through the
+    segment (never more than to the segment, so nothing near is lost), so memory does not grow
+    with lines x stands; the distances kept are computed exactly as the whole array gives them.
+    """
+    x0, y0, x1, y1 = seg
+    n, m = len(x0), len(bx)
+    if not n or not m:
+        return
+    length = np.hypot(x1 - x0, y1 - y0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nx = np.where(length > 0, (x1 - x0) / length, 0.0)
+        ny = np.where(length > 0, (y1 - y0) / length, 0.0)
+    cull = reach + 1e-6  # rounding margin: the cull must keep every pair within reach
+    step = max(1, _CHUNK_CELLS // m)
+    for a in range(0, n, step):
+        z = slice(a, a + step)
+        ex = bx[None, :] - x0[z, None]
+        ey = by[None, :] - y0[z, None]
+        across = np.abs(ex * ny[z, None] - ey * nx[z, None])
+        del ex, ey
+        li, si = np.nonzero(across <= cull)
+        del across
+        li += a
+        own = (si == f_b[li]) | (si == t_b[li])
+        li, si = li[~own], si[~own]
+        d = _seg_point_dist(x0[li], y0[li], x1[li], y1[li], bx[si], by[si])
+        near = d <= reach
+        if near.any():
+            yield li[near], si[near], d[near]

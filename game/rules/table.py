@@ -113,6 +113,14 @@ class Table(SightMixin):
             self._inner_cx, self._inner_cy = shapely.get_x(start), shapely.get_y(start)
             self._inner_r = np.maximum(shapely.length(mic) * (1 - 1e-6) - 1e-9, 0.0)
 
+        # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
+        # step looks only at these, not at every area
+        self._leaving = [
+            (f.geometry, terrain_types[f.kind])
+            for f in self.areas
+            if terrain_types[f.kind].leaving_only
+        ]
+
         self._road_tree = STRtree([f.geometry for f in self.roads])
         self._road_kind = [f.kind for f in self.roads]
         self._road_cost = [terrain_types[k].move_cost("T") for k in self._road_kind]
@@ -252,15 +260,11 @@ class Table(SightMixin):
     def _leaving_costs(
         self, x0: float, y0: float, x1: float, y1: float, movement_class: str
     ) -> float:
-        """Costs paid only when a step leaves an area (minefield, 002 chart *)."""
+        """Costs paid only when a step leaves an area (minefield, 002 chart *): movement points
+        for the step from (x0, y0) to (x1, y1) (inches), 0.0 where it leaves none."""
         total = 0.0
-        for f in self.areas:
-            t = self.terrain_types[f.kind]
-            if (
-                t.leaving_only
-                and shapely.intersects_xy(f.geometry, x0, y0)
-                and not shapely.intersects_xy(f.geometry, x1, y1)
-            ):
+        for geom, t in self._leaving:
+            if shapely.intersects_xy(geom, x0, y0) and not shapely.intersects_xy(geom, x1, y1):
                 total += t.move_cost(movement_class) or 0.0
         return total
 
@@ -354,9 +358,9 @@ class Table(SightMixin):
             if per_inch[k] is None:
                 stopped = "impassable"
                 break
-            cost = length * per_inch[k] + self._leaving_costs(
-                float(bx[k]), float(by[k]), x1, y1, movement_class
-            )
+            cost = length * per_inch[k]
+            if self._leaving:  # adding 0.0 where no area has a leaving cost changes nothing
+                cost += self._leaving_costs(float(bx[k]), float(by[k]), x1, y1, movement_class)
             within_free = s[k + 1] <= free_in + 1e-9
             if spent + cost > mp_allowed + 1e-9 and not within_free:
                 stopped = "mp"
@@ -491,10 +495,9 @@ class Table(SightMixin):
             cost = np.where(length > 0.0, length * per_inch[inverse.ravel()], 0.0)
         on = (ax1 >= 0.0) & (ax1 <= self.width) & (ay1 >= 0.0) & (ay1 <= self.depth)
         cost[~on] = math.inf
-        leaving = [f.geometry for f in self.areas if self.terrain_types[f.kind].leaving_only]
-        if leaving:
+        if self._leaving:
             inside = np.zeros(n, dtype=bool)
-            for g in leaving:
+            for g, _ in self._leaving:
                 inside |= shapely.intersects_xy(g, ax0, ay0)
             for i in np.nonzero(inside & np.isfinite(cost))[0]:
                 cost[i] += self._leaving_costs(
