@@ -10,6 +10,7 @@ from game import Battle, ChooseFirst, MoveAttempt, Pass, load_scenario
 from game.ui.app import App
 from game.ui.battle import BattleScreen, PlotMode
 from game.ui.battle import screen as screen_module
+from game.ui.render import SIDE_COLOURS
 
 
 def _moving_battle() -> Battle:
@@ -62,5 +63,67 @@ def test_a_plotted_path_lays_the_panel_out_at_a_capped_rate(tmp_path, monkeypatc
         clock[0] += screen_module.PANEL_EVERY_S
         s.update(0.1)
         assert laid_out[-1] == s._panel_text and not s._panel_dirty
+    finally:
+        pygame.quit()
+
+
+def test_the_table_layer_is_kept_until_an_action_lands(tmp_path, monkeypatch):
+    """Terrain and stands are one kept picture: a moving mouse reuses it; a move that lands
+    draws it again, with the stand where it went."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    app = App(size=(1280, 800))
+    try:
+        b = _moving_battle()
+        s = BattleScreen(app, b)
+        app.show(s)
+        s.draw(app.surface)
+        kept = s._layer_key
+        for i in range(5):
+            s.handle(
+                pygame.event.Event(
+                    pygame.MOUSEMOTION, pos=(300 + i, 300), rel=(1, 0), buttons=(0, 0, 0)
+                )
+            )
+            s.draw(app.surface)
+        assert s._layer_key == kept
+        stand = b.stand(b.state.moving.stands[0])
+        move = next(
+            a
+            for a in b.legal_actions()
+            if getattr(a, "stand", None) == stand.id and len(a.path) > 1
+        )
+        assert s.act(move)
+        s.draw(app.surface)
+        assert s._layer_key != kept
+        moved = b.stand(stand.id)
+        px, py = s.tv.to_px(moved.x, moved.y)
+        side_colour = SIDE_COLOURS[b.sides.index(moved.side) % 2]
+        r = max(2, int(s.tv.view.scale * 0.3))
+        around = [
+            s._layer.get_at((int(px) + dx, int(py) + dy))[:3]
+            for dx in range(-r, r + 1)
+            for dy in range(-r, r + 1)
+        ]
+        assert around.count(side_colour) > len(around) // 4  # the stand is drawn where it went
+    finally:
+        pygame.quit()
+
+
+def test_a_path_that_stops_short_says_why_in_words(tmp_path, monkeypatch):
+    """ "Stops early: mp" was the engine's code; the panel says it in words."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    app = App(size=(1280, 800))
+    try:
+        b = _moving_battle()
+        s = BattleScreen(app, b)
+        app.show(s)
+        stand = b.stand(b.state.moving.stands[0])
+        mode = PlotMode(stand.id)
+        s.set_mode(mode)
+        far = (stand.x + 40, stand.y) if stand.x < b.table.width / 2 else (stand.x - 40, stand.y)
+        mode.points.append(far)
+        mode.refresh(s)
+        assert "Stops early: out of movement points." in s._panel_text
+        assert "Stops early: mp" not in s._panel_text
     finally:
         pygame.quit()

@@ -101,10 +101,14 @@ class TableView:
             self._labels[key] = surf
         return surf
 
+    def camera_key(self) -> tuple:
+        """What the picture of the table depends on besides its contents: zoom, place, size."""
+        return (self.view.scale, self.view.origin, self.rect.size, self.rect.topleft)
+
     def draw_terrain(self, surface: pygame.Surface) -> None:
         """Blit the terrain layer, redrawing it only when the camera or size changed; a pan
         by whole pixels scrolls the layer and draws only the strips it uncovers."""
-        key = (self.view.scale, self.view.origin, self.rect.size, self.rect.topleft)
+        key = self.camera_key()
         if self._cache is None or self._cache_key != key:
             shifted = View(
                 self.view.scale,

@@ -25,6 +25,7 @@ from game.ui.battle.posture import PostureMode
 from game.ui.battle.saving import SavingMixin
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
+from game.ui.colours import UI
 from game.ui.logtext import PHASE_NAMES, describe
 from game.ui.logview import LogView
 from game.ui.modes import Mode
@@ -93,6 +94,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self._drag_from = None
         self._dragged = False
         self._mouse = (0, 0)
+        self._layer: pygame.Surface | None = None  # terrain and stands (_draw_table_layer)
+        self._layer_key: tuple | None = None
         self._hover_pos = None
         self._hover = ""
         self._hover_surf = None
@@ -510,6 +513,38 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             self.mode.poll(self)
         self.app.manager.update(dt)
 
+    def _draw_table_layer(self, surface: pygame.Surface) -> None:
+        """The terrain with the stands and wrecks on it, kept as one picture until an action
+        lands, the camera moves or a stand starts or stops gliding; the modes' overlays are
+        drawn over it every frame."""
+        b = self.battle
+        hidden = frozenset(a[0] for a in self.anim)  # stands being shown gliding along a path
+        key = (
+            self.tv.camera_key(),
+            len(b.actions),
+            len(b.log.events),
+            hidden,
+            UI["scale"],
+            surface.get_size(),
+        )
+        if self._layer is None or self._layer.get_size() != surface.get_size():
+            self._layer, self._layer_key = pygame.Surface(surface.get_size()), None
+        if key != self._layer_key:
+            layer = self._layer
+            layer.set_clip(self.tv.rect)
+            self.tv.draw_terrain(layer)
+            ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
+            self.tv.draw_stands(
+                layer,
+                [s for s in b.state.stands.values() if s.id not in hidden],
+                b.sides,
+                b.state.wrecks,
+                ghost=ghosts,
+            )
+            layer.set_clip(None)
+            self._layer_key = key
+        surface.blit(self._layer, self.tv.rect.topleft, area=self.tv.rect)
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the banner, the table with stands and the mode's overlay, the panel."""
         w, h = surface.get_size()
@@ -517,17 +552,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         surface.fill((226, 222, 210), pygame.Rect(w - PANEL_W, BANNER_H, PANEL_W, h - BANNER_H))
         clip = surface.get_clip()
         surface.set_clip(self.tv.rect)
-        self.tv.draw_terrain(surface)
-        b = self.battle
-        ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
-        hidden = {a[0] for a in self.anim}  # stands being shown gliding along their path
-        self.tv.draw_stands(
-            surface,
-            [s for s in b.state.stands.values() if s.id not in hidden],
-            b.sides,
-            b.state.wrecks,
-            ghost=ghosts,
-        )
+        self._draw_table_layer(surface)
         self._draw_animation(surface)
         self.mode.draw(self, surface)
         if self.show_explain:
