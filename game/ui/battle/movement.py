@@ -12,6 +12,14 @@ from game.ui.battle.layout import GROUP, PAL, SELECT
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
 
+# why a plotted path stops short (Table.walk's stopped_by), in words
+STOPS_EARLY = {
+    "mp": "out of movement points",
+    "edge": "at the table's edge",
+    "impassable": "at impassable ground",
+    "enemy": "against an enemy stand",
+}
+
 
 class AttemptMode(Mode):
     """Movement phase: click one of your stands to pick its battle group (WWII: its movement
@@ -207,7 +215,8 @@ class PlotMode(Mode):
                     "if it fails, it stays there.</font>"
                 )
             elif w and w.stopped_by:
-                text += f"<br><font color='#c02020'>Stops early: {w.stopped_by}</font>"
+                why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
+                text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
             text += self.threat_text(screen)
             if w and w.points:  # who will see it where it ends, and what they would hit
                 ex, ey = w.points[-1]
