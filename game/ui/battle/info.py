@@ -137,13 +137,15 @@ class InfoMixin:
             if entries:
                 step = int(18 * UI["scale"])
                 y = rect.bottom - int(36 * UI["scale"]) - step * len(entries)  # above the hover
-                for colour, name in entries:
-                    img = font.render(name, True, INK)
-                    bg = pygame.Rect(rect.x + 8, y - 2, img.get_width() + 30, step)
+                imgs = [(colour, font.render(name, True, INK)) for colour, name in entries]
+                # in the bottom-right corner: the scale bar is under the table's left corner
+                x = rect.right - 8 - max(img.get_width() for _, img in imgs) - 30
+                for colour, img in imgs:
+                    bg = pygame.Rect(x, y - 2, img.get_width() + 30, step)
                     pygame.draw.rect(surface, CARD_BG, bg)
-                    pygame.draw.rect(surface, colour, pygame.Rect(rect.x + 12, y + 1, 12, 12))
-                    pygame.draw.rect(surface, INK, pygame.Rect(rect.x + 12, y + 1, 12, 12), 1)
-                    surface.blit(img, (rect.x + 30, y))
+                    pygame.draw.rect(surface, colour, pygame.Rect(x + 4, y + 1, 12, 12))
+                    pygame.draw.rect(surface, INK, pygame.Rect(x + 4, y + 1, 12, 12), 1)
+                    surface.blit(img, (x + 22, y))
                     y += step
         if self.card and self.card in self.battle.state.stands:
             _box(
