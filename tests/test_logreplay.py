@@ -218,6 +218,7 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
     import pygame_gui
 
     from game.ui.app import App
+    from game.ui.logtext import describe
     from game.ui.replay import ReplayScreen
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
@@ -247,6 +248,11 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
         )
         s.update(0.016)
         assert r.position == 99 and r.events[-1]["seq"] == 99
+        said = [describe(e, s.names, s.sides) for e in r.events]
+        assert s.log_view.lines == [t for t in said if t]  # the panel ends at the line shown
+        key(pygame.K_LEFT)
+        said = [describe(e, s.names, s.sides) for e in r.events]
+        assert s.log_view.lines == [t for t in said if t]
     finally:
         pygame.quit()
 

@@ -5,20 +5,20 @@ jump a restore and a few actions, ``game.rules.replay``)."""
 
 from __future__ import annotations
 
-import html
+import bisect
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel, UITextBox
+from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel
 
 from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.logview import LogView
 from game.ui.table_view import TableView
 
 TOP_H = 44
 BOTTOM_H = 56
 PANEL_W = 360
 SPEEDS = (1.0, 3.0, 10.0)  # steps (actions, or a log's lines) a second
-LOG_LINES = 60  # the log panel shows the last lines up to the position
 
 
 class ReplayScreen:
@@ -40,6 +40,12 @@ class ReplayScreen:
         self._shown = -1
         self.tv = TableView(b.table, self.table_rect(app.size))
         self._buttons: dict = {}
+        # every line of the whole battle in words, once; the panel shows those up to the position
+        full = getattr(replay, "all_events", None) or replay.end_events
+        described = [(i, describe(e, self.names, self.sides)) for i, e in enumerate(full)]
+        self._line_at = [i for i, text in described if text]
+        self._texts = [text for _, text in described if text]
+        self.log_view: LogView | None = None
 
     def table_rect(self, size) -> pygame.Rect:
         """Where the table is drawn: left of the log, between the bars."""
@@ -83,8 +89,8 @@ class ReplayScreen:
             (0, max(1, self.replay.length)),
             m,
         )
-        self.log_box = UITextBox(
-            "", pygame.Rect(w - PANEL_W + 6, TOP_H + 6, PANEL_W - 12, h - TOP_H - 12), m
+        self.log_view = LogView(
+            pygame.Rect(w - PANEL_W + 6, TOP_H + 6, PANEL_W - 12, h - TOP_H - 12)
         )
         self._shown = -1
 
@@ -153,6 +159,8 @@ class ReplayScreen:
                 fn()
             return
         if ev.type == pygame.MOUSEWHEEL:
+            if self.log_view.handle(ev, pygame.mouse.get_pos()):
+                return
             self.tv.zoom_at(1.15**ev.y, pygame.mouse.get_pos())
         elif ev.type == pygame.MOUSEMOTION and ev.buttons[0] and self.tv.rect.collidepoint(ev.pos):
             self.tv.pan(*ev.rel)
@@ -189,12 +197,9 @@ class ReplayScreen:
         if int(self.slider.get_current_value()) != r.position:
             self.slider.set_current_value(r.position)
         self.play_button.set_text("Pause" if self.playing else "Play")
-        lines = [describe(e, self.names, self.sides) for e in r.events[-2 * LOG_LINES :]]
-        lines = [html.escape(t) for t in lines if t][-LOG_LINES:]
-        self.log_box.set_text("<br>".join(lines))
-        bar = getattr(self.log_box, "scroll_bar", None)
-        if bar is not None:
-            bar.set_scroll_from_start_percentage(1.0)
+        # the sentences of the lines up to the position (a prefix: their renders are kept)
+        self.log_view.lines = self._texts[: bisect.bisect_left(self._line_at, len(r.events))]
+        self.log_view.scroll = 0
 
     def draw(self, surface: pygame.Surface) -> None:
         """The bars, the table as it stood, and the widgets."""
@@ -209,4 +214,5 @@ class ReplayScreen:
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
         surface.set_clip(clip)
+        self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)
