@@ -62,6 +62,17 @@ class FireChooser:
                 )
         return options
 
+    def _unengaged_pose(self, battle, firer):
+        """The firer's pose when the engine says it is on the table and engaged with no enemy
+        stand (``battle.engaged_with``, 000 07.08.04), else None. A planning shot given this
+        pose as ``attacker_pose`` is the engine's shot from where the stand is, without the
+        engine asking again, for every target, whether it is engaged: an unengaged stand may
+        fire at any target (``game.rules.combat.fire_setup``). Ask it once per query, never
+        across a change of the battle."""
+        if firer.active and not battle.engaged_with(firer.id):
+            return firer.pose()
+        return None
+
     def _best_shot(
         self, battle, firer, target, sight, target_pose=None, attacker_pose=None, next_turn=False
     ):

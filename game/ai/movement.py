@@ -6,6 +6,7 @@ positions (:mod:`game.ai.positions`)."""
 from __future__ import annotations
 
 from game import EndMoves, Move, MoveAttempt, Pass, StandPose, heading_deg
+from game.ai.positions import finish
 from game.ai.values import Option
 
 
@@ -152,11 +153,17 @@ class MovementChooser:
         _, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden = known
         return best, stay
 
-    def _plan(self, battle, s) -> tuple[Option | None, float]:
+    def _plan(self, battle, s, worth=None) -> tuple[Option | None, float]:
         """The best move for one stand and the score of staying put. Also sets
         ``_plan_exposed`` (the best move ends in an enemy's sight), ``_stay_exposed`` (the
         stand is in sight now) and ``_plan_hidden`` (its best move ending out of every enemy's
-        sight, or None), from the same scores."""
+        sight, or None), from the same scores.
+
+        ``worth`` (optional): a function of (the best move's score, staying's score), stands,
+        that only grows with the first; when even the best move's score were its way free of
+        opportunity fire gives it no more than -1e-9, the way there is not weighed and
+        (None, staying's score) is returned: the move would not be worth it anyway (a way's
+        risks only lower a score). Only the answer's worth is then known, not the move."""
         self._plan_exposed, self._stay_exposed, self._plan_hidden = False, False, None
         side = s.side
         enemies = self._enemies(battle, side)
@@ -171,9 +178,18 @@ class MovementChooser:
         stay_pose = s.pose() if s.on_table else None
         if stay_pose is not None:
             poses.append(stay_pose)
+        parts = self._position_parts(battle, s, poses, enemies, goal)
+        if worth is not None:
+            # the scores were the ways free of risk (the risks only lower them)
+            free = [finish(part, 1.0) for part in parts]
+            stay = free[-1] if stay_pose is not None else -3.0
+            if worth(max(free[: len(cands)]), stay) <= -1e-9:
+                if self.level.faces_threat < 1.0:
+                    self.rng.random()  # as a whole plan draws it: the stream stays the same
+                return None, stay
         risks = self._path_risks(battle, s, [c[3] for c in cands], enemies)
         survive = [1.0 - k for k in self._path_kill] + [1.0]  # staying risks no shot on the way
-        scores = self._score_positions(battle, s, poses, enemies, goal, survive)
+        scores = [finish(part, survive[i]) for i, part in enumerate(parts)]
         caution = self._caution(battle, side, self._pressure(battle, side))
         for i, r in enumerate(risks):
             scores[i] -= caution * r

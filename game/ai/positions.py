@@ -11,8 +11,8 @@ import math
 import numpy as np
 from shapely.geometry import Point
 
-from game import StandPose, base_contact, combat, heading_deg, sight_info
-from game.ai.values import attack_value, first_shot
+from game import StandPose, base_contact, heading_deg, sight_info
+from game.ai.values import attack_value, final_odds, first_shot
 
 
 class PositionsMixin:
@@ -111,49 +111,84 @@ class PositionsMixin:
         self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
             return [0.0] * len(walks)
-        samples: list[StandPose] = []
-        owner: list[int] = []
-        for i, pts in enumerate(walks):
+        # the step points of every path, each pose sighted once: a short straight move is
+        # the start of the long one the same way, and each path starts where the stand is
+        poses: list[StandPose] = []
+        at: dict[tuple[float, float, float], int] = {}
+        col: list[int] = []  # sample -> its pose in ``poses``
+        for pts in walks:
             for k in range(len(pts)):
                 (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
                 heading = heading_deg(x0, y0, x1, y1) % 360
                 x, y = pts[k]
-                samples.append(StandPose(s.id, s.side, x, y, heading))
-                owner.append(i)
+                u = at.get((x, y, heading))
+                if u is None:
+                    u = at[(x, y, heading)] = len(poses)
+                    poses.append(StandPose(s.id, s.side, x, y, heading))
+                col.append(u)
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
         m = battle.table.sight_matrix(
-            [f.pose() for f in firers], samples, others, battle.sighting_in, battle.ruleset_data
+            [f.pose() for f in firers], poses, others, battle.sighting_in, battle.ruleset_data
         )
         reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
-        seen = m.clear & (m.range_band_in <= reach)  # firer x sample
-        weigh: set[int] = set()
+        seen_u = m.clear & (m.range_band_in <= reach)  # firer x pose
+        cols = np.array(col, dtype=int)
+        seen = seen_u[:, cols]  # firer x sample
+        risks = [0.0] * len(walks)
+        free = [self._unengaged_pose(battle, f) for f in firers]
+        # the attack at each pose weighed: (its value, its chance to eliminate), or None
+        attack: dict[int, tuple[float, float] | None] = {}
         start = 0
-        for pts in walks:
-            for row in seen[:, start : start + len(pts)]:
+        for i, pts in enumerate(walks):
+            n = len(pts)
+            block = seen[:, start : start + n]
+            weigh: set[int] = set()
+            for row in block:
                 ks = np.flatnonzero(row)
                 if len(ks):
-                    weigh.update(int(k) + start for k in ks[::4])
-                    weigh.add(int(ks[-1]) + start)
-            start += len(pts)
-        risks = [0.0] * len(walks)
-        for k in sorted(weigh):
-            p = samples[k]
-            setups = []
-            for j, f in enumerate(firers):
-                if seen[j, k]:
-                    fs = self._best_shot(battle, f, s, sight_info(m, j, k), target_pose=p)
-                    if fs is not None:
-                        setups.append(fs)
-            if setups:
-                i = owner[k]
-                risks[i] = max(risks[i], attack_value(battle, setups, s))
-                kill = combat.attack_odds(battle.crt, setups, s.S, s.D)["p_eliminated"]
-                self._path_kill[i] = max(self._path_kill[i], kill)
+                    weigh.update(ks[::4].tolist())
+                    weigh.add(int(ks[-1]))
+            for k in weigh:
+                u = col[start + k]
+                if u not in attack:
+                    attack[u] = self._attack_at(battle, s, firers, free, m, seen_u, poses, u)
+                hit = attack[u]
+                if hit is not None:
+                    risks[i] = max(risks[i], hit[0])
+                    self._path_kill[i] = max(self._path_kill[i], hit[1])
+            start += n
         return risks
 
+    def _attack_at(self, battle, s, firers, free, m, seen, poses, u) -> tuple[float, float] | None:
+        """The enemy's best opportunity attack at ``s`` in pose ``poses[u]`` (``_path_risks``):
+        (its value in stands, its chance of eliminating ``s``, 0..1), or None when no firer
+        that sees it there (``seen``, firer x pose, from the sight matrix ``m``) has a shot.
+        ``free``: per firer, ``_unengaged_pose`` (asked once for the whole plan)."""
+        p = poses[u]
+        setups = []
+        for j, f in enumerate(firers):
+            if seen[j, u]:
+                fs = self._best_shot(
+                    battle, f, s, sight_info(m, j, u), target_pose=p, attacker_pose=free[j]
+                )
+                if fs is not None:
+                    setups.append(fs)
+        if not setups:
+            return None
+        kill = final_odds(battle, setups, s.S, s.D)["eliminated"]
+        return attack_value(battle, setups, s), kill
+
     def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
+        """Each position's worth (stands; ``_position_parts``), the shots it gives weighed by
+        ``survive`` (per pose, the chance, 0..1, of getting there alive; all 1 if None)."""
+        return [
+            finish(part, survive[i] if survive else 1.0)
+            for i, part in enumerate(self._position_parts(battle, s, poses, enemies, goal))
+        ]
+
+    def _position_parts(self, battle, s, poses, enemies, goal) -> list[tuple]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
         distance still to cover towards the fight (into range of an enemy it would see from
@@ -162,15 +197,23 @@ class PositionsMixin:
         ours. Enemy stands still waiting to enter count where they will likely be after their
         first move (``_phantoms``), so a stand entering on turn 1 does not stop in the open in
         front of where the enemy will arrive; enemy stands that fire first and have yet to move
-        count also where they could close in to (``_closing``), as a threat only."""
+        count also where they could close in to (``_closing``), as a threat only.
+
+        Returns, per pose, its parts (``finish`` makes them its score in stands, given the
+        chance of getting there alive), so that the same positions can be scored with and
+        without the risks of the way there."""
         side = s.side
         phantoms = self._phantoms(battle, side)
         real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
         self._exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
         if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
             return [
-                -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
-                + (0.6 if self._covered(battle, p) else 0.0)
+                (
+                    None,
+                    -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
+                    + (0.6 if self._covered(battle, p) else 0.0),
+                    (),
+                )
                 for p in poses
             ]
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
@@ -207,12 +250,17 @@ class PositionsMixin:
             # there; nearer if the engine's sight line is blocked (a wood, a hill, a stand)
             return need[j] if not seek or m_ab.clear[i, j] else min(need[j], seek)
 
+        # where each enemy fires from: placed, or where it stands (asked once, not per shot)
+        at = [
+            q if q is not None else self._unengaged_pose(battle, e)
+            for e, q in zip(enemies, placed, strict=True)
+        ]
         caution = self._caution(battle, side, press)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
         company = self._company(battle, s) if bonus else []
-        scores = []
+        parts = []
         for i, p in enumerate(poses):
             offense = []
             threat = 0.0
@@ -230,7 +278,7 @@ class PositionsMixin:
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
                     info = sight_info(m_ba, j, i)
                     fs = self._best_shot(
-                        battle, e, s, info, target_pose=p, attacker_pose=placed[j], next_turn=True
+                        battle, e, s, info, target_pose=p, attacker_pose=at[j], next_turn=True
                     )
                     if fs is not None:
                         threat += (
@@ -241,8 +289,8 @@ class PositionsMixin:
                 for j in range(real)
             )
             offense.sort(reverse=True)
-            alive = survive[i] if survive else 1.0  # shots are only given by a stand that
-            score = (1.0 + press) * alive * sum(offense[:shots]) - caution * threat  # gets there
+            # shots are only given by a stand that gets there: ``finish`` weighs them
+            adjust = []  # what is added (+1) or taken (-1) after, in order
             near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
             if not offense:  # nothing to shoot from here: go and find the enemy, within
                 # range of one in the open, near one it would not see from here, into
@@ -251,12 +299,27 @@ class PositionsMixin:
                     max(0.0, math.hypot(p.x - q.x, p.y - q.y) - reach_to(i, j))
                     for j, q in enumerate(epose)
                 )
-                score -= (0.04 + 0.02 * press) * gap
+                adjust.append((-1, (0.04 + 0.02 * press) * gap))
                 # late and short of kills, any closer point is likelier to see him
-                score -= 0.04 * max(0.0, press - 0.4) * near
+                adjust.append((-1, 0.04 * max(0.0, press - 0.4) * near))
             if gx is not None:
-                score -= 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)
+                adjust.append((-1, 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)))
             if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
-                score += bonus  # on the way: once in the fight, each stand seeks its own shot
-            scores.append(score)
-        return scores
+                adjust.append((1, bonus))  # on the way: once in the fight, each stand seeks
+                # its own shot
+            parts.append(((1.0 + press, sum(offense[:shots])), caution * threat, tuple(adjust)))
+        return parts
+
+
+def finish(part: tuple, alive: float) -> float:
+    """A position's score (stands) from its parts (``PositionsMixin._position_parts``) and
+    the chance (0..1) of getting there alive, which weighs the shots it gives: worked out in
+    the same order, so the same number, as when it was scored in one go. Never raises."""
+    shots, drawn, adjust = part
+    if shots is None:  # nobody to see: the score does not depend on the way there
+        return drawn
+    press, offense = shots
+    score = press * alive * offense - drawn
+    for sign, v in adjust:
+        score = score - v if sign < 0 else score + v
+    return score

@@ -67,9 +67,15 @@ class PostureChooser:
             shot = self._offense.get(s.id, 0.0) * (1.0 + self._pressure(battle, s.side))
             margin = -1.0
             if left > 0 and s.on_table:
-                best, stay = self._plan(battle, s)
+
+                def worth(best: float, stay: float) -> float:
+                    return (best - stay) * left - shot - 0.05
+
+                # only a margin above 0 counts (``_gain``): a plan that cannot reach it
+                # stops before weighing the opportunity fire on the way
+                best, stay = self._plan(battle, s, worth)
                 if best is not None:
-                    margin = (best.score - stay) * left - shot - 0.05
+                    margin = worth(best.score, stay)
             self._moved_better[key] = margin
         return self._moved_better[key]
 

@@ -50,14 +50,46 @@ def worth(S: bool, D: bool, E: bool, value: float) -> float:
     return value * (0.15 * S + 0.45 * D + (0.05 if S and D else 0.0))
 
 
+# id(crt) -> (crt, {odds key: the engine's "final" odds}); holding the table keeps its id
+# unique. The odds are a pure function of the CRT, the target's markers and, per legal shot in
+# order, its cohesion and combat numbers (``combat.attack_odds``), so an entry never goes stale.
+_ODDS: dict[int, tuple[object, dict[tuple, dict[str, float]]]] = {}
+_ODDS_MAX = 200_000  # entries kept before starting afresh (memory stays bounded)
+
+
+def final_odds(battle: Battle, setups: list[FireSetup], S: bool, D: bool) -> dict[str, float]:
+    """The target's state after an attack (``combat.attack_odds(...)["final"]``: chances of
+    "unchanged", "S", "D", "SD", "eliminated", 0..1) for a target with markers ``S``, ``D``.
+    The engine's answer, kept per CRT and per what the odds depend on (each legal shot's
+    cohesion modifiers, cohesion level, combat differential and combat modifiers, in order),
+    so that the same attack is worked out once. Raises what ``combat.attack_odds`` raises
+    (KeyError for a differential the CRT has no column for)."""
+    key = (S, D) + tuple(
+        (fs.cohesion_total_mod, fs.level, fs.differential, fs.combat_total_mod)
+        for fs in setups
+        if fs.legal
+    )
+    crt = battle.crt
+    known = _ODDS.get(id(crt))
+    if known is None or known[0] is not crt:
+        known = _ODDS[id(crt)] = (crt, {})
+    cache = known[1]
+    final = cache.get(key)
+    if final is None:
+        if len(cache) >= _ODDS_MAX:
+            cache.clear()
+        final = cache[key] = combat.attack_odds(crt, setups, S, D)["final"]
+    return final
+
+
 def attack_value(battle: Battle, setups: list[FireSetup], target) -> float:
-    """Expected damage (stands) of an attack, from the engine's exact odds."""
+    """Expected damage (stands) of an attack, from the engine's exact odds
+    (:func:`final_odds`). Raises what ``combat.attack_odds`` raises."""
     if not setups:
         return 0.0
-    odds = combat.attack_odds(battle.crt, setups, target.S, target.D)
     v = stand_value(target)
     base = worth(target.S, target.D, False, v)
-    f = odds["final"]
+    f = final_odds(battle, setups, target.S, target.D)
     return (
         f["unchanged"] * base
         + f["S"] * worth(True, False, False, v)
