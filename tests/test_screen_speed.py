@@ -127,3 +127,16 @@ def test_a_path_that_stops_short_says_why_in_words(tmp_path, monkeypatch):
         assert "Stops early: mp" not in s._panel_text
     finally:
         pygame.quit()
+
+
+def test_a_path_is_cut_at_its_separators_and_home_is_written_tilde(monkeypatch):
+    """Paths in the panel were broken inside names with hyphens that are not in them."""
+    from game.ui.logtext import path_html
+
+    monkeypatch.setenv("HOME", "/home/ann")
+    long = "/home/ann/.local/share/hulldown/logs/modern-skirmish-seed1.jsonl"
+    lines = path_html(long, width_chars=24).split("<br>")
+    assert "".join(lines) == "~/.local/share/hulldown/logs/modern-skirmish-seed1.jsonl"
+    assert all(line.endswith("/") for line in lines[:-1]) and len(lines) >= 2
+    assert path_html("/tmp/a&b") == "/tmp/a&amp;b"  # escaped for the text box
+    assert path_html("/home/annex/x") == "/home/annex/x"  # only the home folder itself

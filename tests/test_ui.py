@@ -248,7 +248,12 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     saved = list(tmp_path.glob("*.json"))
     assert [p.name for p in saved] == ["my battle.json"] and not s._save_dialog.alive()
     assert s.message == ""  # a confirmation is not a refusal
-    assert f"Saved as {saved[0].name}<br>in {tmp_path}" in s.notice and "#2a7a2a" in s._panel_text
+    from game.ui.logtext import path_html
+
+    assert f"Saved as {saved[0].name} in<br>{path_html(tmp_path)}" == s.notice
+    assert "#2a7a2a" in s._panel_text  # good news in green
+    # the folder is cut only at its separators, never inside a name
+    assert "".join(s.notice.split("<br>")[1:]) == str(tmp_path)
     doc = json.loads(saved[0].read_text())
     assert [a["kind"] for a in doc["actions"]] == ["pass"]
 
@@ -656,6 +661,13 @@ def test_open_file_checks_the_scenario_at_once(app, tmp_path):
     menu.pick_scenario(ROOT / "maps" / "wwii-meeting.json")
     assert menu.chosen == ROOT / "maps" / "wwii-meeting.json"
     assert "WWII meeting engagement (wwii-meeting.json: wwii" in menu.message
+    # the drop-down shows the file picked, and choosing it there gives the same file
+    assert menu.scenario_menu.selected_option[0] == "wwii-meeting.json"
+    elsewhere = tmp_path / "wwii-meeting.json"  # another file of the same name
+    elsewhere.write_text((ROOT / "maps" / "wwii-meeting.json").read_text())
+    menu.pick_scenario(elsewhere)
+    label = menu.scenario_menu.selected_option[0]
+    assert label == f"{tmp_path.name}/wwii-meeting.json" and menu._labels[label] == elsewhere
 
 
 def test_the_log_panel_tells_a_setup_regroup(app):
@@ -739,3 +751,20 @@ def test_who_goes_first_is_told_in_the_log_panel(app):
     press(s, "Ready")
     press(s, "Orange first")
     assert "Blue lets Orange act first." in s.log_lines
+
+
+def test_a_side_that_acts_first_itself_chooses_to(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    press(s, "Ready")
+    press(s, "Ready")
+    press(s, "Blue first")
+    assert "Blue chooses to act first." in s.log_lines
+
+
+def test_ctrl_s_does_nothing_where_save_is_greyed(app):
+    """Behind the hand-over curtain the Save button is greyed; Ctrl+S opened the dialog."""
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    s.set_mode(CurtainMode("B", None))
+    assert not s.save_button.is_enabled
+    key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert getattr(s, "_save_dialog", None) is None

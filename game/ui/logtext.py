@@ -15,6 +15,35 @@ PHASE_NAMES = phase_titles()  # from the rulesets' phases
 RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E": "eliminated"}
 
 
+def path_html(path, width_chars: int = 34) -> str:
+    """A file path for a text box, as HTML: the home folder written ``~``, and the path cut
+    into lines at its separators (each at most ``width_chars`` where a folder name allows), so
+    the box never breaks a name with a hyphen that is not in it."""
+    import html
+    import os
+
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~") and (text == home or text.startswith(home + os.sep)):
+        text = "~" + text[len(home) :]
+    parts = text.split(os.sep)
+    lines, line = [], ""
+    for k, part in enumerate(parts):
+        piece = part + (os.sep if k < len(parts) - 1 else "")
+        if line and len(line) + len(piece) > width_chars:
+            lines.append(line)
+            line = ""
+        line += piece
+    lines.append(line)
+    return "<br>".join(html.escape(x) for x in lines)
+
+
+def mp_text(mp: float) -> str:
+    """Movement points as the screens write them: to 0.01 MP, no trailing zeros ("14.14",
+    "11", "0.18"); the log file keeps them exact (000 09.00)."""
+    return f"{round(float(mp), 2):g}"
+
+
 def _mods(mods: list[dict]) -> str:
     out = ""
     for m in mods:
@@ -129,8 +158,8 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
                 f"{nerve['total']} against {nerve['level']}, {how}"
             )
         return (
-            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {round(ev["mp_spent"], 2):g} of '
-            f"{ev['mp_allowed']:g} MP{why}."
+            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {mp_text(ev["mp_spent"])} of '
+            f"{mp_text(ev['mp_allowed'])} MP{why}."
         )
     if name == "marker_removal":
         what = {

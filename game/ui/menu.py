@@ -149,9 +149,9 @@ class MenuScreen:
             pygame.Rect(x - 100, y + 58, 660, 26), "Micro Armour: The Game on a real table", m
         )
         y += 110
-        names = [p.name for p in self.maps] or ["(no maps)"]
         UILabel(pygame.Rect(x, y, 460, 22), "Scenario", m)
-        self.scenario_menu = UIDropDownMenu(names, names[0], pygame.Rect(x, y + 24, 340, 34), m)
+        self._scenario_rect = pygame.Rect(x, y + 24, 340, 34)
+        self._scenario_menu()
         self.open_file = UIButton(pygame.Rect(x + 346, y + 24, 114, 34), "Open file...", m)
         y += 70
         UILabel(pygame.Rect(x, y, 460, 22), "Players", m)
@@ -188,6 +188,23 @@ class MenuScreen:
         self.quit_button = UIButton(pygame.Rect(x + 312, y, 148, 40), "Quit", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
+
+    def _scenario_menu(self) -> None:
+        """The Scenario drop-down: the shipped maps, the player's, and any file picked with
+        Open file... (shown by name, or with its folder when two share a name), the chosen
+        one selected."""
+        counts: dict[str, int] = {}
+        for p in self.maps:
+            counts[p.name] = counts.get(p.name, 0) + 1
+        self._labels = {
+            (p.name if counts[p.name] == 1 else f"{p.parent.name}/{p.name}"): p for p in self.maps
+        }
+        names = list(self._labels) or ["(no maps)"]
+        chosen = next((k for k, p in self._labels.items() if p == self.chosen), names[0])
+        old = getattr(self, "scenario_menu", None)
+        if old is not None:
+            old.kill()
+        self.scenario_menu = UIDropDownMenu(names, chosen, self._scenario_rect, self.app.manager)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -238,6 +255,9 @@ class MenuScreen:
             self.say(str(err))
             return
         self.chosen = path
+        if path not in self.maps:
+            self.maps.append(path)
+        self._scenario_menu()
         spec = sc.spec
         self.say(
             f"Scenario: {spec.title} ({path.name}: {spec.ruleset}, "
@@ -257,7 +277,7 @@ class MenuScreen:
         """Widget events."""
         self.app.manager.process_events(ev)
         if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.scenario_menu:
-            self.chosen = next((p for p in self.maps if p.name == ev.text), MAPS_DIR / ev.text)
+            self.chosen = self._labels.get(ev.text, MAPS_DIR / ev.text)
         elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             path = Path(ev.text)
             if self.dialog_purpose == "scenario":

@@ -82,7 +82,7 @@ class FireMode(Mode):
             lines.append(
                 "<i>"
                 + "<br>".join(
-                    f"{k}: {html.escape(v)}"
+                    html.escape(v if v.startswith(f"{k} ") else f"{k}: {v}")
                     for k, v in sorted(self.reasons.items())
                     if k not in self.options
                 )

@@ -9,6 +9,7 @@ import pygame
 
 from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass, heading_deg
 from game.ui.battle.layout import GROUP, PAL, SELECT
+from game.ui.logtext import mp_text
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
 
@@ -203,7 +204,7 @@ class PlotMode(Mode):
             spent = w.mp_spent if w else 0
             text = (
                 f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
-                f"{spent:.1f} spent of {mp:.1f}, {mp - spent:.1f} left.<br>"
+                f"{mp_text(spent)} spent of {mp_text(mp)}, {mp_text(mp - spent)} left.<br>"
                 f"Facing at the end: {self.end_facing():.0f} deg.<br>Click waypoints; "
                 "Enter commits, Backspace undoes, Esc cancels."
             )

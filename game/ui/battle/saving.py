@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pygame
 
+from game.ui.logtext import path_html
+
 
 class SavingMixin:
     """The battle screen's save, log copy, play again and back to the menu."""
@@ -24,6 +26,8 @@ class SavingMixin:
 
         if getattr(self, "_save_dialog", None) is not None and self._save_dialog.alive():
             return
+        if not self.save_button.is_enabled:
+            return  # the hand-over curtain or the end screen: nothing to save there (as Save)
         m = self.app.manager
         w, h = self.app.size
         win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 90, 460, 180), m, "Save the battle")
@@ -60,7 +64,7 @@ class SavingMixin:
         except OSError as err:
             self.message = f"could not save: {err}"
             return None
-        self.notice = f"Saved as {html.escape(path.name)}<br>in {html.escape(str(path.parent))}"
+        self.notice = f"Saved as {html.escape(path.name)} in<br>{path_html(path.parent)}"
         self.mode.enter(self)
         return path
 
@@ -84,9 +88,7 @@ class SavingMixin:
             self.message = f"could not save the battle log: {err}"
             self.mode.enter(self)
             return
-        self.notice = (
-            f"Battle log saved as {html.escape(path.name)}<br>in {html.escape(str(path.parent))}"
-        )
+        self.notice = f"Battle log saved as {html.escape(path.name)} in<br>{path_html(path.parent)}"
         self.mode.enter(self)
 
     def replay(self) -> None:

@@ -274,8 +274,13 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         if trouble:
             self.message = f"{trouble}. The battle goes on; Ctrl+S saves it under a new name."
         if isinstance(action, ChooseFirst):  # not a battle-log line: told in the log panel
-            who = "itself" if action.first == action.side else self.side_name(action.first)
-            self.log_view.append(f"{self.side_name(action.side)} lets {who} act first.")
+            if action.first == action.side:
+                line = f"{self.side_name(action.side)} chooses to act first."
+            else:
+                line = (
+                    f"{self.side_name(action.side)} lets {self.side_name(action.first)} act first."
+                )
+            self.log_view.append(line)
         seen = self._log_seen
         self.refresh_log()
         fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]

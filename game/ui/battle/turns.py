@@ -8,6 +8,7 @@ import threading
 
 import pygame
 
+from game.ui.logtext import path_html
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
 
@@ -114,7 +115,7 @@ class EndMode(Mode):
             + f"<br>Turns played: {st.turn}"
         )
         if screen.log_path:
-            text += f"<br>Battle log: {html.escape(str(screen.log_path))}"
+            text += f"<br>Battle log:<br>{path_html(screen.log_path)}"
         screen.set_panel(
             text,
             [
