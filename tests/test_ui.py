@@ -768,3 +768,13 @@ def test_ctrl_s_does_nothing_where_save_is_greyed(app):
     assert not s.save_button.is_enabled
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
     assert getattr(s, "_save_dialog", None) is None
+
+
+def test_a_narrow_window_keeps_the_victory_tracker_in_the_panel(app):
+    """At 1024 px the banner drops the kill count; the panel shows it instead."""
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    assert "kills:" in s.banner_text() and "kills:" not in s._panel_text
+    s.app.surface = pygame.display.set_mode((1024, 768))
+    s.resized((1024, 768))
+    assert "kills:" not in s.banner_text()
+    assert "<b>kills: Blue 0/" in s._panel_text

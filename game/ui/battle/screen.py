@@ -44,6 +44,7 @@ MODES = {
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
 
+KILLS_IN_BANNER_W = 1150  # px: a narrower window shows the victory tracker in the panel
 PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown this often
 
 
@@ -155,6 +156,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         """The panel's text and its buttons (replacing the old ones)."""
         if self.last_result:
             text = f"<b>Last attack</b><br>{'<br>'.join(self.last_result)}<br><br>" + text
+        if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
+            text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
         if self.notice:  # good news in green, a path on its own line
@@ -218,7 +221,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
         # a narrow window keeps the turn, phase and who acts (the panel has the rest)
         width = self.app.size[0]
-        kills = self.victory_text() if width >= 1150 else ""
+        kills = self.victory_text() if width >= KILLS_IN_BANNER_W else ""
         orders = orders if width >= 950 else ""
         return f"{turn}   {phase}   {self.short_name(b.to_act)} to act{orders}{kills}"
 
