@@ -13,8 +13,12 @@ setup). Every time is the wall time of one ``ScriptedAI.choose`` call (ms); a ba
 are those of the whole battle, engine included. Battles are one at a time; the machine may be
 shared, so compare figures measured in the same run. Prints one JSON object on its last line.
 
-Run: python tools/bench_ai.py [--seeds 1,2,3,4,5] [--recruit-seeds 1,2,3] [--scaled-seeds 1]
-     [--scaled-turns 8] [--quick]
+Whole 12-turn battles: ``full_length`` makes victory need every enemy stand destroyed, so
+the veteran-vs-veteran battles of ``--full-seeds`` run to the last turn (unless a force is
+wiped out), the late turns with the most stands in contact measured too.
+
+Run: python tools/bench_ai.py [--seeds 1,2,3,4,5] [--recruit-seeds 1,2,3] [--full-seeds 1,2,3]
+     [--scaled-seeds 1] [--scaled-turns 8] [--quick]
 
 ``decision_times(n)`` (also for tools/bench_scaling.py) plays the first turns of a veteran-
 vs-veteran battle with ``n`` stands a side and returns the decision times per kind.
@@ -190,6 +194,19 @@ def decision_times(
     }
 
 
+def full_length(scenario: Scenario) -> Scenario:
+    """The scenario with victory only by destroying every enemy stand, so that battles run
+    their whole length (12 turns) unless a force is wiped out: the late turns, with the most
+    stands in contact, are measured too."""
+    raw = copy.deepcopy(scenario.raw)
+    raw["victory"] = {
+        "type": "destroy_percent",
+        "destroy_at_least_pct": 100,
+        "lose_at_most_pct": 100,
+    }
+    return parse_scenario(raw, f"{scenario.path} (to the last turn)")
+
+
 def battles(scenario: Scenario, seeds: list[int], levels: tuple[str, str]) -> dict:
     """Whole battles of ``scenario`` on ``seeds``: per-kind decision times over all of them,
     battle seconds (median over all, and over those that reached turn 12 only) and how many
@@ -225,6 +242,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="1,2,3,4,5", help="veteran-vs-veteran battle seeds")
     ap.add_argument("--recruit-seeds", default="1,2,3", help="veteran-vs-recruit seeds")
+    ap.add_argument("--full-seeds", default="1,2,3", help="vet-vs-vet seeds played 12 turns")
     ap.add_argument("--scaled-seeds", default="1", help="40-a-side battle seeds")
     ap.add_argument("--scaled-turns", type=int, default=8, help="turns of a 40-a-side battle")
     ap.add_argument("--scaled-stands", type=int, default=40)
@@ -233,8 +251,9 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",") if s]
     rseeds = [int(s) for s in args.recruit_seeds.split(",") if s]
     sseeds = [int(s) for s in args.scaled_seeds.split(",") if s]
+    fseeds = [int(s) for s in args.full_seeds.split(",") if s]
     if args.quick:
-        seeds, rseeds, sseeds, args.scaled_turns = [1, 2], [1], [1], 2
+        seeds, rseeds, sseeds, fseeds, args.scaled_turns = [1, 2], [1], [1], [1], 2
     out: dict = {"bench": "ai", "python": platform.python_version(), "scenarios": {}}
     from game import load_scenario
 
@@ -243,6 +262,9 @@ def main() -> None:
         out["scenarios"][path] = {
             "veteran_vs_veteran": battles(sc, seeds, ("veteran", "veteran")),
             "veteran_vs_recruit": battles(sc, rseeds, ("veteran", "recruit")),
+            "veteran_vs_veteran_to_turn_12": battles(
+                full_length(sc), fseeds, ("veteran", "veteran")
+            ),
         }
     n = args.scaled_stands
     sc = scaled_scenario(n)
@@ -274,6 +296,10 @@ def main() -> None:
         "p95_every_kind_le_100ms": worst <= 100.0,
         "vet_vs_vet_median_le_5s": all(
             s["veteran_vs_veteran"]["battle_median_s"] <= 5.0 for s in out["scenarios"].values()
+        ),
+        "vet_vs_vet_12_turns_median_le_5s": all(
+            s["veteran_vs_veteran_to_turn_12"]["battle_median_s"] <= 5.0
+            for s in out["scenarios"].values()
         ),
         f"scaled_{n}_p95_every_kind_le_150ms": all(
             (d["p95_ms"] or 0.0) <= 150.0 for d in out[f"scaled_{n}"]["decisions"].values()
