@@ -12,8 +12,11 @@ smallest size measured in this run, and the peak memory of one run (tracemalloc,
 its own: tracing slows the code). Prints one JSON object on its last line with a list of rows;
 ``tools/plot_scaling.py`` draws it.
 
+- an AI decision: the scripted veteran's decisions over the first turns of a battle at that
+  size (median, p95 and max, and the peak memory of one decision).
+
 Columns are functions of a stands-per-side number that return rows (see ``COLUMNS``): another
-column (an AI decision, say) is added by appending such a function.
+column is added by appending such a function.
 
 Run: python tools/bench_scaling.py [--sizes 10,20,40,120] [--matrix-only 240] [--quick]
 """
@@ -157,9 +160,61 @@ def geometry_rows(per_side: int) -> list[Row]:
     return sight_matrix_rows(per_side) + path_rows(per_side)
 
 
+AI_TURNS = 4  # turns of a veteran-vs-veteran battle per size: the forces are in contact by then
+
+
+def ai_rows(per_side: int) -> list[Row]:
+    """Row "ai_decision": the scripted veteran's decision times over the first ``AI_TURNS``
+    turns of a battle with ``per_side`` stands a side (``tools/bench_ai.py``'s scaled
+    scenario, seed 1): median (p50), p95 and max of every decision, the posture decisions'
+    p95, and the tracemalloc peak of one decision (the largest over turn ``AI_TURNS``, played
+    again with tracing on; tracing slows it, so the times come from the untraced run)."""
+    import bench_ai
+
+    from game import Battle
+    from game.ai import player_seed
+    from game.ai.scripted import ScriptedAI
+
+    r = bench_ai.decision_times(per_side, seed=1, turns=AI_TURNS)
+    every, posture = r["decisions"]["all"], r["decisions"]["posture"]
+    battle = Battle(bench_ai.scaled_scenario(per_side), 1)
+    players = {
+        side: ScriptedAI(player_seed(1, i), "veteran") for i, side in enumerate(battle.sides)
+    }
+    peak = 0
+    while not battle.finished and battle.state.turn <= AI_TURNS:
+        traced = battle.state.turn == AI_TURNS
+        if traced:
+            tracemalloc.start()
+        action = players[battle.to_act].choose(battle)
+        if traced:
+            peak = max(peak, tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        battle.apply(action)
+    return [
+        {
+            "column": "ai_decision",
+            "stands_per_side": per_side,
+            "turns": AI_TURNS,
+            "decisions": every["n"],
+            "median_ms": every["p50_ms"],
+            "p95_ms": every["p95_ms"],
+            "max_ms": every["max_ms"],
+            "posture_p95_ms": posture["p95_ms"],
+            "peak_mb": round(peak / 2**20, 2),
+        },
+        {  # the p95 as a column of its own, for the table and the plot
+            "column": "ai_decision_p95",
+            "stands_per_side": per_side,
+            "median_ms": every["p95_ms"],
+            "peak_mb": round(peak / 2**20, 2),
+        },
+    ]
+
+
 # every column: a function of a stands-per-side number returning rows (dicts with at least
 # "column", "stands_per_side", "median_ms" and "peak_mb"); add another by appending to it
-COLUMNS: list[Callable[[int], list[Row]]] = [geometry_rows]
+COLUMNS: list[Callable[[int], list[Row]]] = [geometry_rows, ai_rows]
 
 
 def with_ratios(rows: list[Row]) -> list[Row]:

@@ -21,6 +21,8 @@ LABELS = {
     "sight_matrix": 'sight matrix, both ways (30" sighting)',
     "sight_matrix_unlimited": "sight matrix, both ways (unlimited sighting)",
     "path_10in": '10" path in 0.5" steps',
+    "ai_decision": "AI decision, median (veteran, first 4 turns)",
+    "ai_decision_p95": "AI decision, p95",
 }
 
 
@@ -80,7 +82,7 @@ def plot(result: dict, out: Path) -> None:
     ax_t.legend(fontsize="small")
     w, d = (f"{v:g}" if isinstance(v, int | float) else "?" for v in result.get("table_in", (0, 0)))
     fig.suptitle(
-        f'hulldown geometry scaling: {w}"x{d}" map, '
+        f'hulldown scaling: {w}"x{d}" map, '
         f"{result.get('terrain_polygons', '?')} terrain polygons "
         f"(Python {result.get('python', '?')}, Shapely {result.get('shapely', '?')})"
     )
