@@ -205,7 +205,7 @@ class PlotMode(Mode):
             text = (
                 f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
                 f"{mp_text(spent)} spent of {mp_text(mp)}, {mp_text(mp - spent)} left.<br>"
-                f"Facing at the end: {self.end_facing():.0f} deg.<br>Click waypoints; "
+                f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
                 "Enter commits, Backspace undoes, Esc cancels."
             )
             if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
