@@ -63,11 +63,13 @@ class PathsMixin:
         if s.on_table:
             for p in self._cover_points(battle, s, mp):
                 targets.append(((s.x, s.y), p))
-        for start, end in targets:
-            path = (start, end)
-            if math.dist(start, end) < 0.5 or battle.path_problem(s.id, path) is not None:
-                continue
-            walk = battle.preview_move(s.id, path)
+        paths = [
+            (start, end)
+            for start, end in targets
+            if math.dist(start, end) >= 0.5 and battle.path_problem(s.id, (start, end)) is None
+        ]
+        # the engine walks them all at once, each as it would walk it alone
+        for (start, _), walk in zip(paths, battle.preview_moves(s.id, paths), strict=True):
             if len(walk.points) < 2:
                 continue
             ex, ey = walk.points[-1]
@@ -131,10 +133,10 @@ class PathsMixin:
         Only beside the 4 nearest of ours whose centres are within ``mp`` + 1.5 inches (the
         place beside one is 1" from its centre), and only where the whole footprint stays on
         the table, as for ``_candidates``. Same tuples as ``_candidates``."""
-        out = []
         t = battle.table
         near = [f for f in self._company(battle, s) if math.hypot(f.x - s.x, f.y - s.y) <= mp + 1.5]
         near.sort(key=lambda f: math.hypot(f.x - s.x, f.y - s.y))
+        moves = []
         for f in near[:4]:
             a = math.radians(f.facing_deg + 90.0)
             for k in (1.0, -1.0):
@@ -147,23 +149,26 @@ class PathsMixin:
                     edge = battle.side_spec[s.side].entry_edge
                     start = (s.x, end[1]) if edge in ("left", "right") else (end[0], s.y)
                 if math.dist(start, end) >= 0.5:
-                    out += self._exactly_to(battle, s, (start, end), end, f.facing_deg, seen)
-        return out
+                    moves.append(((start, end), end, f.facing_deg))
+        return self._exactly_to(battle, s, moves, seen)
 
-    def _exactly_to(self, battle, s, path, end, facing, seen) -> list[tuple]:
-        """``[(end, path, facing, walk)]`` if the engine would walk ``s`` along ``path``
-        (inches) all the way to ``end`` this move and a stand fits there at ``facing``
-        (degrees), and no candidate ended there yet (``seen``, which it adds to); else []."""
-        if battle.path_problem(s.id, path) is not None:
-            return []
-        walk = battle.preview_move(s.id, path)
-        if len(walk.points) < 2 or math.dist(walk.points[-1], end) > 1e-6:
-            return []  # it is there already, or would not get there this move
-        key = (round(end[0], 1), round(end[1], 1))
-        if key in seen or not battle.room_at(end[0], end[1], facing, ignore=s.id):
-            return []
-        seen.add(key)
-        return [(end, path, facing, walk.points)]
+    def _exactly_to(self, battle, s, moves, seen) -> list[tuple]:
+        """``(end, path, facing, walk)`` for each of ``moves`` (``(path, end, facing)``, in
+        order) along whose ``path`` (inches) the engine would walk ``s`` all the way to ``end``
+        this move where a stand fits at ``facing`` (degrees) and no candidate ended yet
+        (``seen``, which it adds to)."""
+        moves = [m for m in moves if battle.path_problem(s.id, m[0]) is None]
+        walks = battle.preview_moves(s.id, [m[0] for m in moves]) if moves else []
+        out = []
+        for (path, end, facing), walk in zip(moves, walks, strict=True):
+            if len(walk.points) < 2 or math.dist(walk.points[-1], end) > 1e-6:
+                continue  # it is there already, or would not get there this move
+            key = (round(end[0], 1), round(end[1], 1))
+            if key in seen or not battle.room_at(end[0], end[1], facing, ignore=s.id):
+                continue
+            seen.add(key)
+            out.append((end, path, facing, walk.points))
+        return out
 
     def _contact_candidates(self, battle, s, mp, seen) -> list[tuple]:
         """Moves into base contact with an enemy stand within reach: square to its front,
@@ -171,7 +176,7 @@ class PathsMixin:
         (edge to edge, 1" centre to centre) and our front faces it. Sight between stands in
         contact is never blocked by the terrain they stand in (000 07.01, 001 6.1), so this is
         the only way to reach a stand hidden deep in a wood. Same tuples as ``_candidates``."""
-        out = []
+        moves = []
         for e in self._enemies(battle, s.side):
             if not e.on_table or math.hypot(e.x - s.x, e.y - s.y) > mp + 2.0:
                 continue
@@ -186,5 +191,5 @@ class PathsMixin:
                 path = ((s.x, s.y), lead, end) if far else ((s.x, s.y), end)
                 # (the way in square to a stand at the table's edge may be off it: left out)
                 facing = (math.degrees(a) + 180.0) % 360  # our front towards it
-                out += self._exactly_to(battle, s, path, end, facing, seen)
-        return out
+                moves.append((path, end, facing))
+        return self._exactly_to(battle, s, moves, seen)

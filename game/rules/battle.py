@@ -309,6 +309,11 @@ class Battle:
         engine will make, for the window's live preview (000 08.03, 09.00)."""
         return moves.preview_move(self.ctx, stand_id, path)
 
+    def preview_moves(self, stand_id: str, paths) -> list[Walk]:
+        """:meth:`preview_move` for many paths of one stand at once, the same Walk for each
+        (:func:`game.rules.moves.preview_moves`; 000 08.03, 09.00)."""
+        return moves.preview_moves(self.ctx, stand_id, paths)
+
     def pass_through_at(self, stand_id: str, path) -> tuple[str, float] | None:
         """Where a move along ``path`` would stop to roll the stand's nerve, and the chance it
         passes (:func:`game.rules.moves.pass_through_at`, 001 8.3.6)."""

@@ -46,6 +46,21 @@ def preview_move(ctx, stand_id: str, path) -> Walk:
     )
 
 
+def preview_moves(ctx, stand_id: str, paths) -> list[Walk]:
+    """:func:`preview_move` for many candidate paths of one stand at once (each a sequence of
+    (x, y) inches, its centre first): one Walk per path in order, exactly what
+    :func:`preview_move` gives for it (000 08.03, 09.00), with the enemy footprints, their
+    search tree and the terrain under every step asked for once. Raises IllegalAction for an
+    unknown stand and ValueError for a path with no point."""
+    s = ctx.stand(stand_id)
+    return ctx.table.walks(
+        paths,
+        ctx.movement_points(stand_id),
+        s.unit.movement_class,
+        no_pass=blocking(ctx, s)[1],
+    )
+
+
 def blocking(ctx, s: StandState, passed: tuple[str, ...] = ()):
     """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
     already passed through in this move (001 8.3.6)."""

@@ -29,6 +29,7 @@ from game.rules.geometry import (
     overlaps,
 )
 from game.rules.sight import SightMixin
+from game.rules.walks import walk_paths
 
 
 def _erode(geom: shapely.Geometry) -> shapely.Geometry:
@@ -208,16 +209,19 @@ class Table(SightMixin):
                 ):
                     roads[p] = self._road_kind[r]
         hidx = self._hill_index(xs, ys)
+        on_hill = hidx >= 0
+        on_crest = np.zeros(n, dtype=bool)
+        if on_hill.any():  # (an empty crest is met by no point)
+            on_crest[on_hill] = shapely.intersects_xy(
+                self._hill_crests[hidx[on_hill]], xs[on_hill], ys[on_hill]
+            )
         out = []
-        for i in range(n):
-            h = hidx[i]
+        for i, h in enumerate(hidx.tolist()):
             if h < 0:
                 level, zone = 0, None
             else:
                 level = int(self._hill_levels[h])
-                crest = self._hill_crests[h]
-                on_crest = (not crest.is_empty) and shapely.intersects_xy(crest, xs[i], ys[i])
-                zone = "hilltop" if on_crest else "slope"
+                zone = "hilltop" if on_crest[i] else "slope"
             out.append(TerrainHere(tuple(sorted(areas[i])), level, zone, roads[i]))
         return out
 
@@ -228,7 +232,14 @@ class Table(SightMixin):
         "Movement")."""
         costs: list[float | None] = []
         on_road: list[bool] = []
+        known: dict[tuple, tuple[float | None, bool]] = {}  # the same ground, the same cost
         for here in self._terrain_many(xs, ys):
+            key = (here.areas, here.road, here.hill_zone)
+            if key in known:
+                cost, road = known[key]
+                costs.append(cost)
+                on_road.append(road)
+                continue
             base = 1.0  # clear
             extra = 0.0
             blocked = False
@@ -253,7 +264,8 @@ class Table(SightMixin):
                     blocked = True
                 else:
                     extra += zc
-            costs.append(None if blocked else base + extra)
+            known[key] = (None if blocked else base + extra, road)
+            costs.append(known[key][0])
             on_road.append(road)
         return costs, on_road
 
@@ -387,6 +399,20 @@ class Table(SightMixin):
             step_costs=tuple(costs),
             blocker=blocker,
         )
+
+    def walks(
+        self,
+        paths: Sequence[Sequence[tuple[float, float]]],
+        mp_allowed: float,
+        movement_class: str = "T",
+        free_in: float = FREE_MOVE_IN,
+        no_pass: Sequence[Polygon] = (),
+    ) -> list[Walk]:
+        """:meth:`walk` for many paths of one stand at once (one terrain query for all their
+        steps, one search tree of ``no_pass``): a list of Walk, one per path in order, each
+        exactly what :meth:`walk` gives for it (000 08.03.02, 09.00.01). Raises ValueError
+        when a path has no point. See :func:`game.rules.walks.walk_paths`."""
+        return walk_paths(self, paths, mp_allowed, movement_class, free_in, no_pass)
 
     def crosses_impassable(self, path: Sequence[tuple[float, float]]) -> bool:
         """True when the polyline ``path`` (inches) runs into ground no stand may enter (the
