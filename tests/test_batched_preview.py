@@ -199,3 +199,20 @@ def test_battle_preview_moves_is_preview_move_one_by_one(name):
         ]
         for path, walk in zip(paths, battle.preview_moves(s.id, paths), strict=True):
             same(walk, battle.preview_move(s.id, path))
+
+
+def test_terrain_at_many_is_terrain_at_for_every_point():
+    """The planner's one query for many points answers as one query per point does."""
+    import random
+
+    from game import load_scenario
+
+    for path in ("maps/wwii-meeting.json", "maps/modern-meeting.json"):
+        table = load_scenario(path).table
+        fresh = load_scenario(path).table
+        rng = random.Random(3)
+        pts = [(rng.uniform(0, table.width), rng.uniform(0, table.depth)) for _ in range(300)]
+        pts += pts[:20]  # asked twice
+        many = table.terrain_at_many(pts)
+        assert many == [fresh.terrain_at(x, y) for x, y in pts]
+        assert table.terrain_at_many([]) == []

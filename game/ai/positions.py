@@ -126,6 +126,7 @@ class PositionsMixin:
                     u = at[(x, y, heading)] = len(poses)
                     poses.append(StandPose(s.id, s.side, x, y, heading))
                 col.append(u)
+        battle.table.terrain_at_many([(p.x, p.y) for p in poses])  # asked below, all at once
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]

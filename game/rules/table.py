@@ -189,6 +189,20 @@ class Table(SightMixin):
             here = self._terrain_cache[key] = self._terrain_many(np.array([x]), np.array([y]))[0]
         return here
 
+    def terrain_at_many(self, points) -> list[TerrainHere]:
+        """:meth:`terrain_at` of many (x, y) points (inches) at once, in order: one query for
+        those not asked before, every answer kept as :meth:`terrain_at` keeps it (a planner
+        about to ask about many points asks here first)."""
+        keys = [(float(x), float(y)) for x, y in points]
+        new = list(dict.fromkeys(k for k in keys if k not in self._terrain_cache))
+        if new:
+            if len(self._terrain_cache) + len(new) > 50_000:
+                self._terrain_cache.clear()
+            xs = np.array([k[0] for k in new])
+            ys = np.array([k[1] for k in new])
+            self._terrain_cache.update(zip(new, self._terrain_many(xs, ys), strict=True))
+        return [self._terrain_cache.get(k) or self.terrain_at(*k) for k in keys]
+
     def _terrain_many(self, xs: np.ndarray, ys: np.ndarray) -> list[TerrainHere]:
         pts = shapely.points(xs, ys)
         n = len(xs)
