@@ -62,3 +62,23 @@ def test_a_hidden_panel_takes_no_wheel_and_draws_nothing(view):
     view.draw(surface)
     assert surface.get_at(view.rect.center)[:3] == (1, 2, 3)
     assert not view.handle(wheel(1), view.rect.center)
+
+
+def test_a_short_log_reads_from_the_top_and_a_long_one_keeps_the_newest_at_the_bottom(view):
+    from game.ui.logview import BACKGROUND
+
+    def inked_rows(box):
+        return [
+            y
+            for y in range(2, box.get_height() - 2)
+            if any(box.get_at((x, y))[:3] != BACKGROUND for x in range(8, 120))
+        ]
+
+    view.extend(["Turn 1: the first line.", "The second line."])
+    view.draw(pygame.Surface((1280, 800)))
+    rows = inked_rows(view._box)  # noqa: SLF001
+    assert min(rows) < 20 and max(rows) < view.rect.h // 2  # at the top
+    view.extend(f"line {i}" for i in range(100))
+    view.draw(pygame.Surface((1280, 800)))
+    rows = inked_rows(view._box)  # noqa: SLF001
+    assert max(rows) > view.rect.h - 30  # the newest at the bottom

@@ -1,4 +1,5 @@
-"""The battle log panel: sentences in a box, newest at the bottom, the wheel scrolling back.
+"""The battle log panel: sentences in a box, read from the top down; once they fill it the
+newest stay in view at the bottom and the wheel scrolls back.
 
 pygame_gui's text box lays its whole text out again on every append (9 ms an action in turn
 1, far more late in a battle, issue 25). This panel keeps the sentences as a list, appends in
@@ -107,7 +108,9 @@ class LogView:
         box = pygame.Surface((w, h))
         box.fill(BACKGROUND)
         shown = self._fitting()
-        y = h - PAD_PX
+        used = sum(self._line(i).get_height() + GAP_PX for i in shown)
+        # a log that fits starts at the top, as text does; a longer one keeps the newest in view
+        y = h - PAD_PX if used > h - 2 * PAD_PX else PAD_PX + used - GAP_PX
         for i in shown:
             surf = self._line(i)
             y -= surf.get_height()
