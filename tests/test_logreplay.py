@@ -107,11 +107,13 @@ def test_turns_step_to_each_turns_first_line():
     turns = []
     while r.position < r.length:
         r.next_turn()
-        nxt = r.all_events[r.position + 1] if r.position < r.length else None
-        turns.append(nxt["turn"] if nxt else "end")
+        shown, before = r.all_events[r.position], r.all_events[r.position - 1]
+        # at a turn's first line (its initiative roll), the line before it of the turn before
+        turns.append(shown["turn"] if shown["turn"] > before["turn"] else "end")
     assert turns == [*range(1, played.state.turn + 1), "end"]
     r.previous_turn()
-    assert r.all_events[r.position + 1]["turn"] == played.state.turn
+    assert r.all_events[r.position]["turn"] == played.state.turn
+    assert r.all_events[r.position]["event"] == "initiative"
 
 
 def test_a_log_file_written_by_a_battle_replays_from_disk(tmp_path):
@@ -240,7 +242,7 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
         assert r.position == 0 and f"line 0 of {r.length}" in s.label.text
         for _ in range(3):
             key(pygame.K_PAGEDOWN)
-        assert r.position == r.turn_starts[3] and "turn 2" in s.label.text
+        assert r.position == r.turn_starts[3] and "turn 3, initiative" in s.label.text
         key(pygame.K_RIGHT)
         assert r.all_events[r.position]["turn"] == 3
         s.handle(
@@ -268,3 +270,43 @@ def test_hulldown_replay_takes_a_log_and_names_a_broken_one(tmp_path, capsys):
     assert main(["replay", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}: line 1: ") and "Traceback" not in err
+
+
+def test_the_replay_opens_at_the_start_and_its_controls_say_what_they_do(tmp_path, monkeypatch):
+    """Seen by a new player: it opened at the result, Play stayed "Pause" once paused, and
+    a click on the slider's track did nothing."""
+    import pygame
+
+    from game.ui.app import App
+    from game.ui.replay import ReplayScreen
+
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
+    played = Battle.load(CORPUS_DIR / "wwii-meeting-s2-random-random.save.json")
+    app = App(size=(1280, 800))
+    try:
+        r = LogReplay(played.log.events)
+        s = ReplayScreen(app, r, on_back=lambda: None)
+        app.show(s)
+        s.update(0.016)
+        assert r.position == 0 and s.play_button.text == "Play"
+
+        def key(k):
+            s.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""))
+            s.update(0.016)
+
+        key(pygame.K_SPACE)
+        assert s.playing and s.play_button.text == "Pause"
+        key(pygame.K_SPACE)
+        assert not s.playing and s.play_button.text == "Play"
+        key(pygame.K_SPACE)
+        key(pygame.K_RIGHT)  # a step pauses
+        assert not s.playing and s.play_button.text == "Play"
+        left, right = s.slider.left_button.rect, s.slider.right_button.rect
+        x = (left.right + right.left) // 2 + 40  # right of the middle, off the thumb
+        s.handle(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, s.slider.rect.centery), button=1)
+        )
+        s.update(0.016)
+        assert r.length // 2 < r.position < r.length
+    finally:
+        pygame.quit()

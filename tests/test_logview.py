@@ -82,3 +82,19 @@ def test_a_short_log_reads_from_the_top_and_a_long_one_keeps_the_newest_at_the_b
     view.draw(pygame.Surface((1280, 800)))
     rows = inked_rows(view._box)  # noqa: SLF001
     assert max(rows) > view.rect.h - 30  # the newest at the bottom
+
+
+def test_only_whole_lines_are_shown_and_newer_ones_below_are_announced(view):
+    """A new player saw half a line at the top and no sign of new lines while scrolled back."""
+    from game.ui.logview import BAR, GAP_PX, PAD_PX
+
+    view.extend(f"Pz IIIJ-M A{i} moves 4.0 inches for 8 of 11 MP." for i in range(60))
+    corner = (view.rect.w - 30, view.rect.h - 6)  # where the note goes
+    view.draw(pygame.Surface((1280, 800)))
+    assert view._box.get_at(corner)[:3] != BAR  # noqa: SLF001 - at the newest: no note
+    view.handle(wheel(2), view.rect.center)
+    view.draw(pygame.Surface((1280, 800)))
+    shown = view._fitting()  # noqa: SLF001
+    height = sum(view._line(i).get_height() + GAP_PX for i in shown) - GAP_PX  # noqa: SLF001
+    assert height <= view.rect.h - 2 * PAD_PX  # whole lines only
+    assert view._box.get_at(corner)[:3] == BAR  # noqa: SLF001 - "6 newer below"

@@ -135,6 +135,8 @@ class LogReplay(TurnSteps):
         b.state = b.ctx.state = self._initial_state()
         self.view = _View(b.state)
         self._checkpoints: list[tuple[int, _View]] = [(0, copy.deepcopy(self.view))]
+        # where each turn begins: its first line (the initiative roll) shown, as a save's
+        # replay shows a turn's start once the action that began it is applied
         self.turn_starts: list[int] = [0]
         self.position = 0
         turn = 0
@@ -142,7 +144,7 @@ class LogReplay(TurnSteps):
             ev = events[i]
             if ev["turn"] > turn:
                 turn = ev["turn"]
-                self.turn_starts.append(i - 1)
+                self.turn_starts.append(i)
                 self._checkpoints.append((i - 1, copy.deepcopy(self.view)))
             elif (i - 1) % CHECKPOINT_EVERY == 0 and i > 1:
                 self._checkpoints.append((i - 1, copy.deepcopy(self.view)))

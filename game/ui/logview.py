@@ -89,18 +89,24 @@ class LogView:
         surface.blit(self._box, self.rect.topleft)
 
     def _fitting(self) -> list[int]:
-        """The sentences shown, newest first: those that fit above the bottom at this scroll;
-        scrolled so far back that the box would not fill, the scroll is eased back first."""
-        room = self.rect.h - 2 * PAD_PX
+        """The sentences shown, newest first: those that fit whole above the bottom at this
+        scroll; scrolled so far back that the box would not fill, the scroll is eased back."""
+        room = self.rect.h - 2 * PAD_PX + GAP_PX
         while True:
             shown, used = [], 0
             i = len(self.lines) - 1 - self.scroll
-            while i >= 0 and used < room:
-                used += self._line(i).get_height() + GAP_PX
+            while i >= 0:
+                h = self._line(i).get_height() + GAP_PX
+                if shown and used + h > room:
+                    break  # older lines stay above, out of view
+                used += h
                 shown.append(i)
                 i -= 1
-            if used >= room or self.scroll == 0:
+            if i >= 0 or self.scroll == 0:
                 return shown
+            newer = len(self.lines) - self.scroll  # the next newer line, below those shown
+            if used + self._line(newer).get_height() + GAP_PX > room:
+                return shown  # the oldest line at the top and the box full
             self.scroll -= 1
 
     def _render_box(self) -> pygame.Surface:
@@ -110,13 +116,12 @@ class LogView:
         shown = self._fitting()
         used = sum(self._line(i).get_height() + GAP_PX for i in shown)
         # a log that fits starts at the top, as text does; a longer one keeps the newest in view
-        y = h - PAD_PX if used > h - 2 * PAD_PX else PAD_PX + used - GAP_PX
+        y = h - PAD_PX if len(shown) < len(self.lines) else PAD_PX + used - GAP_PX
         for i in shown:
             surf = self._line(i)
             y -= surf.get_height()
             box.blit(surf, (PAD_PX, y))
             y -= GAP_PX
-        pygame.draw.rect(box, BACKGROUND, pygame.Rect(0, 0, w, PAD_PX))  # a line cut at the top
         n = len(self.lines)
         if n > len(shown):  # the bar: how much is shown, and where
             track = h - 2 * PAD_PX
@@ -124,5 +129,8 @@ class LogView:
             bottom = track - int((track - thumb) * self.scroll / max(1, n - len(shown)))
             top = min(track - thumb, max(0, bottom - thumb))
             pygame.draw.rect(box, BAR, pygame.Rect(w - BAR_W_PX - 3, PAD_PX + top, BAR_W_PX, thumb))
+        if self.scroll:  # newer lines below: say so where they would appear
+            note = self._font.render(f"{self.scroll} newer below (wheel down)", True, INK, BAR)
+            box.blit(note, (w - note.get_width() - BAR_W_PX - 8, h - note.get_height() - 2))
         pygame.draw.rect(box, BORDER, pygame.Rect(0, 0, w, h), 1)
         return box

@@ -38,6 +38,7 @@ class ReplayScreen:
         self.speed = 3.0
         self._clock = 0.0
         self._shown = -1
+        replay.goto(0)  # a replay starts at the beginning (End jumps to the result)
         self.tv = TableView(b.table, self.table_rect(app.size))
         self._buttons: dict = {}
         # every line of the whole battle in words, once; the panel shows those up to the position
@@ -79,8 +80,12 @@ class ReplayScreen:
                 self.play_button = button
             x += width + 6
         self.speed_names = {self.speed_name(v): v for v in SPEEDS}
-        self.speed_menu = UIDropDownMenu(
-            list(self.speed_names), self.speed_name(self.speed), pygame.Rect(x + 4, y, 190, 32), m
+        self.speed_menu = UIDropDownMenu(  # opens upwards: it sits on the window's bottom bar
+            list(self.speed_names),
+            self.speed_name(self.speed),
+            pygame.Rect(x + 4, y, 190, 32),
+            m,
+            object_id="#speed_menu",
         )
         x += 200
         self.slider = UIHorizontalSlider(
@@ -121,6 +126,7 @@ class ReplayScreen:
             self.replay.goto(0)
         self.playing = not self.playing
         self._clock = 0.0
+        self.play_button.set_text("Pause" if self.playing else "Play")
 
     # ---------------------------------------------------------------- events
 
@@ -140,6 +146,8 @@ class ReplayScreen:
             self.playing = False
             r.goto(int(ev.value))
             return
+        if self._slider_click(ev):
+            return
         if ev.type == pygame.KEYDOWN:
             keys = {
                 pygame.K_RIGHT: lambda: r.step(1),
@@ -154,8 +162,9 @@ class ReplayScreen:
             }
             fn = keys.get(ev.key)
             if fn:
-                if ev.key != pygame.K_SPACE:
+                if ev.key != pygame.K_SPACE and self.playing:
                     self.playing = False
+                    self.play_button.set_text("Play")
                 fn()
             return
         if ev.type == pygame.MOUSEWHEEL:
@@ -164,6 +173,25 @@ class ReplayScreen:
             self.tv.zoom_at(1.15**ev.y, pygame.mouse.get_pos())
         elif ev.type == pygame.MOUSEMOTION and ev.buttons[0] and self.tv.rect.collidepoint(ev.pos):
             self.tv.pan(*ev.rel)
+
+    def _slider_click(self, ev) -> bool:
+        """A click on the slider's track jumps there (pygame_gui moves it only by dragging
+        its thumb or by its arrow buttons)."""
+        if ev.type != pygame.MOUSEBUTTONDOWN or ev.button != 1:
+            return False
+        s = self.slider
+        left, right = getattr(s, "left_button", None), getattr(s, "right_button", None)
+        thumb = getattr(s, "sliding_button", None)
+        if left is None or right is None or thumb is None or not s.rect.collidepoint(ev.pos):
+            return False
+        if any(b.rect.collidepoint(ev.pos) for b in (left, right, thumb)):
+            return False
+        x0, x1 = left.rect.right + thumb.rect.w / 2, right.rect.left - thumb.rect.w / 2
+        frac = min(1.0, max(0.0, (ev.pos[0] - x0) / max(1.0, x1 - x0)))
+        self.playing = False
+        self.play_button.set_text("Play")
+        self.replay.goto(round(frac * self.replay.length))
+        return True
 
     # ---------------------------------------------------------------- frame
 
@@ -181,6 +209,7 @@ class ReplayScreen:
                 r.step(1)
             if r.position >= r.length:
                 self.playing = False
+                self.play_button.set_text("Play")
         if self._shown != r.position:
             self._show()
         self.app.manager.update(dt)
