@@ -15,7 +15,9 @@ def do_pass(ctx, a: Pass) -> None:
     when both sides have passed in a row the phase ends (000 05.00; 001 5.0)."""
     st = ctx.state
     if st.pending is not None or st.moving is not None:
-        raise IllegalAction("finish the movement action under way first: move its stands, or end it")
+        raise IllegalAction(
+            "finish the movement action under way first: move its stands, or end it"
+        )
     phase = ctx.phase
     if st.phase == "setup":
         ctx.event("pass", side=a.side)
