@@ -21,7 +21,6 @@ from game.rules.geometry import (
     ROAD_EPS_IN,
     ROAD_HALF_WIDTH_IN,
     SLOPE_BAND_IN,
-    STEP_IN,
     TerrainFeature,
     TerrainHere,
     Walk,
@@ -29,7 +28,7 @@ from game.rules.geometry import (
     overlaps,
 )
 from game.rules.sight import SightMixin
-from game.rules.walks import walk_paths
+from game.rules.walks import step_layout, walk_paths
 
 
 def _erode(geom: shapely.Geometry) -> shapely.Geometry:
@@ -330,29 +329,12 @@ class Table(SightMixin):
         pts = np.asarray(path, dtype=float).reshape(-1, 2)
         if len(pts) == 0:
             raise ValueError("a path needs at least its starting point")
-        seg = np.diff(pts, axis=0)
-        seg_len = np.hypot(seg[:, 0], seg[:, 1]) if len(seg) else np.zeros(0)
-        keep = np.concatenate([[True], seg_len > 1e-12]) if len(seg) else np.array([True])
-        pts = pts[keep]
-        seg = np.diff(pts, axis=0)
-        seg_len = np.hypot(seg[:, 0], seg[:, 1]) if len(seg) else np.zeros(0)
-        total = float(seg_len.sum())
         start = (float(pts[0, 0]), float(pts[0, 1]))
-        if total <= 1e-12:
+        layout = step_layout(pts)
+        if layout is None:
             return Walk((start,), 0.0, mp_allowed, 0.0, None, False)
-
-        n_steps = math.ceil(total / STEP_IN - 1e-9)
-        s = np.minimum(np.arange(n_steps + 1) * STEP_IN, total)
-        s[-1] = total
-        cum = np.concatenate([[0.0], np.cumsum(seg_len)])
-
-        def at(arc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            i = np.clip(np.searchsorted(cum, arc, side="right") - 1, 0, len(seg_len) - 1)
-            t = (arc - cum[i]) / seg_len[i]
-            return pts[i, 0] + t * seg[i, 0], pts[i, 1] + t * seg[i, 1]
-
-        bx, by = at(s)
-        mx, my = at((s[:-1] + s[1:]) / 2)
+        s, bx, by, mx, my = layout
+        n_steps = len(s) - 1
         per_inch, road = self._step_costs(mx, my, movement_class)
         # only a step whose footprint's reach (half its diagonal) meets a no-pass footprint's
         # bounding box can overlap it: the others build no polygon and query no tree

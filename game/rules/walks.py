@@ -21,7 +21,7 @@ from game.rules.geometry import FREE_MOVE_IN, HALF, STEP_IN, Walk, corners, over
 _REACH_IN = HALF * math.sqrt(2) + 1e-9  # half a footprint's diagonal: how far it reaches
 
 
-def _layout(pts: np.ndarray) -> tuple[np.ndarray, ...] | None:
+def step_layout(pts: np.ndarray) -> tuple[np.ndarray, ...] | None:
     """One polyline (shape (m, 2), inches) cut into 0.5" steps: the arc length of each step
     point (n + 1, the start first), its x and y, and the x and y of each step's midpoint (n);
     None when it has no length."""
@@ -90,7 +90,7 @@ def _layouts(paths: Sequence) -> tuple[list, np.ndarray, np.ndarray, np.ndarray,
     alone = set(range(len(arrays))) - set(two)
     for i, a in enumerate(arrays):
         if i in alone:
-            lay = _layout(a)
+            lay = step_layout(a)
             if lay is not None:
                 parts[i] = lay
     order = sorted(parts)
