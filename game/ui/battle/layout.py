@@ -2,12 +2,10 @@
 panel's width, the overlay colours the modes and the screen draw with, and the lines of the
 F1 help."""
 
+from game.ui.colours import PAL  # the sight lines' colours, set by the settings
+
 BANNER_H = 44
 PANEL_W = 360
-
-
-from game.ui.colours import PAL  # noqa: E402 - the sight lines' colours, set by the settings
-
 GREEN, RED, AMBER = PAL.clear, PAL.blocked, PAL.sees  # the standard palette, for tests
 SELECT, GROUP = (255, 255, 255), (255, 230, 80)
 HELP_TEXT = [
