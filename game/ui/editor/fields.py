@@ -13,7 +13,10 @@ def whole_number(lo: int, hi: int):
     """A parser of a whole number from ``lo`` to ``hi``; ValueError names the range."""
 
     def parse(text: str) -> int:
-        v = int(text)
+        try:
+            v = int(text.strip())
+        except ValueError:
+            raise ValueError(f"type a whole number from {lo} to {hi}") from None
         if not lo <= v <= hi:
             raise ValueError(f"a whole number from {lo} to {hi}")
         return v
@@ -23,7 +26,7 @@ def whole_number(lo: int, hi: int):
 
 def positive(text: str) -> float:
     """A number above 0 (inches), as an int when whole; ValueError otherwise."""
-    v = float(text)
+    v = _number(text, "a number above 0")
     if not (v > 0 and math.isfinite(v)):
         raise ValueError("a number above 0")
     return int(v) if v.is_integer() else v
@@ -31,16 +34,28 @@ def positive(text: str) -> float:
 
 def pct(text: str) -> float:
     """A percentage from 0 to 100; ValueError otherwise."""
-    v = float(text)
+    v = _number(text, "a percentage from 0 to 100")
     if not 0 <= v <= 100:
         raise ValueError("a percentage from 0 to 100")
     return int(v) if v.is_integer() else v
 
 
 def facing(text: str) -> float:
-    """A facing in degrees, brought into 0..360 (counter-clockwise from +x)."""
-    v = float(text) % 360
+    """A facing in degrees, brought into 0..360 (counter-clockwise from +x); ValueError
+    unless it is a finite number."""
+    v = _number(text, "a facing in degrees, e.g. 90") % 360
     return int(v) if v.is_integer() else round(v, 2)
+
+
+def _number(text: str, wanted: str) -> float:
+    """A finite number typed in a field; ValueError saying ``wanted`` otherwise."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"type {wanted}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"type {wanted}")
+    return v
 
 
 def not_empty(text: str) -> str:
@@ -51,11 +66,18 @@ def not_empty(text: str) -> str:
 
 
 def pair(text: str) -> tuple[float, float]:
-    """Two numbers "x, y" (inches); ValueError unless there are exactly two."""
+    """Two numbers "x, y" (inches, each within 1000 of 0); ValueError, saying what is
+    wanted, unless there are exactly two such numbers."""
     parts = text.replace(",", " ").split()
     if len(parts) != 2:
-        raise ValueError("type two numbers: x, y")
-    return float(parts[0]), float(parts[1])
+        raise ValueError('type two numbers, x and y in inches, e.g. "12.5, 30"')
+    try:
+        x, y = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError('x and y must be numbers (inches), e.g. "12.5, 30"') from None
+    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 1000 and abs(y) <= 1000):
+        raise ValueError("x and y are inches from -1000 to 1000")
+    return x, y
 
 
 def in_words(text: str, raw: dict) -> str:

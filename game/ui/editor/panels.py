@@ -16,7 +16,7 @@ from pygame_gui.elements import (
 )
 
 from game.editor import edits
-from game.editor.commands import MISSING, Batch, SetField, items
+from game.editor.commands import MISSING, Batch, Replace, SetField, items
 from game.ui.editor.fields import (
     facing,
     in_words,
@@ -204,11 +204,11 @@ class PanelsMixin:
             )
         self._field("Name", props.get("name", ""), self._set((*base, "name"), "name", not_empty))
         g = edits.feature_geometry(f)
-        if g is not None and not g.is_empty:
-            c = g.centroid if not line else g.interpolate(0.5, normalized=True)
-            cx, cy = c.x, c.y
+        centre = _centre(g)
+        if centre is not None:
+            cx, cy = centre
             self._field(
-                "Centre x, y (inches)", f"{cx:.2f}, {cy:.2f}", lambda t: self._move_to(i, cx, cy, t)
+                "Centre x, y (inches)", f"{cx:.2f}, {cy:.2f}", lambda t: self._move_to(i, t)
             )
             area = f"{g.area:.1f} sq in" if not line else f'{g.length:.1f}" long'
             self._label(f"{area}, {len(edits.vertices(f))} vertices")
@@ -221,26 +221,40 @@ class PanelsMixin:
                     "Vertex x, y (inches)", f"{vx:g}, {vy:g}", lambda t: self._vertex_to(i, addr, t)
                 )
 
-    def _move_to(self, i, cx, cy, text):
-        x, y = pair(text)
-        self.commit(
-            edits.transform(
-                self.doc.raw, [("feature", i)], edits.translation(x - cx, y - cy), "move"
-            ),
-            merge_key=("field", "centre", i),
-        )
+    def _move_to(self, i: int, text: str) -> str | None:
+        """Move feature ``i`` so that its centre is at the typed "x, y" (inches), from where
+        it is now (each keystroke is one absolute move, merged into one history line).
+        Returns what the field needs while the text is not yet two numbers."""
+        try:
+            x, y = pair(text)
+        except ValueError as err:
+            return f"Centre: {err}"
+        centre = _centre(edits.feature_geometry(items(self.doc.raw, "feature")[i]))
+        if centre is None:
+            return "Centre: this feature has no usable geometry to move"
+        dx, dy = x - centre[0], y - centre[1]
+        if dx or dy:
+            self.commit(
+                edits.transform(self.doc.raw, [("feature", i)], edits.translation(dx, dy), "move"),
+                merge_key=("field", "centre", i),
+            )
         self._panel_key = self._panel_state()
+        return None
 
-    def _vertex_to(self, i, addr, text):
-        x, y = pair(text)
-        from game.editor.commands import Replace
-
+    def _vertex_to(self, i: int, addr, text: str) -> str | None:
+        """Move the picked corner of feature ``i`` to the typed "x, y" (inches); returns what
+        the field needs while the text is not yet two numbers."""
+        try:
+            x, y = pair(text)
+        except ValueError as err:
+            return f"Vertex: {err}"
         f = items(self.doc.raw, "feature")[i]
         self.commit(
             Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"),
             ("field", "vertex", i, addr),
         )
         self._panel_key = self._panel_state()
+        return None
 
     def _stand_fields(self, i: int, s: dict) -> None:
         sides = [sd.get("id") for sd in self.doc.raw.get("sides", [])]
@@ -279,14 +293,20 @@ class PanelsMixin:
             yes_no,
         )
 
-    def _stand_to(self, i, text):
-        x, y = pair(text)
+    def _stand_to(self, i: int, text: str) -> str | None:
+        """Move stand ``i`` to the typed "x, y" (inches); returns what the field needs while
+        the text is not yet two numbers."""
+        try:
+            x, y = pair(text)
+        except ValueError as err:
+            return f"Stand position: {err}"
         cmds = (
             SetField(("stands", i, "x"), edits.tidy(x), "move"),
             SetField(("stands", i, "y"), edits.tidy(y), "move"),
         )
         self.commit(Batch(cmds, "move a stand"), ("field", "stand", i))
         self._panel_key = self._panel_state()
+        return None
 
     def _entering(self, i, entering: bool):
         s = items(self.doc.raw, "stand")[i]
@@ -559,3 +579,12 @@ class PanelsMixin:
         )
         self._fields[box] = self._set(("description",), "briefing")
         self._py += 154
+
+
+def _centre(g) -> tuple[float, float] | None:
+    """The point the Item panel calls a feature's centre (inches): an area's centroid, a
+    line's midpoint along its length; None for a missing or empty geometry."""
+    if g is None or g.is_empty:
+        return None
+    c = g.interpolate(0.5, normalized=True) if g.geom_type in edits.LINE_TYPES else g.centroid
+    return c.x, c.y
