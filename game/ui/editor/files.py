@@ -37,6 +37,15 @@ class FilesMixin:
         if path is None and self.doc.path is None:
             self.save_as()
             return False
+        target = Path(path) if path is not None else self.doc.path
+        if not confirmed and not self._chosen(target) and target.exists():
+            self.ask(
+                f"Save over {target}? The autosave named this file; it was not opened or "
+                "chosen in this session.",
+                lambda: (self._choose(target), self.save(path)),
+                "Save over it",
+            )
+            return False
         self.check()
         if self.problems and not confirmed:
             n = len(self.problems)
@@ -52,8 +61,10 @@ class FilesMixin:
         except EditorFileError as err:
             self.say(str(err), error=True)
             return False
+        self._choose(where)
         self._autosaved_version = self.doc.history.version
         autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
+        self._autosave_held = False
         self.say(f"Saved {where}")
         return True
 
@@ -66,13 +77,53 @@ class FilesMixin:
         """Ask which scenario to open."""
         self._file_dialog("Open a scenario", user_maps_dir(), "open", existing=True)
 
+    def _chosen(self, path: Path) -> bool:
+        """Whether the user opened, chose or named ``path`` in this session (a file named
+        only by a restored autosave is not: saving over it asks first)."""
+        return path is not None and Path(path).resolve() in self._chosen_files
+
+    def _choose(self, path: Path | None) -> None:
+        """Remember that the user chose ``path`` in this session."""
+        if path is not None:
+            self._chosen_files.add(Path(path).resolve())
+
+    def unsaved_work(self) -> str | None:
+        """What opening another map would lose, in words, or None: the unsaved changes
+        shown (the autosave holds them only until the next change), or an autosave of an
+        earlier session not restored."""
+        if self.doc.history.dirty:
+            return f"the unsaved changes to {self.doc.name}"
+        if self._autosave_held and autosave_file().exists():
+            return "the unsaved map in the editor's autosave (offered back under New)"
+        return None
+
+    def replacing(self, what: str, then) -> None:
+        """Run ``then`` (which replaces the map shown) now when no unsaved work would be
+        lost, else ask first, as leaving does."""
+        lost = self.unsaved_work()
+        if lost is None:
+            then()
+            return
+        self.ask(
+            f"{what} replaces {lost}; they are lost at the next change. Go on?",
+            lambda: (setattr(self, "_autosave_held", False), then()),
+            "Discard them",
+        )
+
     def load(self, doc: Document) -> None:
-        """Edit another document."""
+        """Edit another document (the terrain picture, selection, balance view and snapping
+        of the one shown are dropped)."""
         self.doc = doc
         self.selection = []
         self.vertex = None
         self._checked_version = -1
         self._table = None
+        self._layer = self._layer_key = None  # a same-sized table would keep the old picture
+        self._drag_table = None
+        self._snap = None
+        if self._overlay_job:
+            self._overlay_job["cancel"] = True
+            self._overlay_job = None
         self._autosaved_version = doc.history.version
         self.tv.table = self.table()
         self.tv.fit()
@@ -100,23 +151,33 @@ class FilesMixin:
     def _picked(self, path: Path) -> None:
         purpose, self._pending = self._pending, None
         if purpose == "open":
-            try:
-                self.load(Document.open(path, self.doc.data))
-            except EditorFileError as err:
-                self.say(str(err), error=True)
-                return
-            self.say(f"Opened {path}")
+            self.replacing(f"Opening {path.name}", lambda: self._open(path))
         elif purpose == "save":
             if path.suffix != ".json":
                 path = path.with_suffix(".json")
             if path.exists() and path != self.doc.path:
-                self.ask(f"{path.name} exists. Replace it?", lambda: self.save(path), "Replace")
+                self.ask(
+                    f"{path.name} exists. Replace it?",
+                    lambda: (self._choose(path), self.save(path)),
+                    "Replace",
+                )
             else:
+                self._choose(path)
                 self.save(path)
         elif purpose == "import":
-            self.import_geojson(path)
+            self.replacing(f"Importing {path.name}", lambda: self.import_geojson(path))
         elif purpose == "export":
             self.export_geojson(path)
+
+    def _open(self, path: Path) -> None:
+        try:
+            doc = Document.open(path, self.doc.data)
+        except EditorFileError as err:
+            self.say(str(err), error=True)
+            return
+        self.load(doc)
+        self._choose(path)
+        self.say(f"Opened {path}")
 
     def import_geojson(self, path: Path) -> None:
         """A new table whose terrain is a GeoJSON file's features (``terrain`` and ``level``
@@ -243,10 +304,15 @@ class FilesMixin:
 
     def _new(self, ruleset, width, depth, win) -> None:
         win.kill()
-        self.load(Document.new(ruleset, width, depth, self.doc.data))
-        self.say(
-            f'A new {ruleset} table, {width:g}"x{depth:g}". Draw its terrain, then place the forces.'
-        )
+
+        def new():
+            self.load(Document.new(ruleset, width, depth, self.doc.data))
+            self.say(
+                f'A new {ruleset} table, {width:g}"x{depth:g}". Draw its terrain, then place '
+                "the forces."
+            )
+
+        self.replacing("A new table", new)
 
     def _new_custom(self, wt, dt, rules, win) -> None:
         try:
@@ -263,8 +329,10 @@ class FilesMixin:
     def _restore(self, win) -> None:
         win.kill()
         try:
-            self.load(read_session(autosave_file(), self.doc.data))
+            doc = read_session(autosave_file(), self.doc.data)
         except EditorFileError as err:
             self.say(str(err), error=True)
             return
+        self.load(doc)
+        self._autosave_held = False  # it is shown now, and autosaved again as it changes
         self.say("Restored the unsaved map from the autosave.")

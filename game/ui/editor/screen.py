@@ -106,6 +106,11 @@ class EditorScreen(
         self._snap = None  # (document version, SnapIndex)
         self._dialogs: list = []  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
+        # an earlier session's unsaved map, until restored or knowingly replaced
+        self._autosave_held = autosave_file().exists()
+        self._chosen_files: set[Path] = set()  # files the user opened or named this session
+        if self.doc.path is not None:
+            self._chosen_files.add(self.doc.path.resolve())
         self.overlay = None  # the balance view shown: (name, surface builder input)
         self.overlay_name = "off"
         self._overlay_job = None
@@ -170,6 +175,8 @@ class EditorScreen(
         self._autosaved_version = h.version
         if not h.dirty:
             return  # a document as opened or as saved: nothing to keep
+        if self._autosave_held:
+            return  # an earlier session's map is kept until restored or knowingly dropped
         try:
             write_session(autosave_file(), self.doc)
         except OSError as err:
@@ -330,6 +337,12 @@ class EditorScreen(
         if self.ask_new:
             self.ask_new = False
             self.new_dialog()
+        elif self._autosave_held:
+            self.say(
+                "An unsaved map of an earlier session is in the autosave: New (Ctrl+N) offers "
+                "it back. It is kept, and this map is not autosaved, until it is restored or "
+                "dropped."
+            )
 
     def close(self) -> None:
         """Stop a balance view being computed."""
