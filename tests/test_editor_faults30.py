@@ -12,6 +12,7 @@ import pygame
 import pygame_gui
 import pytest
 
+from game.editor.commands import SetField
 from game.editor.document import Document
 from game.ui.editor import editor_screen
 from tests.test_editor_ui import choose, click, drag, frame, key, new_editor, press
@@ -238,3 +239,73 @@ def test_a_restored_autosave_asks_before_saving_over_the_file_it_names(app, data
     if asking(s2):  # the scenario has problems (no stands): saving asks that too
         confirm(s2)
     assert json.loads(target.read_text())["terrain"]["features"]
+
+
+# ------------------------------------------------------------------ 4. balance views follow edits
+
+
+def wait_for_view(screen, timeout=60):
+    import time
+
+    t0 = time.time()
+    while screen._overlay_job and time.time() - t0 < timeout:
+        time.sleep(0.05)
+        frame(screen)
+    frame(screen)
+
+
+def test_a_balance_view_is_recomputed_after_an_edit_and_marked_stale_meanwhile(app):
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
+    app.show(s)
+    frame(s)
+    s.show_view("sight A")
+    wait_for_view(s)
+    first = s.overlay[1]
+    assert s.overlay_stale is None
+    # a big wood in the middle of the table, drawn with the rectangle tool
+    key(s, pygame.K_r)
+    drag(s, (12, 6), (24, 18))
+    assert s.overlay is not None and s.overlay[1] is first  # kept while the new one is made
+    assert s.overlay_stale and "recomputing" in s.overlay_stale
+    frame(s)
+    assert s._overlay_job is not None
+    wait_for_view(s)
+    assert s.overlay_stale is None and s.overlay[1] is not first
+    assert s.overlay[1].seen_fraction < first.seen_fraction  # the wood hides ground now
+
+
+def test_a_view_of_a_map_made_invalid_says_it_is_out_of_date(app):
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
+    app.show(s)
+    frame(s)
+    s.show_view("cost B")
+    wait_for_view(s)
+    s.commit(SetField(("stands", 0, "unit"), "Tiger", "unit"))  # not a modern unit
+    frame(s)
+    assert s.overlay is not None and "mend" in s.overlay_stale
+    assert s._overlay_job is None  # not tried again at every frame
+    frame(s)
+    assert s._overlay_job is None
+
+
+def test_the_sight_view_has_a_legend_and_its_summary_stays(app):
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
+    app.show(s)
+    frame(s)
+    s.show_view("sight A")
+    wait_for_view(s)
+    plain = s.app.surface.copy()
+    s.overlay_stale = None
+    rect = s.tv.rect
+    # the caption's box is drawn at the bottom-left of the table, in the panel's cream
+    corner = (rect.x + 14, rect.bottom - 14)
+    assert tuple(plain.get_at(corner))[:3] == (250, 248, 240)
+    caption = plain.subsurface(pygame.Rect(rect.x, rect.bottom - 80, 620, 80))
+    tones = {tuple(caption.get_at((x, y)))[:3] for x in range(620) for y in range(80)}
+    from game.ui.editor.views import HIDDEN, shade_over_ground
+
+    assert shade_over_ground(HIDDEN) in tones  # the legend's dead-ground swatch
+    for p in [(300, 300), (400, 320), (500, 500)]:
+        s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(1, 1), buttons=(0, 0, 0)))
+        frame(s)
+    assert tuple(s.app.surface.get_at(corner))[:3] == (250, 248, 240)

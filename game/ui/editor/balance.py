@@ -13,28 +13,32 @@ class BalanceViewsMixin:
 
     # ---------------------------------------------------------------- balance views
 
-    def show_view(self, name: str) -> None:
-        """Compute and show a balance view in the background: "sight A", "cost B", or "off"."""
+    def show_view(self, name: str, keep: bool = False) -> None:
+        """Compute and show a balance view in the background: "sight A", "cost B", or "off".
+        With ``keep`` (a recomputation after an edit) the view shown stays, marked out of
+        date, until the new one is ready; a scenario with problems leaves it marked so."""
         self.overlay_name = name
-        self.overlay = None
+        if not keep:
+            self.overlay = None
+        self.overlay_stale = None
         if name == "off":
+            self.overlay = None
             return
         from game import ScenarioError, parse_scenario
 
+        version = self.doc.history.version
         try:
             sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)
         except ScenarioError:
+            if keep and self.overlay is not None:
+                self._overlay_version = version  # not tried again until the next change
+                self.overlay_stale = "out of date: mend the scenario's problems to recompute it"
+                return
             self.say("The balance views need a valid scenario: mend its problems.", error=True)
             self.overlay_name = "off"
             return
         what, side = name.split()
-        job = {
-            "cancel": False,
-            "result": None,
-            "error": None,
-            "name": name,
-            "version": self.doc.history.version,
-        }
+        job = {"cancel": False, "result": None, "error": None, "name": name, "version": version}
 
         def work():
             from game.editor import analysis
@@ -51,20 +55,36 @@ class BalanceViewsMixin:
         if self._overlay_job:
             self._overlay_job["cancel"] = True
         self._overlay_job = job
+        self._overlay_version = version
+        if keep:
+            self.overlay_stale = "out of date: recomputing it after the change..."
         threading.Thread(target=work, daemon=True).start()
-        self.say(f"Computing the {what} view of side {side}...")
+        if not keep:
+            self.say(f"Computing the {what} view of side {side}...")
+
+    overlay_stale: str | None = None  # why the view shown is not of the map as it stands
+    _overlay_version = -1  # the document version the view shown (or computed) is of
 
     def _poll_view(self) -> None:
+        """Take a finished view; start it again when the map changed since (not during a
+        drag: once it ends)."""
         job = self._overlay_job
-        if not job or (job["result"] is None and job["error"] is None):
-            return
-        self._overlay_job = None
-        if job["error"] is not None:
-            self.say(f"The view could not be computed: {job['error']}", error=True)
-            return
-        if job["name"] == self.overlay_name:
-            self.overlay = (job["name"], job["result"], None)
-            self.say(self._view_summary(job["name"], job["result"]))
+        if job and (job["result"] is not None or job["error"] is not None):
+            self._overlay_job = None
+            if job["error"] is not None:
+                if not job["cancel"]:
+                    self.say(f"The view could not be computed: {job['error']}", error=True)
+                    self.overlay_stale = "out of date: it could not be computed again"
+            elif job["name"] == self.overlay_name and job["version"] == self._overlay_version:
+                self.overlay = (job["name"], job["result"], None)
+                self.overlay_stale = None
+                self.say(self._view_summary(job["name"], job["result"]))
+        if (
+            self.overlay_name != "off"
+            and self.doc.history.version != self._overlay_version
+            and not self._dragging()
+        ):
+            self.show_view(self.overlay_name, keep=True)
 
     @staticmethod
     def _view_summary(name: str, result) -> str:

@@ -231,6 +231,9 @@ class DrawingMixin:
             cache = (key, surf)
             self.overlay = (name, result, cache)
         surface.blit(cache[1], self.tv.rect.topleft)
+        from game.ui.editor.views import draw_caption
+
+        draw_caption(surface, self.tv.rect, result, self.overlay_stale, self._status_font())
 
     def _draw_status(self, surface) -> None:
         w, h = surface.get_size()

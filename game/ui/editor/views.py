@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pygame
 
-from game.ui.render import INK
+from game.ui.render import INK, wrap_text
 
 COST_COLOURS = [
     (40, 150, 70),
@@ -22,6 +22,10 @@ COST_COLOURS = [
     (175, 80, 175),
 ]
 UNREACHABLE = (40, 40, 40)
+SEEN = (255, 255, 230, 35)  # the sight view's shading (RGBA)
+HIDDEN = (30, 30, 60, 150)
+STALE = (176, 40, 20)
+OPEN_GROUND = (214, 208, 186)  # what a legend swatch's shade is laid over
 ALPHA = 150
 
 
@@ -106,8 +110,8 @@ def overlay_surface(name: str, result, tv, size: tuple[float, float]) -> pygame.
     if hasattr(result, "seen"):
         grid = np.zeros(result.seen.shape + (4,), dtype=np.uint8)
         hidden = ~result.seen
-        grid[hidden] = (30, 30, 60, 150)
-        grid[result.seen] = (255, 255, 230, 35)
+        grid[hidden] = HIDDEN
+        grid[result.seen] = SEEN
     else:
         cost = result.cost
         grid = np.zeros(cost.shape + (4,), dtype=np.uint8)
@@ -144,3 +148,42 @@ def _cost_legend(layer: pygame.Surface, step: int) -> None:
         layer.blit(font.render(f"{k * step}{hi}", True, INK), (x + 64 * k + 19, y + 1))
     pygame.draw.rect(layer, (*UNREACHABLE, 255), pygame.Rect(x + 64 * len(COST_COLOURS), y, 16, 16))
     layer.blit(font.render("no way", True, INK), (x + 64 * len(COST_COLOURS) + 20, y + 1))
+
+
+def shade_over_ground(colour: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """The RGB a translucent RGBA shade shows over open ground (a legend's swatch)."""
+    a = colour[3] / 255
+    return tuple(round(c * a + g * (1 - a)) for c, g in zip(colour[:3], OPEN_GROUND, strict=True))
+
+
+def draw_caption(
+    surface: pygame.Surface, rect: pygame.Rect, result, stale: str | None, font
+) -> None:
+    """The balance view's caption at the bottom of the table view ``rect`` (pixels), in
+    ``font``: what it shows (the summary line, which stays while the view is shown), a legend
+    of the sight view's shading, and, in red, why it is out of date when the map changed."""
+    width = min(rect.w - 20, 620)
+    lines = [(t, INK) for t in wrap_text(font, view_summary("", result), width - 16)]
+    if stale:
+        lines.append((f"This view is {stale}", STALE))
+    legend = hasattr(result, "seen")
+    box = pygame.Rect(0, 0, width, 10 + 18 * len(lines) + 22 * legend)
+    box.bottomleft = (rect.x + 10, rect.bottom - 10)
+    pygame.draw.rect(surface, (250, 248, 240), box)
+    pygame.draw.rect(surface, STALE if stale else INK, box, 2 if stale else 1)
+    y = box.y + 6
+    for text, colour in lines:
+        surface.blit(font.render(text, True, colour), (box.x + 8, y))
+        y += 18
+    if legend:
+        x = box.x + 8
+        for colour, words in (
+            (HIDDEN, f"hidden from side {result.side_id} (dead ground)"),
+            (SEEN, "seen"),
+        ):
+            swatch = pygame.Rect(x, y + 2, 16, 16)
+            pygame.draw.rect(surface, shade_over_ground(colour), swatch)
+            pygame.draw.rect(surface, INK, swatch, 1)
+            img = font.render(words, True, INK)
+            surface.blit(img, (x + 20, y + 3))
+            x += 20 + img.get_width() + 16
