@@ -43,6 +43,14 @@ def type_into(screen, widget, text):
         frame(screen)
 
 
+def shipped_map(app, name):
+    """The editor shown on one of the shipped maps (``maps/NAME.json``)."""
+    s = editor_screen(app, Document.open(ROOT / "maps" / f"{name}.json"))
+    app.show(s)
+    frame(s)
+    return s
+
+
 def wood(screen, a=(10, 10), b=(16, 15)):
     key(screen, pygame.K_r)
     drag(screen, a, b)
@@ -153,9 +161,7 @@ def asking(screen) -> str | None:
 
 
 def test_a_new_table_of_the_same_size_drops_the_old_terrain_picture(app):
-    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-meeting.json"))
-    app.show(s)
-    frame(s)
+    s = shipped_map(app, "modern-meeting")
     old = pygame.image.tobytes(s._terrain_layer(), "RGB")
     s.new_dialog()
     frame(s)
@@ -207,9 +213,7 @@ def test_an_earlier_sessions_autosave_is_kept_until_knowingly_dropped(app, data_
     s = new_editor(app)
     wood(s)
     saved = (data_dir / "editor-autosave.json").read_text()
-    s2 = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
-    app.show(s2)
-    frame(s2)
+    s2 = shipped_map(app, "modern-skirmish")
     assert "autosave" in s2.message[0]
     wood(s2, (2, 2), (5, 5))  # an edit here does not write over the earlier map
     assert (data_dir / "editor-autosave.json").read_text() == saved
@@ -255,9 +259,7 @@ def wait_for_view(screen, timeout=60):
 
 
 def test_a_balance_view_is_recomputed_after_an_edit_and_marked_stale_meanwhile(app):
-    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
-    app.show(s)
-    frame(s)
+    s = shipped_map(app, "modern-skirmish")
     s.show_view("sight A")
     wait_for_view(s)
     first = s.overlay[1]
@@ -275,9 +277,7 @@ def test_a_balance_view_is_recomputed_after_an_edit_and_marked_stale_meanwhile(a
 
 
 def test_a_view_of_a_map_made_invalid_says_it_is_out_of_date(app):
-    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
-    app.show(s)
-    frame(s)
+    s = shipped_map(app, "modern-skirmish")
     s.show_view("cost B")
     wait_for_view(s)
     s.commit(SetField(("stands", 0, "unit"), "Tiger", "unit"))  # not a modern unit
@@ -289,9 +289,7 @@ def test_a_view_of_a_map_made_invalid_says_it_is_out_of_date(app):
 
 
 def test_the_sight_view_has_a_legend_and_its_summary_stays(app):
-    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
-    app.show(s)
-    frame(s)
+    s = shipped_map(app, "modern-skirmish")
     s.show_view("sight A")
     wait_for_view(s)
     plain = s.app.surface.copy()
@@ -309,3 +307,78 @@ def test_the_sight_view_has_a_legend_and_its_summary_stays(app):
         s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(1, 1), buttons=(0, 0, 0)))
         frame(s)
     assert tuple(s.app.surface.get_at(corner))[:3] == (250, 248, 240)
+
+
+# ------------------------------------------------------------------ 6. the table size in GeoJSON
+
+
+def test_geojson_export_then_import_keeps_the_table_size(app, tmp_path):
+    s = new_editor(app)
+    wood(s)  # a small wood far from the table's far edges
+    out = tmp_path / "t.geojson"
+    s.export_geojson(out)
+    assert json.loads(out.read_text())["hulldown_table"] == {"width": 60, "depth": 36}
+    s.doc.history.mark_saved()
+    s._pending = "import"
+    s._picked(out)
+    assert s.doc.raw["table"] == {"width": 60, "depth": 36}
+    assert len(s.doc.raw["terrain"]["features"]) == 1
+
+
+@pytest.mark.parametrize(
+    "member, words",
+    [
+        ([60, 36], "must be an object"),
+        ({"width": "60", "depth": 36}, "width: a number of inches"),
+        ({"width": 60, "depth": True}, "depth: a number of inches"),
+        ({"width": 60, "depth": 5000}, "depth: 5000 is not from 1 to 1000"),
+        ({"width": 0, "depth": 36}, "width: 0 is not from 1 to 1000"),
+    ],
+)
+def test_a_bad_table_size_in_geojson_is_named_and_nothing_is_replaced(app, tmp_path, member, words):
+    from game.editor.geojson import GeoJSONError, import_table
+
+    f = tmp_path / "bad.geojson"
+    f.write_text(
+        json.dumps({"type": "FeatureCollection", "features": [], "hulldown_table": member})
+    )
+    with pytest.raises(GeoJSONError) as err:
+        import_table(f)
+    assert str(f) in str(err.value) and "$.hulldown_table" in str(err.value)
+    assert words in str(err.value)
+    s = new_editor(app)
+    s._pending = "import"
+    s._picked(f)
+    assert s.message[1] and words in s.message[0] and "Not imported" in s.message[0]
+    assert s.doc.raw["table"] == {"width": 60, "depth": 36}
+
+
+def wood_at(*corners):
+    ring = [list(c) for c in corners] + [list(corners[0])]
+    return {
+        "type": "Feature",
+        "properties": {"terrain": "woods"},
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+    }
+
+
+@pytest.mark.parametrize(
+    "corners, words",
+    [
+        (((-1, 2), (5, 2), (5, 6)), "reaches x = -1"),
+        (((2, -0.5), (5, 2), (5, 6)), "y = -0.5"),
+        (((2, 2), (1500, 2), (5, 6)), "at most 1000"),
+        (((2, 2), (5, 2), (5, 1e9)), "at most 1000"),
+        (((2, 2), (1e300, 2), (5, 1e300)), "at most 1000"),
+    ],
+)
+def test_geojson_import_off_any_table_shows_the_error_on_screen(app, tmp_path, corners, words):
+    f = tmp_path / "far.geojson"
+    f.write_text(json.dumps({"type": "FeatureCollection", "features": [wood_at(*corners)]}))
+    s = new_editor(app)
+    s._pending = "import"
+    s._picked(f)
+    frame(s)
+    assert s.message[1] and "Not imported" in s.message[0] and words in s.message[0]
+    assert str(f) in s.message[0]
+    assert s.doc.raw["terrain"]["features"] == []

@@ -54,6 +54,58 @@ class GeoJSONError(ValueError):
         super().__init__("\n".join(self.problems))
 
 
+TABLE_MEMBER = "hulldown_table"
+"""The FeatureCollection's foreign member (RFC 7946 section 6.1) that :func:`export_terrain`
+writes the table size in: ``{"width": inches, "depth": inches}``; :func:`import_table` reads it
+back, so a table keeps its size through export and import (the terrain's extent need not
+reach its edges)."""
+
+
+def import_table(path: str | os.PathLike) -> tuple[float, float] | None:
+    """The table size (width, depth) in inches that a GeoJSON file exported by
+    :func:`export_terrain` carries in its ``hulldown_table`` member, or None when it has none
+    (a file from elsewhere: :func:`table_size_for` sizes the table then).
+
+    Raises
+    ------
+    GeoJSONError
+        The file cannot be read or is not JSON (as :func:`import_terrain`), or its
+        ``hulldown_table`` is not an object of two numbers from 1 to 1000 (inches), naming the
+        file and the field.
+    """
+    where = str(path)
+    try:
+        doc = read_json_file(path, encoding="utf-8-sig")
+    except JsonFileError as err:
+        raise GeoJSONError([str(err)]) from None
+    if not isinstance(doc, dict) or TABLE_MEMBER not in doc:
+        return None
+    table = doc[TABLE_MEMBER]
+    if not isinstance(table, dict):
+        raise GeoJSONError(
+            [
+                f"{where}: $.{TABLE_MEMBER}: the table size must be an object "
+                f'{{"width": inches, "depth": inches}}, not {_json_type(table)}'
+            ]
+        )
+    size, problems = [], []
+    for key in ("width", "depth"):
+        v = table.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            problems.append(
+                f"{where}: $.{TABLE_MEMBER}.{key}: a number of inches, not {_json_type(v)}"
+            )
+        elif not (math.isfinite(v) and 1 <= v <= MAX_TABLE_IN):
+            problems.append(
+                f"{where}: $.{TABLE_MEMBER}.{key}: {v:g} is not from 1 to {MAX_TABLE_IN} inches"
+            )
+        else:
+            size.append(v)
+    if problems:
+        raise GeoJSONError(problems)
+    return size[0], size[1]
+
+
 def import_terrain(path: str | os.PathLike, data: RulesData | None = None) -> list[dict]:
     """Read a GeoJSON FeatureCollection file and return its features as scenario terrain
     features, in file order.
@@ -143,7 +195,8 @@ def export_terrain(
     GeoJSON FeatureCollection file at ``path``, atomically, in table inches. Reading it back
     with :func:`import_terrain` gives the same features (a valid scenario's features come back
     equal; properties other than ``terrain``, a hill's ``level`` and ``name`` are not written).
-    ``where`` names the scenario in errors.
+    ``where`` names the scenario in errors. The table's size goes in the collection's
+    ``hulldown_table`` member (:data:`TABLE_MEMBER`), which other GeoJSON readers ignore.
 
     Raises
     ------
@@ -165,6 +218,12 @@ def export_terrain(
     if problems:
         raise GeoJSONError(problems)
     doc = {"type": "FeatureCollection", "features": features}
+    table = raw_scenario.get("table")
+    if isinstance(table, dict) and all(
+        isinstance(table.get(k), (int, float)) and not isinstance(table.get(k), bool)
+        for k in ("width", "depth")
+    ):
+        doc[TABLE_MEMBER] = {"width": table["width"], "depth": table["depth"]}
     try:
         write_atomic(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     except OSError as err:

@@ -181,15 +181,22 @@ class FilesMixin:
 
     def import_geojson(self, path: Path) -> None:
         """A new table whose terrain is a GeoJSON file's features (``terrain`` and ``level``
-        properties), sized to cover them."""
-        from game.editor.geojson import GeoJSONError, import_terrain, table_size_for
+        properties), of the size the file keeps (an export of this editor) or else sized to
+        cover them (inches). A file that cannot be imported is named, with its first problem,
+        in the status line, and the map shown stays."""
+        from game.editor.geojson import GeoJSONError, import_table, import_terrain, table_size_for
 
         try:
-            feats = import_terrain(path)
-        except GeoJSONError as err:
-            self.say(str(err), error=True)
+            feats = import_terrain(path, self.doc.data)
+            size = import_table(path) or table_size_for(feats)
+        except ValueError as err:  # GeoJSONError, or terrain off any table from 0, 0
+            first = str(err).splitlines()[0] if str(err) else "it cannot be imported"
+            more = len(getattr(err, "problems", [])) - 1
+            extra = f" (and {more} more problem(s))" if more > 0 else ""
+            where = "" if isinstance(err, GeoJSONError) else f"{path}: "
+            self.say(f"Not imported: {where}{first}{extra}", error=True)
             return
-        w, d = table_size_for(feats)
+        w, d = size
         raw = new_scenario(self.doc.raw.get("ruleset", "modern"), w, d, Path(path).stem)
         raw["terrain"]["features"] = feats
         from game.editor.history import History
