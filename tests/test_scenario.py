@@ -38,7 +38,7 @@ EXPECTED = {
     "11-two-ghqs": ("$.stands[1].ghq", "more than one GHQ"),
     "12-unknown-unit": ("$.stands[1].unit", "unknown unit 'Tiger II'"),
     "13-cohesion-out-of-range": ("$.sides[0].cohesion", "less than or equal to 20"),
-    "14-negative-table-width": ("$.table.width", "greater than 0"),
+    "14-negative-table-width": ("$.table.width", "greater than or equal to 6"),
     "15-unknown-ruleset": ("$.ruleset", "'modern' or 'wwii'"),
     "16-stand-of-unknown-side": ("$.stands[1].side", "unknown side 'C'"),
     "17-road-as-polygon": ("$.terrain.features[2].geometry.type", "must be a LineString"),
@@ -217,7 +217,7 @@ EXPECTED_SEVERAL = {
     ],
     # the table size is broken, so nothing is said about lying outside it
     "05-bad-width-unknown-terrain-duplicate-id": [
-        ("$.table.width", "greater than 0"),
+        ("$.table.width", "greater than or equal to 6"),
         ("$.terrain.features[0].properties.terrain", "unknown terrain type 'forest'"),
         ("$.stands[1].id", "duplicate stand id 'A1' (also $.stands[0])"),
     ],

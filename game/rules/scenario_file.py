@@ -4,9 +4,12 @@ checks on what these accept). Units: inches, degrees."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 MAX_FEATURES = 2000
 """Terrain features a scenario may hold (the seed maps have 6 to 20; 200,000 took 147 s)."""
@@ -18,17 +21,76 @@ MAX_NAME_CHARS = 200
 """Characters in a title, a side's or feature's name, a group."""
 MAX_DESCRIPTION_CHARS = 20_000
 """Characters in a description (a 50 MB one made every autosave 52 MB)."""
+MAX_WORD_CHARS = 100
+"""Characters of a description without a space between them (a long web address fits)."""
+MIN_TABLE_IN = 6.0
+"""The smallest table, each way, in inches (the editor's custom size has the same floor)."""
+MIN_SIGHTING_IN = 1.0
+"""The shortest sighting distance, in inches (5e-324 was accepted and saw nothing)."""
+
+
+def printable(text: str, allowed: str = "") -> str:
+    """``text`` unchanged when it has no control character (Unicode category Cc) other than
+    those in ``allowed``: a NUL in a title passed ``check`` and crashed the font rendering of
+    every screen. (A lone surrogate never gets here: pydantic refuses it as not Unicode.)
+
+    Raises
+    ------
+    PydanticCustomError
+        ``control_character``, naming the first such character and where it is.
+    """
+    for at, ch in enumerate(text):
+        if ch not in allowed and unicodedata.category(ch) == "Cc":
+            raise PydanticCustomError(
+                "control_character",
+                "a control character (U+{code}) at character {at}: names are printable text",
+                {"code": f"{ord(ch):04X}", "at": at},
+            )
+    return text
+
+
+Name = Annotated[str, AfterValidator(printable)]
+"""A title, a name or a group: text without control characters."""
+
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
+
+
+def wrappable(text: str) -> str:
+    """``text`` unchanged when every run of it without white space is at most
+    MAX_WORD_CHARS long: the screens wrap text at spaces, and a 20,000-character description
+    without one took seconds to lay out on the set-up panel and the briefing.
+
+    Raises
+    ------
+    PydanticCustomError
+        ``word_too_long``, naming where the first such run begins and its length.
+    """
+    long = _LONG_WORD.search(text)
+    if long:
+        raise PydanticCustomError(
+            "word_too_long",
+            "{n} characters without a space at character {at} (at most {most}): "
+            "break them with spaces",
+            {"n": len(long.group()), "at": long.start(), "most": MAX_WORD_CHARS},
+        )
+    return text
+
+
+Text = Annotated[str, AfterValidator(lambda t: printable(t, "\n\t")), AfterValidator(wrappable)]
+"""Free text (a description): no control characters but newlines and tabs, no word longer
+than MAX_WORD_CHARS."""
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # strict: true is not a number, "5" is not a number, 1 is not true
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
 
 
 class TableSize(_Strict):
     """Table size in inches: ``width`` along x, ``depth`` along y."""
 
-    width: float = Field(gt=0, le=1000)
-    depth: float = Field(gt=0, le=1000)
+    width: float = Field(ge=MIN_TABLE_IN, le=1000)
+    depth: float = Field(ge=MIN_TABLE_IN, le=1000)
 
 
 class Victory(_Strict):
@@ -37,14 +99,14 @@ class Victory(_Strict):
     ``lose_at_most_pct`` of its own wins."""
 
     type: Literal["destroy_percent"] = "destroy_percent"
-    destroy_at_least_pct: float = Field(default=51, gt=0, le=100)
+    destroy_at_least_pct: float = Field(default=51, ge=1, le=100)
     lose_at_most_pct: float = Field(default=50, ge=0, le=100)
 
 
 class GeoGeometry(BaseModel):
     """A GeoJSON geometry (checked further by Shapely)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     type: Literal["Polygon", "MultiPolygon", "LineString", "MultiLineString"]
     coordinates: list[Any]
 
@@ -55,13 +117,13 @@ class FeatureProps(_Strict):
 
     terrain: str
     level: int | None = Field(default=None, ge=1, le=20)
-    name: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    name: Name | None = Field(default=None, max_length=MAX_NAME_CHARS)
 
 
 class Feature(BaseModel):
     """A GeoJSON Feature of the terrain collection."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     type: Literal["Feature"]
     properties: FeatureProps
     geometry: GeoGeometry
@@ -70,7 +132,7 @@ class Feature(BaseModel):
 class FeatureCollection(BaseModel):
     """The terrain: a GeoJSON FeatureCollection in table inches."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     type: Literal["FeatureCollection"]
     features: list[Feature] = Field(max_length=MAX_FEATURES)
 
@@ -81,7 +143,7 @@ class Side(_Strict):
     entering stands come on from (or null)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
-    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    name: Name = Field(min_length=1, max_length=MAX_NAME_CHARS)
     cohesion: int = Field(ge=1, le=20)
     generation: int | None = Field(default=None, ge=1, le=4)
     command_value: int = Field(default=0, ge=-5, le=5)
@@ -99,7 +161,7 @@ class StandSpec(_Strict):
     x: float
     y: float
     facing_deg: float = Field(ge=-360, le=360)
-    group: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    group: Name = Field(min_length=1, max_length=MAX_NAME_CHARS)
     hq: bool = False
     ghq: bool = False
     on_table: bool = True
@@ -109,11 +171,11 @@ class ScenarioFile(_Strict):
     """The whole scenario file, as written."""
 
     format: Literal["hulldown-scenario/1"]
-    title: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
+    title: Name = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    description: Text = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
     ruleset: Literal["modern", "wwii"]
     table: TableSize
-    max_sighting_in: float = Field(gt=0, le=1000)
+    max_sighting_in: float = Field(ge=MIN_SIGHTING_IN, le=1000)
     turns: int = Field(ge=1, le=100)
     victory: Victory = Victory()
     terrain: FeatureCollection
