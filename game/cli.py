@@ -146,7 +146,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from game import ScenarioError, load_scenario
-    from game.check.sim import PLAYERS, play_battle, summarise
+    from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
 
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) == 1:
@@ -185,8 +185,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         log = os.path.join(log_dir, f"battle-{i + 1:04d}-seed-{seed}.jsonl") if log_dir else None
         try:
             results.append(play_battle(sc, seed, players, log))
-        except OSError as err:
-            print(f"{log}: cannot write the battle log ({err.strerror or err})", file=sys.stderr)
+        except OSError as err:  # a full disk: stop, say so, and never claim the logs
+            bar.close()
+            why = (
+                err
+                if isinstance(err, LogNotWritten)
+                else (f"{log}: cannot write the battle log ({err.strerror or err})")
+            )
+            print(
+                f"hulldown simulate: {why}; stopped after {i} of {args.games} battles "
+                f"(their logs are whole)",
+                file=sys.stderr,
+            )
             return 1
     sides = [s.id for s in sc.spec.sides]
     summary = summarise(results, sides)

@@ -23,6 +23,15 @@ PLAYERS = {
 }
 
 
+class LogNotWritten(OSError):
+    """A battle's log could not be written whole (a full disk): ``str()`` is one line naming
+    the file and the reason. What was written ends on a whole line (LogWriter)."""
+
+    def __init__(self, path: str | Path, why: str):
+        super().__init__(f"{path}: {why}")
+        self.path = str(path)
+
+
 @dataclass
 class BattleResult:
     """One simulated battle: seed, winner (side or None), turns played, losses by side,
@@ -64,7 +73,14 @@ def play_battle(
     """Play one battle to its end; the players' streams are seeded from ``seed`` too
     (:func:`game.ai.player_seed`, as on the battle screen).
 
-    Raises RuntimeError if the battle has not ended after ``max_actions`` actions.
+    Raises
+    ------
+    RuntimeError
+        The battle has not ended after ``max_actions`` actions.
+    OSError
+        ``log_path`` cannot be made; :class:`LogNotWritten` when a line of the log could not
+        be written (a full disk): the battle was played to its end in memory, but its log file
+        is not whole, and a run of battles must not report it as written.
     """
     t0 = time.perf_counter()
     battle = Battle(scenario, seed, log_path=log_path)
@@ -76,6 +92,9 @@ def play_battle(
         n += 1
         if n > max_actions:
             raise RuntimeError(f"battle with seed {seed} did not end in {max_actions} actions")
+    battle.log.close()
+    if battle.log.error:
+        raise LogNotWritten(log_path, battle.log.error)
     st = battle.state
     return BattleResult(
         seed,
