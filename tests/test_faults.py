@@ -50,14 +50,31 @@ def test_a_save_edited_after_saving_is_refused(tmp_path, edit):
 
 
 def test_a_save_from_before_the_hash_still_loads(tmp_path):
+    """A hulldown-save/1 file written before the digests were kept loads as before."""
     b = _battle()
     b.apply(Pass("A"))
     path = tmp_path / "s.json"
     b.save(path)
     doc = json.loads(path.read_text())
-    del doc["scenario_hash"]
+    doc["format"] = "hulldown-save/1"
+    del doc["scenario_hash"], doc["actions_hash"]
     path.write_text(json.dumps(doc))
     assert Battle.load(path).state_hash() == b.state_hash()
+
+
+@pytest.mark.parametrize("field", ["scenario_hash", "actions_hash"])
+def test_a_new_save_without_its_digests_is_refused(tmp_path, field):
+    """#30: deleting a hulldown-save/2 file's digest no longer lets an edited scenario or
+    action load as the same battle."""
+    b = _battle()
+    b.apply(Pass("A"))
+    path = tmp_path / "s.json"
+    b.save(path)
+    doc = json.loads(path.read_text())
+    del doc[field]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError, match=rf"\$\.{field}: required field is missing"):
+        Battle.load(path)
 
 
 def test_a_full_disk_does_not_stop_the_battle(tmp_path):
@@ -229,7 +246,7 @@ def test_a_new_battle_on_a_full_disk_starts_and_says_why(tmp_path, monkeypatch):
     def full(path, text):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("game.rules.battle.write_atomic", full)
+    monkeypatch.setattr("game.rules.journal.write_atomic", full)
     b = new_battle("maps/modern-skirmish.json", 1)
     assert b.autosave_error.endswith(
         "autosave.json: the autosave could not be written (No space left on device)"

@@ -63,11 +63,11 @@ REFUSED_BY_THE_CHECKS = {
     ),
     "int-20-digits.json": (
         "$.turns: Input should be less than or equal to 100",
-        "$.format: not a hulldown-save/1 file",
+        "$.format: not a hulldown save (hulldown-save/2 or /1, or the autosave)",
     ),
     "nested-64.json": (
         "$: a scenario must be a JSON object",
-        "$.format: not a hulldown-save/1 file",
+        "$.format: not a hulldown save (hulldown-save/2 or /1, or the autosave)",
     ),
 }
 

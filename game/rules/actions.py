@@ -162,20 +162,121 @@ ACTIONS: dict[str, type[Action]] = {
 }
 
 
-def action_from_dict(d: dict) -> Action:
-    """Rebuild an action from :meth:`Action.to_dict` output.
+MAX_PATH_POINTS = 1000
+"""Most points a move's path may have in a file (a plotted path has a few dozen at the most);
+more is refused before any work is done on it (#30: 20,000 points took 14 s and 1.7 GB)."""
+MAX_COORD_IN = 10_000.0
+"""Largest absolute coordinate of a path point in a file, inches (tables are far smaller)."""
+MAX_FACING_DEG = 720.0
+"""Largest absolute facing a move may name in a file, degrees (the engine takes it modulo
+360)."""
+MAX_IDS = 400
+"""Most stand ids one action may list (a scenario has at most 400 stands)."""
+MAX_ID_CHARS = 100
+"""Longest id or name text an action field may hold."""
 
-    Raises ValueError for an unknown kind or missing/unknown fields.
+
+class ActionFieldError(ValueError):
+    """An action's field of the wrong type or out of bounds: ``field`` names it (``path``,
+    ``facing_deg``, ...) and ``problem`` says what is wrong, e.g. ``[3] must be a number``."""
+
+    def __init__(self, field: str, problem: str):
+        sep = "" if problem.startswith("[") else ": "
+        super().__init__(f"{field}{sep}{problem}")
+        self.field, self.problem = field, problem
+
+
+def _text_problem(v) -> str | None:
+    if not isinstance(v, str):
+        return f"must be text, not {_shown(v)}"
+    if not 0 < len(v) <= MAX_ID_CHARS:
+        return f"must be 1 to {MAX_ID_CHARS} characters, not {len(v)}"
+    return None
+
+
+def _number_problem(v, bound: float) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return f"must be a number, not {_shown(v)}"
+    if not -bound <= v <= bound:  # NaN and infinities fail this too
+        return f"must be a number from {-bound:g} to {bound:g}, not {_shown(v)}"
+    return None
+
+
+def _field_problem(annotation: str, v) -> str | None:
+    """What is wrong with one field's value for its declared type, or None (#30: bools are
+    not numbers, ``"yes"`` is not true, every number finite and bounded)."""
+    if annotation == "str":
+        return _text_problem(v)
+    if annotation == "bool":
+        return None if isinstance(v, bool) else f"must be true or false, not {_shown(v)}"
+    if annotation == "int":
+        if isinstance(v, bool) or not isinstance(v, int):
+            return f"must be a whole number, not {_shown(v)}"
+        return None if 0 <= v <= 1_000_000 else f"must be from 0 to 1000000, not {v}"
+    if annotation == "float":
+        return _number_problem(v, MAX_FACING_DEG)
+    if annotation == "tuple[str, ...]":
+        if not isinstance(v, list):
+            return f"must be a list of ids, not {_shown(v)}"
+        if len(v) > MAX_IDS:
+            return f"lists {len(v)} ids, more than {MAX_IDS}"
+        for i, x in enumerate(v):
+            problem = _text_problem(x)
+            if problem:
+                return f"[{i}]: {problem}"
+        return None
+    if annotation == "tuple[tuple[float, float], ...]":
+        if not isinstance(v, list) or not v:
+            return f"must be a list of [x, y] points, not {_shown(v)}"
+        if len(v) > MAX_PATH_POINTS:
+            return f"has {len(v)} points, more than {MAX_PATH_POINTS}"
+        for i, pt in enumerate(v):
+            if not isinstance(pt, list) or len(pt) != 2:
+                return f"[{i}]: must be a point [x, y] in inches, not {_shown(pt)}"
+            for c in pt:
+                problem = _number_problem(c, MAX_COORD_IN)
+                if problem:
+                    return f"[{i}]: {problem}"
+        return None
+    raise AssertionError(f"no check for an action field of type {annotation}")  # a new field
+
+
+def _shown(value) -> str:
+    """A value as an error names it: a list, an object, or its JSON, cut short."""
+    import json
+
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    text = json.dumps(value)
+    return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
+
+
+def action_from_dict(d: dict) -> Action:
+    """Rebuild an action from :meth:`Action.to_dict` output (a save's or an autosave's line),
+    checking every field's type exactly: text ids of 1 to 100 characters, true/false for
+    ``ordered``, whole numbers for ``step``, a facing from -720 to 720 degrees, a path of 1 to
+    :data:`MAX_PATH_POINTS` points with coordinates within +-10,000 inches, at most 400 ids in a
+    list.
+
+    Raises ValueError naming the field for an unknown kind, missing or unknown fields, or a
+    field of the wrong type or out of bounds.
     """
+    if not isinstance(d, dict):
+        raise ValueError(f"must be an action (an object), not {_shown(d)}")
     d = dict(d)
     kind = d.pop("kind", None)
-    cls = ACTIONS.get(kind)
+    cls = ACTIONS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ValueError(f"unknown action kind {kind!r}")
-    names = {f.name for f in fields(cls)}
-    if set(d) != names:
-        raise ValueError(f"action {kind!r} needs fields {sorted(names)}, got {sorted(d)}")
+        raise ValueError(f"unknown action kind {_shown(kind)}")
+    declared = {f.name: f.type for f in fields(cls)}
+    if set(d) != set(declared):
+        raise ValueError(f"action {kind!r} needs fields {sorted(declared)}, got {sorted(d)}")
     for k, v in d.items():
+        problem = _field_problem(str(declared[k]), v)
+        if problem:
+            raise ActionFieldError(k, problem)
         if isinstance(v, list):
             d[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
     return cls(**d)

@@ -15,16 +15,19 @@ ruleset's data and list of phases (``rulesets.py``). See docs/architecture.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from pathlib import Path
 
 from game.rules import combat, moves, turns
-from game.rules.actions import Action, ChooseFirst, Pass, action_from_dict
+from game.rules.actions import Action, ActionFieldError, ChooseFirst, Pass, action_from_dict
 from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_info
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
 from game.rules.geometry import StandPose, Walk, edge_point, heading_deg
+from game.rules.journal import JOURNAL_FORMAT, Journal, is_journal, read_journal
 from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
@@ -32,7 +35,9 @@ from game.rules.phases import Phase
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
 from game.rules.savefile import (
+    OLD_SAVE_FORMAT,
     SAVE_FORMAT,
+    actions_hash,
     meta_problem,
     save_field_problem,
     scenario_hash,
@@ -73,7 +78,8 @@ class Battle:
     log_path : path, optional
         Where to write the battle log (``hulldown-log/1``) as the battle goes.
     autosave : path, optional
-        Where to save after every action (atomically).
+        The autosave journal (``hulldown-journal/1``): written whole once, then one line
+        appended per action (game/rules/journal.py).
 
     Raises
     ------
@@ -123,6 +129,7 @@ class Battle:
         self.log_path = log_path
         self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
+        self._journal: Journal | None = None  # the autosave, open while the battle goes on
         # what the battle is never changes: digested once, not in every autosave
         self._scenario_hash = scenario_hash(scenario.raw, seed)
         spec = scenario.spec
@@ -438,31 +445,71 @@ class Battle:
         handler(self.ctx, action)
         self.actions.append(action)
         if self.autosave is not None:
-            try:
-                self.save(self.autosave)
-                self.autosave_error = None
-            except OSError as err:  # a full disk: the battle goes on in memory, and says so
-                self.autosave_error = (
-                    f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
-                )
+            self._autosave_action(action)
         return list(self.ctx.new_events)
 
     # ================================================================== saves
 
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the battle as scenario + seed + actions, atomically, with the state hash."""
-        doc = {
-            "format": SAVE_FORMAT,
+    def _save_fields(self) -> dict:
+        """What a save and the autosave's header hold: the scenario, the seed, the actions so
+        far, the state hash after them, and the digests tying them together (#26, #30)."""
+        actions = [a.to_dict() for a in self.actions]
+        return {
             "scenario_path": self.scenario.path,
             "scenario": self.scenario.raw,
             "seed": self.seed,
-            "actions": [a.to_dict() for a in self.actions],
+            "actions": actions,
             "turn": self.state.turn,
             "phase": self.state.phase,
             "state_hash": self.state_hash(),
             "scenario_hash": self._scenario_hash,
+            "actions_hash": actions_hash(actions),
             "meta": self.meta,
         }
+
+    def _autosave_action(self, action: Action) -> None:
+        """Append the action to the autosave journal (``hulldown-journal/1``), starting it
+        anew when it is not open on :attr:`autosave` (the first action, a new path, or after
+        a write failed). A failure is kept in :attr:`autosave_error`; play goes on."""
+        try:
+            j = self._journal
+            if j is None or not j.is_open or j.path != Path(self.autosave):
+                self._start_journal()
+            else:
+                j.append(action.to_dict(), self.state_hash(), self.meta)
+            self.autosave_error = None
+        except OSError as err:  # a full disk: the battle goes on in memory, and says so
+            self.autosave_error = (
+                f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
+            )
+
+    def _start_journal(self) -> None:
+        """Write the autosave journal anew at :attr:`autosave` (header with every action so
+        far). Raises OSError when it cannot be written."""
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = Journal(self.autosave)
+        self._journal.start(self._save_fields())
+
+    def close_autosave(self) -> None:
+        """Sync the autosave journal and close it (leaving the battle; tests). The battle's
+        next action, if any, starts it anew."""
+        if self._journal is not None:
+            with contextlib.suppress(OSError):
+                self._journal.flush()
+            self._journal.close()
+            self._journal = None
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the battle (``hulldown-save/2``: scenario, seed, actions, state hash and the
+        digests of the scenario and of the actions), atomically. Saving to :attr:`autosave`'s
+        own path writes the autosave journal anew instead (its header holds the same fields).
+
+        Raises OSError when the file cannot be written; the file is then unchanged."""
+        if self.autosave is not None and Path(path) == Path(self.autosave):
+            self._start_journal()
+            return
+        doc = {"format": SAVE_FORMAT, **self._save_fields()}
         write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
 
     def write_log_to(self, path: str | os.PathLike) -> None:
@@ -480,23 +527,38 @@ class Battle:
         log_path: str | os.PathLike | None = None,
         autosave: str | os.PathLike | None = None,
     ) -> Battle:
-        """Load a save: rebuild the scenario it carries, replay its actions with its seed and
-        check that the state hash matches.
+        """Load a save (``hulldown-save/2``, or the older ``/1``) or an autosave journal
+        (``hulldown-journal/1``): rebuild the scenario it carries, replay its actions with its
+        seed and check the state hashes it holds (a journal's after every action). With
+        ``autosave``, the battle's autosave journal is then written anew there.
 
         Raises SaveError, one line naming the file, the field and the problem: a file the JSON
         reader refuses (:func:`game.rules.jsonfile.read_json_file`), a seed that is not a whole
-        number, actions that are not a list of objects, a ``meta.ai`` that is not side: level
+        number, actions that are not a list of objects or an action field of the wrong type
+        (:func:`game.rules.actions.action_from_dict`), a ``meta.ai`` that is not side: level
         of the scenario's sides and the AI's levels, a ``meta.ai_speed`` that is not 0 or from
-        1 to 1000, an action the replay refuses or a state hash it does not reach.
+        1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (required but in ``/1``
+        saves) or one that does not match, an action the replay refuses or a state hash it
+        does not reach.
         """
         where = str(path)
+        checks: dict[int, str] = {}
         try:
-            doc = read_json_file(path, allow_nan=False)
+            if is_journal(path):
+                doc, checks = read_journal(path)
+            else:
+                doc = read_json_file(path, allow_nan=False)
         except JsonFileError as err:
             raise SaveError(str(err)) from None
-        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-            raise SaveError(f"{where}: $.format: not a {SAVE_FORMAT} file")
-        for field_name in ("scenario", "seed", "actions", "state_hash"):
+        formats = (SAVE_FORMAT, OLD_SAVE_FORMAT, JOURNAL_FORMAT)
+        if not isinstance(doc, dict) or doc.get("format") not in formats:
+            raise SaveError(
+                f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
+            )
+        required = ["scenario", "seed", "actions", "state_hash"]
+        if doc["format"] != OLD_SAVE_FORMAT:  # the digests are kept since #26 and #30
+            required += ["scenario_hash", "actions_hash"]
+        for field_name in required:
             if field_name not in doc:
                 raise SaveError(f"{where}: $.{field_name}: required field is missing")
         problem = save_field_problem(doc)
@@ -508,11 +570,18 @@ class Battle:
             raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
         if "scenario_hash" in doc and doc["scenario_hash"] != scenario_hash(
             doc["scenario"], doc["seed"]
-        ):  # saves written before the hash was kept have none, and load as before
+        ):  # /1 saves written before the hash was kept have none
             raise SaveError(
                 f"{where}: $.scenario: the scenario or the seed was changed after the battle "
                 "was saved (they no longer match $.scenario_hash)"
             )
+        if "actions_hash" in doc:
+            header_actions = len(doc["actions"]) - (len(checks) - 1 if checks else 0)
+            if doc["actions_hash"] != actions_hash(doc["actions"][:header_actions]):
+                raise SaveError(
+                    f"{where}: $.actions: the actions were changed after the battle was saved "
+                    "(they no longer match $.actions_hash)"
+                )
         sides = [s.id for s in scenario.spec.sides]
         problem = meta_problem(doc.get("meta", {}), sides)
         if problem:
@@ -520,14 +589,32 @@ class Battle:
         battle = cls(scenario, doc["seed"], log_path=log_path)
         for i, raw in enumerate(doc["actions"]):
             try:
-                battle.apply(action_from_dict(raw))
+                action = action_from_dict(raw)
+            except ActionFieldError as err:
+                raise SaveError(f"{where}: $.actions[{i}].{err}") from None
+            except ValueError as err:
+                raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
+            try:
+                battle.apply(action)
             except (ValueError, TypeError) as err:
                 raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
+            if i + 1 in checks and battle.state_hash() != checks[i + 1]:
+                raise SaveError(
+                    f"{where}: $.actions[{i}]: the replay reached state "
+                    f"{battle.state_hash()} after it, the autosave says {checks[i + 1]}"
+                )
         if battle.state_hash() != doc["state_hash"]:
             raise SaveError(
                 f"{where}: $.state_hash: the replay reached state "
                 f"{battle.state_hash()}, the save says {doc['state_hash']}"
             )
-        battle.autosave = autosave
         battle.meta = doc.get("meta", {})
+        battle.autosave = autosave
+        if autosave is not None:
+            try:
+                battle._start_journal()
+            except OSError as err:  # a full disk: play goes on in memory, and says so
+                battle.autosave_error = (
+                    f"{autosave}: the autosave could not be written ({err.strerror or err})"
+                )
         return battle

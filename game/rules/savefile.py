@@ -1,5 +1,6 @@
-"""The save file's own fields (hulldown-save/1): what each must hold, and the digest that
-ties a save to its scenario and seed (#26). The replay itself is Battle.load's."""
+"""The save file's own fields (hulldown-save/2, and the older /1): what each must hold, and
+the digests that tie a save to its scenario and seed (#26) and to its actions as written
+(#30). The replay itself is Battle.load's."""
 
 from __future__ import annotations
 
@@ -8,13 +9,20 @@ import json
 
 from game.rules.jsonfile import is_json_int
 
-SAVE_FORMAT = "hulldown-save/1"
+SAVE_FORMAT = "hulldown-save/2"
+"""Saves written now: ``scenario_hash`` and ``actions_hash`` are required."""
+OLD_SAVE_FORMAT = "hulldown-save/1"
+"""Saves written before #30: the digests may be missing; they load as before (the scenario
+they carry is validated, every action checked field by field, and the replay must reach
+their state hash)."""
 
 __all__ = [
     "AI_LEVELS",
     "AI_SPEED_MAX",
     "AI_SPEED_MIN",
+    "OLD_SAVE_FORMAT",
     "SAVE_FORMAT",
+    "actions_hash",
     "ai_speed_problem",
     "meta_problem",
     "save_field_problem",
@@ -26,6 +34,14 @@ def scenario_hash(raw: dict, seed) -> str:
     """A digest of what a battle is (its scenario as the file holds it, and its seed), kept in
     saves so that one edited after saving is refused rather than loaded as another battle."""
     text = json.dumps({"scenario": raw, "seed": seed}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def actions_hash(actions: list) -> str:
+    """A digest of a battle's actions as the file holds them (a list of action objects),
+    kept in saves so that an action edited after saving (a move's facing turned by 90
+    degrees, which a later move may hide from the final state hash) is refused."""
+    text = json.dumps(actions, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
