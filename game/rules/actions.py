@@ -188,7 +188,7 @@ class ActionFieldError(ValueError):
 
 def _text_problem(v) -> str | None:
     if not isinstance(v, str):
-        return f"must be text, not {_shown(v)}"
+        return f"must be text, not {describe_value(v)}"
     if not 0 < len(v) <= MAX_ID_CHARS:
         return f"must be 1 to {MAX_ID_CHARS} characters, not {len(v)}"
     return None
@@ -196,9 +196,9 @@ def _text_problem(v) -> str | None:
 
 def _number_problem(v, bound: float) -> str | None:
     if isinstance(v, bool) or not isinstance(v, int | float):
-        return f"must be a number, not {_shown(v)}"
+        return f"must be a number, not {describe_value(v)}"
     if not -bound <= v <= bound:  # NaN and infinities fail this too
-        return f"must be a number from {-bound:g} to {bound:g}, not {_shown(v)}"
+        return f"must be a number from {-bound:g} to {bound:g}, not {describe_value(v)}"
     return None
 
 
@@ -208,16 +208,16 @@ def _field_problem(annotation: str, v) -> str | None:
     if annotation == "str":
         return _text_problem(v)
     if annotation == "bool":
-        return None if isinstance(v, bool) else f"must be true or false, not {_shown(v)}"
+        return None if isinstance(v, bool) else f"must be true or false, not {describe_value(v)}"
     if annotation == "int":
         if isinstance(v, bool) or not isinstance(v, int):
-            return f"must be a whole number, not {_shown(v)}"
+            return f"must be a whole number, not {describe_value(v)}"
         return None if 0 <= v <= 1_000_000 else f"must be from 0 to 1000000, not {v}"
     if annotation == "float":
         return _number_problem(v, MAX_FACING_DEG)
     if annotation == "tuple[str, ...]":
         if not isinstance(v, list):
-            return f"must be a list of ids, not {_shown(v)}"
+            return f"must be a list of ids, not {describe_value(v)}"
         if len(v) > MAX_IDS:
             return f"lists {len(v)} ids, more than {MAX_IDS}"
         for i, x in enumerate(v):
@@ -227,12 +227,12 @@ def _field_problem(annotation: str, v) -> str | None:
         return None
     if annotation == "tuple[tuple[float, float], ...]":
         if not isinstance(v, list) or not v:
-            return f"must be a list of [x, y] points, not {_shown(v)}"
+            return f"must be a list of [x, y] points, not {describe_value(v)}"
         if len(v) > MAX_PATH_POINTS:
             return f"has {len(v)} points, more than {MAX_PATH_POINTS}"
         for i, pt in enumerate(v):
             if not isinstance(pt, list) or len(pt) != 2:
-                return f"[{i}]: must be a point [x, y] in inches, not {_shown(pt)}"
+                return f"[{i}]: must be a point [x, y] in inches, not {describe_value(pt)}"
             for c in pt:
                 problem = _number_problem(c, MAX_COORD_IN)
                 if problem:
@@ -241,8 +241,9 @@ def _field_problem(annotation: str, v) -> str | None:
     raise AssertionError(f"no check for an action field of type {annotation}")  # a new field
 
 
-def _shown(value) -> str:
-    """A value as an error names it: a list, an object, or its JSON, cut short."""
+def describe_value(value) -> str:
+    """A value as an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a list``, ``an
+    object``; JSON cut short past 30 characters."""
     import json
 
     if isinstance(value, list):
@@ -264,12 +265,12 @@ def action_from_dict(d: dict) -> Action:
     field of the wrong type or out of bounds.
     """
     if not isinstance(d, dict):
-        raise ValueError(f"must be an action (an object), not {_shown(d)}")
+        raise ValueError(f"must be an action (an object), not {describe_value(d)}")
     d = dict(d)
     kind = d.pop("kind", None)
     cls = ACTIONS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ValueError(f"unknown action kind {_shown(kind)}")
+        raise ValueError(f"unknown action kind {describe_value(kind)}")
     declared = {f.name: f.type for f in fields(cls)}
     if set(d) != set(declared):
         raise ValueError(f"action {kind!r} needs fields {sorted(declared)}, got {sorted(d)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from game.rules.actions import describe_value
 from game.rules.jsonfile import is_json_int
 
 SAVE_FORMAT = "hulldown-save/2"
@@ -54,33 +55,22 @@ from AI_SPEED_MIN to AI_SPEED_MAX; slower than 1"/s a move would take minutes to
 hold up the battle (1e-300 froze it for good)."""
 
 
-def _describe(value) -> str:
-    """A value as a line of an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a
-    list``, ``an object``."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    text = json.dumps(value)
-    return text if len(text) <= 30 else f"{text[:24]}...{text[-3:]}"
-
-
 def save_field_problem(doc: dict) -> str | None:
     """``$.path: what is wrong`` with the save's own fields (the scenario has its own
     checks; meta is checked once the scenario's sides are known), or None."""
     if not is_json_int(doc["seed"]):
-        return f"$.seed: must be a whole number, not {_describe(doc['seed'])}"
+        return f"$.seed: must be a whole number, not {describe_value(doc['seed'])}"
     actions = doc["actions"]
     if not isinstance(actions, list):
-        return f"$.actions: must be a list of actions, not {_describe(actions)}"
+        return f"$.actions: must be a list of actions, not {describe_value(actions)}"
     for i, a in enumerate(actions):
         if not isinstance(a, dict):
-            return f"$.actions[{i}]: must be an action (an object), not {_describe(a)}"
+            return f"$.actions[{i}]: must be an action (an object), not {describe_value(a)}"
     if not isinstance(doc["state_hash"], str):
-        return f"$.state_hash: must be text, not {_describe(doc['state_hash'])}"
+        return f"$.state_hash: must be text, not {describe_value(doc['state_hash'])}"
     path = doc.get("scenario_path")
     if path is not None and not isinstance(path, str):
-        return f"$.scenario_path: must be text, not {_describe(path)}"
+        return f"$.scenario_path: must be text, not {describe_value(path)}"
     return None
 
 
@@ -88,11 +78,11 @@ def ai_speed_problem(value) -> str | None:
     """What is wrong with an AI speed (inches a second), or None: a finite number, 0 (not
     shown) or from AI_SPEED_MIN to AI_SPEED_MAX."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return f"must be a number of inches a second, not {_describe(value)}"
+        return f"must be a number of inches a second, not {describe_value(value)}"
     if value != 0 and not AI_SPEED_MIN <= value <= AI_SPEED_MAX:  # NaN fails this too
         return (
             f"must be 0 (moves not shown) or from {AI_SPEED_MIN:g} to {AI_SPEED_MAX:g} inches "
-            f"a second, not {_describe(value)}"
+            f"a second, not {describe_value(value)}"
         )
     return None
 
@@ -101,18 +91,20 @@ def meta_problem(meta, sides: list[str]) -> str | None:
     """``$.meta...: what is wrong`` with a save's meta (who plays each side and how fast the
     AI's moves are shown; other keys are kept as they are), or None."""
     if not isinstance(meta, dict):
-        return f"$.meta: must be an object, not {_describe(meta)}"
+        return f"$.meta: must be an object, not {describe_value(meta)}"
     if "ai" in meta:
         ai = meta["ai"]
         if not isinstance(ai, dict):
-            return f"$.meta.ai: must be an object of side: level, not {_describe(ai)}"
+            return f"$.meta.ai: must be an object of side: level, not {describe_value(ai)}"
         for side, level in ai.items():
             if side not in sides:
-                return f"$.meta.ai: no side {_describe(side)} (the sides are {', '.join(sides)})"
+                return (
+                    f"$.meta.ai: no side {describe_value(side)} (the sides are {', '.join(sides)})"
+                )
             if level not in AI_LEVELS:
                 return (
                     f"$.meta.ai.{side}: must be one of {', '.join(AI_LEVELS)}, "
-                    f"not {_describe(level)}"
+                    f"not {describe_value(level)}"
                 )
     if "ai_speed" in meta:
         problem = ai_speed_problem(meta["ai_speed"])
