@@ -153,6 +153,35 @@ class MovementChooser:
         _, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden = known
         return best, stay
 
+    def _bounded_scores(self, parts, exposed, reckon, caution, n, hidden) -> dict[int, float]:
+        """The scores (stands) of those of the candidate moves ``0..n-1`` that could be the
+        best one or, if ``hidden``, the best one out of every enemy's sight (``exposed``, per
+        pose): a move's position (``parts``, ``finish``) weighed by the chance of getting there
+        alive, less ``caution`` times the opportunity fire its way invites (``reckon``, from
+        ``_risk_reckoner``). A way's risks only lower a score, so the moves are weighed from
+        the best score free of risk down, and the rest are left unweighed once, even free of
+        risk, they score below the best (and the best hidden) weighed so far: the best (and
+        the best hidden) are those weighing every way gives, to the last bit and on ties.
+        Returns {index: score} of the moves weighed; never raises."""
+        free = [finish(parts[i], 1.0) for i in range(n)]
+        order = sorted(range(n), key=lambda i: -free[i])
+        scores: dict[int, float] = {}
+        best = best_hidden = None
+        for i in order:
+            wanted = best is None or free[i] >= best
+            if hidden and not exposed[i] and (best_hidden is None or free[i] >= best_hidden):
+                wanted = True
+            if not wanted:
+                if not hidden or (best_hidden is not None and free[i] < best_hidden):
+                    break  # (the rest score even less free of risk)
+                continue  # still looking for the best move out of sight
+            risk, kill = reckon(i)
+            scores[i] = finish(parts[i], 1.0 - kill) - caution * risk
+            best = scores[i] if best is None else max(best, scores[i])
+            if not exposed[i]:
+                best_hidden = scores[i] if best_hidden is None else max(best_hidden, scores[i])
+        return scores
+
     def _plan(self, battle, s, worth=None) -> tuple[Option | None, float]:
         """The best move for one stand and the score of staying put. Also sets
         ``_plan_exposed`` (the best move ends in an enemy's sight), ``_stay_exposed`` (the
@@ -187,20 +216,20 @@ class MovementChooser:
                 if self.level.faces_threat < 1.0:
                     self.rng.random()  # as a whole plan draws it: the stream stays the same
                 return None, stay
-        risks = self._path_risks(battle, s, [c[3] for c in cands], enemies)
-        survive = [1.0 - k for k in self._path_kill] + [1.0]  # staying risks no shot on the way
-        scores = [finish(part, survive[i]) for i, part in enumerate(parts)]
+        reckon = self._risk_reckoner(battle, s, [c[3] for c in cands], enemies)
         caution = self._caution(battle, side, self._pressure(battle, side))
-        for i, r in enumerate(risks):
-            scores[i] -= caution * r
-        stay = scores[-1] if stay_pose is not None else -3.0
         exposed = self._exposed
-        best_i = max(range(len(cands)), key=lambda i: scores[i])
+        # the best move out of sight is asked for only where company is waited for
+        # (``_short_of_company``: a level that waits, and not where stands take postures)
+        want_hidden = bool(self.level.crosses_with) and not battle.rules.postures
+        scores = self._bounded_scores(parts, exposed, reckon, caution, len(cands), want_hidden)
+        stay = finish(parts[-1], 1.0) if stay_pose is not None else -3.0
+        best_i = max(scores, key=lambda i: (scores[i], -i))
         self._plan_exposed = exposed[best_i]
         self._stay_exposed = stay_pose is not None and exposed[-1]
-        hidden = [i for i in range(len(cands)) if not exposed[i]]
+        hidden = [i for i in scores if not exposed[i]] if want_hidden else []
         if hidden:  # only a level that waits for company takes it, and it never forgets to turn
-            h = max(hidden, key=lambda i: scores[i])
+            h = max(hidden, key=lambda i: (scores[i], -i))
             (hx, hy), hpath, hfacing, _ = cands[h]
             self._plan_hidden = Option(
                 f"move {s.id} to ({hx:.1f}, {hy:.1f}), out of sight",

@@ -88,15 +88,29 @@ class PositionsMixin:
         )
 
     def _path_risks(self, battle, s, walks, enemies) -> list[float]:
-        """The opportunity fire each path invites: the best attack the enemy's eligible stands
+        """The opportunity fire each path of ``walks`` invites (stands), every path weighed:
+        ``_risk_reckoner``'s answer for each. Also sets ``self._path_kill``: per path, the
+        best chance (0..1) of eliminating the stand on it."""
+        reckon = self._risk_reckoner(battle, s, walks, enemies)
+        both = [reckon(i) for i in range(len(walks))]
+        self._path_kill = [k for _, k in both]
+        return [r for r, _ in both]
+
+    def _risk_reckoner(self, battle, s, walks, enemies):
+        """A function of a path's index in ``walks`` that gives (the opportunity fire it
+        invites, stands; the best chance, 0..1, of eliminating the stand on it), each path
+        weighed only when asked (``_plan`` asks only the paths that could still be best).
+        What the paths share is worked out once: the sight of every step point, each firer's
+        pose, and the attack at each point once weighed.
+
+        The opportunity fire a path invites is the best attack the enemy's eligible stands
         could make at a point of it, the stand facing the way it drives (000 07.06.05).
 
         ``walks`` are the step points (inches, 0.5" apart, the start first) the engine would
         walk. Sight is checked at every step, the start included (the engine offers that point
         too, so a stand in view invites fire just by moving off), so a brief gap in cover is
         not missed; the attacks are then weighed at every 4th point each firer sees and at the
-        last, which bounds the cost. Also sets ``self._path_kill``: per path, the best chance
-        of eliminating the stand on it. Planned in the posture phase (WWII), before the enemy
+        last, which bounds the cost. Planned in the posture phase (WWII), before the enemy
         has declared all its movement groups, each enemy stand on the table not yet declared
         to move is asked about as if it stays in the firing posture (the engine's rule)."""
         may = battle.rules.may_opportunity_fire
@@ -108,9 +122,8 @@ class PositionsMixin:
             ]
         else:
             firers = [e for e in enemies if may(e)]
-        self._path_kill = [0.0] * len(walks)
         if not firers or "movement" in s.attacked_in:
-            return [0.0] * len(walks)
+            return lambda i: (0.0, 0.0)
         # the step points of every path, each pose sighted once: a short straight move is
         # the start of the long one the same way, and each path starts where the stand is
         poses: list[StandPose] = []
@@ -137,30 +150,35 @@ class PositionsMixin:
         seen_u = m.clear & (m.range_band_in <= reach)  # firer x pose
         cols = np.array(col, dtype=int)
         seen = seen_u[:, cols]  # firer x sample
-        risks = [0.0] * len(walks)
-        free = [self._unengaged_pose(battle, f) for f in firers]
+        starts = [0]
+        for pts in walks:
+            starts.append(starts[-1] + len(pts))
+        free: list = []  # per firer, ``_unengaged_pose``: asked once, when first needed
         # the attack at each pose weighed: (its value, its chance to eliminate), or None
         attack: dict[int, tuple[float, float] | None] = {}
-        start = 0
-        for i, pts in enumerate(walks):
-            n = len(pts)
-            block = seen[:, start : start + n]
+
+        def reckon(i: int) -> tuple[float, float]:
+            start, risk, kill = starts[i], 0.0, 0.0
+            block = seen[:, start : starts[i + 1]]
             weigh: set[int] = set()
             for row in block:
                 ks = np.flatnonzero(row)
                 if len(ks):
                     weigh.update(ks[::4].tolist())
                     weigh.add(int(ks[-1]))
+            if weigh and not free:
+                free.extend(self._unengaged_pose(battle, f) for f in firers)
             for k in weigh:
                 u = col[start + k]
                 if u not in attack:
                     attack[u] = self._attack_at(battle, s, firers, free, m, seen_u, poses, u)
                 hit = attack[u]
                 if hit is not None:
-                    risks[i] = max(risks[i], hit[0])
-                    self._path_kill[i] = max(self._path_kill[i], hit[1])
-            start += n
-        return risks
+                    risk = max(risk, hit[0])
+                    kill = max(kill, hit[1])
+            return risk, kill
+
+        return reckon
 
     def _attack_at(self, battle, s, firers, free, m, seen, poses, u) -> tuple[float, float] | None:
         """The enemy's best opportunity attack at ``s`` in pose ``poses[u]`` (``_path_risks``):
