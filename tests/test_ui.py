@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pygame
@@ -742,7 +743,58 @@ def test_the_fire_panel_counts_the_stands_that_can_fire(app):
     press(s, "Ready")
     press(s, "Ready")
     press(s, "Blue first")
+    frames_until_worked(s)
     assert "None of your stands can fire at an enemy stand now" in s._panel_text
+
+
+def frames_until_worked(screen, most: int = 50) -> int:
+    """Run frames (update, draw) until the screen's work off the frame is done; how many."""
+    for n in range(1, most + 1):
+        screen.update(1 / 60)
+        screen.draw(screen.app.surface)
+        if screen._work is None and screen._worker is None:
+            return n
+        if screen._worker is not None:
+            screen._worker.join()
+    raise AssertionError("the work off the frame never finished")
+
+
+def test_the_fire_phase_counts_its_shots_after_the_landing_frame(app):
+    """#30: entering the fire phase worked out every legal shot (a whole sight matrix) in the
+    frame where the action landed; it now starts on the next frame, in a worker, and the
+    panel says so until the count arrives."""
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    calls = []
+    real = s.battle.fire_options
+    s.battle.fire_options = lambda: (calls.append(threading.current_thread()), real())[1]
+    press(s, "Ready")
+    press(s, "Ready")
+    press(s, "Blue first")  # the landing frame: only the engine's apply and the new mode
+    s.update(1 / 60)
+    s.draw(s.app.surface)
+    assert calls == [] and "Working out which of your stands can fire" in s._panel_text
+    assert frames_until_worked(s) >= 1
+    assert len(calls) == 1 and calls[0] is not threading.main_thread()
+    shots = real()
+    firers = {fs.attacker for setups in shots.values() for fs in setups}
+    said = (
+        f"{len(firers)} of your stands can fire at {len(shots)} enemy"
+        if firers
+        else "None of your stands can fire at an enemy stand now"
+    )
+    assert said in s._panel_text and "Working out" not in s._panel_text
+
+
+def test_an_action_waits_for_the_worker_before_changing_the_battle(app):
+    s = small_battle(app, STANDS, [6, 6, 1, 1])
+    press(s, "Ready")
+    press(s, "Ready")
+    press(s, "Blue first")
+    s.update(1 / 60)
+    s.update(1 / 60)  # the worker has started
+    assert s._worker is not None
+    press(s, "Pass")  # settles the worker first, then applies
+    assert s._worker is None and s.battle.state.passes
 
 
 def test_who_goes_first_is_told_in_the_log_panel(app):

@@ -24,6 +24,9 @@ class FireMode(Mode):
         self.options: dict[str, list[str]] = {}  # attacker -> legal weapons
         self.reasons: dict[str, str] = {}
         self.sights = {}
+        self.shots: dict | None = (
+            None  # the engine's legal shots by target, worked out off the frame
+        )
 
     def enter(self, screen):
         b = screen.battle
@@ -41,7 +44,15 @@ class FireMode(Mode):
                     if legal:
                         self.options[s.id] = legal
                     self.sights[s.id] = b.sight(s.id, self.target)
+        elif self.shots is None:
+            # every legal shot is a whole sight matrix: not in the frame where an action lands
+            screen.off_frame(b.fire_options, lambda shots: self._counted(screen, shots))
         self.refresh(screen)
+
+    def _counted(self, screen, shots) -> None:
+        if shots is not None and screen.mode is self:
+            self.shots = shots
+            self.refresh(screen)
 
     def refresh(self, screen):
         b = screen.battle
@@ -49,9 +60,11 @@ class FireMode(Mode):
         phase = PHASE_NAMES[b.state.phase]
         buttons = [("Pass (P)", lambda: screen.act(Pass(side)))]
         if not self.target:
-            shots = b.fire_options()  # the engine's legal shots, by target
-            firers = {fs.attacker for setups in shots.values() for fs in setups}
-            if firers:
+            shots = self.shots
+            firers = {fs.attacker for setups in (shots or {}).values() for fs in setups}
+            if shots is None:
+                what = "Working out which of your stands can fire... Click an enemy stand to make it the target, or pass."
+            elif firers:
                 what = (
                     f"{len(firers)} of your stands can fire at {len(shots)} enemy "
                     f"stand{'s' if len(shots) > 1 else ''}. Click an enemy stand to make it "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 import time
 from pathlib import Path
 
@@ -100,6 +101,10 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self._hover_pos = None
         self._hover = ""
         self._hover_surf = None
+        self._work = None  # (work, done) waiting for the frame after an action lands
+        self._worker: threading.Thread | None = None
+        self._worked: tuple | None = None  # (done, result) once the worker has finished
+        self._landed = False  # an action landed in this frame
         self.tv = TableView(battle.table, self.table_rect(app.size))
 
     # ---------------------------------------------------------------- layout and widgets
@@ -139,6 +144,9 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         thread = getattr(self.mode, "thread", None)
         if thread is not None and thread.is_alive():
             thread.join(timeout=10)
+        if self._worker is not None:
+            self._worker.join(timeout=10)
+        self.battle.close_autosave()  # synced now; a later action opens it again
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
@@ -265,6 +273,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         ``animate``: show the moves and shots it made (the AI's)."""
         b = self.battle
         before = b.to_act
+        self.settle_work()  # no worker may read the battle while it changes
+        self._landed = True  # slow questions wait for the next frame
         try:
             b.apply(action)
         except IllegalAction as err:
@@ -497,12 +507,65 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return dragged or ev.button == 2
         return False
 
+    # ---------------------------------------------------------------- off the frame
+
+    def off_frame(self, work, done) -> None:
+        """Ask the engine a slow question (``work()``, e.g. every legal shot of the side, a
+        whole sight matrix) outside the frame where an action lands (#30): it starts in a
+        worker thread on the next frame, and ``done(result)`` is called in the frame loop
+        when it has finished. A newer request replaces one not yet started; :meth:`act`
+        waits for a running one first, so no worker reads the battle while it changes."""
+        self._work = (work, done)
+
+    def _start_work(self) -> None:
+        work, done = self._work
+        self._work = None
+        box: dict = {}
+
+        def run():
+            try:
+                box["result"] = work()
+            except Exception as err:  # shown by ``done``'s caller as a message, never lost
+                box["error"] = err
+
+        def finished():
+            if "error" in box:
+                self.message = f"could not work it out: {box['error']}"
+                return None
+            return box.get("result")
+
+        self._worker = threading.Thread(target=run, name="off-frame", daemon=True)
+        self._worker.start()
+        self._worked = (done, finished)
+
+    def settle_work(self) -> None:
+        """Wait for the off-frame worker, if one runs, and hand its result over (before an
+        action changes the battle, and when leaving)."""
+        self._work = None
+        if self._worker is not None:
+            self._worker.join()
+            self._finish_work()
+
+    def _finish_work(self) -> None:
+        self._worker = None
+        if self._worked is not None:
+            done, finished = self._worked
+            self._worked = None
+            done(finished())
+
     # ---------------------------------------------------------------- frame
 
     def busy(self) -> bool:
-        """Whether frames must come fast: moves or shots being shown, the AI thinking, or the
-        panel's newest text still to be shown."""
-        return bool(self.anim or self.flashes or isinstance(self.mode, AIMode) or self._panel_dirty)
+        """Whether frames must come fast: moves or shots being shown, the AI thinking, work
+        off the frame, or the panel's newest text still to be shown."""
+        return bool(
+            self.anim
+            or self.flashes
+            or isinstance(self.mode, AIMode)
+            or self._panel_dirty
+            or self._work
+            or self._worker
+        )
 
     def update(self, dt: float) -> None:
         """Advance the GUI."""
@@ -519,6 +582,11 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
         if isinstance(self.mode, AIMode) and not self.anim:
             self.mode.poll(self)
+        if self._worker is not None and not self._worker.is_alive():
+            self._finish_work()
+        elif self._work is not None and self._worker is None and not self._landed:
+            self._start_work()
+        self._landed = False
         self.app.manager.update(dt)
 
     def _draw_table_layer(self, surface: pygame.Surface) -> None:
