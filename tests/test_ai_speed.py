@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game import Battle, StandPose, combat, heading_deg, load_scenario, sight_info
+from game import Battle, Pass, StandPose, combat, heading_deg, load_scenario, sight_info
 from game.ai import player_seed
+from game.ai.positions import finish
 from game.ai.scripted import ScriptedAI
 from game.ai.values import attack_value, final_odds
 from tests.conftest import battle
@@ -206,3 +207,104 @@ def test_an_engaged_firer_gets_no_free_pose_and_the_same_shots_either_way():
         assert asked == posed
     # the engaged stand may fire only at B1: the engine says so, with or without the AI
     assert not b.fire_setup("A1", "B2", "cannon", "planning").legal
+
+
+def _posture_plans(scenario, seed, turns, budget=None):
+    """Yield, for each posture decision of the first ``turns`` turns of a veteran-vs-veteran
+    battle (with ``Level.plan_budget`` set to ``budget`` if given), (the battle, the AI, the
+    plans it made in that decision, the enemy stands on the table, whether it declared)."""
+    b = Battle(scenario, seed)
+    ais = {side: ScriptedAI(player_seed(seed, i)) for i, side in enumerate(b.sides)}
+    for ai in ais.values():
+        if budget is not None:
+            ai.level = dataclasses.replace(ai.level, plan_budget=budget)
+    plans: list[str] = []
+    for ai in ais.values():
+        plan = ai._plan
+
+        def counted(battle, s, worth=None, plan=plan):
+            plans.append(s.id)
+            return plan(battle, s, worth)
+
+        ai._plan = counted
+    while not b.finished and b.state.turn <= turns:
+        ai = ais[b.to_act]
+        posture = b.decision().kind == "posture"
+        enemies = sum(1 for e in ai._enemies(b, b.to_act) if e.on_table)
+        plans.clear()
+        action = ai.choose(b)
+        if posture:
+            yield b, ai, list(plans), enemies, not isinstance(action, Pass)
+        b.apply(action)
+
+
+def test_a_posture_decision_plans_within_its_budget_and_the_rest_later():
+    """A posture decision plans for a better position while less than ``Level.plan_budget``
+    (enemy stands weighed, each plan weighing every enemy stand on the table) is spent, and
+    beyond that, up to three times the budget, only while it has no group to declare (every
+    plan but the last found nothing); the stands it leaves are planned in the side's next
+    posture decisions of the turn, and no stand is planned twice in a turn."""
+    budget = 10.0  # one plan a decision once 10 enemy stands are on the table
+    planned: set[tuple] = set()
+    spread: dict[tuple, int] = {}  # (turn, side) -> posture decisions that planned
+    for b, ai, plans, enemies, _declared in _posture_plans(WWII, 2, 8, budget):
+        cost = max(1, enemies)
+        assert (len(plans) - 1) * cost < 3 * budget  # the last plan may cross the line
+        if (len(plans) - 1) * cost >= budget:  # over the budget: nothing found before
+            turn = b.state.turn
+            assert all(ai._moved_better[(turn, sid)] <= 0 for sid in plans[:-1])
+        for sid in plans:
+            assert (b.state.turn, sid) not in planned  # each stand once a turn
+            planned.add((b.state.turn, sid))
+        if plans:
+            key = (b.state.turn, b.to_act)
+            spread[key] = spread.get(key, 0) + 1
+    assert len({t for t, _ in planned}) >= 5
+    assert max(spread.values()) > 1  # a side's plans spread over its decisions of a turn
+
+
+@pytest.mark.parametrize("scenario", [WWII, MODERN], ids=["wwii", "modern"])
+def test_a_plan_weighs_fewer_ways_and_finds_what_weighing_them_all_finds(scenario):
+    """``_plan`` weighs the ways there from the best score free of risk down and stops once
+    the rest cannot win (``_bounded_scores``), sighting their steps in batches: its best move
+    (and, where company is waited for, its best move out of sight) and their scores are those
+    of every way weighed (``_path_risks``), to the last bit, and it weighs fewer ways."""
+    checked = fewer = 0
+    for b, ai in played(scenario, 3, 5):
+        if b.decision().kind != "plot_move" or checked >= 10:
+            continue
+        s = next(b.stand(i) for i in b.state.moving.stands if not b.stand(i).moved)
+        asked: list[int] = []
+        reckoner = ai._risk_reckoner
+
+        def counting(*args, reckoner=reckoner, asked=asked):
+            reckon = reckoner(*args)
+            return lambda idx: asked.append(idx) or reckon(idx)
+
+        ai._risk_reckoner = counting
+        best, _stay = ai._plan(b, s)
+        hidden = ai._plan_hidden
+        del ai._risk_reckoner
+        enemies = ai._enemies(b, s.side)
+        goal = ai._goal(b, s, enemies)
+        cands = ai._candidates(b, s, b.movement_points(s.id), goal)
+        if not cands:
+            continue
+        poses = [StandPose(s.id, s.side, c[0][0], c[0][1], c[2]) for c in cands]
+        parts = ai._position_parts(b, s, poses, enemies, goal)
+        exposed = list(ai._exposed)
+        risks = ai._path_risks(b, s, [c[3] for c in cands], enemies)
+        caution = ai._caution(b, s.side, ai._pressure(b, s.side))
+        scores = [
+            finish(parts[i], 1.0 - ai._path_kill[i]) - caution * risks[i] for i in range(len(cands))
+        ]
+        i = max(range(len(cands)), key=lambda i: scores[i])
+        assert best.score == scores[i] and best.action.path == cands[i][1]
+        if ai.level.crosses_with and not b.rules.postures:
+            out = [k for k in range(len(cands)) if not exposed[k]]
+            if out:
+                h = max(out, key=lambda k: scores[k])
+                assert hidden.score == scores[h] and hidden.action.path == cands[h][1]
+        checked += 1
+        fewer += len(asked) < len(cands)
+    assert checked >= 5 and fewer >= 3

@@ -39,7 +39,11 @@ class Level:
     0 (the recruit): 0.8 of its range either way. hunts_below (WWII, inches a turn): while
     the enemy closes in slower than this (``_approach``), the clock (``_pressure``) runs from
     the first turn, since an enemy that holds back must be sought out; 0 (the recruit): the
-    clock runs from a quarter of the battle whatever the enemy does.
+    clock runs from a quarter of the battle whatever the enemy does. plan_budget (WWII):
+    how much planning for a better position one posture decision may do, counted in enemy
+    stands weighed (a plan weighs every enemy stand on the table); the stands left are planned
+    in the side's next posture decisions of the turn (``PostureChooser._within_budget``,
+    docs/ai.md).
     """
 
     name: str
@@ -59,6 +63,7 @@ class Level:
     keeps_company: float = 0.0
     seeks_sight: float = 0.0
     hunts_below: float = 0.0
+    plan_budget: float = 18.0
 
 
 LEVELS = {

@@ -216,9 +216,11 @@ class MovementChooser:
                 if self.level.faces_threat < 1.0:
                     self.rng.random()  # as a whole plan draws it: the stream stays the same
                 return None, stay
-        reckon = self._risk_reckoner(battle, s, [c[3] for c in cands], enemies)
         caution = self._caution(battle, side, self._pressure(battle, side))
         exposed = self._exposed
+        n = len(cands)  # the ways are sighted from the best score free of risk down
+        order = sorted(range(n), key=lambda i: -finish(parts[i], 1.0))
+        reckon = self._risk_reckoner(battle, s, [c[3] for c in cands], enemies, order)
         # the best move out of sight is asked for only where company is waited for
         # (``_short_of_company``: a level that waits, and not where stands take postures)
         want_hidden = bool(self.level.crosses_with) and not battle.rules.postures

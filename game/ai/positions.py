@@ -96,12 +96,16 @@ class PositionsMixin:
         self._path_kill = [k for _, k in both]
         return [r for r, _ in both]
 
-    def _risk_reckoner(self, battle, s, walks, enemies):
+    def _risk_reckoner(self, battle, s, walks, enemies, order=None):
         """A function of a path's index in ``walks`` that gives (the opportunity fire it
         invites, stands; the best chance, 0..1, of eliminating the stand on it), each path
         weighed only when asked (``_plan`` asks only the paths that could still be best).
-        What the paths share is worked out once: the sight of every step point, each firer's
-        pose, and the attack at each point once weighed.
+        What the paths share is worked out once: the sight of each step point, each firer's
+        pose, and the attack at each point once weighed. ``order``: the paths' indices in the
+        order they will likely be asked (default: as given); the step points are sighted in
+        batches along it (6 paths, then twice as many each time more are asked), so the
+        paths never asked are never sighted. Each pose's sight is the engine's answer
+        whichever batch asks it.
 
         The opportunity fire a path invites is the best attack the enemy's eligible stands
         could make at a point of it, the stand facing the way it drives (000 07.06.05).
@@ -139,27 +143,48 @@ class PositionsMixin:
                     u = at[(x, y, heading)] = len(poses)
                     poses.append(StandPose(s.id, s.side, x, y, heading))
                 col.append(u)
-        battle.table.terrain_at_many([(p.x, p.y) for p in poses])  # asked below, all at once
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
-        m = battle.table.sight_matrix(
-            [f.pose() for f in firers], poses, others, battle.sighting_in, battle.ruleset_data
-        )
+        fposes = [f.pose() for f in firers]
         reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
-        seen_u = m.clear & (m.range_band_in <= reach)  # firer x pose
-        cols = np.array(col, dtype=int)
-        seen = seen_u[:, cols]  # firer x sample
+        seen_u = np.zeros((len(firers), len(poses)), dtype=bool)  # firer x pose, once sighted
+        sighted: dict[int, tuple] = {}  # pose -> (its sight matrix, its column there)
         starts = [0]
         for pts in walks:
             starts.append(starts[-1] + len(pts))
+        order = list(range(len(walks))) if order is None else list(order)
+        rank = {i: r for r, i in enumerate(order)}
+        batch = [6]  # paths sighted at the next miss
+        done: set[int] = set()  # paths whose step points are all sighted
+
+        def sight(i: int) -> None:
+            # the step points of path i and of the next paths in ``order``, in one query
+            paths = [i] + [j for j in order[rank[i] + 1 :] if j not in done]
+            us: list[int] = []
+            for j in paths[: batch[0]]:
+                done.add(j)
+                us.extend(u for u in col[starts[j] : starts[j + 1]] if u not in sighted)
+            us = list(dict.fromkeys(us))
+            batch[0] *= 2
+            part = [poses[u] for u in us]
+            battle.table.terrain_at_many([(p.x, p.y) for p in part])  # asked below, at once
+            m = battle.table.sight_matrix(
+                fposes, part, others, battle.sighting_in, battle.ruleset_data
+            )
+            seen_u[:, us] = m.clear & (m.range_band_in <= reach)
+            for k, u in enumerate(us):
+                sighted[u] = (m, k)
+
         free: list = []  # per firer, ``_unengaged_pose``: asked once, when first needed
         # the attack at each pose weighed: (its value, its chance to eliminate), or None
         attack: dict[int, tuple[float, float] | None] = {}
 
         def reckon(i: int) -> tuple[float, float]:
             start, risk, kill = starts[i], 0.0, 0.0
-            block = seen[:, start : starts[i + 1]]
+            if i not in done:
+                sight(i)
+            block = seen_u[:, col[start : starts[i + 1]]]
             weigh: set[int] = set()
             for row in block:
                 ks = np.flatnonzero(row)
@@ -171,7 +196,8 @@ class PositionsMixin:
             for k in weigh:
                 u = col[start + k]
                 if u not in attack:
-                    attack[u] = self._attack_at(battle, s, firers, free, m, seen_u, poses, u)
+                    m, c = sighted[u]
+                    attack[u] = self._attack_at(battle, s, firers, free, m, c, seen_u, poses, u)
                 hit = attack[u]
                 if hit is not None:
                     risk = max(risk, hit[0])
@@ -180,17 +206,20 @@ class PositionsMixin:
 
         return reckon
 
-    def _attack_at(self, battle, s, firers, free, m, seen, poses, u) -> tuple[float, float] | None:
+    def _attack_at(
+        self, battle, s, firers, free, m, c, seen, poses, u
+    ) -> tuple[float, float] | None:
         """The enemy's best opportunity attack at ``s`` in pose ``poses[u]`` (``_path_risks``):
         (its value in stands, its chance of eliminating ``s``, 0..1), or None when no firer
-        that sees it there (``seen``, firer x pose, from the sight matrix ``m``) has a shot.
-        ``free``: per firer, ``_unengaged_pose`` (asked once for the whole plan)."""
+        that sees it there (``seen``, firer x pose) has a shot. ``m``: the sight matrix with
+        the pose in column ``c``. ``free``: per firer, ``_unengaged_pose`` (asked once for the
+        whole plan)."""
         p = poses[u]
         setups = []
         for j, f in enumerate(firers):
             if seen[j, u]:
                 fs = self._best_shot(
-                    battle, f, s, sight_info(m, j, u), target_pose=p, attacker_pose=free[j]
+                    battle, f, s, sight_info(m, j, c), target_pose=p, attacker_pose=free[j]
                 )
                 if fs is not None:
                     setups.append(fs)

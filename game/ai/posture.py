@@ -29,11 +29,19 @@ class PostureChooser:
             return options
         urgency = self._urgency(battle, side)
         why: dict[str, str] = {}  # mover -> why it moves
+        todo = []  # stands whose better position is still to be planned this turn
         for s in battle.undeclared(side):
             if urgency.get(s.id, 0.0) > self.level.moves_at:
                 why[s.id] = "no shot" if self._offense.get(s.id, 0.0) <= 0 else "under fire"
+            elif (battle.state.turn, s.id) not in self._moved_better:
+                todo.append(s)
             elif self._better_moved(battle, s) > 0:
                 why[s.id] = "a better position"
+        for s in self._within_budget(battle, side, todo, why):
+            if self._better_moved(battle, s) > 0:
+                why[s.id] = "a better position"
+        order = [s.id for s in battle.undeclared(side)]
+        why = {i: why[i] for i in order if i in why}  # in the stands' order, as ever
         if not why:
             return options
         singles_only = side in battle.state.singles_declared  # 001 5.0: groups first
@@ -52,6 +60,29 @@ class PostureChooser:
                     )
                 )
         return options
+
+    def _within_budget(self, battle, side, todo, why):
+        """Yield the stands of ``todo`` (undeclared, not yet planned this turn) to plan for a
+        better position (``_better_moved``) in this posture decision, the likeliest movers
+        first (the smallest shot where they stand, ``_offense``), within
+        ``Level.plan_budget``: a plan weighs every enemy stand on the table, so each costs
+        that many (at least 1) and a decision plans while less than the budget is spent.
+        Those left are planned in the side's next posture decisions of the turn (each stand
+        once a turn, as before). Once the budget is spent with no movement group to declare
+        yet (``why`` empty), planning goes on up to three times the budget, so that the side
+        does not pass, which may end the phase, with stands it never weighed; past that it
+        passes, and plans the rest if it gets another decision. A plan for a stand off the
+        table or with no turn left after this one costs nothing."""
+        left = battle.scenario.spec.turns - battle.state.turn
+        cost = max(1, sum(1 for e in self._enemies(battle, side) if e.on_table))
+        budget = self.level.plan_budget
+        spent = 0.0
+        for s in sorted(todo, key=lambda s: self._offense.get(s.id, 0.0)):
+            if spent >= budget and (why or spent >= 3 * budget):
+                return
+            yield s
+            if s.on_table and left > 0:
+                spent += cost
 
     def _better_moved(self, battle, s) -> float:
         """How much better off (stands; > 0 when it is) a stand that has a shot from where it
