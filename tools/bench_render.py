@@ -62,7 +62,7 @@ import pygame_gui  # noqa: E402
 from bench_geometry import D, W, make_map, make_stands  # noqa: E402
 from shapely.geometry import mapping  # noqa: E402
 
-from game import Battle, ChooseFirst, MoveAttempt, Pass, parse_scenario  # noqa: E402
+from game import Battle, ChooseFirst, MoveAttempt, Pass, parse_scenario, write_atomic  # noqa: E402
 from game.ai.random_player import RandomPlayer  # noqa: E402
 from game.ui.app import App  # noqa: E402
 from game.ui.battle import BattleScreen, PlotMode  # noqa: E402
@@ -246,7 +246,6 @@ def scene_shipped(app, sc, autosave: str, seed: int = 3) -> dict:
     in turns 10-12, ms."""
     import tempfile
 
-    from game.rules.jsonfile import write_atomic
     from game.ui.menu import new_battle
 
     data = tempfile.mkdtemp(prefix="hulldown-bench-")

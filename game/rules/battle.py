@@ -27,22 +27,15 @@ from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
 from game.rules.geometry import StandPose, Walk, edge_point, heading_deg
-from game.rules.journal import JOURNAL_FORMAT, Journal, is_journal, read_journal
-from game.rules.jsonfile import JsonFileError, read_json_file, write_atomic
+from game.rules.journal import Journal
+from game.rules.jsonfile import write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
 from game.rules.phases import Phase
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
-from game.rules.savefile import (
-    OLD_SAVE_FORMAT,
-    SAVE_FORMAT,
-    actions_hash,
-    meta_problem,
-    save_field_problem,
-    scenario_hash,
-)
-from game.rules.scenario import Scenario, ScenarioError, parse_scenario
+from game.rules.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
+from game.rules.scenario import Scenario, ScenarioError
 from game.rules.state import StandState
 
 __all__ = [
@@ -54,11 +47,6 @@ __all__ = [
     "SightInfo",
     "sight_info",
 ]
-
-
-class SaveError(ValueError):
-    """A save file that cannot be loaded; the message names the file, the field and the
-    problem."""
 
 
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
@@ -542,50 +530,7 @@ class Battle:
         does not reach.
         """
         where = str(path)
-        checks: dict[int, str] = {}
-        try:
-            if is_journal(path):
-                doc, checks = read_journal(path)
-            else:
-                doc = read_json_file(path, allow_nan=False)
-        except JsonFileError as err:
-            raise SaveError(str(err)) from None
-        formats = (SAVE_FORMAT, OLD_SAVE_FORMAT, JOURNAL_FORMAT)
-        if not isinstance(doc, dict) or doc.get("format") not in formats:
-            raise SaveError(
-                f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
-            )
-        required = ["scenario", "seed", "actions", "state_hash"]
-        if doc["format"] != OLD_SAVE_FORMAT:  # the digests are kept since #26 and #30
-            required += ["scenario_hash", "actions_hash"]
-        for field_name in required:
-            if field_name not in doc:
-                raise SaveError(f"{where}: $.{field_name}: required field is missing")
-        problem = save_field_problem(doc)
-        if problem:
-            raise SaveError(f"{where}: {problem}")
-        try:
-            scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
-        except ScenarioError as err:
-            raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
-        if "scenario_hash" in doc and doc["scenario_hash"] != scenario_hash(
-            doc["scenario"], doc["seed"]
-        ):  # /1 saves written before the hash was kept have none
-            raise SaveError(
-                f"{where}: $.scenario: the scenario or the seed was changed after the battle "
-                "was saved (they no longer match $.scenario_hash)"
-            )
-        if "actions_hash" in doc:
-            header_actions = len(doc["actions"]) - (len(checks) - 1 if checks else 0)
-            if doc["actions_hash"] != actions_hash(doc["actions"][:header_actions]):
-                raise SaveError(
-                    f"{where}: $.actions: the actions were changed after the battle was saved "
-                    "(they no longer match $.actions_hash)"
-                )
-        sides = [s.id for s in scenario.spec.sides]
-        problem = meta_problem(doc.get("meta", {}), sides)
-        if problem:
-            raise SaveError(f"{where}: {problem}")
+        doc, checks, scenario = read_save(path)
         battle = cls(scenario, doc["seed"], log_path=log_path)
         for i, raw in enumerate(doc["actions"]):
             try:

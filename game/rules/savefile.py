@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 from game.rules.actions import describe_value
-from game.rules.jsonfile import is_json_int
+from game.rules.journal import JOURNAL_FORMAT, is_journal, read_journal
+from game.rules.jsonfile import JsonFileError, is_json_int, read_json_file
+from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 
 SAVE_FORMAT = "hulldown-save/2"
 """Saves written now: ``scenario_hash`` and ``actions_hash`` are required."""
@@ -23,9 +26,11 @@ __all__ = [
     "AI_SPEED_MIN",
     "OLD_SAVE_FORMAT",
     "SAVE_FORMAT",
+    "SaveError",
     "actions_hash",
     "ai_speed_problem",
     "meta_problem",
+    "read_save",
     "save_field_problem",
     "scenario_hash",
 ]
@@ -111,3 +116,67 @@ def meta_problem(meta, sides: list[str]) -> str | None:
         if problem:
             return f"$.meta.ai_speed: {problem}"
     return None
+
+
+class SaveError(ValueError):
+    """A save file that cannot be loaded; the message names the file, the field and the
+    problem."""
+
+
+def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario]:
+    """A save's document (``hulldown-save/2``, the older ``/1``, or the autosave journal
+    ``hulldown-journal/1``), checked before any replay: the state hashes to reach on the way
+    (after a number of actions; a journal's lines, empty for a save) and its scenario.
+
+    Raises SaveError, one line naming the file, the field and the problem: a file the JSON
+    reader refuses, an unknown format, a missing field (``scenario_hash`` and ``actions_hash``
+    are required but in ``/1`` saves), a field of the wrong type, a scenario that does not
+    validate, a digest that does not match, a bad ``meta``.
+    """
+    where = str(path)
+    checks: dict[int, str] = {}
+    checks: dict[int, str] = {}
+    try:
+        if is_journal(path):
+            doc, checks = read_journal(path)
+        else:
+            doc = read_json_file(path, allow_nan=False)
+    except JsonFileError as err:
+        raise SaveError(str(err)) from None
+    formats = (SAVE_FORMAT, OLD_SAVE_FORMAT, JOURNAL_FORMAT)
+    if not isinstance(doc, dict) or doc.get("format") not in formats:
+        raise SaveError(
+            f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
+        )
+    required = ["scenario", "seed", "actions", "state_hash"]
+    if doc["format"] != OLD_SAVE_FORMAT:  # the digests are kept since #26 and #30
+        required += ["scenario_hash", "actions_hash"]
+    for field_name in required:
+        if field_name not in doc:
+            raise SaveError(f"{where}: $.{field_name}: required field is missing")
+    problem = save_field_problem(doc)
+    if problem:
+        raise SaveError(f"{where}: {problem}")
+    try:
+        scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
+    except ScenarioError as err:
+        raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
+    if "scenario_hash" in doc and doc["scenario_hash"] != scenario_hash(
+        doc["scenario"], doc["seed"]
+    ):  # /1 saves written before the hash was kept have none
+        raise SaveError(
+            f"{where}: $.scenario: the scenario or the seed was changed after the battle "
+            "was saved (they no longer match $.scenario_hash)"
+        )
+    if "actions_hash" in doc:
+        header_actions = len(doc["actions"]) - (len(checks) - 1 if checks else 0)
+        if doc["actions_hash"] != actions_hash(doc["actions"][:header_actions]):
+            raise SaveError(
+                f"{where}: $.actions: the actions were changed after the battle was saved "
+                "(they no longer match $.actions_hash)"
+            )
+    sides = [s.id for s in scenario.spec.sides]
+    problem = meta_problem(doc.get("meta", {}), sides)
+    if problem:
+        raise SaveError(f"{where}: {problem}")
+    return doc, checks, scenario

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import math
-import threading
 import time
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
+from game.ui.battle.offframe import OffFrameMixin
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode
 from game.ui.battle.saving import SavingMixin
@@ -49,7 +49,7 @@ KILLS_IN_BANNER_W = 1150  # px: a narrower window shows the victory tracker in t
 PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown this often
 
 
-class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
+class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMixin):
     """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
@@ -101,10 +101,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self._hover_pos = None
         self._hover = ""
         self._hover_surf = None
-        self._work = None  # (work, done) waiting for the frame after an action lands
-        self._worker: threading.Thread | None = None
-        self._worked: tuple | None = None  # (done, result) once the worker has finished
-        self._landed = False  # an action landed in this frame
+        self.init_off_frame()
         self.tv = TableView(battle.table, self.table_rect(app.size))
 
     # ---------------------------------------------------------------- layout and widgets
@@ -144,9 +141,9 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         thread = getattr(self.mode, "thread", None)
         if thread is not None and thread.is_alive():
             thread.join(timeout=10)
-        if self._worker is not None:
-            self._worker.join(timeout=10)
-        self.battle.close_autosave()  # synced now; a later action opens it again
+        self.settle_work()
+        if getattr(self, "battle", None) is not None:
+            self.battle.close_autosave()  # synced now; a later action opens it again
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
@@ -273,8 +270,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         ``animate``: show the moves and shots it made (the AI's)."""
         b = self.battle
         before = b.to_act
-        self.settle_work()  # no worker may read the battle while it changes
-        self._landed = True  # slow questions wait for the next frame
+        self.settle_work(landing=True)  # no worker reads the battle while it changes
         try:
             b.apply(action)
         except IllegalAction as err:
@@ -507,52 +503,6 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             return dragged or ev.button == 2
         return False
 
-    # ---------------------------------------------------------------- off the frame
-
-    def off_frame(self, work, done) -> None:
-        """Ask the engine a slow question (``work()``, e.g. every legal shot of the side, a
-        whole sight matrix) outside the frame where an action lands (#30): it starts in a
-        worker thread on the next frame, and ``done(result)`` is called in the frame loop
-        when it has finished. A newer request replaces one not yet started; :meth:`act`
-        waits for a running one first, so no worker reads the battle while it changes."""
-        self._work = (work, done)
-
-    def _start_work(self) -> None:
-        work, done = self._work
-        self._work = None
-        box: dict = {}
-
-        def run():
-            try:
-                box["result"] = work()
-            except Exception as err:  # shown by ``done``'s caller as a message, never lost
-                box["error"] = err
-
-        def finished():
-            if "error" in box:
-                self.message = f"could not work it out: {box['error']}"
-                return None
-            return box.get("result")
-
-        self._worker = threading.Thread(target=run, name="off-frame", daemon=True)
-        self._worker.start()
-        self._worked = (done, finished)
-
-    def settle_work(self) -> None:
-        """Wait for the off-frame worker, if one runs, and hand its result over (before an
-        action changes the battle, and when leaving)."""
-        self._work = None
-        if self._worker is not None:
-            self._worker.join()
-            self._finish_work()
-
-    def _finish_work(self) -> None:
-        self._worker = None
-        if self._worked is not None:
-            done, finished = self._worked
-            self._worked = None
-            done(finished())
-
     # ---------------------------------------------------------------- frame
 
     def busy(self) -> bool:
@@ -563,8 +513,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
             or self.flashes
             or isinstance(self.mode, AIMode)
             or self._panel_dirty
-            or self._work
-            or self._worker
+            or self.working_off_frame()
         )
 
     def update(self, dt: float) -> None:
@@ -582,11 +531,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin):
         self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
         if isinstance(self.mode, AIMode) and not self.anim:
             self.mode.poll(self)
-        if self._worker is not None and not self._worker.is_alive():
-            self._finish_work()
-        elif self._work is not None and self._worker is None and not self._landed:
-            self._start_work()
-        self._landed = False
+        self.poll_off_frame()
         self.app.manager.update(dt)
 
     def _draw_table_layer(self, surface: pygame.Surface) -> None:
