@@ -835,3 +835,41 @@ def test_the_wwii_veteran_goes_looking_for_an_enemy_a_wood_hides(seeks_sight, cl
     else:
         assert moved == []
         assert (a1.x, a1.y) == (8, 12)
+
+
+def test_the_ai_thinks_in_its_own_process_as_it_would_here():
+    """``game.ai.worker``: the battle screen's AI thinks in a process of its own (its window
+    keeps the interpreter). Over the first turns of a WWII battle it chooses exactly what the
+    same player chooses in this process, and its memory and random stream come back as they
+    would be here: the same seed gives the same battle. A battle whose dice are not its
+    seed's cannot be rebuilt there: the process says so (OutOfStep), and the screen then
+    thinks in its own thread."""
+    from game.ai import player_seed
+    from game.ai.worker import OutOfStep, ThinkingProcess
+    from game.rules.dice import FixedDice
+
+    sc = load_scenario(ROOT / "maps" / "wwii-meeting.json")
+    here, there = Battle(sc, 6), Battle(sc, 6)
+    mine = {s: ScriptedAI(player_seed(6, i), "recruit") for i, s in enumerate(here.sides)}
+    theirs = {s: ScriptedAI(player_seed(6, i), "recruit") for i, s in enumerate(there.sides)}
+    proc = ThinkingProcess()
+    try:
+        while not here.finished and here.state.turn <= 3:
+            want = mine[here.to_act].choose(here)
+            got = proc.choose(theirs[there.to_act], there)
+            assert got == want
+            here.apply(want)
+            there.apply(got)
+        assert here.state_hash() == there.state_hash()
+        for side in here.sides:
+            assert mine[side].rng.getstate() == theirs[side].rng.getstate()
+            assert mine[side].last == theirs[side].last
+            assert mine[side]._moved_better == theirs[side]._moved_better
+        fixed = Battle(sc, 6, dice=FixedDice([1] * 50))
+        fixed.apply(Pass(fixed.to_act))
+        fixed.apply(Pass(fixed.to_act))
+        with pytest.raises(OutOfStep):
+            proc.choose(ScriptedAI(1), fixed)
+    finally:
+        proc.close()
+    assert not proc.alive()

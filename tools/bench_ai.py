@@ -5,7 +5,9 @@ side on a 72" x 48" table (``scaled_scenario``).
 
 Targets: decision time p95 <= 100 ms for every decision kind (posture included); a
 veteran-vs-veteran battle (12 turns) <= 5 s median on both meeting scenarios; at 40 stands a
-side, p95 <= 150 ms for every kind.
+side, p95 <= 150 ms for every kind and no decision over 500 ms (#30). Each figure is given in
+wall time and, as "cpu_", in the deciding thread's CPU time, which other work on a shared
+machine inflates less; the load average at the end is printed too.
 
 Decision kinds (``battle.decision().kind``, grouped): posture; fire; movement (move_attempt
 and plot_move); opportunity (opportunity_fire and covering_fire); setup (choose_first and
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import platform
 import statistics
 import sys
@@ -134,14 +137,17 @@ def play(
         for i, (side, lvl) in enumerate(zip(battle.sides, levels, strict=True))
     }
     decisions: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
+    cpu: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
     t0 = time.perf_counter()
     while not battle.finished:
         if max_turn is not None and battle.state.turn > max_turn:
             break
         kind = KINDS.get(battle.decision().kind, "setup")
+        c = time.thread_time()
         t = time.perf_counter()
         action = players[battle.to_act].choose(battle)
         decisions[kind].append(1000 * (time.perf_counter() - t))
+        cpu[kind].append(1000 * (time.thread_time() - c))
         battle.apply(action)
     return {
         "seconds": time.perf_counter() - t0,
@@ -149,6 +155,7 @@ def play(
         "ended": battle.finished,
         "winner": battle.state.winner,
         "decisions": decisions,
+        "cpu": cpu,
     }
 
 
@@ -160,10 +167,13 @@ def pct(xs: list[float], q: float) -> float | None:
     return round(s[int(q * (len(s) - 1))], 1)
 
 
-def summary(decisions: dict[str, list[float]]) -> dict:
-    """{kind: {"n", "p50_ms", "p95_ms", "max_ms"}} and "all" over every kind."""
+def summary(decisions: dict[str, list[float]], cpu: dict[str, list[float]] | None = None) -> dict:
+    """{kind: {"n", "p50_ms", "p95_ms", "max_ms"}} and "all" over every kind: wall time; with
+    ``cpu`` (the same decisions' thread CPU time, ms) also "cpu_p95_ms" and "cpu_max_ms",
+    which a machine shared with other work inflates less."""
     out = {}
     every = [x for k in KIND_ORDER for x in decisions.get(k, [])]
+    cpu_every = [x for k in KIND_ORDER for x in (cpu or {}).get(k, [])]
     for k, xs in list(decisions.items()) + [("all", every)]:
         out[k] = {
             "n": len(xs),
@@ -171,6 +181,10 @@ def summary(decisions: dict[str, list[float]]) -> dict:
             "p95_ms": pct(xs, 0.95),
             "max_ms": round(max(xs), 1) if xs else None,
         }
+        if cpu is not None:
+            cs = cpu_every if k == "all" else cpu.get(k, [])
+            out[k]["cpu_p95_ms"] = pct(cs, 0.95)
+            out[k]["cpu_max_ms"] = round(max(cs), 1) if cs else None
     return out
 
 
@@ -212,12 +226,14 @@ def battles(scenario: Scenario, seeds: list[int], levels: tuple[str, str]) -> di
     battle seconds (median over all, and over those that reached turn 12 only) and how many
     reached the last turn."""
     allk: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
+    allc: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
     secs, full = [], []
     last = scenario.spec.turns
     for seed in seeds:
         r = play(scenario, seed, levels)
         for k, xs in r["decisions"].items():
             allk[k].extend(xs)
+            allc[k].extend(r["cpu"][k])
         secs.append(r["seconds"])
         if r["turn"] >= last:
             full.append(r["seconds"])
@@ -234,7 +250,7 @@ def battles(scenario: Scenario, seeds: list[int], levels: tuple[str, str]) -> di
         "battle_median_s": round(statistics.median(secs), 2),
         f"reached_turn_{last}": len(full),
         f"battle_median_s_turn_{last}": round(statistics.median(full), 2) if full else None,
-        "decisions": summary(allk),
+        "decisions": summary(allk, allc),
     }
 
 
@@ -269,12 +285,14 @@ def main() -> None:
     n = args.scaled_stands
     sc = scaled_scenario(n)
     allk: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
+    allc: dict[str, list[float]] = {k: [] for k in KIND_ORDER}
     secs = []
     for seed in sseeds:
         r = play(sc, seed, ("veteran", "veteran"), max_turn=args.scaled_turns)
         secs.append(round(r["seconds"], 2))
         for k, xs in r["decisions"].items():
             allk[k].extend(xs)
+            allc[k].extend(r["cpu"][k])
         print(f"  {n} a side seed {seed}: {r['seconds']:.2f} s", file=sys.stderr, flush=True)
     out[f"scaled_{n}"] = {
         "base": "maps/wwii-meeting.json",
@@ -282,7 +300,7 @@ def main() -> None:
         "seeds": sseeds,
         "turns": args.scaled_turns,
         "seconds": secs,
-        "decisions": summary(allk),
+        "decisions": summary(allk, allc),
     }
     worst = max(
         (d["p95_ms"] or 0.0)
@@ -304,7 +322,12 @@ def main() -> None:
         f"scaled_{n}_p95_every_kind_le_150ms": all(
             (d["p95_ms"] or 0.0) <= 150.0 for d in out[f"scaled_{n}"]["decisions"].values()
         ),
+        f"scaled_{n}_no_decision_over_500ms": (
+            out[f"scaled_{n}"]["decisions"]["all"]["max_ms"] or 0
+        )
+        <= 500.0,
     }
+    out["load_average"] = os.getloadavg()[0]
     print(json.dumps(out))
 
 

@@ -8,6 +8,7 @@ import threading
 
 import pygame
 
+from game.ai.worker import thinking_process
 from game.ui.logtext import path_html
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
@@ -53,8 +54,16 @@ class CurtainMode(Mode):
 
 
 class AIMode(Mode):
-    """The AI's turn: it thinks in a worker thread (the window stays responsive), then its
-    action is applied and its moves are shown gliding along their paths."""
+    """The AI's turn: it thinks in a process of its own (``game.ai.worker``: the window's
+    thread keeps the interpreter, so its frames stay short), waited for by a worker thread,
+    then its action is applied and its moves are shown gliding along their paths. Where no
+    process can think (it cannot start, stops, or cannot rebuild the battle) it thinks in the
+    worker thread itself, as it did before, and the window stays live, if less smooth.
+
+    ``think_in``: "process" (the default) or "thread" (the old way: tools/bench_ai_frames.py
+    measures both)."""
+
+    think_in = "process"
 
     def __init__(self, side: str):
         self.side = side
@@ -72,10 +81,18 @@ class AIMode(Mode):
     def start(self, screen) -> None:
         """Think in the background."""
         player = screen.ai[self.side]
+        battle = screen.battle
+        in_process = self.think_in == "process"
 
         def work():
             try:
-                self.result = player.choose(screen.battle)
+                if in_process:
+                    try:
+                        self.result = thinking_process().choose(player, battle)
+                        return
+                    except (OSError, RuntimeError):
+                        pass  # (OutOfStep too) think here instead, as before
+                self.result = player.choose(battle)
             except BaseException as err:  # shown, never swallowed silently
                 self.error = err
 
