@@ -69,12 +69,12 @@ class SightMixin:
 
         FX, TX = np.meshgrid(fx, tx, indexing="ij")
         FY, TY = np.meshgrid(fy, ty, indexing="ij")
-        FF, TF = np.meshgrid(ff, tf, indexing="ij")
         dx, dy = TX - FX, TY - FY
         dist = np.hypot(dx, dy)
-        f_ids = [p.id for p in firers]
-        t_ids = [p.id for p in targets]
-        same = np.array([[a == b for b in t_ids] for a in f_ids], dtype=bool).reshape(nf, nt)
+        code: dict[str, int] = {}
+        f_code = np.array([code.setdefault(p.id, len(code)) for p in firers], dtype=int)
+        t_code = np.array([code.setdefault(p.id, len(code)) for p in targets], dtype=int)
+        same = f_code[:, None] == t_code[None, :]
         in_sight = (dist <= f_sight[:, None] + 1e-9) & ~same
         in_sight_rev = (dist <= t_sight[None, :] + 1e-9) & ~same
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -84,7 +84,8 @@ class SightMixin:
                 c, s = _cos_sin(facing)
                 return HALF / np.maximum(np.abs(ux * c + uy * s), np.abs(-ux * s + uy * c))
 
-            t1, t2 = exit_t(FF), exit_t(TF)
+            # (a stand's cos and sin once, broadcast over the pairs: the same values)
+            t1, t2 = exit_t(ff[:, None]), exit_t(tf[None, :])
         has_line = (~same) & (dist > 1e-12) & (t1 + t2 < dist - 1e-12)
         x0, y0 = FX + ux * t1, FY + uy * t1
         x1, y1 = TX - ux * t2, TY - uy * t2
@@ -171,8 +172,8 @@ class SightMixin:
             fb = footprints([targets[j] for j in near_t])
             contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
         band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
-        front = _angle_off(TF, FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
-        front_rev = _angle_off(FF, TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
+        front = _angle_off(tf[None, :], FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
+        front_rev = _angle_off(ff[:, None], TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
         return {
             "clear": clear,
             "clear_rev": clear_rev,
@@ -296,15 +297,15 @@ class SightMixin:
         )
 
     def _terrain_surely_in_the_way(self, firers, targets, pf, pt, seg, open_, mark) -> None:
-        """The lines surely blocked by terrain, found with numpy alone: a line whose foot of
-        the perpendicular from an area's inscribed-circle centre lies on it, nearer than that
+        """The lines surely blocked by terrain, found with numpy alone: a line on which the foot
+        of the perpendicular from an area's inscribed-circle centre lies, nearer than that
         circle's radius, runs inside the area (rules-decisions "Line of sight"). Lines with an
         end counting as in the clear (001 6.1.2) are left to :meth:`_terrain_in_the_way`, as
         are all the lines not found here: this stage only saves that one work.
 
-        The areas are tried biggest circle first, in groups of ``_SURE_AREAS``, each on the
-        lines still open, so a long line crossing a wooded table meets a sure hit early; the
-        lines go in chunks of at most ``_CHUNK_CELLS`` line-area cells."""
+        The circles go in groups of neighbours (:meth:`_sure_groups`); each group is tried only
+        on the open lines whose bounding box meets the group's, in chunks of at most
+        ``_CHUNK_CELLS`` line-circle cells, and a line found blocked leaves the open set."""
         if not len(self._blocking) or not len(open_):
             return
         f_clear = np.array([p.in_clear for p in firers], dtype=bool)[pf[open_]]
@@ -312,36 +313,65 @@ class SightMixin:
         k_all = open_[~(f_clear | t_clear)]
         if not len(k_all):
             return
-        order = np.argsort(-self._inner_r, kind="stable")
-        cx, cy, r = self._inner_cx[order], self._inner_cy[order], self._inner_r[order]
         x0, y0, x1, y1 = (a[k_all] for a in seg)
         dx, dy = x1 - x0, y1 - y0
         length = np.hypot(dx, dy)
         with np.errstate(invalid="ignore", divide="ignore"):
             ux = np.where(length > 0, dx / length, 0.0)
             uy = np.where(length > 0, dy / length, 0.0)
-        hits = []
-        step = max(1, _CHUNK_CELLS // _SURE_AREAS)
-        for a in range(0, len(k_all), step):
-            rows = np.arange(a, min(a + step, len(k_all)))
-            for b in range(0, len(order), _SURE_AREAS):
-                z = slice(b, b + _SURE_AREAS)
-                ex = cx[None, z] - x0[rows, None]
-                ey = cy[None, z] - y0[rows, None]
-                along = ex * ux[rows, None] + ey * uy[rows, None]
-                across = np.abs(ex * uy[rows, None] - ey * ux[rows, None])
-                hit = ((across < r[None, z]) & (along >= 0) & (along <= length[rows, None])).any(
+        # along = (c - p0) . u must lie in [0, length]; across = |(c - p0) x u| below r
+        a_lo = x0 * ux + y0 * uy
+        a_hi = a_lo + length
+        c_off = x0 * uy - y0 * ux
+        lx0, lx1 = np.minimum(x0, x1), np.maximum(x0, x1)
+        ly0, ly1 = np.minimum(y0, y1), np.maximum(y0, y1)
+        alive = np.ones(len(k_all), dtype=bool)
+        for cx, cy, r, (gx0, gy0, gx1, gy1) in self._sure_groups():
+            rows = np.nonzero(alive & (lx0 <= gx1) & (lx1 >= gx0) & (ly0 <= gy1) & (ly1 >= gy0))[0]
+            step = max(1, _CHUNK_CELLS // len(cx))
+            for c in range(0, len(rows), step):
+                z = rows[c : c + step]
+                along = cx * ux[z, None] + cy * uy[z, None]
+                across = np.abs(cx * uy[z, None] - cy * ux[z, None] - c_off[z, None])
+                hit = ((across < r) & (along >= a_lo[z, None]) & (along <= a_hi[z, None])).any(
                     axis=1
                 )
-                if hit.any():
-                    hits.append(rows[hit])
-                    rows = rows[~hit]
-                    if not len(rows):
-                        break
-        if hits:
-            k = k_all[np.concatenate(hits)]
+                alive[z[hit]] = False
+        k = k_all[~alive]
+        if len(k):
             both = np.ones(len(k), dtype=bool)
             mark(k, both, both, lambda i: ("terrain", None, None))
+
+    def _sure_groups(self) -> list:
+        """The blocking areas' inscribed circles in groups of about ``_SURE_AREAS`` neighbours
+        (cells of a grid over the table): per group the centres' x, y and the radii (inches,
+        arrays of shape (m,)) and the bounding box (x0, y0, x1, y1) of its circles. Built once
+        per table."""
+        groups = getattr(self, "_sure_groups_cache", None)
+        if groups is None:
+            groups = []
+            # an area shrunk to nothing has no circle: the exact stage alone looks at it
+            usable = np.nonzero(
+                np.isfinite(self._inner_cx) & np.isfinite(self._inner_cy) & (self._inner_r > 0)
+            )[0]
+            cells = max(1, round(math.sqrt(len(usable) / _SURE_AREAS)))
+            fx = np.clip(self._inner_cx[usable] / max(self.width, 1e-9), 0.0, 1.0)
+            fy = np.clip(self._inner_cy[usable] / max(self.depth, 1e-9), 0.0, 1.0)
+            gx = np.minimum((fx * cells).astype(int), cells - 1)
+            gy = np.minimum((fy * cells).astype(int), cells - 1)
+            cell = gx * cells + gy
+            for c in np.unique(cell):
+                k = usable[cell == c]
+                cx, cy, r = self._inner_cx[k], self._inner_cy[k], self._inner_r[k]
+                box = (
+                    float(np.min(cx - r)),
+                    float(np.min(cy - r)),
+                    float(np.max(cx + r)),
+                    float(np.max(cy + r)),
+                )
+                groups.append((cx, cy, r, box))
+            self._sure_groups_cache = groups
+        return groups
 
     def _terrain_in_the_way(self, firers, targets, pf, pt, seg, lines, open_, mark) -> None:
         """Blocking areas the sight line runs inside for more than 1e-6" (rules-decisions
@@ -459,7 +489,7 @@ class SightMixin:
 
 
 _CHUNK_CELLS = 1 << 16  # line-stand pairs tested at once: 0.5 MB a float array, cache-sized
-_SURE_AREAS = 32  # areas tried at once on the lines still open for a sure hit
+_SURE_AREAS = 16  # inscribed circles in a group of neighbours tried at once for a sure hit
 
 
 class _Lines:
