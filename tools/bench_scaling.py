@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_geometry import D, W, make_map, make_stands  # noqa: E402
+from bench_geometry import D, W, make_map, stands_for  # noqa: E402
 
 from game import StandPose, Table, footprint, load_rules_data  # noqa: E402
 
@@ -67,7 +67,7 @@ def bench_table() -> tuple[Table, object]:
 def bench_stands(per_side: int) -> tuple[StandPose, ...]:
     """``per_side`` stands a side scattered without overlapping (side A on the left half,
     B on the right), the same for a given number in every run."""
-    return tuple(make_stands(np.random.default_rng(1000 + per_side), per_side))
+    return tuple(stands_for(per_side))
 
 
 def measure(fn: Callable[[], object]) -> dict:
