@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -245,19 +246,45 @@ def _cmd_edit(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle step by step in a window: from a save (its actions played again through
     the engine) or from a battle log, a ``.jsonl`` file (its lines read)."""
-    from game import LogReplay, LogReplayError, Replay, SaveError
+    from game import LogReplayError, Replay, SaveError
     from game.ui.app import start
     from game.ui.replay import ReplayScreen
 
     try:
         if str(args.save).lower().endswith(".jsonl"):
-            replay = LogReplay.from_file(args.save)
+            replay = _read_log(args.save)
         else:
             replay = Replay.from_save(args.save)
     except (SaveError, LogReplayError) as err:
         print(err, file=sys.stderr)
         return 1
+    if getattr(replay, "unfinished", None):  # a battle stopped by a kill: shown as far as it went
+        print(f"{args.save}: {replay.unfinished}", file=sys.stderr)
     return start(lambda app: ReplayScreen(app, replay), frames=args.frames)
+
+
+def _read_log(path: str):
+    """A battle log's replay, read with a progress bar on stderr when it is long (over 1 MB,
+    some 10,000 lines). Raises LogReplayError."""
+    from tqdm import tqdm
+
+    from game import LogReplay
+
+    size = 0
+    with contextlib.suppress(OSError, ValueError):
+        size = os.stat(path).st_size
+    bar = tqdm(
+        total=size,
+        desc="reading the log",
+        unit="B",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=size < 1024 * 1024,
+    )
+    try:
+        return LogReplay.from_file(path, progress=lambda done, _size: bar.update(done - bar.n))
+    finally:
+        bar.close()
 
 
 def _cmd_menu(args: argparse.Namespace) -> int:

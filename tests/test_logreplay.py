@@ -154,11 +154,11 @@ def _first_of(events, name):
         (lambda ev: ev.pop(0), "line 1: seq 1 where 0 was due"),
         (
             lambda ev: ev[_first_of(ev, "move")].__setitem__("stand", "Z9"),
-            "stand: 'Z9' is no stand of the start line",
+            "move.stand: must be a stand of the start line, not 'Z9'",
         ),
         (
             lambda ev: ev[_first_of(ev, "move")].__setitem__("path", [["a", 1]]),
-            "path: must be a list of [x, y] numbers",
+            "move.path[0]: must be [x, y] in inches, not ['a', 1]",
         ),
         (
             lambda ev: ev[_first_of(ev, "move")].__setitem__("path", [[500, 1]]),
@@ -166,7 +166,7 @@ def _first_of(events, name):
         ),
         (
             lambda ev: ev[_first_of(ev, "fire")].__setitem__("target", 7),
-            "target: 7 is no stand of the start line",
+            "fire.target: must be a stand of the start line, not 7",
         ),
         (
             lambda ev: ev[0]["stands"][0].__setitem__("unit", "Tiger VII"),
@@ -251,10 +251,10 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
         s.update(0.016)
         assert r.position == 99 and r.events[-1]["seq"] == 99
         said = [describe(e, s.names, s.sides) for e in r.events]
-        assert s.log_view.lines == [t for t in said if t]  # the panel ends at the line shown
+        assert list(s.log_view.lines) == [t for t in said if t]  # the panel ends at the line shown
         key(pygame.K_LEFT)
         said = [describe(e, s.names, s.sides) for e in r.events]
-        assert s.log_view.lines == [t for t in said if t]
+        assert list(s.log_view.lines) == [t for t in said if t]
     finally:
         pygame.quit()
 

@@ -20,10 +20,11 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from functools import partial
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 MAX_BYTES = 16 * 1024 * 1024
 """The largest file the reader reads (16 MB); the largest map of the corpus is 0.1 MB."""
@@ -114,32 +115,101 @@ def read_json_lines(path: str | os.PathLike, max_bytes: int = MAX_LINES_BYTES) -
     Raises
     ------
     JsonFileError
-        ``file: ...`` as :func:`read_json_file` for the file, or ``file: line N: ...`` for a
-        line that is blank or not valid JSON.
+        As :func:`iter_json_lines`.
+    """
+    return [value for _, value in iter_json_lines(path, max_bytes)]
+
+
+LINES_CHUNK_BYTES = 1024 * 1024
+"""How much of a JSON Lines file is read at a time (memory does not grow with the file)."""
+
+
+def iter_json_lines(
+    path: str | os.PathLike, max_bytes: int = MAX_LINES_BYTES
+) -> Iterator[tuple[bytes, Any]]:
+    """Each line of a JSON Lines file as it is read: (the line's UTF-8 bytes without its
+    newline, its JSON value), with the checks of :func:`read_json_file` on each line
+    (``allow_nan`` False). The file is read :data:`LINES_CHUNK_BYTES` at a time, so a long
+    battle log is never held whole; a problem is raised when its line is reached.
+
+    Raises
+    ------
+    JsonFileError
+        ``file: ...`` as :func:`read_json_file` for the file (no such file, not a regular file,
+        over ``max_bytes``, UTF-16 or UTF-32, not UTF-8 or a NUL byte with the byte's offset in
+        the file, ``not valid JSON Lines (the file is empty)``), or ``file: line N: ...`` for a
+        line that is blank (``a blank line (JSON Lines has none)``) or not valid JSON
+        (``column C: not valid JSON (why)``, and the reader's other per-value problems).
     """
     where = str(path)
     if where == "":
         raise JsonFileError("(empty path): no file name given")
-    data = _read_regular_file(path, where, max_bytes)
-    text = _decode(data, where, "utf-8-sig")
-    if not text.strip():
+    with _open_regular_file(path, where, max_bytes) as fh:
+        rest, offset, n, size = b"", 0, 0, 0
+        seen_text, first_blank = False, 0  # blank lines before any text: all blank is empty
+        while True:
+            try:
+                block = fh.read(LINES_CHUNK_BYTES)
+            except OSError as err:
+                raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+            if size == 0:
+                _check_wide(block, where)
+                if block.startswith(codecs.BOM_UTF8):
+                    offset = size = len(codecs.BOM_UTF8)
+                    block = block[offset:]
+            size += len(block)
+            if size > max_bytes:  # grown since it was opened
+                raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
+            data = rest + block
+            if block:
+                lines = data.split(b"\n")
+                rest = lines.pop()
+            else:
+                lines = [data] if data else []  # a last line with no newline
+            for raw in lines:
+                n += 1
+                text = _decode(raw, where, "utf-8", at=offset)
+                offset += len(raw) + 1
+                if not text.strip():
+                    if seen_text:
+                        raise JsonFileError(
+                            f"{where}: line {n}: a blank line (JSON Lines has none)"
+                        )
+                    first_blank = first_blank or n
+                    continue
+                if first_blank:
+                    raise JsonFileError(
+                        f"{where}: line {first_blank}: a blank line (JSON Lines has none)"
+                    )
+                seen_text = True
+                try:
+                    value = _parse(raw, text, f"{where}: line {n}", False)
+                except JsonFileError as err:
+                    # "line N: line 1 column C" reads badly: keep the column only
+                    raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
+                yield raw, value
+            if not block:
+                break
+    if not seen_text:
         raise JsonFileError(f"{where}: not valid JSON Lines (the file is empty)")
-    values = []
-    for n, line in enumerate(text.removesuffix("\n").split("\n"), 1):
-        if not line.strip():
-            raise JsonFileError(f"{where}: line {n}: a blank line (JSON Lines has none)")
-        raw = line.encode("utf-8")
-        try:
-            values.append(_parse(raw, line, f"{where}: line {n}", False))
-        except JsonFileError as err:
-            # "line N: line 1 column C" reads badly: keep the column only
-            raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
-    return values
 
 
 def _read_regular_file(path: str | os.PathLike, where: str, max_bytes: int = MAX_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes``, checked by ``stat`` before it is
-    opened (so a FIFO never blocks and a device is never read) and again once it is open."""
+    """The bytes of a regular file of at most ``max_bytes`` (see :func:`_open_regular_file`)."""
+    with _open_regular_file(path, where, max_bytes) as fh:
+        try:
+            data = fh.read(max_bytes + 1)
+        except OSError as err:
+            raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+    if len(data) > max_bytes:
+        raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
+    return data
+
+
+def _open_regular_file(path: str | os.PathLike, where: str, max_bytes: int = MAX_BYTES) -> IO:
+    """A regular file of at most ``max_bytes`` open for reading in binary, checked by ``stat``
+    before it is opened (so a FIFO never blocks and a device is never read) and again once it
+    is open. Raises JsonFileError naming the file."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -154,15 +224,16 @@ def _read_regular_file(path: str | os.PathLike, where: str, max_bytes: int = MAX
         fd = os.open(path, flags)
     except OSError as err:
         raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+    fh = os.fdopen(fd, "rb")
     try:
-        with os.fdopen(fd, "rb") as fh:
-            _check_kind(os.fstat(fh.fileno()), where, max_bytes)  # replaced since the stat?
-            data = fh.read(max_bytes + 1)
+        _check_kind(os.fstat(fh.fileno()), where, max_bytes)  # replaced since the stat?
     except OSError as err:
+        fh.close()
         raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
-    if len(data) > max_bytes:
-        raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
-    return data
+    except JsonFileError:
+        fh.close()
+        raise
+    return fh
 
 
 def _check_kind(st: os.stat_result, where: str, max_bytes: int = MAX_BYTES) -> None:
@@ -197,9 +268,26 @@ def _why(err: Exception) -> str:
     return str(err)
 
 
-def _decode(data: bytes, where: str, encoding: str) -> str:
+def _decode(data: bytes, where: str, encoding: str, at: int = 0) -> str:
     """The text of the bytes; UTF-16 and UTF-32 (by their byte-order mark, or by the NUL
-    bytes of their first characters) are named as such rather than read as garbage."""
+    bytes of their first characters) are named as such rather than read as garbage. ``at``:
+    where ``data`` begins in its file, for the byte offsets in the errors."""
+    if at == 0:
+        _check_wide(data, where)
+    if b"\x00" in data:
+        nul = at + data.index(b"\x00")
+        raise JsonFileError(f"{where}: cannot be read (a NUL byte at byte {nul}: not text)")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        bad = data[err.start : err.start + 1].hex()
+        raise JsonFileError(
+            f"{where}: cannot be read (not UTF-8 text: byte 0x{bad} at byte {at + err.start})"
+        ) from None
+
+
+def _check_wide(data: bytes, where: str) -> None:
+    """Raises JsonFileError when the bytes begin as UTF-16 or UTF-32 text."""
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
         wide = "UTF-32"
     elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -210,16 +298,6 @@ def _decode(data: bytes, where: str, encoding: str) -> str:
         wide = ""
     if wide:
         raise JsonFileError(f"{where}: cannot be read ({wide} text; save it as UTF-8)")
-    if b"\x00" in data:
-        at = data.index(b"\x00")
-        raise JsonFileError(f"{where}: cannot be read (a NUL byte at byte {at}: not text)")
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as err:
-        bad = data[err.start : err.start + 1].hex()
-        raise JsonFileError(
-            f"{where}: cannot be read (not UTF-8 text: byte 0x{bad} at byte {err.start})"
-        ) from None
 
 
 def _depth(data: bytes) -> int:

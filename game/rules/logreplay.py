@@ -11,25 +11,44 @@ every battle of the regression corpus to the same stands at every action.
 
 Positions count the log's lines after the ``start`` line: position 0 is the table as it was
 set up, position ``length`` after the last line.
+
+A log is read as a stream (``LogReplay.from_file``): each line is checked and applied as it
+is read, the lines are kept compressed in blocks, and the checkpoints are thinned as the log
+grows, so memory stays bounded however long the log (a 780k-line log took 1.4 GB before).
+Every field the replay or the log panel reads is checked first (:mod:`game.rules.logfields`),
+and so is the order of the lines: one start line, first; turns that never go back nor skip;
+nothing after the end. A log with no end line (a battle stopped by a kill) replays what it
+holds, and :attr:`LogReplay.unfinished` says so.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import copy
+import json
 import os
+import pickle
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from game.rules.battle import Battle
-from game.rules.jsonfile import JsonFileError, is_json_number, read_json_lines
+from game.rules.jsonfile import JsonFileError, iter_json_lines
 from game.rules.log import check_log_line
+from game.rules.logfields import Known, field_problem
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.replay import TurnSteps
 from game.rules.scenario import ScenarioError, parse_scenario
 from game.rules.state import BattleState, Wreck
 
-CHECKPOINT_EVERY = 25  # lines between checkpoints beside those at each turn's start
+CHECKPOINT_EVERY = 25  # lines between checkpoints beside those at each turn's start, at first
+MAX_CHECKPOINTS = 512  # beside the turns' own: past it, every other one goes, the gap doubles
+BLOCK_LINES = 256  # lines compressed together (a long log's lines are kept as zlib blocks)
+PROGRESS_EVERY = 16384  # lines between two calls of a long read's progress callback
 SCENARIO_FORMAT = "hulldown-scenario/1"
+UNFINISHED = "the log ends before the battle does"
 
 
 class LogReplayError(ValueError):
@@ -92,36 +111,112 @@ def scenario_of_start(start: dict, where: str):
         raise LogReplayError(str(err).splitlines()[0]) from None
 
 
+class _Lines(Sequence):
+    """A log's lines, kept as they are read: the parsed objects of a log handed over as a
+    list, or (``compress``) the lines' bytes in zlib blocks of BLOCK_LINES lines, parsed
+    again when read (the block last read is kept parsed)."""
+
+    def __init__(self, compress: bool):
+        self.compress = compress
+        self._objects: list[dict] = []
+        self._blocks: list[bytes] = []
+        self._open: list[bytes] = []  # the lines of the block being filled
+        self._n = 0
+        self._cached: tuple[int, list[dict]] = (-1, [])
+
+    def add(self, raw: bytes | None, event: dict) -> None:
+        """Keep one more line: its bytes as read (None: it came as an object)."""
+        self._n += 1
+        if not self.compress:
+            self._objects.append(event)
+            return
+        self._open.append(raw if raw is not None else json.dumps(event).encode())
+        if len(self._open) == BLOCK_LINES:
+            self._blocks.append(zlib.compress(b"\n".join(self._open), 1))
+            self._open = []
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        if not self.compress:
+            return self._objects[i]
+        block, at = divmod(i, BLOCK_LINES)
+        if block == len(self._blocks):
+            return json.loads(self._open[at])
+        if self._cached[0] != block:
+            lines = zlib.decompress(self._blocks[block]).split(b"\n")
+            self._cached = (block, [json.loads(x) for x in lines])
+        return self._cached[1][at]
+
+
+class _Prefix(Sequence):
+    """The first ``n`` lines of a :class:`_Lines` (the log up to the position shown)."""
+
+    def __init__(self, lines: Sequence, n: int):
+        self.lines, self.n = lines, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.lines[k] for k in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return self.lines[i]
+
+
 class LogReplay(TurnSteps):
     """A battle log that can be shown after any number of its lines.
 
-    ``events`` are the log's lines as JSON objects, the ``start`` line first; ``where`` names
-    the log in errors. The attribute interface is that of :class:`game.rules.replay.Replay`
-    (``battle``, ``length``, ``position``, ``events``, ``turn_starts``, ``goto``, ``step``,
-    ``next_turn``, ``previous_turn``), so the replay screen shows either; ``step_name`` is
-    "line".
+    ``events`` are the log's lines as JSON objects, the ``start`` line first (any iterable:
+    a list, or the lines of a file as they are read); ``where`` names the log in errors;
+    ``progress``, if given, is called as lines are read with the count read so far. The
+    attribute interface is that of :class:`game.rules.replay.Replay` (``battle``, ``length``,
+    ``position``, ``events``, ``turn_starts``, ``goto``, ``step``, ``next_turn``,
+    ``previous_turn``), so the replay screen shows either; ``step_name`` is "line".
+    ``unfinished`` is None for a log that ends with its ``end`` line, else a sentence saying
+    the log stops before the battle does (a battle stopped by a kill).
 
     Raises
     ------
     LogReplayError
-        The first problem met: a line that breaks the log format (``check_log_line``), a stand
-        or a field that the start line does not know, a ruleset not built, a start line that
-        is not a valid scenario.
+        The first problem met, one line naming the log, the line and the field: a line that
+        breaks the log format (``check_log_line``); a field the replay or the log panel reads
+        that is of the wrong type or names a side or stand that the start line does not
+        (:func:`game.rules.logfields.field_problem`); lines out of order (a start line that is
+        not the first, turns going back or skipping one or past the battle's last, a line
+        after the end); a ruleset not built; a start line that is not a valid scenario.
     """
 
     step_name = "line"
 
-    def __init__(self, events: list[dict], where: str = "<log>"):
+    def __init__(
+        self,
+        events: Iterable[dict] | Iterable[tuple[bytes | None, dict]],
+        where: str = "<log>",
+        progress: Callable[[int], None] | None = None,
+        *,
+        _raw: bool = False,
+    ):
         self.where = where
-        if not events:
+        pairs: Iterator = iter(events) if _raw else ((None, ev) for ev in events)
+        first = next(pairs, None)
+        if first is None:
             raise LogReplayError(f"{where}: the log is empty")
-        for i, ev in enumerate(events):
-            problems = check_log_line(ev, i)
-            if problems:
-                raise LogReplayError(f"{where}: line {i + 1}: {problems[0]}")
-        if events[0]["event"] != "start":
+        self._check_line(first[1], 0)
+        if first[1]["event"] != "start":
             raise LogReplayError(f"{where}: line 1: the first line is not a start")
-        start = events[0]
+        start = first[1]
         scenario = scenario_of_start(start, where)
         if not isinstance(start["seed"], int) or isinstance(start["seed"], bool):
             raise LogReplayError(f"{where}: line 1 (start): seed: not a whole number")
@@ -129,38 +224,114 @@ class LogReplay(TurnSteps):
             self.battle = Battle(scenario, start["seed"])
         except ScenarioError as err:
             raise LogReplayError(str(err).splitlines()[0]) from None
-        self.all_events = list(events)
+        self.known = Known(frozenset(self.battle.sides), frozenset(self.battle.state.stands))
+        self.last_turn = scenario.spec.turns
+        self.all_events = _Lines(compress=_raw)
+        self.all_events.add(first[0], start)
         self.wwii = any(p.kind == "posture" for p in self.battle.rules.turn)
         b = self.battle
         b.state = b.ctx.state = self._initial_state()
         self.view = _View(b.state)
-        self._checkpoints: list[tuple[int, _View]] = [(0, copy.deepcopy(self.view))]
+        self._turn_marks: list[tuple[int, bytes]] = [(0, self._saved())]
+        self._marks: list[tuple[int, bytes]] = []  # every ``self._every`` lines
+        self._every = CHECKPOINT_EVERY
         # where each turn begins: its first line (the initiative roll) shown, as a save's
         # replay shows a turn's start once the action that began it is applied
         self.turn_starts: list[int] = [0]
         self.position = 0
-        turn = 0
-        for i in range(1, len(events)):
-            ev = events[i]
+        turn, last = 0, start
+        for i, (raw, ev) in enumerate(pairs, 1):
+            self._check_line(ev, i)
+            self._check_order(last, ev, i)
+            self._check_fields(ev, i)
             if ev["turn"] > turn:
                 turn = ev["turn"]
                 self.turn_starts.append(i)
-                self._checkpoints.append((i - 1, copy.deepcopy(self.view)))
-            elif (i - 1) % CHECKPOINT_EVERY == 0 and i > 1:
-                self._checkpoints.append((i - 1, copy.deepcopy(self.view)))
+                self._turn_marks.append((i - 1, self._saved()))
+            elif (i - 1) % self._every == 0 and i > 1:
+                self._mark(i - 1)
             self._apply(ev, i)
-            self.position = i
-        self.turn_starts = sorted(set(self.turn_starts))
+            self.all_events.add(raw, ev)
+            self.position, last = i, ev
+            if progress is not None and i % PROGRESS_EVERY == 0:
+                progress(i)
+        self.unfinished = None
+        if last["event"] != "end":
+            self.unfinished = (
+                f"{UNFINISHED}: line {self.length + 1}, the last, is in turn {last['turn']} "
+                f"({last['phase']}) and no end line follows"
+            )
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike) -> LogReplay:
-        """The replay of a battle-log file. Raises LogReplayError naming the file."""
+    def from_file(
+        cls, path: str | os.PathLike, progress: Callable[[int, int], None] | None = None
+    ) -> LogReplay:
+        """The replay of a battle-log file, read as a stream (memory does not grow with the
+        log). ``progress``, if given, is called now and then with the bytes read so far and
+        the file's size. Raises LogReplayError naming the file."""
         where = str(path)
+        size = 0
+        with contextlib.suppress(OSError, ValueError):
+            size = os.stat(path).st_size
+        done = [0]
+
+        def lines():
+            for raw, ev in iter_json_lines(path):
+                done[0] += len(raw) + 1
+                yield raw, ev
+
+        report = None if progress is None else (lambda _n: progress(done[0], size))
         try:
-            events = read_json_lines(path)
+            replay = cls(lines(), where, report, _raw=True)
         except JsonFileError as err:
             raise LogReplayError(str(err)) from None
-        return cls(events, where)
+        if progress is not None:
+            progress(size, size)
+        return replay
+
+    # ------------------------------------------------------------------ checking lines
+
+    def _check_line(self, ev, i: int) -> None:
+        """The line against the log format (check_log_line)."""
+        problems = check_log_line(ev, i)
+        if problems:
+            raise LogReplayError(f"{self.where}: line {i + 1}: {problems[0]}")
+
+    def _check_order(self, last: dict, ev: dict, i: int) -> None:
+        """Lines in the order a battle writes them: one start, first; turns that neither go
+        back nor skip one nor pass the battle's last; nothing after the end."""
+        at = f"{self.where}: line {i + 1}"
+        if ev["event"] == "start":
+            raise LogReplayError(f"{at}: a second start line (a log holds one battle)")
+        if last["event"] == "end":
+            raise LogReplayError(f"{at}: a line after the end (line {i})")
+        turn, before = ev["turn"], last["turn"]
+        if turn < before:
+            raise LogReplayError(f"{at}: turn {turn} after turn {before}: the turns go back")
+        if turn > before + 1:
+            raise LogReplayError(f"{at}: turn {turn} after turn {before}: a turn is missing")
+        if turn > self.last_turn:
+            raise LogReplayError(f"{at}: turn {turn}: the battle's last turn is {self.last_turn}")
+
+    def _check_fields(self, ev: dict, i: int) -> None:
+        """Every field the replay and the log panel's sentence read, of its type."""
+        bad = field_problem(ev, self.known)
+        if bad is not None:
+            raise LogReplayError(f"{self.where}: line {i + 1}: {bad}")
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def _saved(self) -> bytes:
+        """The view as it stands, pickled (a checkpoint)."""
+        return pickle.dumps(self.view, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _mark(self, position: int) -> None:
+        """A checkpoint at ``position``; past MAX_CHECKPOINTS every other one is dropped and
+        the gap between them doubles, so memory stays bounded however long the log."""
+        self._marks.append((position, self._saved()))
+        if len(self._marks) > MAX_CHECKPOINTS:
+            self._every *= 2
+            self._marks = [m for m in self._marks if m[0] % self._every == 0]
 
     def _initial_state(self) -> BattleState:
         """The state before any line after the start: the stands as set up, turn 0."""
@@ -170,22 +341,15 @@ class LogReplay(TurnSteps):
 
     # ------------------------------------------------------------------ reading lines
 
-    def _stand(self, sid, i: int, field: str):
-        st = self.view.state
-        if not isinstance(sid, str) or sid not in st.stands:
-            raise LogReplayError(
-                f"{self.where}: line {i + 1}: {field}: {sid!r} is no stand of the start line"
-            )
-        return st.stands[sid]
+    def _stand(self, sid: str, i: int, field: str):
+        """The stand a line names (its fields are checked: it is a stand of the start line)."""
+        return self.view.state.stands[sid]
 
     def _bad(self, i: int, field: str, why: str) -> LogReplayError:
         return LogReplayError(f"{self.where}: line {i + 1}: {field}: {why}")
 
-    def _markers(self, s, after, i: int, field: str) -> None:
-        if not isinstance(after, dict) or not all(
-            isinstance(after.get(k), bool) for k in ("S", "D", "eliminated")
-        ):
-            raise self._bad(i, field, "must be {S, D, eliminated} of true/false")
+    def _markers(self, s, after: dict) -> None:
+        """A stand's markers as a line leaves them (checked: S, D, eliminated of true/false)."""
         s.S, s.D = after["S"], after["D"]
         if after["eliminated"] and not s.eliminated:
             # where the engine leaves it (000 07.05): the stand's place in the state, which
@@ -224,12 +388,8 @@ class LogReplay(TurnSteps):
             self._postures(ev)
         if name == "regroup":
             s = self._stand(ev["stand"], i, "stand")
-            if not isinstance(ev["group"], str):
-                raise self._bad(i, "group", "must be a string")
-            s.group, s.hq, s.ghq = ev["group"], bool(ev["hq"]), bool(ev["ghq"])
+            s.group, s.hq, s.ghq = ev["group"], ev["hq"], ev["ghq"]
         elif name == "posture":
-            if not isinstance(ev["stands"], list) or not isinstance(ev["group"], str):
-                raise self._bad(i, "stands", "must be a list of stand ids with a group name")
             for sid in ev["stands"]:
                 s = self._stand(sid, i, "stands")
                 s.posture, s.group = "movement", ev["group"]
@@ -238,7 +398,7 @@ class LogReplay(TurnSteps):
             t = self._stand(ev["target"], i, "target")
             a.fire_attempts += 1
             if "target_markers_after" in ev:
-                self._markers(t, ev["target_markers_after"], i, "target_markers_after")
+                self._markers(t, ev["target_markers_after"])
             if ev.get("depleted") is True:
                 a.depleted = True
         elif name == "move_attempt":
@@ -247,7 +407,7 @@ class LogReplay(TurnSteps):
             self._move(ev, i)
         elif name == "marker_removal":
             s = self._stand(ev["stand"], i, "stand")
-            self._markers(s, ev["markers_after"], i, "markers_after")
+            self._markers(s, ev["markers_after"])
         elif name == "resupply":
             s = self._stand(ev["stand"], i, "stand")
             if ev["passed"] is True:
@@ -272,19 +432,7 @@ class LogReplay(TurnSteps):
 
     def _move(self, ev: dict, i: int) -> None:
         s = self._stand(ev["stand"], i, "stand")
-        path = ev["path"]
-        if not (
-            isinstance(path, list)
-            and path
-            and all(
-                isinstance(p, list) and len(p) == 2 and all(is_json_number(v) for v in p)
-                for p in path
-            )
-        ):
-            raise self._bad(i, "path", "must be a list of [x, y] numbers")
-        if not is_json_number(ev["facing_deg"]):
-            raise self._bad(i, "facing_deg", "must be a number")
-        x, y = path[-1]
+        x, y = ev["path"][-1]
         if not self.battle.table.on_table(x, y):
             raise self._bad(i, "path", f"ends off the table at ({x}, {y})")
         s.x, s.y, s.facing_deg = float(x), float(y), float(ev["facing_deg"]) % 360.0
@@ -299,9 +447,9 @@ class LogReplay(TurnSteps):
         return len(self.all_events) - 1
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> Sequence[dict]:
         """The log's lines up to the current position (the start line first)."""
-        return self.all_events[: self.position + 1]
+        return _Prefix(self.all_events, self.position + 1)
 
     def goto(self, position: int) -> None:
         """Show the table after ``position`` lines (clamped to 0..length): the last
@@ -309,11 +457,17 @@ class LogReplay(TurnSteps):
         position = max(0, min(self.length, position))
         if position == self.position:
             return
-        if position < self.position or position - self.position > CHECKPOINT_EVERY:
-            at, view = max((c for c in self._checkpoints if c[0] <= position), key=lambda c: c[0])
-            self.view = copy.deepcopy(view)
-            self.battle.state = self.battle.ctx.state = self.view.state
-            self.position = at
+        if position < self.position or position - self.position > self._every:
+            at, saved = self._turn_marks[
+                bisect.bisect_right(self._turn_marks, position, key=lambda m: m[0]) - 1
+            ]
+            k = bisect.bisect_right(self._marks, position, key=lambda m: m[0]) - 1
+            if k >= 0 and self._marks[k][0] > at:
+                at, saved = self._marks[k]
+            if not (at <= self.position <= position):  # else going on from here is shorter
+                self.view = pickle.loads(saved)
+                self.battle.state = self.battle.ctx.state = self.view.state
+                self.position = at
         while self.position < position:
             self.position += 1
             self._apply(self.all_events[self.position], self.position)

@@ -6,6 +6,7 @@ jump a restore and a few actions, ``game.rules.replay``)."""
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
 import pygame
 import pygame_gui
@@ -19,6 +20,31 @@ TOP_H = 44
 BOTTOM_H = 56
 PANEL_W = 360
 SPEEDS = (1.0, 3.0, 10.0)  # steps (actions, or a log's lines) a second
+
+
+class Sentences(Sequence):
+    """The log panel's sentences of a battle log's lines 0..``upto``, each made when the panel
+    first shows it: a long log (780k lines) is never put into words whole. ``note``, if given,
+    is one more sentence after them (the log stops before the battle's end). The lines are
+    checked (``game.rules.logfields``): every one has its sentence."""
+
+    def __init__(self, lines, upto: int, names: dict, sides: dict, note: str | None = None):
+        self.lines, self.upto, self.names, self.sides = lines, upto, names, sides
+        self.note = f"{note[0].upper()}{note[1:]}." if note else None
+
+    def __len__(self) -> int:
+        return self.upto + 1 + (self.note is not None)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i == self.upto + 1:
+            return self.note
+        return describe(self.lines[i], self.names, self.sides) or ""
 
 
 class ReplayScreen:
@@ -41,12 +67,17 @@ class ReplayScreen:
         replay.goto(0)  # a replay starts at the beginning (End jumps to the result)
         self.tv = TableView(b.table, self.table_rect(app.size))
         self._buttons: dict = {}
-        # every line of the whole battle in words, once; the panel shows those up to the position
-        full = getattr(replay, "all_events", None) or replay.end_events
-        described = [(i, describe(e, self.names, self.sides)) for i, e in enumerate(full)]
+        self.log_view: LogView | None = None
+        self.unfinished = getattr(replay, "unfinished", None)
+        if getattr(replay, "all_events", None) is not None:
+            return  # a log: its sentences are made as the panel shows them (_show)
+        # every action's lines of the whole battle in words, once; the panel shows those up to
+        # the position
+        described = [
+            (i, describe(e, self.names, self.sides)) for i, e in enumerate(replay.end_events)
+        ]
         self._line_at = [i for i, text in described if text]
         self._texts = [text for _, text in described if text]
-        self.log_view: LogView | None = None
 
     def table_rect(self, size) -> pygame.Rect:
         """Where the table is drawn: left of the log, between the bars."""
@@ -227,7 +258,11 @@ class ReplayScreen:
             self.slider.set_current_value(r.position)
         self.play_button.set_text("Pause" if self.playing else "Play")
         # the sentences of the lines up to the position (a prefix: their renders are kept)
-        self.log_view.lines = self._texts[: bisect.bisect_left(self._line_at, len(r.events))]
+        if getattr(r, "all_events", None) is not None:
+            note = self.unfinished if r.position == r.length else None
+            self.log_view.lines = Sentences(r.all_events, r.position, self.names, self.sides, note)
+        else:
+            self.log_view.lines = self._texts[: bisect.bisect_left(self._line_at, len(r.events))]
         self.log_view.scroll = 0
 
     def draw(self, surface: pygame.Surface) -> None:

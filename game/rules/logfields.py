@@ -1,0 +1,223 @@
+"""The types of every field a battle log's replay reads (``hulldown replay LOG.jsonl``): the
+replay's own reading of the lines (:mod:`game.rules.logreplay`) and the log panel's sentences
+(``game.ui.logtext.describe``), checked before either reads a line, as the save loader checks
+a save's fields before its replay.
+
+:func:`check_log_line` (``game.rules.log``) holds a line to the log format; this holds it to
+what the replay assumes besides: sides and stands that the start line names, whole numbers
+where a sentence writes ``{:+d}``, text where it calls a string method, true/false where it
+tests. Before this check, 67 hostile logs raised from the panel's sentences
+(``initiative.rolls`` a list, ``side`` a list, ``differential`` 2.5, an unknown ``outcome``,
+an int ``why``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from game.rules.jsonfile import is_json_int, is_json_number
+from game.rules.log import CRT_CELLS, STOPPED_BY
+
+
+@dataclass(frozen=True)
+class Known:
+    """What the start line names: the side ids and the stand ids."""
+
+    sides: frozenset[str]
+    stands: frozenset[str]
+
+
+Check = Callable[[object, Known], str | None]
+"""A field's check: None when the value is right, else ``"PATH: must be ..."`` where PATH
+is the part of the field's path below it ("" for the field itself)."""
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:36] + "...]"
+
+
+def _leaf(test: Callable[[object, Known], bool], what: str) -> Check:
+    def check(value, known: Known) -> str | None:
+        return None if test(value, known) else f": must be {what}, not {_shown(value)}"
+
+    return check
+
+
+TEXT = _leaf(lambda v, k: isinstance(v, str), "text")
+INT = _leaf(lambda v, k: is_json_int(v), "a whole number")
+NUMBER = _leaf(lambda v, k: is_json_number(v), "a number")
+BOOL = _leaf(lambda v, k: isinstance(v, bool), "true or false")
+ANY: Check = lambda v, k: None  # noqa: E731 - read by no sentence or state
+SIDE = _leaf(lambda v, k: isinstance(v, str) and v in k.sides, "a side of the start line")
+SIDE_OR_NULL = _leaf(
+    lambda v, k: v is None or (isinstance(v, str) and v in k.sides),
+    "a side of the start line or null",
+)
+STAND = _leaf(lambda v, k: isinstance(v, str) and v in k.stands, "a stand of the start line")
+
+
+def one_of(*values: object) -> Check:
+    """One of ``values`` (compared as JSON: true is not 1)."""
+    words = ", ".join(repr(v) for v in values)
+    return _leaf(lambda v, k: isinstance(v, str | type(None)) and v in values, f"one of {words}")
+
+
+def list_of(item: Check, non_empty: bool = False) -> Check:
+    """A JSON array whose every item passes ``item``."""
+
+    def check(value, known: Known) -> str | None:
+        if not isinstance(value, list) or (non_empty and not value):
+            return f": must be a {'non-empty ' if non_empty else ''}list, not {_shown(value)}"
+        for i, v in enumerate(value):
+            bad = item(v, known)
+            if bad is not None:
+                return f"[{i}]{bad}"
+        return None
+
+    return check
+
+
+def obj(fields: dict[str, Check], optional: dict[str, Check] | None = None) -> Check:
+    """A JSON object with each of ``fields`` (and each of ``optional`` it has) passing its
+    check; other keys are let be (the format lets fields be added)."""
+
+    def check(value, known: Known) -> str | None:
+        if not isinstance(value, dict):
+            return f": must be an object, not {_shown(value)}"
+        for key, chk in fields.items():
+            if key not in value:
+                return f".{key}: is missing"
+            bad = chk(value[key], known)
+            if bad is not None:
+                return f".{key}{bad}"
+        for key, chk in (optional or {}).items():
+            if key in value:
+                bad = chk(value[key], known)
+                if bad is not None:
+                    return f".{key}{bad}"
+        return None
+
+    return check
+
+
+def mapping(key: Check, item: Check) -> Check:
+    """A JSON object whose every key passes ``key`` and every value ``item``."""
+
+    def check(value, known: Known) -> str | None:
+        if not isinstance(value, dict):
+            return f": must be an object, not {_shown(value)}"
+        for k, v in value.items():
+            bad = key(k, known)
+            if bad is not None:
+                return f" key {k!r}{bad}"
+            bad = item(v, known)
+            if bad is not None:
+                return f".{k}{bad}"
+        return None
+
+    return check
+
+
+INTS = list_of(INT)
+MODS = list_of(obj({"why": TEXT, "value": INT}))
+MARKERS = obj({"S": BOOL, "D": BOOL, "eliminated": BOOL})
+POINT = _leaf(
+    lambda v, k: isinstance(v, list) and len(v) == 2 and all(is_json_number(x) for x in v),
+    "[x, y] in inches",
+)
+ROLL = {"roll": INT, "mods": MODS, "total": INT, "level": INT, "passed": BOOL}
+LOSSES = mapping(SIDE, INT)
+
+FIELDS: dict[str, dict[str, Check]] = {
+    "regroup": {"side": SIDE, "stand": STAND, "group": TEXT, "hq": BOOL, "ghq": BOOL},
+    "initiative": {
+        "rolls": mapping(SIDE, obj({"dice": INTS, "total": INT})),
+        "tiebreaks": list_of(mapping(SIDE, INTS)),
+        "winner": SIDE,
+    },
+    "orders": {
+        "side": SIDE,
+        "dice": INTS,
+        "command_value": INT,
+        "generation_mod": INT,
+        "total": INT,
+        "orders": INT,
+    },
+    "pass": {"side": SIDE},
+    "posture": {"side": SIDE, "group": TEXT, "stands": list_of(STAND)},
+    "fire": {
+        "kind": one_of("standard", "opportunity", "covering"),
+        "side": SIDE,
+        "attacker": STAND,
+        "target": STAND,
+        "weapon": TEXT,
+        "cohesion": obj(ROLL),
+    },
+    "move_attempt": {
+        "side": SIDE,
+        "group": TEXT,
+        "ordered": BOOL,
+        "roll": INT,
+        "per_stand": mapping(STAND, obj({"mods": MODS, "total": INT, "passed": BOOL})),
+    },
+    "move": {
+        "side": SIDE,
+        "stand": STAND,
+        "path": list_of(POINT, non_empty=True),
+        "mp_spent": NUMBER,
+        "mp_allowed": NUMBER,
+        "facing_deg": NUMBER,
+        "stopped_by": one_of(*sorted(STOPPED_BY, key=str)),
+        "entered": BOOL,
+    },
+    "marker_removal": {
+        "stand": STAND,
+        "roll": INT,
+        "mods": MODS,
+        "total": INT,
+        "outcome": one_of("recovered", "rallied", "panic", "none"),
+        "markers_after": MARKERS,
+    },
+    "resupply": {"stand": STAND, "roll": INT, "total": INT, "passed": BOOL},
+    "end_turn": {"losses": LOSSES},
+    "end": {"winner": SIDE_OR_NULL, "reason": TEXT, "losses": LOSSES},
+}
+"""The fields each line's replay and sentence read, with their checks."""
+
+OPTIONAL: dict[str, dict[str, Check]] = {
+    "fire": {"depleted": BOOL},
+    "move": {
+        "cohesion": obj(ROLL),
+        "pass_through": obj({**ROLL, "enemy": STAND}),
+    },
+}
+"""Fields a line may leave out, checked when it has them."""
+
+FIRE_PASSED: dict[str, Check] = {
+    "aspect": TEXT,
+    "differential": INT,
+    "combat": obj({"dice": INTS, "mods": MODS, "total": INT}),
+    "crt": one_of(*sorted(CRT_CELLS)),
+    "result": one_of("none", "S", "D", "E"),
+    "target_markers_after": MARKERS,
+}
+"""A fire line's fields when its cohesion roll passed."""
+
+
+_LINE = {name: obj(fields, OPTIONAL.get(name)) for name, fields in FIELDS.items()}
+_FIRE_PASSED = obj({**FIELDS["fire"], **FIRE_PASSED}, OPTIONAL["fire"])
+
+
+def field_problem(event: dict, known: Known) -> str | None:
+    """The first field of a log line (already held to the format by ``check_log_line``) that
+    the replay or its sentence could not read, as ``"EVENT.FIELD.PATH: must be ..., not
+    VALUE"``; None when every field it reads is of its type."""
+    name = event["event"]
+    check = _LINE.get(name)
+    cohesion = event.get("cohesion")
+    if name == "fire" and isinstance(cohesion, dict) and cohesion.get("passed") is True:
+        check = _FIRE_PASSED
+    bad = None if check is None else check(event, known)
+    return None if bad is None else f"{name}{bad}"
