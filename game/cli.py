@@ -7,7 +7,6 @@ import contextlib
 import math
 import os
 import sys
-import tempfile
 
 MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "maps")
 
@@ -67,19 +66,6 @@ def seed_arg(text: str) -> int:
     keeps seeds the save reader accepts."""
     top = 10**SEED_DIGITS - 1
     return _whole(text, -top, top, f"of at most {SEED_DIGITS} digits")
-
-
-def _log_dir_problem(log_dir: str) -> str | None:
-    """Why battle logs cannot be written into ``log_dir`` (made if missing), or None."""
-    if os.path.exists(log_dir) and not os.path.isdir(log_dir):
-        return "it is a file, not a folder"
-    try:
-        os.makedirs(log_dir, exist_ok=True)
-        with tempfile.TemporaryFile(dir=log_dir):
-            pass
-    except OSError as err:
-        return f"cannot write there ({err.strerror or err})"
-    return None
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -148,6 +134,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     from game import ScenarioError, load_scenario
     from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
+    from game.saves import folder_problem
 
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) == 1:
@@ -169,7 +156,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 1
     log_dir = args.log_dir
     if log_dir:
-        problem = _log_dir_problem(log_dir)
+        problem = folder_problem(log_dir)
         if problem:
             print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
             return 2

@@ -2,23 +2,43 @@
 
 The folder is the platform's user data folder for "hulldown" (platformdirs), or the folder named
 by the ``HULLDOWN_DATA_DIR`` environment variable (tests, portable installs).
+
+None of these functions raises: a folder that cannot be made (a file where it should be, a
+read-only or missing parent) is returned all the same, and writing there raises OSError,
+which every writer reports and plays on (the battle in memory, as on a full disk).
+:func:`data_dir_problem` says what is wrong, once, for the menu and the command line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import platformdirs
 
+SUBFOLDERS = ("logs", "saves", "scenarios")
+"""The data folder's own folders: battle logs, Ctrl+S saves, the editor's scenarios."""
+
+
+def _base() -> Path:
+    return Path(
+        os.environ.get("HULLDOWN_DATA_DIR") or platformdirs.user_data_dir("hulldown", False)
+    )
+
+
+def _made(path: Path) -> Path:
+    """``path``, made if missing when it can be (see the module's note)."""
+    with contextlib.suppress(OSError):
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
 
 def data_dir() -> Path:
-    """The folder for saves and logs (created if missing)."""
-    base = os.environ.get("HULLDOWN_DATA_DIR") or platformdirs.user_data_dir("hulldown", False)
-    path = Path(base)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The folder for saves and logs (made if missing and possible; never raises)."""
+    return _made(_base())
 
 
 def autosave_path() -> Path:
@@ -27,10 +47,8 @@ def autosave_path() -> Path:
 
 
 def logs_dir() -> Path:
-    """Where battles played on screen write their battle logs."""
-    path = data_dir() / "logs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """Where battles played on screen write their battle logs (made if possible)."""
+    return _made(data_dir() / "logs")
 
 
 def battle_log_path(scenario_path: str | Path, seed: int) -> Path:
@@ -42,7 +60,54 @@ def battle_log_path(scenario_path: str | Path, seed: int) -> Path:
 
 
 def saves_dir() -> Path:
-    """Where Ctrl+S saves go by default."""
-    path = data_dir() / "saves"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """Where Ctrl+S saves go by default (made if possible)."""
+    return _made(data_dir() / "saves")
+
+
+def scenarios_dir() -> Path:
+    """The player's own scenarios, where the map editor saves them (made if possible)."""
+    return _made(data_dir() / "scenarios")
+
+
+def folder_problem(folder: str | os.PathLike) -> str | None:
+    """Why files cannot be written into ``folder`` (made if missing), or None: "it is a file,
+    not a folder", or "cannot write there (why)" for a missing parent, no permission, a
+    read-only or full disk. Tried for real: a temporary file is made and removed."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        return "it is a file, not a folder"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return f"cannot write there ({err.strerror or err})"
+    return None
+
+
+def data_dir_problem() -> str | None:
+    """What is wrong with the data folder or its ``logs``, ``saves`` and ``scenarios``, as
+    one line naming the folder and the problem (``the data folder's logs folder FOLDER: it
+    is a file, not a folder``), or None when each can be written."""
+    base = _base()
+    problem = folder_problem(base)
+    if problem is not None:
+        return f"the data folder {base}: {problem}"
+    for name in SUBFOLDERS:
+        problem = folder_problem(base / name)
+        if problem is not None:
+            return f"the data folder's {name} folder {base / name}: {problem}"
+    return None
+
+
+def remove_stale_temps_everywhere(older_than_s: float | None = None) -> int:
+    """Remove the temporary files that writes killed half way left in the data folder and
+    its own folders (``.NAME.*.tmp`` older than ``older_than_s`` seconds, by default
+    STALE_TEMP_S), at start-up; the
+    next save of the same file would only remove its own. Returns how many; never raises."""
+    from game import STALE_TEMP_S, remove_old_files
+
+    base = _base()
+    return sum(
+        remove_old_files(folder, ".*.tmp", STALE_TEMP_S if older_than_s is None else older_than_s)
+        for folder in (base, *(base / name for name in SUBFOLDERS))
+    )

@@ -432,15 +432,22 @@ def remove_stale_temps(path: str | os.PathLike, older_than_s: float = STALE_TEMP
     killed mid-write (``.NAME.*.tmp`` older than ``older_than_s`` seconds); returns how many.
     Files that vanish or cannot be removed are skipped: cleaning never stops a save."""
     p = Path(path)
+    return remove_old_files(p.parent, f".{glob.escape(p.name)}.*.tmp", older_than_s)
+
+
+def remove_old_files(folder: str | os.PathLike, pattern: str, older_than_s: float) -> int:
+    """Remove the files of ``folder`` matching the glob ``pattern`` that are older than
+    ``older_than_s`` seconds (by their modification time); returns how many. A folder that
+    cannot be read and files that vanish or cannot be removed are skipped: never raises."""
     now = time.time()
     removed = 0
     try:
-        candidates = list(p.parent.glob(f".{glob.escape(p.name)}.*.tmp"))
+        candidates = list(Path(folder).glob(pattern))
     except OSError:
         return 0
     for leftover in candidates:
         try:
-            if now - leftover.stat().st_mtime > older_than_s:
+            if leftover.is_file() and now - leftover.stat().st_mtime > older_than_s:
                 leftover.unlink()
                 removed += 1
         except OSError:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pygame
@@ -46,6 +47,9 @@ class App:
         self.apply_settings(self.settings)
         self.screen = None
         self.toast: tuple[str, int] = ("", 0)  # a short message over any screen, until a tick
+        self.data_problem = data_folder_check()
+        if self.data_problem:  # said over whichever screen opens, as long as a full disk's
+            self.toast = (self.data_problem, pygame.time.get_ticks() + DATA_PROBLEM_MS)
         self.running = True
         self.frames = frames
 
@@ -171,6 +175,22 @@ def window_size(desktop: tuple[int, int] | None) -> tuple[int, int]:
     return max(MIN_SIZE[0], min(w, desktop[0])), max(MIN_SIZE[1], min(h, desktop[1]))
 
 
+DATA_PROBLEM_MS = 12_000  # how long the data folder's problem shows over the first screen
+
+
+def data_folder_check() -> str:
+    """At start-up: remove what writes killed half way left in the data folder (stale
+    ``.tmp`` files), and say what is wrong with the folder, if anything, as one line naming
+    it and the problem and saying that play goes on without saving ("" when nothing is)."""
+    from game.saves import data_dir_problem, remove_stale_temps_everywhere
+
+    remove_stale_temps_everywhere()
+    problem = data_dir_problem()
+    if problem is None:
+        return ""
+    return f"{problem[0].upper()}{problem[1:]}. Play goes on without saving there."
+
+
 def start(screen_factory, frames: int = 0) -> int:
     """Open the window (:func:`window_size`), show the screen ``screen_factory(app)`` makes,
     run until closed.
@@ -191,6 +211,8 @@ def start(screen_factory, frames: int = 0) -> int:
             "'hulldown render SCENARIO --out map.png' and 'hulldown simulate' work without one."
         )
         return 2
+    if app.data_problem:
+        print(f"hulldown: {app.data_problem}", file=sys.stderr)
     if os.environ.get("SDL_VIDEODRIVER") == "dummy" and not frames:
         app.frames = 1  # nothing could be seen: draw once and stop
     app.show(screen_factory(app))

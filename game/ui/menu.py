@@ -14,7 +14,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from pygame_gui.windows import UIFileDialog
 
 import game
-from game.saves import autosave_path, battle_log_path, data_dir
+from game.saves import autosave_path, battle_log_path, scenarios_dir
 from game.ui.colours import INK
 
 if TYPE_CHECKING:
@@ -51,10 +51,8 @@ def close_drop_downs(menus) -> bool:
 
 def user_maps() -> Path:
     """The folder of the player's own scenarios (where the map editor saves them); the menu
-    lists them after the shipped maps."""
-    path = data_dir() / "scenarios"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    lists them after the shipped maps. Never raises (``game.saves``)."""
+    return scenarios_dir()
 
 
 def continue_log(battle: Battle) -> Battle:
@@ -84,7 +82,11 @@ def new_battle(
     """
     sc = scenario if isinstance(scenario, game.Scenario) else game.load_scenario(scenario)
     log = battle_log_path(sc.path, seed)
-    battle = game.Battle(sc, seed, log_path=log, autosave=autosave_path())
+    try:
+        battle = game.Battle(sc, seed, log_path=log, autosave=autosave_path())
+    except OSError as err:  # no logs folder (a file in its place, read-only): play on, unlogged
+        battle = game.Battle(sc, seed, autosave=autosave_path())
+        battle.log.error = f"{log}: the battle log could not be written ({err.strerror or err})"
     battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
     try:
         battle.save(battle.autosave)
@@ -135,6 +137,8 @@ class MenuScreen:
         self.app = app
         self.message = message
         self.maps = sorted(MAPS_DIR.glob("*.json")) + sorted(user_maps().glob("*.json"))
+        if not message and getattr(app, "data_problem", ""):
+            self.message = app.data_problem  # kept under the buttons, after the toast
         self.chosen: Path | None = self.maps[0] if self.maps else None
         self.dialog = None
 
