@@ -67,6 +67,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "SaveError": ("game.rules.battle", "SaveError"),
     "Scenario": ("game.rules.scenario", "Scenario"),
     "ScenarioError": ("game.rules.scenario", "ScenarioError"),
+    "shipped_dir": ("game.rules.shipped", "shipped_dir"),
     "Sight": ("game.rules.geometry", "Sight"),
     "sight_info": ("game.rules.battle", "sight_info"),
     "SightInfo": ("game.rules.battle", "SightInfo"),

@@ -8,8 +8,6 @@ import math
 import os
 import sys
 
-MAPS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "maps")
-
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
 AI_SPEED_RANGE = (1.0, 1000.0)  # play --ai-speed, inches a second, or 0 (game.rules.battle's)
@@ -114,10 +112,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 def _cmd_view(args: argparse.Namespace) -> int:
     """Open a window on a scenario's table (the battle screens come with the engine)."""
-    from game import ScenarioError, load_scenario
+    from game import ScenarioError, load_scenario, shipped_dir
     from game.ui.viewer import run_viewer
 
-    path = args.scenario or os.path.join(MAPS_DIR, "modern-meeting.json")
+    path = args.scenario or shipped_dir("maps") / "modern-meeting.json"
     try:
         sc = load_scenario(path)
     except ScenarioError as err:

@@ -19,8 +19,10 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
-DATA_DIR = ASSETS_DIR / "data"
+from game.rules.shipped import shipped_dir
+
+DATA_DIR = shipped_dir("assets/data")
+ASSETS_DIR = DATA_DIR.parent
 
 CrtCell = Literal["-", "S", "(S)", "D", "E"]
 _STRICT = ConfigDict(extra="forbid")

@@ -20,7 +20,7 @@ from game.ui.colours import INK
 if TYPE_CHECKING:
     from game import Battle, Scenario
 
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
+MAPS_DIR = game.shipped_dir("maps")
 HOTSEAT = "Hotseat: two players, one screen"
 VS_AI_FIRST = "Against the AI: you command the first force"
 VS_AI_SECOND = "Against the AI: you command the second force"
