@@ -46,13 +46,15 @@ class SightMixin:
         """Sight between every firer and every target, both ways at once.
 
         Works in stages over all pairs, each on numpy arrays: the sight segment (centre to
-        centre less both footprints); the sighting distance; stands in the way (a cheap distance
-        test, Shapely only for lines that pass near a footprint's corners); hills; blocking
-        terrain (an STRtree over the shrunk areas, then bounding and inscribed circles, Shapely
-        only for lines that pass near an outline). A pair already out of sight or blocked both
-        ways skips the later stages unless ``explain`` asks for every blocker.
-        Returns arrays of shape (len(firers), len(targets)); "rev" entries are the target
-        firing at the firer.
+        centre less both footprints, inches); the sighting distance; then the blockers (000
+        07.01, 001 6.1): lines surely inside a blocking area (numpy alone, inscribed circles);
+        hills; the rest of the blocking terrain (an STRtree over the shrunk areas, then
+        bounding and inscribed circles, Shapely only for lines that pass near an outline);
+        stands in the way (a cheap distance test, Shapely only for lines that pass near a
+        footprint's corners). A pair already out of sight or blocked both ways skips the later
+        stages. With ``explain`` every blocker is named, in the rules' order (stands, hills,
+        terrain), and no stage is skipped. Returns arrays of shape (len(firers),
+        len(targets)); "rev" entries are the target firing at the firer.
         """
         nf, nt = len(firers), len(targets)
         fx = np.array([p.x for p in firers], dtype=float)
