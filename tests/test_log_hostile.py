@@ -242,8 +242,7 @@ ORDER_CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def wwii_log() -> list[dict]:
+def log_with_every_kind() -> list[dict]:
     """A corpus battle with every kind of line the cases spoil (resupply, regroup, ATGMs)."""
     for p in sorted(CORPUS.glob("*.save.json")):
         events = Battle.load(p).log.events
@@ -253,6 +252,23 @@ def wwii_log() -> list[dict]:
         ):
             return events
     raise AssertionError("no corpus battle has every kind of line")
+
+
+@pytest.fixture(scope="module")
+def wwii_log() -> list[dict]:
+    """The events of :func:`log_with_every_kind`."""
+    return log_with_every_kind()
+
+
+def long_log(events: list[dict], lines: int):
+    """A log of about ``lines`` lines: ``events`` with each pass line repeated (renumbered),
+    yielded one JSON line at a time (a stand-in for a very long battle)."""
+    reps = max(1, lines // max(1, sum(e["event"] == "pass" for e in events)))
+    seq = 0
+    for e in events:
+        for _ in range(reps if e["event"] == "pass" else 1):
+            yield json.dumps({**e, "seq": seq}, separators=(",", ":")) + "\n"
+            seq += 1
 
 
 def _replay_says(tmp_path, events, capsys) -> str:
@@ -333,11 +349,12 @@ def test_a_log_cut_by_a_kill_says_it_ends_before_the_battle(tmp_path, capsys, lo
     cut = logs[0][:100]
     r = LogReplay(cut)
     assert r.unfinished == (
-        f"{UNFINISHED}: line 100, the last, is in turn {cut[-1]['turn']} ({cut[-1]['phase']}) "
-        "and no end line follows"
+        f"{UNFINISHED}: its last line is in turn {cut[-1]['turn']} ({cut[-1]['phase']}) and "
+        "no end line follows"
     )
     shown = Sentences(r.all_events, r.length, {}, {}, r.unfinished)
-    assert shown[-1].startswith("The log ends before the battle does: line 100")
+    assert shown[-1] == f"{r.unfinished[0].upper()}{r.unfinished[1:]}."
+    assert len(shown) == r.length + 2  # the start line's sentence, one a line, the note
     path = tmp_path / "killed.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in cut), encoding="utf-8")
     assert main(["replay", str(path), "--frames", "2"]) == 0
@@ -354,15 +371,10 @@ def test_a_long_log_is_read_as_a_stream_in_bounded_memory(tmp_path, logs):
     from game.rules.logreplay import MAX_CHECKPOINTS, LogReplay
 
     events = logs[0]
-    passes = sum(e["event"] == "pass" for e in events)
-    reps = 60_000 // passes
     path = tmp_path / "long.jsonl"
     with path.open("w", encoding="utf-8") as fh:
-        seq = 0
-        for e in events:
-            for _ in range(reps if e["event"] == "pass" else 1):
-                fh.write(json.dumps({**e, "seq": seq}, separators=(",", ":")) + "\n")
-                seq += 1
+        fh.writelines(long_log(events, 60_000))
+    seq = sum(1 for _ in path.open(encoding="utf-8"))
     seen = []
     tracemalloc.start()
     r = LogReplay.from_file(path, progress=lambda done, size: seen.append((done, size)))

@@ -258,8 +258,8 @@ class LogReplay(TurnSteps):
         self.unfinished = None
         if last["event"] != "end":
             self.unfinished = (
-                f"{UNFINISHED}: line {self.length + 1}, the last, is in turn {last['turn']} "
-                f"({last['phase']}) and no end line follows"
+                f"{UNFINISHED}: its last line is in turn {last['turn']} ({last['phase']}) and "
+                "no end line follows"
             )
 
     @classmethod
