@@ -232,6 +232,26 @@ def _past_the_last_turn(events):
     events[0]["turns"] = events[-1]["turn"] - 1
 
 
+def _phase_back(events):
+    i = next(
+        k
+        for k, e in enumerate(events[:-1])
+        if e["phase"] == "fire1" and events[k + 1]["phase"] in ("fire1", "fire2")
+    )
+    events[i]["phase"] = "movement"
+
+
+def _no_initiative(events):
+    del events[_nth(events, "initiative", 2)]
+    _renumber(events)
+
+
+def _within_a_turn_reversed(events):
+    a, b = _nth(events, "initiative", 2), _nth(events, "end_turn", 2)
+    events[a + 1 : b] = events[a + 1 : b][::-1]
+    _renumber(events)
+
+
 ORDER_CASES = {
     "lines reversed": (_reversed, "line 2: turn"),
     "turns going back": (_turn_back, "the turns go back"),
@@ -239,6 +259,9 @@ ORDER_CASES = {
     "a second start line": (_second_start, "line 6: a second start line (a log holds one battle)"),
     "a line after the end": (_after_the_end, "a line after the end"),
     "a turn past the battle's last": (_past_the_last_turn, "the battle's last turn is"),
+    "phases going back": (_phase_back, "phase of turn 1: the phases go back"),
+    "a turn without its initiative roll": (_no_initiative, "not its initiative roll"),
+    "a turn's lines reversed": (_within_a_turn_reversed, "the phases go back"),
 }
 
 

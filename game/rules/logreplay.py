@@ -49,6 +49,18 @@ BLOCK_LINES = 256  # lines compressed together (a long log's lines are kept as z
 PROGRESS_EVERY = 16384  # lines between two calls of a long read's progress callback
 SCENARIO_FORMAT = "hulldown-scenario/1"
 UNFINISHED = "the log ends before the battle does"
+PHASE_ORDER = (
+    "setup",
+    "initiative",
+    "posture",
+    "fire1",
+    "fire2",
+    "fire",
+    "movement",
+    "marker_removal",
+    "end",
+)
+"""The phases in the order a turn's lines take them (game.rules.log.PHASES, in order)."""
 
 
 class LogReplayError(ValueError):
@@ -194,8 +206,9 @@ class LogReplay(TurnSteps):
         breaks the log format (``check_log_line``); a field the replay or the log panel reads
         that is of the wrong type or names a side or stand that the start line does not
         (:func:`game.rules.logfields.field_problem`); lines out of order (a start line that is
-        not the first, turns going back or skipping one or past the battle's last, a line
-        after the end); a ruleset not built; a start line that is not a valid scenario.
+        not the first, turns going back or skipping one or past the battle's last, a turn not
+        opening with its initiative roll, phases going back within a turn, a line after the
+        end); a ruleset not built; a start line that is not a valid scenario.
     """
 
     step_name = "line"
@@ -299,7 +312,8 @@ class LogReplay(TurnSteps):
 
     def _check_order(self, last: dict, ev: dict, i: int) -> None:
         """Lines in the order a battle writes them: one start, first; turns that neither go
-        back nor skip one nor pass the battle's last; nothing after the end."""
+        back nor skip one nor pass the battle's last, each opening with its initiative roll;
+        within a turn, phases in their order; nothing after the end."""
         at = f"{self.where}: line {i + 1}"
         if ev["event"] == "start":
             raise LogReplayError(f"{at}: a second start line (a log holds one battle)")
@@ -312,6 +326,15 @@ class LogReplay(TurnSteps):
             raise LogReplayError(f"{at}: turn {turn} after turn {before}: a turn is missing")
         if turn > self.last_turn:
             raise LogReplayError(f"{at}: turn {turn}: the battle's last turn is {self.last_turn}")
+        if turn > before and ev["event"] != "initiative":
+            raise LogReplayError(
+                f"{at}: turn {turn} begins with a {ev['event']} line, not its initiative roll"
+            )
+        phase, was = ev["phase"], last["phase"]
+        if turn == before and PHASE_ORDER.index(phase) < PHASE_ORDER.index(was):
+            raise LogReplayError(
+                f"{at}: the {phase} phase after the {was} phase of turn {turn}: the phases go back"
+            )
 
     def _check_fields(self, ev: dict, i: int) -> None:
         """Every field the replay and the log panel's sentence read, of its type."""
