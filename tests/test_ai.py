@@ -233,7 +233,6 @@ def test_a_loaded_battle_can_be_handed_to_the_ai(tmp_path, monkeypatch, capsys):
     """``hulldown play --load SAVE --ai SIDE``: the AI takes that side of the saved battle (and
     keeps it in the next saves); a side the battle does not have is refused, naming the sides,
     before any autosave is written."""
-    import json
 
     from game.cli import main
 
@@ -251,7 +250,9 @@ def test_a_loaded_battle_can_be_handed_to_the_ai(tmp_path, monkeypatch, capsys):
         assert main(argv) == 0
     finally:
         pygame.quit()
-    auto = json.loads((data / "autosave.json").read_text())
+    from game.rules.journal import read_journal
+
+    auto, _ = read_journal(data / "autosave.json")  # the autosave journal (#30)
     assert auto["meta"]["ai"] == {"A": "veteran"}
     assert auto["actions"]  # the AI, playing A, has acted
 

@@ -69,11 +69,13 @@ def test_resuming_writes_the_journal_anew_and_goes_on(played, tmp_path):
     b, auto = played
     resumed = Battle.load(auto, autosave=auto)
     resumed.meta = {**resumed.meta, "ai": {"B": "veteran"}}  # as `play --resume --ai B`
+    resumed.start_autosave()  # as the battle screen does when it opens
+    resumed.meta = {**resumed.meta, "ai": {"B": "veteran", "A": "recruit"}}
     _play(resumed, 10, seed=9)
     resumed.close_autosave()
     again = Battle.load(auto)
     assert again.state_hash() == resumed.state_hash()
-    assert again.meta["ai"] == {"B": "veteran"}  # a meta change rides on the next line
+    assert again.meta["ai"] == {"B": "veteran", "A": "recruit"}  # on the next line
     header = json.loads(auto.read_text().splitlines()[0])
     assert len(header["actions"]) == len(b.actions)
 

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from game.rules import combat, moves, turns
-from game.rules.actions import Action, ActionFieldError, ChooseFirst, Pass, action_from_dict
+from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_info
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
@@ -479,6 +479,23 @@ class Battle:
         self._journal = Journal(self.autosave)
         self._journal.start(self._save_fields())
 
+    def start_autosave(self) -> None:
+        """Write the autosave journal whole now, unless it is open already (a screen opening
+        a loaded or resumed battle, so that its first action only appends). A failure is
+        kept in :attr:`autosave_error`; play goes on."""
+        if self.autosave is None:
+            return
+        j = self._journal
+        if j is not None and j.is_open and j.path == Path(self.autosave):
+            return
+        try:
+            self._start_journal()
+            self.autosave_error = None
+        except OSError as err:  # a full disk: the battle goes on in memory, and says so
+            self.autosave_error = (
+                f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
+            )
+
     def close_autosave(self) -> None:
         """Sync the autosave journal and close it (leaving the battle; tests). The battle's
         next action, if any, starts it anew."""
@@ -518,7 +535,8 @@ class Battle:
         """Load a save (``hulldown-save/2``, or the older ``/1``) or an autosave journal
         (``hulldown-journal/1``): rebuild the scenario it carries, replay its actions with its
         seed and check the state hashes it holds (a journal's after every action). With
-        ``autosave``, the battle's autosave journal is then written anew there.
+        ``autosave``, the battle autosaves there from :meth:`start_autosave` or its next
+        action on (the journal written anew).
 
         Raises SaveError, one line naming the file, the field and the problem: a file the JSON
         reader refuses (:func:`game.rules.jsonfile.read_json_file`), a seed that is not a whole
@@ -530,15 +548,9 @@ class Battle:
         does not reach.
         """
         where = str(path)
-        doc, checks, scenario = read_save(path)
+        doc, checks, scenario, actions = read_save(path)
         battle = cls(scenario, doc["seed"], log_path=log_path)
-        for i, raw in enumerate(doc["actions"]):
-            try:
-                action = action_from_dict(raw)
-            except ActionFieldError as err:
-                raise SaveError(f"{where}: $.actions[{i}].{err}") from None
-            except ValueError as err:
-                raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
+        for i, action in enumerate(actions):
             try:
                 battle.apply(action)
             except (ValueError, TypeError) as err:
@@ -554,12 +566,5 @@ class Battle:
                 f"{battle.state_hash()}, the save says {doc['state_hash']}"
             )
         battle.meta = doc.get("meta", {})
-        battle.autosave = autosave
-        if autosave is not None:
-            try:
-                battle._start_journal()
-            except OSError as err:  # a full disk: play goes on in memory, and says so
-                battle.autosave_error = (
-                    f"{autosave}: the autosave could not be written ({err.strerror or err})"
-                )
+        battle.autosave = autosave  # written whole by start_autosave or the next action
         return battle

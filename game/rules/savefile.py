@@ -8,7 +8,7 @@ import hashlib
 import json
 import os
 
-from game.rules.actions import describe_value
+from game.rules.actions import Action, ActionFieldError, action_from_dict, describe_value
 from game.rules.journal import JOURNAL_FORMAT, is_journal, read_journal
 from game.rules.jsonfile import JsonFileError, is_json_int, read_json_file
 from game.rules.scenario import Scenario, ScenarioError, parse_scenario
@@ -123,15 +123,17 @@ class SaveError(ValueError):
     problem."""
 
 
-def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario]:
+def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
     """A save's document (``hulldown-save/2``, the older ``/1``, or the autosave journal
     ``hulldown-journal/1``), checked before any replay: the state hashes to reach on the way
-    (after a number of actions; a journal's lines, empty for a save) and its scenario.
+    (after a number of actions; a journal's lines, empty for a save), its scenario and its
+    actions, every field checked (:func:`game.rules.actions.action_from_dict`).
 
     Raises SaveError, one line naming the file, the field and the problem: a file the JSON
     reader refuses, an unknown format, a missing field (``scenario_hash`` and ``actions_hash``
     are required but in ``/1`` saves), a field of the wrong type, a scenario that does not
-    validate, a digest that does not match, a bad ``meta``.
+    validate, an action field of the wrong type, a digest that does not match, a bad
+    ``meta``.
     """
     where = str(path)
     checks: dict[int, str] = {}
@@ -168,6 +170,14 @@ def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario]:
             f"{where}: $.scenario: the scenario or the seed was changed after the battle "
             "was saved (they no longer match $.scenario_hash)"
         )
+    actions = []
+    for i, raw in enumerate(doc["actions"]):
+        try:
+            actions.append(action_from_dict(raw))
+        except ActionFieldError as err:
+            raise SaveError(f"{where}: $.actions[{i}].{err}") from None
+        except ValueError as err:
+            raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
     if "actions_hash" in doc:
         header_actions = len(doc["actions"]) - (len(checks) - 1 if checks else 0)
         if doc["actions_hash"] != actions_hash(doc["actions"][:header_actions]):
@@ -179,4 +189,4 @@ def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario]:
     problem = meta_problem(doc.get("meta", {}), sides)
     if problem:
         raise SaveError(f"{where}: {problem}")
-    return doc, checks, scenario
+    return doc, checks, scenario, actions

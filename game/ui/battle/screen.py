@@ -111,7 +111,14 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
         return pygame.Rect(0, BANNER_H, size[0] - PANEL_W, size[1] - BANNER_H)
 
     def open(self) -> None:
-        """Create the widgets and enter the mode for the current state."""
+        """Create the widgets and enter the mode for the current state; a loaded or resumed
+        battle's autosave journal is written whole here, not in an action's frame."""
+        self.battle.start_autosave()
+        if self.battle.autosave_error and not self.message:
+            self.message = (
+                f"{self.battle.autosave_error}. The battle goes on; Ctrl+S saves it under a "
+                "new name."
+            )
         self._build()
         self.set_mode(self.mode_for_state())
 
