@@ -13,8 +13,9 @@ the same decisions either way):
   interpreter lock (the GIL) the frames need: the baseline, as it was before.
 
 Target (#30): thinking frames p99 <= 16 ms. Reported: frames p50/p99/max (ms) while
-thinking, how many, and the AI decisions made and their wall time (s) for the turns played.
-Prints one JSON object on its last line.
+thinking, how many, and the AI decisions made and their wall time (s) for the turns played;
+and the seconds to start the process and answer a first decision (once a program, outside
+the timing). Prints one JSON object on its last line.
 
 Run: python tools/bench_ai_frames.py [--turns 4] [--seed 3] [--repeats 1]
 """
@@ -123,6 +124,14 @@ def main() -> None:
         "load_before": os.getloadavg()[0],
         "ways": {},
     }
+    # the process is started (about a second: Python, numpy, Shapely, the engine) once per
+    # program, before its first battle: started and warmed up here, outside the timing
+    from game.ai.worker import thinking_process
+
+    t = time.perf_counter()
+    warm = Battle(load_scenario(ROOT / "maps" / "wwii-meeting.json"), 0)
+    thinking_process().choose(ScriptedAI(0), warm)
+    out["process_start_s"] = round(time.perf_counter() - t, 2)
     runs: dict[str, list[dict]] = {"process": [], "thread": []}
     for _ in range(args.repeats):
         for way in ("process", "thread"):
