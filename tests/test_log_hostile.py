@@ -187,6 +187,22 @@ FIELD_CASES = {
         "end.winner: must be a side of the start line or null, not 1",
     ),
     "end.reason a list": (_set("end", ["reason"], []), "end.reason: must be text, not []"),
+    "start.sides an object": (
+        _set("start", ["sides"], {"A": {}}),
+        "line 1 (start): start.sides: must be a list, not {'A': {}}",
+    ),
+    "start.stands without a unit": (
+        lambda ev: ev[0]["stands"][1].pop("unit") and 0,
+        "line 1 (start): start.stands[1].unit: is missing",
+    ),
+    "start.scenario text": (
+        _set("start", ["scenario"], "Meeting"),
+        "line 1 (start): start.scenario: must be an object, not 'Meeting'",
+    ),
+    "start.sides[0].name with a NUL": (
+        _set("start", ["sides", 0, "name"], "Blue\x00"),
+        "line 1 (start): $.sides[0].name: a control character (U+0000) at character 4",
+    ),
     "regroup.hq 'true'": (
         _set("regroup", ["hq"], "true"),
         "regroup.hq: must be true or false, not 'true'",
@@ -318,7 +334,7 @@ def test_a_field_the_replay_reads_of_the_wrong_type_is_named(tmp_path, capsys, w
     i = spoil(events)
     said = _replay_says(tmp_path, events, capsys)
     if isinstance(i, int):
-        assert f": line {i + 1}: " in said, said
+        assert f": line {i + 1}: " in said or f": line {i + 1} (start): " in said, said
     assert words in said, said
 
 

@@ -206,6 +206,20 @@ FIRE_PASSED: dict[str, Check] = {
 """A fire line's fields when its cohesion roll passed."""
 
 
+START_SIDE = ("side", "name", "cohesion", "generation", "command_value", "entry_edge")
+START_STAND = ("id", "side", "unit", "x", "y", "facing_deg", "group", "hq", "ghq", "on_table")
+START = obj(
+    {
+        "scenario": obj({"title": ANY}),
+        "sides": list_of(obj(dict.fromkeys(START_SIDE, ANY))),
+        "stands": list_of(obj(dict.fromkeys(START_STAND, ANY))),
+    }
+)
+"""The start line's layout that the replay rebuilds its scenario from; the values are then
+checked as a scenario file's are (``game.rules.logreplay.scenario_of_start``)."""
+NOBODY = Known(frozenset(), frozenset())
+"""What a start line is checked against (it names the sides and stands itself)."""
+
 _LINE = {name: obj(fields, OPTIONAL.get(name)) for name, fields in FIELDS.items()}
 _FIRE_PASSED = obj({**FIELDS["fire"], **FIRE_PASSED}, OPTIONAL["fire"])
 

@@ -36,7 +36,14 @@ from dataclasses import dataclass
 from game.rules.battle import Battle
 from game.rules.jsonfile import JsonFileError, iter_json_lines
 from game.rules.log import check_log_line
-from game.rules.logfields import Known, field_problem
+from game.rules.logfields import (
+    NOBODY,
+    START,
+    START_SIDE,
+    START_STAND,
+    Known,
+    field_problem,
+)
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.replay import TurnSteps
@@ -89,34 +96,20 @@ def scenario_of_start(start: dict, where: str):
         path (the start line uses the same ``terrain``, ``sides`` and ``stands`` layout).
     """
     at = f"{where}: line 1 (start)"
-    try:
-        raw = {
-            "format": SCENARIO_FORMAT,
-            "title": start["scenario"]["title"],
-            "ruleset": start["ruleset"],
-            "table": start["table"],
-            "max_sighting_in": start["max_sighting_in"],
-            "turns": start["turns"],
-            "terrain": start["terrain"],
-            "sides": [
-                {
-                    "id": s["side"],
-                    "name": s["name"],
-                    "cohesion": s["cohesion"],
-                    "generation": s["generation"],
-                    "command_value": s["command_value"],
-                    "entry_edge": s["entry_edge"],
-                }
-                for s in start["sides"]
-            ],
-            "stands": [
-                {k: s[k] for k in ("id", "side", "unit", "x", "y", "facing_deg", "group")}
-                | {"hq": s["hq"], "ghq": s["ghq"], "on_table": s["on_table"]}
-                for s in start["stands"]
-            ],
-        }
-    except (KeyError, TypeError) as err:
-        raise LogReplayError(f"{at}: a field is missing or of the wrong type ({err})") from None
+    bad = START(start, NOBODY)
+    if bad is not None:
+        raise LogReplayError(f"{at}: start{bad}")
+    raw = {
+        "format": SCENARIO_FORMAT,
+        "title": start["scenario"]["title"],
+        "ruleset": start["ruleset"],
+        "table": start["table"],
+        "max_sighting_in": start["max_sighting_in"],
+        "turns": start["turns"],
+        "terrain": start["terrain"],
+        "sides": [{"id": s["side"], **{k: s[k] for k in START_SIDE[1:]}} for s in start["sides"]],
+        "stands": [{k: s[k] for k in START_STAND} for s in start["stands"]],
+    }
     try:
         return parse_scenario(raw, at)
     except ScenarioError as err:
