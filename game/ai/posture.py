@@ -3,7 +3,7 @@ posture this turn, and which stay in the firing posture."""
 
 from __future__ import annotations
 
-from game import DeclareGroup, Pass
+from game import DeclareGroup, Pass, base_contact
 from game.ai.values import Option
 
 
@@ -63,23 +63,33 @@ class PostureChooser:
 
     def _within_budget(self, battle, side, todo, why):
         """Yield the stands of ``todo`` (undeclared, not yet planned this turn) to plan for a
-        better position (``_better_moved``) in this posture decision, the likeliest movers
-        first (the smallest shot where they stand, ``_offense``), within
+        better position (``_better_moved``) in this posture decision, within
         ``Level.plan_budget``: a plan weighs every enemy stand on the table, so each costs
         that many (at least 1) and a decision plans while less than the budget is spent.
-        Those left are planned in the side's next posture decisions of the turn (each stand
-        once a turn, as before). Once the budget is spent with no movement group to declare
-        yet (``why`` empty), planning goes on up to three times the budget, so that the side
-        does not pass, which may end the phase, with stands it never weighed; past that it
-        passes, and plans the rest if it gets another decision. A plan for a stand off the
-        table or with no turn left after this one costs nothing."""
+        First those in base contact with a stand that moves already (``why``, which the
+        caller fills as it goes): a movement group is a chain of stands in contact, and one
+        declared before its neighbours are weighed goes without them; then the likeliest
+        movers (the smallest shot where they stand, ``_offense``). Those left are planned in
+        the side's next posture decisions of the turn (each stand once a turn, as before).
+        Once the budget is spent with no movement group to declare yet (``why`` empty),
+        planning goes on up to three times the budget, so that the side does not pass, which
+        may end the phase, with stands it never weighed; past that it passes, and plans the
+        rest if it gets another decision. A plan for a stand off the table or with no turn
+        left after this one costs nothing."""
         left = battle.scenario.spec.turns - battle.state.turn
         cost = max(1, sum(1 for e in self._enemies(battle, side) if e.on_table))
         budget = self.level.plan_budget
         spent = 0.0
-        for s in sorted(todo, key=lambda s: self._offense.get(s.id, 0.0)):
+        rest = sorted(todo, key=lambda s: self._offense.get(s.id, 0.0))
+        while rest:
             if spent >= budget and (why or spent >= 3 * budget):
                 return
+            movers = [battle.stand(i).pose() for i in why]
+            s = next(
+                (s for s in rest if s.on_table and any(base_contact(s.pose(), m) for m in movers)),
+                rest[0],
+            )
+            rest.remove(s)
             yield s
             if s.on_table and left > 0:
                 spent += cost
