@@ -308,3 +308,30 @@ def test_a_plan_weighs_fewer_ways_and_finds_what_weighing_them_all_finds(scenari
         checked += 1
         fewer += len(asked) < len(cands)
     assert checked >= 5 and fewer >= 3
+
+
+def test_posture_planning_takes_first_the_stands_in_contact_with_a_mover():
+    """Within the budget the stands in base contact with a stand that moves already are
+    planned first, whatever their shot: a movement group is a chain of stands in contact
+    (001 8.1.2), and a mover declared before its neighbours are weighed goes alone."""
+    from game import base_contact
+
+    found = 0
+    for b, ai in played(WWII, 2, 8):
+        if found >= 2:
+            break
+        if b.decision().kind != "posture":
+            continue
+        mine = [s for s in b.undeclared(b.to_act) if s.on_table]
+        for m in mine:
+            touching = [s for s in mine if s is not m and base_contact(s.pose(), m.pose())]
+            apart = [s for s in mine if s is not m and s not in touching]
+            if not touching or not apart:
+                continue
+            ai._urgency(b, b.to_act)  # its shots, as a posture decision has them
+            order = sorted(touching + apart, key=lambda s: -ai._offense.get(s.id, 0.0))
+            first = next(iter(ai._within_budget(b, b.to_act, order, {m.id: "under fire"})))
+            assert first in touching
+            found += 1
+            break
+    assert found >= 1
