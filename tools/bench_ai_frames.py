@@ -10,7 +10,9 @@ the same decisions either way):
 - ``process``: the AI thinks in a process of its own (``game.ai.worker``), the way the
   screen plays now;
 - ``thread``: the AI thinks in a worker thread of the window's process, holding the
-  interpreter lock (the GIL) the frames need: the baseline, as it was before.
+  interpreter lock (the GIL) the frames need: the baseline, as it was before;
+- ``nobody_thinking``: the same screen with no AI player, the same mouse, 600 frames: what
+  the machine's load alone does to a frame (on a shared machine, the floor).
 
 Target (#30): thinking frames p99 <= 16 ms. Reported: frames p50/p99/max (ms) while
 thinking, how many, and the AI decisions made and their wall time (s) for the turns played;
@@ -58,6 +60,36 @@ def pct(xs: list[float], q: float) -> float | None:
     return round(s[int(q * (len(s) - 1))], 2)
 
 
+class Frames:
+    """The window's loop at 60 frames a second on ``screen``: each ``frame()`` moves the
+    mouse over the table, handles it, updates, draws and flips, returns its time (ms), and
+    sleeps out the rest of its 1/60 s, as ``App.run`` does."""
+
+    def __init__(self, app, screen):
+        self.app, self.screen, self.n = app, screen, 0
+        self.next_at = time.perf_counter()
+
+    def frame(self) -> float:
+        rect = self.screen.tv.rect
+        self.n += 1
+        x = rect.x + 40 + (self.n * 7) % max(1, rect.w - 80)
+        y = rect.y + 40 + (self.n * 3) % max(1, rect.h - 80)
+        ev = pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(7, 3), buttons=(0, 0, 0))
+        t = time.perf_counter()
+        self.screen.handle(ev)
+        self.screen.update(FRAME_S)
+        self.screen.draw(self.app.surface)
+        pygame.display.flip()
+        ms = (time.perf_counter() - t) * 1000
+        self.next_at += FRAME_S
+        wait = self.next_at - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        else:
+            self.next_at = time.perf_counter()
+        return ms
+
+
 def run(app, think_in: str, seed: int, turns: int) -> dict:
     """Play the first ``turns`` turns of a veteran-vs-veteran wwii-meeting of ``seed`` on the
     screen with the AI thinking ``think_in`` ("process" or "thread"). Returns {"frames_ms":
@@ -69,34 +101,17 @@ def run(app, think_in: str, seed: int, turns: int) -> dict:
     ai = {side: ScriptedAI(player_seed(seed, i), "veteran") for i, side in enumerate(battle.sides)}
     screen = BattleScreen(app, battle, ai=ai, ai_speed=0.0)
     app.show(screen)
-    rect = screen.tv.rect
+    loop = Frames(app, screen)
     thinking: list[float] = []
     every: list[float] = []
-    n = 0
     t_start = time.perf_counter()
-    next_at = time.perf_counter()
     while not battle.finished and battle.state.turn <= turns:
         mode = screen.mode
         busy = isinstance(mode, AIMode) and mode.thread is not None and mode.thread.is_alive()
-        n += 1
-        x = rect.x + 40 + (n * 7) % max(1, rect.w - 80)
-        y = rect.y + 40 + (n * 3) % max(1, rect.h - 80)
-        ev = pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(7, 3), buttons=(0, 0, 0))
-        t = time.perf_counter()
-        screen.handle(ev)
-        screen.update(FRAME_S)
-        screen.draw(app.surface)
-        pygame.display.flip()
-        ms = (time.perf_counter() - t) * 1000
+        ms = loop.frame()
         every.append(ms)
         if busy:
             thinking.append(ms)
-        next_at += FRAME_S
-        wait = next_at - time.perf_counter()
-        if wait > 0:
-            time.sleep(wait)
-        else:
-            next_at = time.perf_counter()
     decisions = len(battle.actions)
     screen.close()
     return {
@@ -106,6 +121,19 @@ def run(app, think_in: str, seed: int, turns: int) -> dict:
         "seconds": time.perf_counter() - t_start,
         "state_hash": battle.state_hash(),
     }
+
+
+def floor(app, seed: int, frames: int = 600) -> list[float]:
+    """The same screen and battle with nobody thinking (no AI player, the set-up waiting for
+    a click), the mouse moving, ``frames`` frames at 60 a second: what the machine's load
+    alone does to a frame (ms each)."""
+    battle = Battle(load_scenario(ROOT / "maps" / "wwii-meeting.json"), seed)
+    screen = BattleScreen(app, battle, ai={}, ai_speed=0.0)
+    app.show(screen)
+    loop = Frames(app, screen)
+    out = [loop.frame() for _ in range(frames)]
+    screen.close()
+    return out
 
 
 def main() -> None:
@@ -133,7 +161,9 @@ def main() -> None:
     thinking_process().choose(ScriptedAI(0), warm)
     out["process_start_s"] = round(time.perf_counter() - t, 2)
     runs: dict[str, list[dict]] = {"process": [], "thread": []}
+    floors: list[list[float]] = []
     for _ in range(args.repeats):
+        floors.append(floor(app, args.seed))
         for way in ("process", "thread"):
             r = run(app, way, args.seed, args.turns)
             runs[way].append(r)
@@ -148,13 +178,19 @@ def main() -> None:
     for way, rs in runs.items():
         out["ways"][way] = {
             "thinking_frames": [len(r["frames_ms"]) for r in rs],
-            "p50_ms": statistics.median(pct(r["frames_ms"], 0.5) or 0.0 for r in rs),
+            "p50_ms": round(statistics.median(pct(r["frames_ms"], 0.5) or 0.0 for r in rs), 2),
             "p99_ms": statistics.median(pct(r["frames_ms"], 0.99) or 0.0 for r in rs),
             "max_ms": statistics.median(round(max(r["frames_ms"], default=0.0), 2) for r in rs),
             "all_frames_p99_ms": statistics.median(pct(r["all_frames"], 0.99) or 0.0 for r in rs),
             "battle_seconds": statistics.median(round(r["seconds"], 2) for r in rs),
             "actions": rs[0]["decisions"],
         }
+    out["nobody_thinking"] = {
+        "frames": [len(f) for f in floors],
+        "p50_ms": round(statistics.median(pct(f, 0.5) or 0.0 for f in floors), 2),
+        "p99_ms": round(statistics.median(pct(f, 0.99) or 0.0 for f in floors), 2),
+        "max_ms": round(statistics.median(max(f) for f in floors), 2),
+    }
     out["same_battle_either_way"] = len(hashes) == 1
     out["load_after"] = os.getloadavg()[0]
     out["target_met"] = {"thinking_p99_le_16ms": out["ways"]["process"]["p99_ms"] <= TARGET_P99_MS}
