@@ -40,6 +40,12 @@ SEED_SHEET = {
 }
 
 
+FAR_IN = 2000
+"""How far from the table's corner (inches, either way on each axis) a feature may reach and
+still be drawn: twice the largest table. One reaching further (a typo of 1e300) is left out
+of the editor's table and listed as a problem, so drawing it cannot hang the window."""
+
+
 class EditorFileError(ValueError):
     """A file the editor was asked to open or write cannot be used; the message names the
     file and the problem."""
@@ -122,15 +128,16 @@ def validate(raw: dict, where: str, data: RulesData) -> list[Problem]:
     try:
         parse_scenario(raw, where, data)
     except ScenarioError as err:
-        out = []
-        for line in err.problems:
-            m = _REF.search(line)
-            ref = None
-            if m:
-                ref = ("feature" if m.group(1).startswith("terrain") else "stand", int(m.group(2)))
-            out.append(Problem(line, ref))
-        return out
+        return [Problem(line, _ref(line)) for line in err.problems]
     return []
+
+
+def _ref(line: str) -> tuple[str, int] | None:
+    """The feature or stand a problem line names first, or None."""
+    m = _REF.search(line)
+    if not m:
+        return None
+    return ("feature" if m.group(1).startswith("terrain") else "stand", int(m.group(2)))
 
 
 @dataclass
@@ -141,6 +148,14 @@ class Document:
     history: History
     path: Path | None = None
     data: RulesData = field(default_factory=load_rules_data)
+    mended: list[str] = field(default_factory=list)
+    """What :func:`~game.editor.mend.mend_shape` changed so that the editor could show the
+    file (one note each, listed with the problems until the scenario is saved)."""
+
+    def __post_init__(self) -> None:
+        from game.editor.mend import mend_shape
+
+        self.mended = mend_shape(self.history.raw) + self.mended
 
     @classmethod
     def new(cls, ruleset: str, width: float, depth: float, data: RulesData | None = None):
@@ -169,8 +184,10 @@ class Document:
         self.history.do(command, merge_key)
 
     def problems(self) -> list[Problem]:
-        """The scenario's problems now (see :func:`validate`)."""
-        return validate(self.raw, self.name, self.data)
+        """The scenario's problems now (see :func:`validate`), after what was mended on
+        opening it (until it is saved)."""
+        notes = [Problem(f"{self.name}: {n} (mended on opening)", _ref(n)) for n in self.mended]
+        return notes + validate(self.raw, self.name, self.data)
 
     def save(self, path: str | os.PathLike | None = None) -> Path:
         """Write the scenario atomically to ``path`` (or where it was last saved) and mark
@@ -187,6 +204,7 @@ class Document:
             raise EditorFileError(f"{target}: cannot be written ({err})") from None
         self.path = target
         self.history.mark_saved()
+        self.mended = []  # the file holds the mended shape now
         return target
 
 
@@ -225,6 +243,7 @@ def table_of(raw: dict, data: RulesData):
     they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).
 
     Raises ValueError when the table size itself is not usable."""
+    import numpy as np
     import shapely
     from shapely.geometry import shape
 
@@ -242,7 +261,7 @@ def table_of(raw: dict, data: RulesData):
         try:
             props = f["properties"]
             kind = props["terrain"]
-            geom = shape(f["geometry"])
+            geom = shapely.force_2d(shape(f["geometry"]))  # a 3-D file's heights are dropped
             ok = not geom.is_empty and geom.is_valid
             if kind == "hill":
                 level = int(props["level"])
@@ -254,7 +273,8 @@ def table_of(raw: dict, data: RulesData):
                 ok = ok and geom.geom_type in want.get(tt.geometry, ()) + (
                     ("MultiLineString",) if tt.geometry == "road" else ()
                 )
-            ok = ok and bool(shapely.get_coordinates(geom).size)
+            xy = shapely.get_coordinates(geom)
+            ok = ok and bool(xy.size) and bool(np.all(np.abs(xy) <= FAR_IN))
         except Exception:  # anything unusable in a half-drawn file is simply left out
             ok = False
         if ok:

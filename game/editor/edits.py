@@ -40,15 +40,30 @@ def tidy(v: float) -> float | int:
     return int(r) if r.is_integer() else r
 
 
+def finite_number(v) -> bool:
+    """Whether ``v`` is an int or float (not a bool) and finite (a usable coordinate of a
+    file that may hold anything)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _map_points(coords, fn: Callable[[float, float], tuple[float, float]]):
-    if coords and isinstance(coords[0], (int, float)):
+    if not isinstance(coords, list):
+        raise ValueError("its coordinates are not nested lists of numbers")
+    if coords and not isinstance(coords[0], list):  # a position: x, y (a height is dropped)
+        if len(coords) < 2 or not all(finite_number(v) for v in coords[:2]):
+            raise ValueError(f"its point {coords!r:.40} is not two numbers")
         x, y = fn(coords[0], coords[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError("a point would go beyond any number")
         return [tidy(x), tidy(y)]
     return [_map_points(c, fn) for c in coords]
 
 
 def map_feature(feature: dict, fn: Callable[[float, float], tuple[float, float]]) -> dict:
-    """A copy of a terrain feature with every point (x, y) replaced by ``fn(x, y)`` (inches)."""
+    """A copy of a terrain feature with every point (x, y) replaced by ``fn(x, y)`` (inches).
+
+    Raises ValueError when its coordinates are not nested lists of finite numbers, or a
+    point would not be a finite number after ``fn`` (a broken feature of an invalid file)."""
     out = copy.deepcopy(feature)
     out["geometry"]["coordinates"] = _map_points(feature["geometry"]["coordinates"], fn)
     return out
@@ -106,7 +121,13 @@ def _facing_after(fn, x: float, y: float, facing: float) -> float:
 
 def map_stand(stand: dict, fn) -> dict:
     """A copy of a stand moved by a transform: its centre mapped, its facing turned with it.
-    A scaling moves the centre only (a stand is always 1"x1")."""
+    A scaling moves the centre only (a stand is always 1"x1").
+
+    Raises ValueError when its x, y or facing is not a finite number."""
+    if not all(finite_number(stand.get(k)) for k in ("x", "y")) or not finite_number(
+        stand.get("facing_deg", 0)
+    ):
+        raise ValueError("its x, y and facing are not all numbers")
     out = dict(stand)
     x, y = fn(stand["x"], stand["y"])
     out["x"], out["y"] = tidy(x), tidy(y)
@@ -116,27 +137,44 @@ def map_stand(stand: dict, fn) -> dict:
 
 
 def transform(raw: dict, refs: Iterable[Ref], fn, label: str) -> Command:
-    """One command applying a transform to every referenced feature and stand in place."""
+    """One command applying a transform to every referenced feature and stand in place.
+
+    Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     cmds: list[Command] = []
     for kind, i in refs:
         item = items(raw, kind)[i]
-        new = map_feature(item, fn) if kind == "feature" else map_stand(item, fn)
+        new = mapped(kind, i, item, fn)
         cmds.append(Replace(kind, i, new, label))
     return Batch(tuple(cmds), label)
 
 
+def mapped(kind: Kind, i: int, item: dict, fn) -> dict:
+    """``item`` (feature or stand ``i``) mapped by ``fn`` (:func:`map_feature`,
+    :func:`map_stand`).
+
+    Raises ValueError naming the item ("feature 3: its point ... is not two numbers") when
+    it cannot be mapped."""
+    try:
+        return map_feature(item, fn) if kind == "feature" else map_stand(item, fn)
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{kind} {i + 1}: {str(err).strip(chr(39))}") from None
+
+
 def bounds_of(raw: dict, refs: Iterable[Ref]) -> tuple[float, float, float, float] | None:
     """The box (x0, y0, x1, y1) in inches around the referenced items (a stand counts as its
-    centre +- 0.5"), or None for no refs."""
+    centre +- 0.5"), or None for no refs; items without a usable position are left out."""
     xs: list[float] = []
     ys: list[float] = []
     for kind, i in refs:
         item = items(raw, kind)[i]
         if kind == "feature":
-            pts = shapely.get_coordinates(shape(item["geometry"]))
+            g = feature_geometry(item)
+            if g is None:
+                continue  # nothing to frame of a feature that cannot be built
+            pts = shapely.get_coordinates(g)
             xs += list(pts[:, 0])
             ys += list(pts[:, 1])
-        else:
+        elif finite_number(item.get("x")) and finite_number(item.get("y")):
             xs += [item["x"] - 0.5, item["x"] + 0.5]
             ys += [item["y"] - 0.5, item["y"] + 0.5]
     if not xs:
@@ -166,7 +204,9 @@ def next_stand_id(raw: dict, side: str, taken: Iterable[str] = ()) -> str:
 def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> list[Command]:
     """Commands adding copies of the referenced items mapped by ``fn``. Features go after
     the last feature; stands get fresh ids and, with ``other_side``, belong to the other
-    side (a mirrored force), as entering stands when that side has an entry edge."""
+    side (a mirrored force), as entering stands when that side has an entry edge.
+
+    Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     cmds: list[Command] = []
     n_feat = len(items(raw, "feature"))
     n_stand = len(items(raw, "stand"))
@@ -175,13 +215,13 @@ def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> 
     for kind, i in refs:
         item = items(raw, kind)[i]
         if kind == "feature":
-            cmds.append(Insert("feature", n_feat, map_feature(item, fn), label))
+            cmds.append(Insert("feature", n_feat, mapped(kind, i, item, fn), label))
             n_feat += 1
             continue
-        new = map_stand(item, fn)
+        new = mapped(kind, i, item, fn)
         if other_side and len(sides) == 2 and item.get("side") in sides:
             new["side"] = sides[1 - sides.index(item["side"])]
-        new["id"] = next_stand_id(raw, new["side"], taken)
+        new["id"] = next_stand_id(raw, str(new.get("side", "")), taken)
         new["ghq"] = False
         taken.append(new["id"])
         cmds.append(Insert("stand", n_stand, new, label))
@@ -293,14 +333,27 @@ def closed_ring(points: Sequence[tuple[float, float]]) -> list[list[float]]:
 
 
 def vertices(feature: dict) -> list[tuple[Address, tuple[float, float]]]:
-    """Every vertex of a feature with its address; a ring's closing point is left out."""
+    """Every vertex of a feature with its address; a ring's closing point is left out. A
+    feature whose coordinates are not nested as its type needs, or hold anything but
+    finite numbers, has none (it cannot be edited point by point; the check names it)."""
+    try:
+        return _vertices(feature)
+    except (KeyError, TypeError, IndexError, AttributeError):
+        return []
+
+
+def _vertices(feature: dict) -> list[tuple[Address, tuple[float, float]]]:
     geom = feature["geometry"]
     gtype, coords = geom["type"], geom["coordinates"]
     out: list[tuple[Address, tuple[float, float]]] = []
 
     def line(prefix, pts, ring):
         n = len(pts) - 1 if ring else len(pts)
-        out.extend(((*prefix, i), (pts[i][0], pts[i][1])) for i in range(n))
+        for i in range(n):
+            x, y = pts[i][0], pts[i][1]
+            if not all(finite_number(v) for v in (x, y)):
+                raise TypeError("not a point")
+            out.append(((*prefix, i), (x, y)))
 
     if gtype == "LineString":
         line((), coords, False)
@@ -454,7 +507,8 @@ def refs_in_box(raw: dict, x0: float, y0: float, x1: float, y1: float) -> list[R
         if g is not None and not g.is_empty and box.covers(g):
             out.append(("feature", i))
     for i, s in enumerate(items(raw, "stand")):
-        if box.covers(Point(s["x"], s["y"])):
+        usable = finite_number(s.get("x")) and finite_number(s.get("y"))
+        if usable and box.covers(Point(s["x"], s["y"])):
             out.append(("stand", i))
     return out
 

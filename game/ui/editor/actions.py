@@ -65,7 +65,12 @@ class ActionsMixin:
 
     def _transform_selection(self, fn, label: str) -> None:
         if self.selection:
-            self.commit(edits.transform(self.doc.raw, self.selection, fn, label))
+            try:
+                cmd = edits.transform(self.doc.raw, self.selection, fn, label)
+            except ValueError as err:
+                self.say(f"Could not {label}: {err} (see Problems).", error=True)
+                return
+            self.commit(cmd)
 
     def rotate_selection(self, angle: float) -> None:
         """Turn the selection by ``angle`` degrees about its centre."""
@@ -100,7 +105,11 @@ class ActionsMixin:
         if not self.selection:
             self.say("Select something first.", error=True)
             return
-        cmds = edits.copies(self.doc.raw, self.selection, fn, other_side, label)
+        try:
+            cmds = edits.copies(self.doc.raw, self.selection, fn, other_side, label)
+        except ValueError as err:
+            self.say(f"Could not {label}: {err} (see Problems).", error=True)
+            return
         if self.commit(Batch(tuple(cmds), label)):
             new = [(c.kind, c.index) for c in cmds]
             self.select(new)
@@ -123,6 +132,9 @@ class ActionsMixin:
         if b is None:
             return
         x0, y0, x1, y1 = b
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        w, d = self.table_size()
+        # a point far off the table (a file's 1e300) is framed at the table's nearest edge
+        cx = min(max((x0 / 2 + x1 / 2), -6.0), w + 6.0)
+        cy = min(max((y0 / 2 + y1 / 2), -6.0), d + 6.0)
         px, py = self.tv.to_px(cx, cy)
         self.tv.pan(self.tv.rect.centerx - px, self.tv.rect.centery - py)

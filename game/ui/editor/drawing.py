@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 
 import pygame
 
@@ -157,11 +158,25 @@ class DrawingMixin:
                 "MultiLineString": coords,
             }[f["geometry"]["type"]]
             for line in lines:
-                pts = [self.tv.to_px(p[0], p[1]) for p in line]
+                pts = [self.bounded_px(p[0], p[1]) for p in line]
                 if len(pts) >= 2:
                     pygame.draw.lines(surface, colour, closed, pts, width)
-        except (KeyError, TypeError, IndexError):
+        except (KeyError, TypeError, IndexError, ValueError):
             return
+
+    FAR_PX = 100_000  # pixels: further than this off the window a point is drawn this far
+
+    def bounded_px(self, x, y) -> tuple[float, float]:
+        """The pixel of a table point (inches), brought within :attr:`FAR_PX` of the window,
+        so that a point of a file's 1e300 does not hang a line's drawing.
+
+        Raises ValueError (or TypeError) when x or y is not a finite number."""
+        x, y = float(x), float(y)
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError("not a finite point")
+        px, py = self.tv.to_px(x, y)
+        far = self.FAR_PX
+        return min(max(px, -far), far), min(max(py, -far), far)
 
     def _draw_stands(self, surface) -> None:
         """Every stand of the file as a token with its id (HQ and GHQ tagged above it);
@@ -199,14 +214,17 @@ class DrawingMixin:
                 self._outline_feature(surface, i, SELECTED, 3)
             else:
                 s = items(self.doc.raw, "stand")[i]
-                with contextlib.suppress(KeyError, TypeError):
+                with contextlib.suppress(KeyError, TypeError, ValueError):
                     self.tv.footprint_outline(
                         surface, s["x"], s["y"], s.get("facing_deg", 0), SELECTED, 3
                     )
         if len(self.selection) == 1 and self.selection[0][0] == "feature":
             i = self.selection[0][1]
             for addr, (x, y) in edits.vertices(items(self.doc.raw, "feature")[i]):
-                p = self.tv.to_px(x, y)
+                try:
+                    p = self.bounded_px(x, y)
+                except (TypeError, ValueError):
+                    continue
                 big = self.vertex == (i, addr)
                 pygame.draw.rect(
                     surface,

@@ -58,8 +58,9 @@ def _kind_names(data, geometry: str) -> list[str]:
     return [k for k, t in data.terrain.items() if t.geometry == geometry and k != "clear"]
 
 
-def _pretty(kind: str) -> str:
-    return kind.replace("_", " ")
+def _pretty(kind) -> str:
+    """A terrain type in words ("light_buildings": "light buildings"); any value is shown."""
+    return str(kind).replace("_", " ")
 
 
 _EMPTY = {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": []}}

@@ -104,17 +104,14 @@ class SelectMode(ToolMode):
                 if screen.snapping():
                     dx, dy = round(dx * 2) / 2, round(dy * 2) / 2
                 fn = edits.translation(dx, dy)
-                cmds = [
-                    Replace(
-                        k,
-                        i,
-                        edits.map_feature(item, fn)
-                        if k == "feature"
-                        else edits.map_stand(item, fn),
-                        "move",
-                    )
-                    for (k, i), item in self.originals.items()
-                ]
+                try:
+                    cmds = [
+                        Replace(k, i, edits.mapped(k, i, item, fn), "move")
+                        for (k, i), item in self.originals.items()
+                    ]
+                except ValueError as err:
+                    screen.say(f"Could not move: {err} (see Problems).", error=True)
+                    return None
                 screen.commit(Batch(tuple(cmds), "move"), self.key)
             elif self.action == "box":
                 self.box_end = (x, y)

@@ -258,7 +258,7 @@ class PanelsMixin:
 
     def _stand_fields(self, i: int, s: dict) -> None:
         sides = [sd.get("id") for sd in self.doc.raw.get("sides", [])]
-        units = sorted(self.doc.data.units_for(self.doc.raw.get("ruleset", "modern")))
+        units = sorted(self._ruleset_units())
         self._text(
             f"<b>Stand {html.escape(str(s.get('id')))}</b>: {html.escape(str(s.get('unit')))}", 30
         )
@@ -512,9 +512,17 @@ class PanelsMixin:
 
     def _unit_rows(self) -> tuple[list[str], list[str]]:
         """The units of the scenario's ruleset whose name holds the filter, and their rows."""
-        units = self.doc.data.units_for(self.doc.raw.get("ruleset", "modern"))
+        units = self._ruleset_units()
         shown = [u for u in sorted(units) if self.unit_filter.lower() in u.lower()]
         return shown, [f"{u}  ({units[u].points} pts)" for u in shown]
+
+    def _ruleset_units(self) -> dict:
+        """The units of the scenario's ruleset by name; none for a ruleset not known (the
+        Problems panel says so)."""
+        try:
+            return self.doc.data.units_for(self.doc.raw.get("ruleset", "modern"))
+        except (KeyError, TypeError):
+            return {}
 
     def _filter_units(self, text: str):
         """Filter the unit list as the player types (the list is updated, not rebuilt)."""

@@ -22,6 +22,7 @@ from game import Table, footprint
 from game.editor import edits
 from game.editor.commands import items
 from game.editor.document import (
+    FAR_IN,
     Document,
     new_scenario,
     table_of,
@@ -245,11 +246,13 @@ class EditorScreen(
 
     def engine_sight(self, firer, target):
         """The engine's sight between two poses on this table (terrain and hills; no
-        stands), or None when the ruleset is unknown."""
+        stands), or None when the ruleset or the sighting distance is not usable."""
         ruleset = self.doc.data.rulesets.get(self.doc.raw.get("ruleset"))
         if ruleset is None:
             return None
         sighting = self.doc.raw.get("max_sighting_in") or 30
+        if not (isinstance(sighting, (int, float)) and 0 < sighting < float("inf")):
+            return None  # no usable sighting distance yet (the Problems panel says so)
         return self.table().sight(firer, target, [], float(sighting), ruleset)
 
     def measure_point(self, pos) -> tuple[float, float]:
@@ -285,6 +288,8 @@ class EditorScreen(
         if self.layers["stands"]:
             for i in range(len(self.doc.raw.get("stands", [])) - 1, -1, -1):
                 s = self.doc.raw["stands"][i]
+                if not all(edits.finite_number(s.get(k)) and abs(s[k]) <= FAR_IN for k in "xy"):
+                    continue  # a stand far off any table (a file's 1e308) is not picked
                 try:
                     if (
                         footprint(s["x"], s["y"], s.get("facing_deg", 0))
