@@ -15,6 +15,7 @@ import pytest
 from game.editor.commands import SetField
 from game.editor.document import Document
 from game.ui.editor import editor_screen
+from game.ui.editor.modes import MeasureMode
 from tests.test_editor_ui import choose, click, drag, frame, key, new_editor, press
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -382,3 +383,103 @@ def test_geojson_import_off_any_table_shows_the_error_on_screen(app, tmp_path, c
     assert s.message[1] and "Not imported" in s.message[0] and words in s.message[0]
     assert str(f) in s.message[0]
     assert s.doc.raw["terrain"]["features"] == []
+
+
+# ------------------------------------------------------------------ 7. small faults
+
+
+def test_enter_releases_a_text_field_so_the_next_key_is_a_shortcut(app):
+    s = new_editor(app)
+    s.show_panel("Scenario")
+    frame(s)
+    title = field_with(s, "New scenario")
+    s.app.manager.set_focus_set(title)
+    assert s._typing()
+    key(s, pygame.K_m, unicode="m")  # typed into the field, not a shortcut
+    assert not isinstance(s.mode, MeasureMode)
+    key(s, pygame.K_RETURN)
+    assert not s._typing()
+    key(s, pygame.K_m, unicode="m")
+    assert isinstance(s.mode, MeasureMode)
+
+
+def test_a_grid_point_wins_over_a_nearby_edge_when_the_cursor_is_on_it():
+    from game.editor import edits
+
+    raw = {"terrain": {"features": [wood_at((0, 0.1), (10, 0.1), (10, 8), (0, 8))]}}
+    assert edits.snap_point(raw, 5.0, 0.0, 0.5, 0.4) == (5, 0, "grid")
+    assert edits.snap_point(raw, 5.02, 0.11, 0.5, 0.4)[2] == "edge"  # on the edge: the edge
+    assert edits.snap_point(raw, 0.0, 0.0, 0.5, 0.4) == (0, 0, "grid")  # not the corner 0.1 off
+    assert edits.snap_point(raw, 0.03, 0.12, 0.5, 0.4) == (0, 0.1, "vertex")
+
+
+def test_saved_files_have_the_users_permissions(app, tmp_path):
+    import os
+
+    s = new_editor(app)
+    wood(s)
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "shared.json"
+        s.save(out, confirmed=True)
+        gj = tmp_path / "shared.geojson"
+        s.export_geojson(gj)
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644
+    assert gj.stat().st_mode & 0o777 == 0o644
+    os.chmod(out, 0o640)  # an existing file keeps its own
+    s.save(out, confirmed=True)
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_save_as_offers_a_name_from_the_title_and_import_starts_in_the_scenarios_folder(app):
+    from game.ui.editor.files import file_stem
+    from game.ui.menu import user_maps
+
+    assert file_stem("Night raid at Hill 203!") == "night-raid-at-hill-203"
+    assert file_stem("") == "my-scenario" and file_stem(None) == "my-scenario"
+    s = new_editor(app)
+    s.show_panel("Scenario")
+    frame(s)
+    choose(s, field_with(s, "New scenario"), "Night raid")
+    s.save_as()
+    frame(s)
+    dialog = s._dialogs[-1]
+    assert dialog.current_file_path.name == "night-raid.json"
+    dialog.kill()
+    s.new_dialog()
+    frame(s)
+    press(s, "Import GeoJSON")
+    dialog = s._dialogs[-1]
+    assert Path(dialog.current_directory_path).resolve() == user_maps().resolve()
+
+
+def test_history_says_as_saved_after_saving(app, tmp_path):
+    s = new_editor(app)
+    wood(s)
+    s.show_panel("History")
+    frame(s)
+    box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
+    assert "unsaved changes" in box.html_text
+    s.save(tmp_path / "h.json", confirmed=True)
+    frame(s)
+    box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
+    assert "as saved" in box.html_text
+
+
+def test_the_map_panel_never_says_minus_zero(app):
+    from game.editor.history import History
+
+    raw = Document.new("modern", 60, 36).raw
+    # the right half's wood is 0.5 sq in larger: a difference of -0.05% of a half
+    raw["terrain"]["features"] = [
+        wood_at((10, 10), (20, 10), (20, 20), (10, 20)),
+        wood_at((40, 10), (50, 10), (50, 20.05), (40, 20.05)),
+    ]
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    s.show_panel("Map")
+    frame(s)
+    text = " ".join(w.html_text for w in s._fields if type(w).__name__ == "UITextBox")
+    assert "woods: " in text and "diff +0.0" in text and "-0.0" not in text

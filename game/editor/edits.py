@@ -553,17 +553,25 @@ def snap_point(
     index: SnapIndex | None = None,
 ) -> tuple[float, float, str]:
     """Where a point drawn at (x, y) inches lands: on a vertex of another feature within
-    ``within`` inches, else on its nearest edge, else on the ``grid`` (None: no grid).
+    ``within`` inches, else on its nearest edge, else on the ``grid`` (None: no grid); a grid
+    point nearer the cursor than the corner or edge wins over it (a click at a grid point
+    stays on the grid).
     Returns (x, y, what) with what "vertex", "edge", "grid" or "free". ``exclude`` lists
     feature indices not to snap to (the one being edited); ``index`` is a
     :class:`SnapIndex` of ``raw`` when the caller keeps one."""
     idx = index or SnapIndex(raw)
     skip = np.array(sorted(set(exclude)), dtype=int)
+    on_grid = None
+    if grid:
+        gx, gy = round(x / grid) * grid, round(y / grid) * grid
+        on_grid = (tidy(gx), tidy(gy), "grid"), math.hypot(gx - x, gy - y)
     if len(idx.points):
         d = np.hypot(idx.points[:, 0] - x, idx.points[:, 1] - y)
         d[np.isin(idx.point_owner, skip)] = np.inf
         k = int(np.argmin(d))
         if d[k] <= within:
+            if on_grid and on_grid[1] < d[k]:
+                return on_grid[0]  # the cursor is nearer a grid point than the corner
             return float(idx.points[k, 0]), float(idx.points[k, 1]), "vertex"
     if len(idx.segments):
         x0, y0, x1, y1 = idx.segments.T
@@ -574,8 +582,8 @@ def snap_point(
         d = np.hypot(px - x, py - y)
         d[np.isin(idx.segment_owner, skip)] = np.inf
         k = int(np.argmin(d))
-        if d[k] <= within:
+        if d[k] <= within and not (on_grid and on_grid[1] < d[k]):
             return tidy(px[k]), tidy(py[k]), "edge"
-    if grid:
-        return tidy(round(x / grid) * grid), tidy(round(y / grid) * grid), "grid"
+    if on_grid:
+        return on_grid[0]
     return tidy(x), tidy(y), "free"

@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from game import JsonFileError, RulesData, load_rules_data, read_json_file, write_atomic
+from game import JsonFileError, RulesData, load_rules_data, read_json_file
 
 MIN_TABLE_IN = 12
 """The smallest table :func:`table_size_for` gives, each way, in inches."""
@@ -225,7 +225,9 @@ def export_terrain(
     ):
         doc[TABLE_MEMBER] = {"width": table["width"], "depth": table["depth"]}
     try:
-        write_atomic(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        from game.editor.document import write_for_user
+
+        write_for_user(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     except OSError as err:
         raise GeoJSONError([f"{path}: cannot be written ({err})"]) from None
 

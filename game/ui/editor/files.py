@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import pygame
@@ -69,8 +70,9 @@ class FilesMixin:
         return True
 
     def save_as(self) -> None:
-        """Ask where to save."""
-        start = self.doc.path or user_maps_dir() / "my-scenario.json"
+        """Ask where to save: the file it was saved to, else a name made of its title in the
+        user's scenarios folder."""
+        start = self.doc.path or user_maps_dir() / f"{file_stem(self.doc.raw.get('title'))}.json"
         self._file_dialog("Save the scenario as", start, "save", existing=False)
 
     def open_file(self) -> None:
@@ -306,7 +308,9 @@ class FilesMixin:
         b = UIButton(pygame.Rect(225, y, 205, 32), "Import GeoJSON...", m, container=c)
         self._widgets[b] = lambda: (
             win.kill(),
-            self._file_dialog("Import GeoJSON terrain", Path.home(), "import", True, ".geojson"),
+            self._file_dialog(
+                "Import GeoJSON terrain", user_maps_dir(), "import", True, ".geojson"
+            ),
         )
 
     def _new(self, ruleset, width, depth, win) -> None:
@@ -343,3 +347,11 @@ class FilesMixin:
         self.load(doc)
         self._autosave_held = False  # it is shown now, and autosaved again as it changes
         self.say("Restored the unsaved map from the autosave.")
+
+
+def file_stem(title) -> str:
+    """A file name (without suffix) made of a scenario's title: lower-case letters, digits
+    and dashes ("Night raid at Hill 203" -> "night-raid-at-hill-203"); "my-scenario" when the
+    title gives none. At most 60 characters."""
+    words = re.findall(r"[a-z0-9]+", str(title or "").lower())
+    return "-".join(words)[:60].strip("-") or "my-scenario"

@@ -46,6 +46,7 @@ class PanelsMixin:
             tuple(self.selection),
             self.vertex,
             self._checked_version,  # moves after a change is validated, not during a drag
+            self.doc.history.saved_position,  # a save changes the History's "as saved"
             self.place_side,
             self.place_unit,
             self.unit_filter,

@@ -429,6 +429,8 @@ class EditorScreen(
             self._dialog_key(ev)
             return  # keys typed into a dialog are not the editor's shortcuts
         if ev.type == pygame.KEYDOWN and self._typing():
+            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+                self._release_line()  # the next key is a shortcut again
             return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
@@ -459,6 +461,17 @@ class EditorScreen(
         """Whether a live text field has the keyboard."""
         focus = self.app.manager.get_focus_set() or set()
         return any(isinstance(e, (UITextEntryLine, UITextEntryBox)) and e.alive() for e in focus)
+
+    def _release_line(self) -> None:
+        """Take the keyboard from a one-line field (Enter or Esc typed in it); the briefing's
+        box keeps it (Enter is a new line there)."""
+        focus = self.app.manager.get_focus_set() or set()
+        if any(isinstance(e, UITextEntryLine) for e in focus):
+            for e in focus:
+                if isinstance(e, UITextEntryLine):
+                    e.unfocus()
+            self.app.manager.set_focus_set(None)
+            self._panel_key = None  # the panel shows what the field wrote
 
     def _dialog_open(self) -> bool:
         """Whether a dialog is open (closed ones are forgotten)."""

@@ -44,7 +44,7 @@ def stats_html(stats, raw: dict) -> str:
         rows.append(
             f"{_pretty(k)}: {stats.table.area_pct[k]:.1f}% "
             f"({a.area_pct.get(k, 0):.1f} / {b.area_pct.get(k, 0):.1f}, "
-            f"diff {stats.area_diff_pct.get(k, 0):+.1f})"
+            f"diff {round(stats.area_diff_pct.get(k, 0), 1) + 0.0:+.1f})"  # never "-0.0"
         )
     for lv in sorted(stats.table.hill_pct):
         rows.append(
