@@ -483,3 +483,49 @@ def test_the_map_panel_never_says_minus_zero(app):
     frame(s)
     text = " ".join(w.html_text for w in s._fields if type(w).__name__ == "UITextBox")
     assert "woods: " in text and "diff +0.0" in text and "-0.0" not in text
+
+
+# ------------------------------------------------------------------ 8. what editor users expect
+
+
+def test_ctrl_a_selects_all_and_ctrl_c_ctrl_v_paste_a_copy(app):
+    s = new_editor(app)
+    wood(s)
+    wood(s, (30, 10), (34, 14))
+    s.show_panel("Forces")
+    frame(s)
+    s._pick_unit("M1A2 Abrams")
+    click(s, 20, 20)
+    key(s, pygame.K_v)
+    key(s, pygame.K_ESCAPE)
+    key(s, pygame.K_a, pygame.KMOD_CTRL)
+    assert s.selection == [("feature", 0), ("feature", 1), ("stand", 0)]
+    s.select([("feature", 1), ("stand", 0)])
+    key(s, pygame.K_c, pygame.KMOD_CTRL)
+    key(s, pygame.K_DELETE)  # what was copied need not be there when pasted
+    assert len(s.doc.raw["terrain"]["features"]) == 1 and s.doc.raw["stands"] == []
+    key(s, pygame.K_v, pygame.KMOD_CTRL)
+    feats, stands = s.doc.raw["terrain"]["features"], s.doc.raw["stands"]
+    assert len(feats) == 2 and len(stands) == 1
+    assert feats[1]["geometry"]["coordinates"][0][0] == [31, 9]  # 1" right, 1" down
+    assert (stands[0]["x"], stands[0]["y"]) == (21, 19)
+    assert s.selection == [("feature", 1), ("stand", 0)]
+    key(s, pygame.K_z, pygame.KMOD_CTRL)  # one history line
+    assert len(s.doc.raw["terrain"]["features"]) == 1
+
+
+def test_arrow_keys_nudge_the_selection_and_pan_without_one(app):
+    s = new_editor(app)
+    wood(s)
+    ring = lambda: s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]  # noqa: E731
+    key(s, pygame.K_RIGHT)
+    assert ring()[0] == [10.1, 10]
+    key(s, pygame.K_UP, pygame.KMOD_SHIFT)
+    assert ring()[0] == [10.1, 10.5]
+    key(s, pygame.K_LEFT, pygame.KMOD_SHIFT)
+    key(s, pygame.K_DOWN)
+    assert ring()[0] == [9.6, 10.4]
+    key(s, pygame.K_ESCAPE)
+    origin = s.tv.view.origin
+    key(s, pygame.K_RIGHT)
+    assert ring()[0] == [9.6, 10.4] and s.tv.view.origin != origin

@@ -207,13 +207,25 @@ def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> 
     side (a mirrored force), as entering stands when that side has an entry edge.
 
     Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
+    return copies_of(
+        raw, [(kind, i, items(raw, kind)[i]) for kind, i in refs], fn, other_side, label
+    )
+
+
+def copies_of(
+    raw: dict, originals: Sequence[tuple[Kind, int, dict]], fn, other_side: bool, label: str
+) -> list[Command]:
+    """Commands adding copies of ``originals`` (kind, index it had, item) mapped by ``fn``,
+    as :func:`copies` does; the items need not be in ``raw`` any more (a paste of what was
+    copied before).
+
+    Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     cmds: list[Command] = []
     n_feat = len(items(raw, "feature"))
     n_stand = len(items(raw, "stand"))
     sides = [s["id"] for s in raw.get("sides", [])]
     taken: list[str] = []
-    for kind, i in refs:
-        item = items(raw, kind)[i]
+    for kind, i, item in originals:
         if kind == "feature":
             cmds.append(Insert("feature", n_feat, mapped(kind, i, item, fn), label))
             n_feat += 1

@@ -4,6 +4,8 @@ copy onto the other half, undo and redo."""
 
 from __future__ import annotations
 
+import copy
+
 from game.editor import edits
 from game.editor.commands import Batch, Insert, items
 from game.ui.editor.layout import (
@@ -114,6 +116,49 @@ class ActionsMixin:
             new = [(c.kind, c.index) for c in cmds]
             self.select(new)
             self.say(f"{label}: {len(new)} new item(s), selected")
+
+    NUDGE_IN = 0.1  # inches an arrow key moves the selection
+    NUDGE_SHIFT_IN = 0.5  # with Shift: one grid step
+
+    def nudge_selection(self, dx: int, dy: int, big: bool) -> None:
+        """Move the selection by an arrow key's step (:attr:`NUDGE_IN`, with Shift
+        :attr:`NUDGE_SHIFT_IN` inches) in the direction (dx, dy) of -1, 0 or 1."""
+        step = self.NUDGE_SHIFT_IN if big else self.NUDGE_IN
+        self._transform_selection(edits.translation(dx * step, dy * step), "nudge")
+
+    def select_all(self) -> None:
+        """Select every feature and stand of the layers shown (Ctrl+A)."""
+        refs = [("feature", i) for i in range(len(items(self.doc.raw, "feature")))]
+        refs += [("stand", i) for i in range(len(items(self.doc.raw, "stand")))]
+        self.select([r for r in refs if self._ref_visible(r)])
+        self.say(f"Selected {len(self.selection)} item(s)")
+
+    def copy_selection(self) -> None:
+        """Keep copies of the selected items for Ctrl+V (the editor's own clipboard)."""
+        if not self.selection:
+            self.say("Select something to copy first.", error=True)
+            return
+        self.clipboard = [
+            (k, i, copy.deepcopy(items(self.doc.raw, k)[i])) for k, i in self.selection
+        ]
+        self.say(f"Copied {len(self.clipboard)} item(s); Ctrl+V pastes them")
+
+    def paste(self) -> None:
+        """Add what Ctrl+C copied, 1" right and 1" down of where it was (stands get fresh
+        ids), and select it."""
+        if not getattr(self, "clipboard", None):
+            self.say("Nothing copied yet (Ctrl+C copies the selection).", error=True)
+            return
+        try:
+            cmds = edits.copies_of(
+                self.doc.raw, self.clipboard, edits.translation(1, -1), False, "paste"
+            )
+        except ValueError as err:
+            self.say(f"Could not paste: {err}", error=True)
+            return
+        if self.commit(Batch(tuple(cmds), "paste")):
+            self.select([(c.kind, c.index) for c in cmds])
+            self.say(f"Pasted {len(cmds)} item(s), selected")
 
     def undo(self) -> None:
         """Undo the last change."""

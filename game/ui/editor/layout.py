@@ -42,6 +42,8 @@ HELP_TEXT = [
     "   other features' corners and edges within 8 px. Wheel: zoom; right or middle drag: pan",
     "Select: click, Shift+click, box; drag to move; yellow handles move vertices; double-click",
     "   an edge adds a vertex; Del deletes; Q/E turn 15 degrees; [ ] scale; Ctrl+D duplicate",
+    'Ctrl+A select all, Ctrl+C copy, Ctrl+V paste; arrows nudge the selection 0.1" (Shift: 0.5")',
+    "   (nothing selected: arrows pan); Enter or Esc leaves a text field",
     "Ctrl+Z undo, Ctrl+Y redo (or click the History panel); Ctrl+S save; Ctrl+Shift+S save as",
     "Ctrl+O open, Ctrl+N new table; F5 test play (hotseat); F: fit the table; F1: this help",
 ]

@@ -515,6 +515,12 @@ class EditorScreen(
                 self.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
         elif ctrl and k == pygame.K_d:
             self.duplicate_selection()
+        elif ctrl and k == pygame.K_a:
+            self.select_all()
+        elif ctrl and k == pygame.K_c:
+            self.copy_selection()
+        elif ctrl and k == pygame.K_v:
+            self.paste()
         elif k == pygame.K_F5:
             self.test_play()
         elif k == pygame.K_ESCAPE:
@@ -527,6 +533,10 @@ class EditorScreen(
             self.toggle_grid()
         elif k == pygame.K_f:
             self.tv.fit()
+        elif self.selection and k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            dx = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(k, 0)
+            dy = {pygame.K_DOWN: -1, pygame.K_UP: 1}.get(k, 0)
+            self.nudge_selection(dx, dy, bool(shift))
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: 60, pygame.K_RIGHT: -60}.get(k, 0)
             dy = {pygame.K_UP: 60, pygame.K_DOWN: -60}.get(k, 0)
