@@ -529,3 +529,35 @@ def test_arrow_keys_nudge_the_selection_and_pan_without_one(app):
     origin = s.tv.view.origin
     key(s, pygame.K_RIGHT)
     assert ring()[0] == [9.6, 10.4] and s.tv.view.origin != origin
+
+
+def test_every_line_of_a_wrapped_problem_is_clickable(app):
+    from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
+
+    from game.editor.history import History
+
+    raw = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
+    raw["stands"][4]["unit"] = "Tiger"  # a problem long enough to wrap onto three lines
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    s.show_panel("Problems")
+    frame(s)
+    k = next(i for i, p in enumerate(s.problems) if "Tiger" in p.text)
+    box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
+    base_x, base_y = box._calculate_hyperlinks_offsets()
+    lines = [
+        c
+        for row in box.text_box_layout.layout_rows
+        for c in row.items
+        if isinstance(c, HyperlinkTextChunk) and c.href == f"problem:{k}"
+    ]
+    assert len(lines) >= 2
+    first = lines[0]
+    at = (base_x + first.x + 5, base_y + first.y + first.size[1] // 2)
+    s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1))
+    for ev in pygame.event.get():
+        s.handle(ev)
+    frame(s)
+    assert s.selection == [("stand", 4)] and "Tiger" in s.message[0]

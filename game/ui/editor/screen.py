@@ -412,6 +412,8 @@ class EditorScreen(
                 if err:
                     self.say(err, error=True)
             return
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._wrapped_link(ev.pos):
+            return
         if ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED:
             fn = self._fields.get(ev.ui_element)
             if fn:
@@ -456,6 +458,28 @@ class EditorScreen(
             return
         if not self.help:
             self.set_mode(self.mode.on_event(self, ev))
+
+    def _wrapped_link(self, pos) -> bool:
+        """Follow a link of a panel's text clicked on a line it wraps onto before its last
+        (pygame_gui makes only a wrapped link's last line clickable); True when one was."""
+        from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
+
+        for box, fn in list(self._fields.items()):
+            if fn != self._link or not box.alive() or not box.rect.collidepoint(pos):
+                continue
+            layout = getattr(box, "text_box_layout", None)
+            if layout is None:
+                return False
+            base_x, base_y = box._calculate_hyperlinks_offsets()
+            for row in layout.layout_rows:
+                for chunk in row.items:
+                    if not isinstance(chunk, HyperlinkTextChunk):
+                        continue
+                    at = pygame.Rect((base_x + chunk.x, base_y + chunk.y), chunk.size)
+                    if at.collidepoint(pos) and chunk not in box.link_hover_chunks:
+                        fn(chunk.href)  # the last line's click is pygame_gui's own event
+                        return True
+        return False
 
     def _typing(self) -> bool:
         """Whether a live text field has the keyboard."""
