@@ -561,3 +561,32 @@ def test_every_line_of_a_wrapped_problem_is_clickable(app):
         s.handle(ev)
     frame(s)
     assert s.selection == [("stand", 4)] and "Tiger" in s.message[0]
+
+
+@pytest.mark.parametrize("size", [(800, 600), (999, 649), (1280, 800)])
+def test_a_small_window_keeps_the_status_line_and_buttons_inside(size):
+    from game.ui.app import App
+    from game.ui.editor.layout import TOOLS_W
+
+    app = App(size=size)
+    try:
+        s = shipped_map(app, "modern-meeting")
+        s.say("A long message that says what the tool does next and needs two lines when narrow")
+        frame(s)
+        window = pygame.Rect((0, 0), size)
+        status = s.status_rect()
+        assert window.contains(status)
+        buttons = [b for b in s._widgets if b.alive()]
+        assert all(window.contains(b.rect) for b in buttons)
+        assert all(b.rect.bottom <= status.top for b in buttons if b.rect.x < TOOLS_W)
+        top = [b for b in buttons if b.rect.y < 40]
+        assert all(b.rect.left >= s.title.rect.right for b in top)
+        assert (
+            s.title.rect.width >= 60
+            and "(modern-meeting.json)" in s.title.text
+            or "..." in (s.title.text)
+        )
+        if size[0] < 1000:
+            assert status.width == size[0]  # across the whole foot of the window
+    finally:
+        pygame.quit()

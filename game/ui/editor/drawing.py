@@ -253,9 +253,17 @@ class DrawingMixin:
 
         draw_caption(surface, self.tv.rect, result, self.overlay_stale, self._status_font())
 
+    def status_rect(self) -> pygame.Rect:
+        """Where the status line is drawn (pixels): under the table, or across the whole
+        window's foot when the table is narrower than 600 px (a small window), so that its two
+        lines stay readable."""
+        w, h = self.app.size
+        if w - TOOLS_W - PANEL_W < 600:
+            return pygame.Rect(0, h - STATUS_H, w, STATUS_H)
+        return pygame.Rect(TOOLS_W, h - STATUS_H, w - TOOLS_W - PANEL_W, STATUS_H)
+
     def _draw_status(self, surface) -> None:
-        w, h = surface.get_size()
-        bar = pygame.Rect(TOOLS_W, h - STATUS_H, w - TOOLS_W - PANEL_W, STATUS_H)
+        bar = self.status_rect()
         surface.fill((245, 243, 235), bar)
         font = self._status_font()
         text, error = self.message

@@ -605,7 +605,7 @@ class EditorScreen(
         star = " *" if self.doc.history.dirty else ""
         raw = self.doc.raw
         name = str(raw.get("title", ""))
-        room = max(12, (self.app.size[0] - 800) // 9)  # characters that fit beside the buttons
+        room = max(12, self.title.rect.width // 9)  # characters that fit beside the buttons
         file = self.doc.name
         file = file if len(file) <= room // 2 else file[: room // 2 - 3] + "..."
         name = (

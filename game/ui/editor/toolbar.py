@@ -42,9 +42,7 @@ class ToolbarMixin:
         self._widgets = {}
         self._panel_key = None
         self._panel_widgets = []
-        self.title = UILabel(pygame.Rect(10, 8, w - 790, 28), "", m, object_id="#banner")
-        x = w - 776
-        for text, fn in [
+        files = [
             ("New", self.new_dialog),
             ("Open", self.open_file),
             ("Save", self.save),
@@ -53,16 +51,22 @@ class ToolbarMixin:
             ("Redo", self.redo),
             ("Test play", self.test_play),
             ("Menu", self.leave),
-        ]:
-            self._button((x, 6, 92, 32), text, fn)
-            x += 96
+        ]
+        # the file buttons narrow in a small window, so that the title keeps 220 px
+        bw = int(min(92, max(66, (w - 240) / len(files) - 4)))
+        x = w - len(files) * (bw + 4)
+        self.title = UILabel(pygame.Rect(10, 8, max(60, x - 14), 28), "", m, object_id="#banner")
+        for text, fn in files:
+            self._button((x, 6, bw, 32), text, fn)
+            x += bw + 4
         y = TOP_H + 8
+        pitch = 34 if h >= 700 else 29  # a low window: the column still ends above the status
         self.tool_buttons = {}
         for label, _, cls in TOOLS:
             self.tool_buttons[cls] = self._button(
-                (6, y, TOOLS_W - 12, 30), label, lambda c=cls: self.set_mode(c())
+                (6, y, TOOLS_W - 12, pitch - 4), label, lambda c=cls: self.set_mode(c())
             )
-            y += 34
+            y += pitch
         y += 6
         UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Area or hill to draw", m)
         kinds = _kind_names(self.doc.data, "area") + ["hill"]
