@@ -590,3 +590,33 @@ def test_a_small_window_keeps_the_status_line_and_buttons_inside(size):
             assert status.width == size[0]  # across the whole foot of the window
     finally:
         pygame.quit()
+
+
+def test_the_selection_turns_by_a_typed_angle(app):
+    s = new_editor(app)
+    wood(s)  # 10..16 x 10..15, centred on (13, 12.5)
+    entry = field_with(s, "90")
+    choose(s, entry, "4")
+    choose(s, entry, "x")  # not a number: said, the angle kept
+    assert "degrees" in s.message[0] and s.turn_by == 4
+    choose(s, entry, "-90")
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert sorted({p[0] for p in ring}) == [10, 16]  # typing turns nothing
+    press(s, "Turn by the degrees typed")
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert sorted({p[0] for p in ring}) == [10.5, 15.5] and sorted({p[1] for p in ring}) == [
+        9.5,
+        15.5,
+    ]
+
+
+def test_the_grid_size_is_a_setting(app):
+    s = new_editor(app)
+    choose(s, s.grid_entry, "0")
+    assert s.grid_size == 0.5 and s.message[1]
+    choose(s, s.grid_entry, "2")
+    assert s.grid_size == 2
+    key(s, pygame.K_r)
+    drag(s, (10.6, 10.7), (15.2, 13.4))
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert {p[0] for p in ring} == {10, 16} and {p[1] for p in ring} == {10, 14}

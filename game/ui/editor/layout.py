@@ -38,7 +38,7 @@ TOOLS = [
 HELP_TEXT = [
     "Tools: V select, P polygon, R rectangle, O round lot, L road, H hill, S stand, M measure",
     "Drawing: click corners; Backspace removes the last; Enter or a click on the first closes",
-    'G: snap to the 0.5" grid on/off (hold Ctrl to place one point freely); points snap to',
+    'G: snap to the grid on/off (0.5", or typed beside Grid; Ctrl places a point freely); snap to',
     "   other features' corners and edges within 8 px. Wheel: zoom; right or middle drag: pan",
     "Select: click, Shift+click, box; drag to move; yellow handles move vertices; double-click",
     "   an edge adds a vertex; Del deletes; Q/E turn 15 degrees; [ ] scale; Ctrl+D duplicate",

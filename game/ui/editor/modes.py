@@ -102,7 +102,8 @@ class SelectMode(ToolMode):
             elif self.action == "move" and self.originals:
                 dx, dy = x - self.start[0], y - self.start[1]
                 if screen.snapping():
-                    dx, dy = round(dx * 2) / 2, round(dy * 2) / 2
+                    g = screen.grid_size
+                    dx, dy = round(dx / g) * g, round(dy / g) * g
                 fn = edits.translation(dx, dy)
                 try:
                     cmds = [

@@ -164,6 +164,8 @@ class PanelsMixin:
         self._py += 4
         self._pbutton("Turn 15° (Q)", lambda: self.rotate_selection(15), 1)
         self._pbutton("Turn -15° (E)", lambda: self.rotate_selection(-15), 2)
+        self._field("Turn by degrees (+ left)", f"{self.turn_by:g}", self._set_turn_by, width=80)
+        self._pbutton("Turn by the degrees typed", lambda: self.rotate_selection(self.turn_by))
         if any(k == "feature" for k, _ in self.selection):  # a stand is always 1"x1"
             self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
             self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
@@ -174,6 +176,20 @@ class PanelsMixin:
         self._pbutton("Half-turn in place", lambda: self.half_turn_selection(False), 2)
         self._pbutton("Mirror copy |", lambda: self.mirror_selection("vertical"), 1)
         self._pbutton("Mirror copy -", lambda: self.mirror_selection("horizontal"), 2)
+
+    turn_by = 90.0  # degrees the "Turn by" button turns the selection, counter-clockwise
+
+    def _set_turn_by(self, text: str) -> str | None:
+        """The angle typed for the "Turn by" button (degrees, + counter-clockwise)."""
+        try:
+            angle = float(text)
+        except ValueError:
+            return "Turn by: type a number of degrees, e.g. 45 or -30"
+        if not -360 <= angle <= 360:
+            return "Turn by: degrees from -360 to 360"
+        self.turn_by = angle
+        self._panel_key = self._panel_state()  # keep the entry being typed in
+        return None
 
     def _feature_fields(self, i: int, f: dict) -> None:
         props = f.get("properties", {})

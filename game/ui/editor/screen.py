@@ -79,6 +79,7 @@ class EditorScreen(
         self.mode: Mode = SelectMode()
         self.panel = "Item"
         self.grid = True
+        self.grid_size = 0.5  # inches between the points that drawing snaps to
         self.help = False
         self.layers = {"terrain": True, "roads": True, "hills": True, "stands": True}
         self.draw_area = "woods"
@@ -191,7 +192,8 @@ class EditorScreen(
 
     def snap(self, pos, exclude=()) -> tuple[float, float, str]:
         """The table point (inches) a click at pixel ``pos`` lands on: another feature's
-        corner or edge within 8 px, else the 0.5" grid when snapping, else where it is."""
+        corner or edge within 8 px, else the grid (:attr:`grid_size` inches, 0.5" unless set)
+        when snapping, else where it is."""
         x, y = self.tv.to_table(pos)
         if pygame.key.get_mods() & pygame.KMOD_CTRL:
             return edits.tidy(x), edits.tidy(y), "free"
@@ -203,7 +205,7 @@ class EditorScreen(
             self.doc.raw,
             x,
             y,
-            0.5 if self.grid else None,
+            self.grid_size if self.grid else None,
             PICK_PX / self.tv.view.scale,
             exclude,
             self._snap[1],
@@ -614,7 +616,7 @@ class EditorScreen(
         title = f"{name} ({file}{star})"
         if self.title.text != title:
             self.title.set_text(title)
-        self.grid_button.set_text(f'Grid 0.5": {"on" if self.grid else "off"} (G)')
+        self.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
         self._poll_view()
         self.refresh_panel()
         self.app.manager.update(dt)

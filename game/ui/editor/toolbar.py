@@ -98,7 +98,10 @@ class ToolbarMixin:
         )
         self._fields[self.road_menu] = lambda t: setattr(self, "draw_road", t.replace(" ", "_"))
         y += 60
-        self.grid_button = self._button((6, y, TOOLS_W - 12, 30), "", self.toggle_grid)
+        self.grid_button = self._button((6, y, TOOLS_W - 72, 30), "", self.toggle_grid)
+        self.grid_entry = UITextEntryLine(pygame.Rect(TOOLS_W - 62, y, 56, 30), m)
+        self.grid_entry.set_text(f"{self.grid_size:g}")
+        self._fields[self.grid_entry] = self._set_grid_size
         y += 36
         self._button((6, y, TOOLS_W - 12, 30), "Help (F1)", self.toggle_help)
         px = w - PANEL_W + 6
@@ -116,8 +119,20 @@ class ToolbarMixin:
         self._panel_key = None
 
     def toggle_grid(self) -> None:
-        """Snap to the 0.5" grid, or not."""
+        """Snap to the grid, or not."""
         self.grid = not self.grid
+
+    def _set_grid_size(self, text: str) -> str | None:
+        """The grid's step typed beside the Grid button: 0.1" to 6"."""
+        try:
+            size = float(text)
+        except ValueError:
+            return 'the grid is a number of inches, 0.1" to 6"'
+        if not 0.1 <= size <= 6:
+            return 'the grid is 0.1" to 6"'
+        self.grid_size = size
+        self.say(f'Points snap to a {size:g}" grid (G turns it off).')
+        return None
 
     def toggle_help(self) -> None:
         """Show or hide the keys."""
