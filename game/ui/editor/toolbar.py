@@ -124,12 +124,9 @@ class ToolbarMixin:
 
     def _set_grid_size(self, text: str) -> str | None:
         """The grid's step typed beside the Grid button: 0.1" to 6"."""
-        try:
-            size = float(text)
-        except ValueError:
-            return 'the grid is a number of inches, 0.1" to 6"'
-        if not 0.1 <= size <= 6:
-            return 'the grid is 0.1" to 6"'
+        size = _inches(text, 0.1, 6, "the grid")
+        if isinstance(size, str):
+            return size
         self.grid_size = size
         self.say(f'Points snap to a {size:g}" grid (G turns it off).')
         return None
@@ -156,11 +153,20 @@ class ToolbarMixin:
         return None
 
     def _set_lot(self, text: str) -> str | None:
-        try:
-            d = float(text)
-        except ValueError:
-            return "the lot's diameter is a number of inches"
-        if not 0.5 <= d <= 100:
-            return 'a lot is 0.5" to 100" across'
+        d = _inches(text, 0.5, 100, "a lot's diameter")
+        if isinstance(d, str):
+            return d
         self.lot_diameter = d
         return None
+
+
+def _inches(text: str, lo: float, hi: float, what: str) -> float | str:
+    """A number of inches from ``lo`` to ``hi`` typed in a tool setting, or the sentence
+    saying what ``what`` needs."""
+    try:
+        v = float(text)
+    except ValueError:
+        return f'{what} is a number of inches, {lo:g}" to {hi:g}"'
+    if not lo <= v <= hi:
+        return f'{what} is {lo:g}" to {hi:g}"'
+    return v
