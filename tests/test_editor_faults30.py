@@ -620,3 +620,28 @@ def test_the_grid_size_is_a_setting(app):
     drag(s, (10.6, 10.7), (15.2, 13.4))
     ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
     assert {p[0] for p in ring} == {10, 16} and {p[1] for p in ring} == {10, 14}
+
+
+def test_recent_files_are_offered_under_new(app, data_dir, tmp_path):
+    from game.editor.document import recent_files
+
+    s = new_editor(app)
+    wood(s)
+    mine = tmp_path / "mine.json"
+    s.save(mine, confirmed=True)
+    s._pending = "open"
+    s._picked(ROOT / "maps" / "modern-skirmish.json")
+    listed = recent_files(data_dir / "editor-recent.json")
+    assert listed == [(ROOT / "maps" / "modern-skirmish.json").resolve(), mine.resolve()]
+    s.new_dialog()
+    frame(s)
+    press(s, "Open mine.json")
+    assert s.doc.path == mine and len(s.doc.raw["terrain"]["features"]) == 1
+    mine.unlink()  # a file gone is not offered
+    assert recent_files(data_dir / "editor-recent.json") == [
+        (ROOT / "maps" / "modern-skirmish.json").resolve()
+    ]
+    (data_dir / "editor-recent.json").write_text('{"recent": [3, null, ""]}')
+    assert recent_files(data_dir / "editor-recent.json") == []
+    (data_dir / "editor-recent.json").write_text("not json")
+    assert recent_files(data_dir / "editor-recent.json") == []

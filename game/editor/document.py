@@ -299,3 +299,32 @@ def table_of(raw: dict, data: RulesData):
         else:
             bad.append(i)
     return Table(width, depth, feats, data.terrain), bad
+
+
+RECENT_KEPT = 8
+"""How many recently opened or saved scenario files the editor remembers."""
+
+
+def recent_files(where: Path) -> list[Path]:
+    """The scenario files last opened or saved in the editor, newest first, as kept in the
+    list file ``where`` (JSON: ``{"recent": [path, ...]}``); files that no longer exist are
+    left out. A missing or unreadable list is an empty one (never raises)."""
+    try:
+        raw = read_json_file(where)
+    except JsonFileError:
+        return []
+    paths = raw.get("recent") if isinstance(raw, dict) else None
+    if not isinstance(paths, list):
+        return []
+    return [Path(p) for p in paths if isinstance(p, str) and p and Path(p).is_file()]
+
+
+def remember_recent(where: Path, file: Path) -> None:
+    """Put ``file`` first in the recent-files list at ``where`` (at most
+    :data:`RECENT_KEPT`), written atomically.
+
+    Raises OSError when the list cannot be written (the screen says so and goes on)."""
+    file = Path(file).resolve()
+    kept = [file] + [p for p in recent_files(where) if p.resolve() != file]
+    payload = {"recent": [str(p) for p in kept[:RECENT_KEPT]]}
+    write_for_user(where, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")

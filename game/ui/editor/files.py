@@ -23,8 +23,10 @@ from game.editor.document import (
     EditorFileError,
     new_scenario,
     read_session,
+    recent_files,
+    remember_recent,
 )
-from game.ui.editor.layout import autosave_file
+from game.ui.editor.layout import autosave_file, recent_list_file
 from game.ui.menu import user_maps as user_maps_dir
 
 
@@ -63,6 +65,7 @@ class FilesMixin:
             self.say(str(err), error=True)
             return False
         self._choose(where)
+        self._remember(where)
         self._autosaved_version = self.doc.history.version
         autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
         self._autosave_held = False
@@ -88,6 +91,13 @@ class FilesMixin:
         """Remember that the user chose ``path`` in this session."""
         if path is not None:
             self._chosen_files.add(Path(path).resolve())
+
+    def _remember(self, path: Path) -> None:
+        """Put a file opened or saved first in the recent files (offered under New)."""
+        try:
+            remember_recent(recent_list_file(), path)
+        except OSError as err:
+            self.say(f"The list of recent files could not be written ({err})", error=True)
 
     def unsaved_work(self) -> str | None:
         """What opening another map would lose, in words, or None: the unsaved changes
@@ -179,6 +189,7 @@ class FilesMixin:
             return
         self.load(doc)
         self._choose(path)
+        self._remember(path)
         self.say(f"Opened {path}")
 
     def import_geojson(self, path: Path) -> None:
@@ -269,9 +280,9 @@ class FilesMixin:
         m = self.app.manager
         w, h = self.app.size
         restore = autosave_file().exists()
-        win = UIWindow(
-            pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + 36 * restore), m, "New table"
-        )
+        recent = recent_files(recent_list_file())[:4]
+        rows = 36 * restore + (28 + 36 * len(recent) if recent else 0)
+        win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + rows), m, "New table")
         self._dialogs.append(win)
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
@@ -303,6 +314,16 @@ class FilesMixin:
             )
             self._widgets[b] = lambda: self._restore(win)
             y += 36
+        if recent:
+            UILabel(pygame.Rect(10, y, 420, 22), "Recent files:", m, container=c)
+            y += 28
+            for path in recent:
+                b = UIButton(pygame.Rect(10, y, 420, 32), f"Open {path.name}", m, container=c)
+                self._widgets[b] = lambda p=path, win=win: (
+                    win.kill(),
+                    self.replacing(f"Opening {p.name}", lambda: self._open(p)),
+                )
+                y += 36
         b = UIButton(pygame.Rect(10, y, 205, 32), "Open a file...", m, container=c)
         self._widgets[b] = lambda: (win.kill(), self.open_file())
         b = UIButton(pygame.Rect(225, y, 205, 32), "Import GeoJSON...", m, container=c)

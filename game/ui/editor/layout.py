@@ -56,6 +56,11 @@ def autosave_file() -> Path:
     return data_dir() / AUTOSAVE
 
 
+def recent_list_file() -> Path:
+    """The editor's list of recently opened or saved scenario files."""
+    return data_dir() / "editor-recent.json"
+
+
 def _kind_names(data, geometry: str) -> list[str]:
     return [k for k, t in data.terrain.items() if t.geometry == geometry and k != "clear"]
 
