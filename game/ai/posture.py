@@ -72,17 +72,17 @@ class PostureChooser:
         movers (the smallest shot where they stand, ``_offense``). Those left are planned in
         the side's next posture decisions of the turn (each stand once a turn, as before).
         Once the budget is spent with no movement group to declare yet (``why`` empty),
-        planning goes on up to three times the budget, so that the side does not pass, which
-        may end the phase, with stands it never weighed; past that it passes, and plans the
-        rest if it gets another decision. A plan for a stand off the table or with no turn
-        left after this one costs nothing."""
+        planning goes on up to one and a half times the budget, so that the side does not
+        pass, which may end the phase, with stands it never weighed; past that it passes, and
+        plans the rest if it gets another decision. A plan for a stand off the table or with
+        no turn left after this one costs nothing."""
         left = battle.scenario.spec.turns - battle.state.turn
         cost = max(1, sum(1 for e in self._enemies(battle, side) if e.on_table))
         budget = self.level.plan_budget
         spent = 0.0
         rest = sorted(todo, key=lambda s: self._offense.get(s.id, 0.0))
         while rest:
-            if spent >= budget and (why or spent >= 3 * budget):
+            if spent >= budget and (why or spent >= 1.5 * budget):
                 return
             movers = [battle.stand(i).pose() for i in why]
             s = next(
