@@ -136,6 +136,7 @@ def test_typing_a_centre_moves_the_feature_once_to_where_it_is_typed(app):
     assert ys == [27.5, 32.5]  # centred on y = 30, 5" deep, as typed
     assert sorted({p[0] for p in ring}) == [10, 16]
     assert len(s.doc.history.entries) == 2  # the drawing and one move
+    key(s, pygame.K_RETURN)  # leave the field: Ctrl+Z is the editor's undo again
     key(s, pygame.K_z, pygame.KMOD_CTRL)
     ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
     assert sorted({p[1] for p in ring}) == [10, 15]
@@ -616,6 +617,7 @@ def test_the_grid_size_is_a_setting(app):
     assert s.grid_size == 0.5 and s.message[1]
     choose(s, s.grid_entry, "2")
     assert s.grid_size == 2
+    key(s, pygame.K_RETURN)  # leaves the field: R is a shortcut again
     key(s, pygame.K_r)
     drag(s, (10.6, 10.7), (15.2, 13.4))
     ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
@@ -645,3 +647,49 @@ def test_recent_files_are_offered_under_new(app, data_dir, tmp_path):
     assert recent_files(data_dir / "editor-recent.json") == []
     (data_dir / "editor-recent.json").write_text("not json")
     assert recent_files(data_dir / "editor-recent.json") == []
+
+
+def test_the_undo_history_is_kept_across_an_autosave_restore(app, data_dir):
+    s = new_editor(app)
+    wood(s)
+    key(s, pygame.K_RIGHT)  # a nudge
+    s.show_panel("Scenario")
+    frame(s)
+    choose(s, field_with(s, "New scenario"), "Kept")
+    s.app.manager.set_focus_set(None)
+    frame(s)
+    labels = [e.label for e in s.doc.history.entries]
+    after = json.dumps(s.doc.raw, sort_keys=True)
+    s2 = editor_screen(app, None)
+    app.show(s2)
+    frame(s2)
+    press(s2, "Restore the unsaved map")
+    assert [e.label for e in s2.doc.history.entries] == labels and "3 change(s)" in s2.message[0]
+    assert json.dumps(s2.doc.raw, sort_keys=True) == after
+    for _ in labels:
+        key(s2, pygame.K_z, pygame.KMOD_CTRL)
+    assert s2.doc.raw["terrain"]["features"] == [] and s2.doc.raw["title"] == "New scenario"
+    key(s2, pygame.K_y, pygame.KMOD_CTRL)
+    assert len(s2.doc.raw["terrain"]["features"]) == 1
+
+
+def test_an_autosave_history_that_does_not_fit_is_dropped_not_trusted(data_dir):
+    from game.editor.document import read_session
+
+    f = data_dir / "a.json"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    raw = Document.new("modern", 60, 36).raw
+    bad = {
+        "entries": [
+            {
+                "label": "x",
+                "redo": {"op": "remove", "kind": "stand", "index": 5},
+                "undo": {"op": "insert", "kind": "stand", "index": 5, "item": {}},
+            }
+        ]
+    }
+    for history in (bad, {"entries": "no"}, {"entries": [{"label": 3}]}, None):
+        payload = {"format": "hulldown-editor-autosave/1", "scenario": raw, "history": history}
+        f.write_text(json.dumps(payload))
+        doc = read_session(f)
+        assert doc.history.entries == [] and doc.raw["title"] == "New scenario"

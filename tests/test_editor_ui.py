@@ -72,6 +72,8 @@ def choose(screen, widget_label_value, text):
     """Send a field's change event (entry, drop-down or list) with ``text``."""
     for widget in list(screen._fields):
         if widget is widget_label_value:
+            if hasattr(widget, "get_text"):
+                screen.app.manager.set_focus_set(widget)  # typed into: it has the keyboard
             ev = pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=widget, text=text)
             screen.handle(ev)
             frame(screen)

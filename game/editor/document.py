@@ -226,19 +226,25 @@ class Document:
 
 
 def write_session(path: Path, doc: Document) -> None:
-    """Write the editing session's autosave (the scenario as it stands and the file it
-    belongs to) atomically to ``path``."""
+    """Write the editing session's autosave (the scenario as it stands, the file it
+    belongs to and the latest entries of its undo history) atomically to ``path``.
+
+    Raises OSError when it cannot be written."""
+    from game.editor.history import history_to_json
+
     payload = {
         "format": "hulldown-editor-autosave/1",
         "saved_at": time.time(),
         "path": str(doc.path) if doc.path else None,
         "scenario": doc.raw,
+        "history": history_to_json(doc.history),
     }
     write_atomic(path, json.dumps(payload, ensure_ascii=False))
 
 
 def read_session(path: Path, data: RulesData | None = None) -> Document:
-    """A document from an editing session's autosave; it counts as unsaved.
+    """A document from an editing session's autosave, with its undo history when the
+    autosave keeps one that leads to its scenario; it counts as unsaved.
 
     Raises EditorFileError when the autosave cannot be read or is not one."""
     raw = read_json(path)
@@ -246,7 +252,16 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
         raw.get("scenario"), dict
     ):
         raise EditorFileError(f"{path}: not an editor autosave")
-    doc = Document(History(raw["scenario"]), None, data or load_rules_data())
+    from game.editor.history import history_from_json
+    from game.editor.mend import mend_shape
+
+    scenario = raw["scenario"]
+    notes = mend_shape(scenario)  # before the history is fitted to it
+    try:
+        history = history_from_json(raw.get("history"), scenario)
+    except ValueError:
+        history = History(scenario)  # an older autosave, or one edited by hand: no undo
+    doc = Document(history, None, data or load_rules_data(), notes)
     p = raw.get("path")
     doc.path = Path(p) if isinstance(p, str) and p else None
     doc.history.saved_position = None  # whatever it holds was not saved

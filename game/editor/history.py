@@ -138,3 +138,124 @@ class History:
     def labels(self) -> list[str]:
         """The entries' labels, oldest first (the history list)."""
         return [e.label for e in self.entries]
+
+
+# ----------------------------------------------------------------------------- kept in a file
+
+KEPT_ENTRIES = 100
+"""How many of the latest history entries an autosave keeps (the undo history after a
+restore); older ones are dropped, as beyond :data:`DEFAULT_LIMIT`."""
+
+
+def command_to_json(command: Command) -> dict:
+    """A command as a JSON object (``{"op": "insert" | "remove" | "replace" | "set" |
+    "batch", ...}``), for an autosave to keep the undo history.
+
+    Raises TypeError for a command of another class."""
+    from game.editor.commands import MISSING, Batch, Insert, Remove, Replace, SetField
+
+    ops = {Insert: "insert", Remove: "remove", Replace: "replace"}
+    if type(command) in ops:
+        out = {"op": ops[type(command)], "kind": command.kind, "index": command.index}
+        if not isinstance(command, Remove):
+            out["item"] = command.item
+        return {**out, "label": command.label}
+    if isinstance(command, SetField):
+        out = {
+            "op": "set",
+            "path": list(command.path),
+            "label": command.label,
+            "position": command.position,
+        }
+        if command.value is MISSING:
+            out["missing"] = True
+        else:
+            out["value"] = command.value
+        return out
+    if isinstance(command, Batch):
+        return {
+            "op": "batch",
+            "commands": [command_to_json(c) for c in command.commands],
+            "label": command.label,
+        }
+    raise TypeError(f"no JSON form for {type(command).__name__}")
+
+
+def command_from_json(data: Any) -> Command:
+    """The command :func:`command_to_json` wrote.
+
+    Raises ValueError when ``data`` is not such an object (a field missing or of a wrong
+    type)."""
+    from game.editor.commands import MISSING, Batch, Insert, Remove, Replace, SetField
+
+    def need(cond: bool, what: str) -> None:
+        if not cond:
+            raise ValueError(f"not a history command: {what}")
+
+    need(isinstance(data, dict), "not an object")
+    op, label = data.get("op"), data.get("label", "")
+    need(isinstance(label, str), "label")
+    if op in ("insert", "remove", "replace"):
+        kind, index = data.get("kind"), data.get("index")
+        need(kind in ("feature", "stand"), "kind")
+        need(isinstance(index, int) and not isinstance(index, bool) and index >= 0, "index")
+        if op == "remove":
+            return Remove(kind, index, label)
+        need("item" in data, "item")
+        return (Insert if op == "insert" else Replace)(kind, index, data["item"], label)
+    if op == "set":
+        path, position = data.get("path"), data.get("position")
+        need(isinstance(path, list) and bool(path), "path")
+        need(all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in path), "path")
+        need(position is None or (isinstance(position, int) and position >= 0), "position")
+        value = MISSING if data.get("missing") is True else data.get("value")
+        need(data.get("missing") is True or "value" in data, "value")
+        return SetField(tuple(path), value, label, position)
+    if op == "batch":
+        cmds = data.get("commands")
+        need(isinstance(cmds, list), "commands")
+        return Batch(tuple(command_from_json(c) for c in cmds), label)
+    raise ValueError(f"not a history command: op {op!r}")
+
+
+def history_to_json(history: History) -> dict:
+    """The undo history up to the current position (the latest :data:`KEPT_ENTRIES`
+    entries; undone ones are left out) as a JSON object for an autosave."""
+    first = max(0, history.position - KEPT_ENTRIES)
+    return {
+        "entries": [
+            {"label": e.label, "redo": command_to_json(e.redo), "undo": command_to_json(e.undo)}
+            for e in history.entries[first : history.position]
+        ]
+    }
+
+
+def history_from_json(data: Any, raw: dict) -> History:
+    """A history over ``raw`` (the scenario as it stands, at the end of the entries) from
+    what :func:`history_to_json` wrote, never saved. Every entry is undone and redone on a
+    copy first, so a history that does not lead to ``raw`` is refused, not kept.
+
+    Raises ValueError when ``data`` is not such a history or does not lead to ``raw``."""
+    import copy
+    import json
+
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise ValueError("not a history: no list of entries")
+    entries = []
+    for e in data["entries"]:
+        if not isinstance(e, dict) or not isinstance(e.get("label"), str):
+            raise ValueError("not a history entry")
+        entries.append(
+            Entry(e["label"], command_from_json(e["redo"]), command_from_json(e["undo"]))
+        )
+    trial = copy.deepcopy(raw)
+    try:
+        for e in reversed(entries):
+            e.undo.perform(trial)
+        for e in entries:
+            e.redo.perform(trial)
+    except Exception as err:  # any command that does not fit the scenario
+        raise ValueError(f"the history does not fit the scenario ({err})") from None
+    if json.dumps(trial, sort_keys=True) != json.dumps(raw, sort_keys=True):
+        raise ValueError("the history does not lead to the scenario as saved")
+    return History(raw, entries=entries, position=len(entries), saved_position=None)

@@ -367,7 +367,8 @@ class FilesMixin:
             return
         self.load(doc)
         self._autosave_held = False  # it is shown now, and autosaved again as it changes
-        self.say("Restored the unsaved map from the autosave.")
+        n = len(self.doc.history.entries)
+        self.say(f"Restored the unsaved map from the autosave ({n} change(s) to undo).")
 
 
 def file_stem(title) -> str:

@@ -600,6 +600,10 @@ class EditorScreen(
 
     def update(self, dt: float) -> None:
         """Validate after a change, autosave, refresh the title and panel, poll the view."""
+        h = self.doc.history
+        last = h.entries[h.position - 1] if h.position else None
+        if last and last.merge_key and last.merge_key[0] == "field" and not self._typing():
+            h.end_merge()  # the field was left: its typing is one finished change, autosaved
         self.check()
         if self.tv.table.width != self.table().width or self.tv.table.depth != self.table().depth:
             self.tv.table = self.table()
