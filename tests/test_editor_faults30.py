@@ -693,3 +693,38 @@ def test_an_autosave_history_that_does_not_fit_is_dropped_not_trusted(data_dir):
         f.write_text(json.dumps(payload))
         doc = read_session(f)
         assert doc.history.entries == [] and doc.raw["title"] == "New scenario"
+
+
+def test_a_single_feature_can_be_locked_and_hidden(app):
+    s = new_editor(app)
+    wood(s)
+    wood(s, (30, 10), (34, 14))
+    s.select([("feature", 0)])
+    frame(s)
+    press(s, "Lock feature")
+    key(s, pygame.K_v)
+    click(s, 13, 12)
+    assert s.selection == []  # a locked feature is not picked
+    drag(s, (13, 12), (20, 20))  # nor moved: the press on it starts a box
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert ring[0] == [10, 10]
+    key(s, pygame.K_a, pygame.KMOD_CTRL)
+    assert s.selection == [("feature", 1)]
+    frame(s)
+    before = tuple(s.app.surface.get_at(tuple(int(v) for v in s.tv.to_px(32, 12))))
+    press(s, "Hide feature")
+    frame(s)
+    after = tuple(s.app.surface.get_at(tuple(int(v) for v in s.tv.to_px(32, 12))))
+    assert after != before  # the wood is no longer drawn there
+    click(s, 32, 12)
+    assert s.selection == []
+    assert len(s.doc.raw["terrain"]["features"]) == 2  # nothing deleted or lost
+    s.show_panel("Map")
+    frame(s)
+    press(s, "Show 1 hidden, unlock 1 locked")
+    click(s, 32, 12)
+    assert s.selection == [("feature", 1)]
+    shown = tuple(s.app.surface.get_at(tuple(int(v) for v in s.tv.to_px(32, 12))))
+    assert shown == before  # drawn again
+    click(s, 13, 12)
+    assert s.selection == [("feature", 0)]

@@ -19,7 +19,10 @@ class ActionsMixin:
     # ---------------------------------------------------------------- edits the screen offers
 
     def select(self, refs) -> None:
-        """Select these items (the panel shows the first)."""
+        """Select these items (the panel shows the first); features hidden or locked on
+        their own are left out."""
+        feats = items(self.doc.raw, "feature")
+        refs = [r for r in refs if r[0] != "feature" or self.pickable(feats[r[1]])]
         self.selection = list(dict.fromkeys(refs))
         self.vertex = None
         if self.selection:
@@ -159,6 +162,27 @@ class ActionsMixin:
         if self.commit(Batch(tuple(cmds), "paste")):
             self.select([(c.kind, c.index) for c in cmds])
             self.say(f"Pasted {len(cmds)} item(s), selected")
+
+    def lock_selection(self, hide: bool = False) -> None:
+        """Lock (or hide) the selected features: they are no longer picked, moved or deleted
+        (hidden ones not drawn either) until the Map panel's button frees them."""
+        from game.ui.editor.screen import mark_of
+
+        feats = items(self.doc.raw, "feature")
+        marks = {mark_of(feats[i]) for k, i in self.selection if k == "feature"}
+        (self.hidden if hide else self.locked).update(marks)
+        self.selection = [r for r in self.selection if r[0] != "feature"]
+        self.say(
+            f"{len(marks)} feature(s) {'hidden' if hide else 'locked'}; the Map panel shows "
+            "and unlocks them again."
+        )
+
+    def free_features(self) -> None:
+        """Show every hidden feature and unlock every locked one."""
+        n = len(self.hidden) + len(self.locked)
+        self.hidden.clear()
+        self.locked.clear()
+        self.say(f"{n} feature(s) shown and unlocked")
 
     def undo(self) -> None:
         """Undo the last change."""

@@ -53,6 +53,7 @@ class DrawingMixin:
             self.tv.view.origin,
             self.tv.rect.size,
             tuple(self.layers.values()),
+            hash(frozenset(self.hidden)),
         )
         if self._layer is None or self._layer_key != key:
             layer = pygame.Surface(self.tv.rect.size)
@@ -64,6 +65,11 @@ class DrawingMixin:
             )
             table = self.table() if not dragging else self._drag_table
             hide = dragging | {f.index for f in table.features if not self._shown(f)}
+            if self.hidden:
+                from game.ui.editor.screen import mark_of
+
+                feats = items(self.doc.raw, "feature")
+                hide |= {i for i, f in enumerate(feats) if mark_of(f) in self.hidden}
             if hide:
                 table = Table(
                     table.width,

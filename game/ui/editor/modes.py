@@ -120,7 +120,7 @@ class SelectMode(ToolMode):
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.press is not None:
             moved = abs(ev.pos[0] - self.press[0]) + abs(ev.pos[1] - self.press[1]) >= 4
             if self.action == "box" and moved and self.box_end:
-                refs = edits.refs_in_box(doc.raw, *self.start, *self.box_end)
+                refs = edits.refs_in_box(screen._visible_raw(), *self.start, *self.box_end)
                 add = pygame.key.get_mods() & pygame.KMOD_SHIFT
                 screen.select((screen.selection + refs) if add else refs)
             elif not moved:

@@ -52,6 +52,7 @@ class PanelsMixin:
             self.unit_filter,
             self.overlay_name,
             tuple(self.layers.values()),
+            (len(self.hidden), len(self.locked)),
             self.app.size,
         )
 
@@ -171,6 +172,9 @@ class PanelsMixin:
             self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
         self._pbutton("Duplicate (Ctrl+D)", self.duplicate_selection, 1)
         self._pbutton("Delete (Del)", self.delete_selection, 2)
+        if any(k == "feature" for k, _ in self.selection):
+            self._pbutton("Lock feature", self.lock_selection, 1)
+            self._pbutton("Hide feature", lambda: self.lock_selection(hide=True), 2)
         self._label("Onto the other half of the table:")
         self._pbutton("Half-turn copy", lambda: self.half_turn_selection(True), 1)
         self._pbutton("Half-turn in place", lambda: self.half_turn_selection(False), 2)
@@ -437,6 +441,11 @@ class PanelsMixin:
                 f"{layer}: {'shown' if on else 'hidden'}",
                 lambda n=layer: self._toggle_layer(n),
                 1 + i % 2,
+            )
+        if self.hidden or self.locked:
+            self._pbutton(
+                f"Show {len(self.hidden)} hidden, unlock {len(self.locked)} locked",
+                self.free_features,
             )
         self._pbutton(
             "Export terrain as GeoJSON...",

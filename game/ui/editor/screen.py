@@ -82,6 +82,10 @@ class EditorScreen(
         self.grid_size = 0.5  # inches between the points that drawing snaps to
         self.help = False
         self.layers = {"terrain": True, "roads": True, "hills": True, "stands": True}
+        # single features locked (not picked, moved or deleted) or hidden (nor drawn), for this
+        # session, known by their content (the file has no place for editor marks)
+        self.locked: set[str] = set()
+        self.hidden: set[str] = set()
         self.draw_area = "woods"
         self.draw_road = "good_road"
         self.hill_level = 1
@@ -305,14 +309,21 @@ class EditorScreen(
         return None if i is None else ("feature", i)
 
     def _visible_raw(self) -> dict:
-        """The document with the features of hidden layers emptied (for picking)."""
-        if all(self.layers.values()):
+        """The document with the features that cannot be picked emptied: those of hidden
+        layers, and single features hidden or locked (for picking and box selection)."""
+        if all(self.layers.values()) and not (self.hidden or self.locked):
             return self.doc.raw
-        feats = [
-            f if self._layer_of(f) and self.layers[self._layer_of(f)] else _EMPTY
-            for f in items(self.doc.raw, "feature")
-        ]
-        return {"terrain": {"features": feats}}
+        feats = [f if self.pickable(f) else _EMPTY for f in items(self.doc.raw, "feature")]
+        stands = self.doc.raw.get("stands", []) if self.layers["stands"] else []
+        return {"terrain": {"features": feats}, "stands": stands}
+
+    def pickable(self, feature: dict) -> bool:
+        """Whether a feature can be clicked, boxed or selected: its layer is shown and it is
+        neither hidden nor locked on its own."""
+        layer = self._layer_of(feature)
+        if not (layer and self.layers[layer]):
+            return False
+        return not (self.hidden or self.locked) or mark_of(feature) not in self.hidden | self.locked
 
     @staticmethod
     def _layer_of(feature: dict) -> str:
@@ -624,3 +635,11 @@ class EditorScreen(
         self._poll_view()
         self.refresh_panel()
         self.app.manager.update(dt)
+
+
+def mark_of(feature: dict) -> str:
+    """What a feature is known by when locked or hidden: its JSON text (the same feature
+    after an undo is the same again)."""
+    import json
+
+    return json.dumps(feature, sort_keys=True, default=str)
