@@ -728,3 +728,22 @@ def test_a_single_feature_can_be_locked_and_hidden(app):
     assert shown == before  # drawn again
     click(s, 13, 12)
     assert s.selection == [("feature", 0)]
+
+
+def test_terrain_drop_down_entries_fit_their_menus(app):
+    from game.ui.editor.layout import menu_kind, menu_name
+
+    s = new_editor(app)
+    wood(s)
+    menus = [s.area_menu] + [
+        w for w in s._panel_widgets if type(w).__name__ == "UIDropDownMenu" and w.alive()
+    ]
+    assert len(menus) == 2
+    for menu in menus:
+        font = app.manager.get_theme().get_font(menu.combined_element_ids)
+        for text, _ in menu.options_list:
+            assert font.size(text)[0] <= menu.rect.width - 24, text
+    for kind in s.doc.data.terrain:
+        assert menu_kind(menu_name(kind)) == kind
+    choose(s, s.area_menu, "medium impr. pos.")
+    assert s.draw_area == "medium_improved_position"

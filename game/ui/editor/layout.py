@@ -65,6 +65,17 @@ def _kind_names(data, geometry: str) -> list[str]:
     return [k for k, t in data.terrain.items() if t.geometry == geometry and k != "clear"]
 
 
+def menu_name(kind: str) -> str:
+    """A terrain type as a drop-down entry, short enough for the tool column's menus
+    ("medium_improved_position": "medium impr. pos.")."""
+    return _pretty(kind).replace("improved position", "impr. pos.")
+
+
+def menu_kind(text: str) -> str:
+    """The terrain type a drop-down entry of :func:`menu_name` names."""
+    return text.replace("impr. pos.", "improved position").replace(" ", "_")
+
+
 def _pretty(kind) -> str:
     """A terrain type in words ("light_buildings": "light buildings"); any value is shown."""
     return str(kind).replace("_", " ")

@@ -28,7 +28,15 @@ from game.ui.editor.fields import (
     whole_number,
     without_file,
 )
-from game.ui.editor.layout import PANEL_W, STATUS_H, TOP_H, _kind_names, _pretty
+from game.ui.editor.layout import (
+    PANEL_W,
+    STATUS_H,
+    TOP_H,
+    _kind_names,
+    _pretty,
+    menu_kind,
+    menu_name,
+)
 from game.ui.editor.modes import (
     StandMode,
 )
@@ -208,15 +216,15 @@ class PanelsMixin:
         base = ("terrain", "features", i, "properties")
 
         def set_kind(text):
-            new = text.replace(" ", "_")
-            cmds = [SetField((*base, "terrain"), new, f"make it {text}")]
+            new = menu_kind(text)
+            cmds = [SetField((*base, "terrain"), new, f"make it {_pretty(new)}")]
             if new == "hill" and props.get("level") is None:
                 cmds.append(SetField((*base, "level"), self.hill_level, "level"))
             if new != "hill" and "level" in props:
                 cmds.append(SetField((*base, "level"), MISSING, "level"))
-            self.commit(Batch(tuple(cmds), f"make it {text}"))
+            self.commit(Batch(tuple(cmds), f"make it {_pretty(new)}"))
 
-        self._field("Type", _pretty(kind), set_kind, [_pretty(k) for k in kinds])
+        self._field("Type", menu_name(kind), set_kind, [menu_name(k) for k in kinds])
         if kind == "hill":
             self._field(
                 "Level",

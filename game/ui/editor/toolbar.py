@@ -19,6 +19,8 @@ from game.ui.editor.layout import (
     TOP_H,
     _kind_names,
     _pretty,
+    menu_kind,
+    menu_name,
 )
 from game.ui.editor.modes import (
     HillMode,
@@ -71,8 +73,8 @@ class ToolbarMixin:
         UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Area or hill to draw", m)
         kinds = _kind_names(self.doc.data, "area") + ["hill"]
         self.area_menu = UIDropDownMenu(
-            [_pretty(k) for k in kinds],
-            _pretty(self.draw_area),
+            [menu_name(k) for k in kinds],
+            menu_name(self.draw_area),
             pygame.Rect(6, y + 22, TOOLS_W - 12, 30),
             m,
         )
@@ -136,7 +138,7 @@ class ToolbarMixin:
         self.help = not self.help
 
     def _set_draw_area(self, text: str) -> None:
-        self.draw_area = text.replace(" ", "_")
+        self.draw_area = menu_kind(text)
         if self.draw_area == "hill":
             self.set_mode(HillMode())
         elif type(self.mode) not in (PolygonMode, RectMode, LotMode):
