@@ -43,9 +43,10 @@ class Level:
     how much planning for a better position one posture decision may do, counted in enemy
     stands weighed (a plan weighs every enemy stand on the table); the stands left are planned
     in the side's next posture decisions of the turn (``PostureChooser._within_budget``,
-    docs/ai.md). 81 plans a whole turn of the shipped scenarios (nine stands against nine) in
-    one decision, as before, and bounds a decision at 40 stands a side to three plans: a
-    budget that bound at nine a side (18) lost 13 of 200 battles against the recruit.
+    docs/ai.md). 80 plans a whole turn of the shipped scenarios (nine stands against nine:
+    eight plans spend 72) in one decision, as before, and holds a decision at 40 stands a
+    side to two plans (three when it has nothing to declare yet): a budget that bound at nine
+    a side (18) lost 13 of 200 battles against the recruit.
     """
 
     name: str
@@ -65,7 +66,7 @@ class Level:
     keeps_company: float = 0.0
     seeks_sight: float = 0.0
     hunts_below: float = 0.0
-    plan_budget: float = 81.0
+    plan_budget: float = 80.0
 
 
 LEVELS = {
