@@ -747,3 +747,25 @@ def test_terrain_drop_down_entries_fit_their_menus(app):
         assert menu_kind(menu_name(kind)) == kind
     choose(s, s.area_menu, "medium impr. pos.")
     assert s.draw_area == "medium_improved_position"
+
+
+def test_a_briefing_with_a_huge_word_is_not_wrapped_for_seconds_and_can_be_mended(app):
+    import time
+
+    from game.editor.history import History
+
+    raw = Document.new("modern", 60, 36).raw
+    raw["description"] = "Hold " + "x" * 20000 + " the bridge."
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    t0 = time.perf_counter()
+    s.show_panel("Scenario")
+    frame(s)
+    assert time.perf_counter() - t0 < 2
+    assert not any(type(w).__name__ == "UITextEntryBox" for w in s._panel_widgets)
+    press(s, "Break its long words")
+    words = s.doc.raw["description"].split()
+    assert words[0] == "Hold" and words[-2:] == ["the", "bridge."]
+    assert max(len(w) for w in words) == 100 and "".join(words[1:-2]) == "x" * 20000
+    frame(s)
+    assert any(type(w).__name__ == "UITextEntryBox" for w in s._panel_widgets)

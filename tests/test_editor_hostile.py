@@ -108,6 +108,7 @@ CASES = [
     ("a title a list", ("title",), ["a"], "$.title"),
     ("a title null", ("title",), None, "$.title"),
     ("a description a list", ("description",), [1], "$.description"),
+    ("a description of one 20,000-letter word", ("description",), "x" * 20000, "$.description"),
     ("a ruleset a list", ("ruleset",), ["modern"], "$.ruleset"),
     ("a ruleset unknown", ("ruleset",), "napoleonic", "$.ruleset"),
     ("a table a list", ("table",), [60, 36], "$.table"),

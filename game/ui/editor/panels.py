@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import pygame
 from pygame_gui.elements import (
@@ -41,6 +42,11 @@ from game.ui.editor.modes import (
     StandMode,
 )
 from game.ui.menu import user_maps as user_maps_dir
+
+BOX_WORD_CHARS = 100
+"""The longest word (characters without a space) the briefing box is given: the scenario
+check's limit (``MAX_WORD_CHARS``); pygame_gui takes seconds to wrap a longer one."""
+_LONG_WORD = re.compile(rf"\S{{{BOX_WORD_CHARS + 1},}}")
 
 
 class PanelsMixin:
@@ -612,15 +618,37 @@ class PanelsMixin:
             self._set(("victory", "lose_at_most_pct"), "victory", pct),
         )
         self._label("Briefing shown to the players:")
+        text = raw.get("description") or ""
+        if _LONG_WORD.search(text):  # pygame_gui takes seconds to wrap one such word
+            self._text(
+                f"The briefing has a word longer than {BOX_WORD_CHARS} characters; the "
+                "scenario check refuses it and the box cannot wrap it. Break such words with "
+                "spaces to edit it here (one history line; Ctrl+Z takes it back).",
+                96,
+            )
+            self._pbutton("Break its long words", self._break_long_words)
+            return
         box = self._pw(
             UITextEntryBox(
                 pygame.Rect(self._px(), self._py, PANEL_W - 16, 150),
-                raw.get("description", ""),
+                text,
                 self.app.manager,
             )
         )
         self._fields[box] = self._set(("description",), "briefing")
         self._py += 154
+
+    def _break_long_words(self) -> None:
+        """Put a space after every :data:`BOX_WORD_CHARS` characters of the briefing's words
+        that are longer, as one change."""
+        text = self.doc.raw.get("description") or ""
+        fixed = _LONG_WORD.sub(
+            lambda m: " ".join(
+                m.group()[k : k + BOX_WORD_CHARS] for k in range(0, len(m.group()), BOX_WORD_CHARS)
+            ),
+            text,
+        )
+        self.commit(SetField(("description",), fixed, "break the briefing's long words"))
 
 
 def _centre(g) -> tuple[float, float] | None:
