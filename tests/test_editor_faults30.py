@@ -217,8 +217,10 @@ def test_an_earlier_sessions_autosave_is_kept_until_knowingly_dropped(app, data_
     saved = (data_dir / "editor-autosave.json").read_text()
     s2 = shipped_map(app, "modern-skirmish")
     assert "autosave" in s2.message[0]
-    wood(s2, (2, 2), (5, 5))  # an edit here does not write over the earlier map
+    key(s2, pygame.K_r)
+    drag(s2, (2, 2), (5, 5))  # an edit here does not write over the earlier map
     assert (data_dir / "editor-autosave.json").read_text() == saved
+    assert "Not autosaved" in s2.message[0] and s2.message[1]
     s2.new_dialog()
     frame(s2)
     press(s2, 'WWII 48"x24"')

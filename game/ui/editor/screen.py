@@ -181,8 +181,15 @@ class EditorScreen(
         self._autosaved_version = h.version
         if not h.dirty:
             return  # a document as opened or as saved: nothing to keep
-        if self._autosave_held:
-            return  # an earlier session's map is kept until restored or knowingly dropped
+        if self._autosave_held:  # an earlier session's map is kept until restored or dropped
+            if not getattr(self, "_told_held", False):
+                self._told_held = True
+                self.say(
+                    "Not autosaved: the autosave keeps an earlier session's unsaved map until "
+                    "you restore it (New) or replace it. Save this map to keep it.",
+                    error=True,
+                )
+            return
         try:
             write_session(autosave_file(), self.doc)
         except OSError as err:
