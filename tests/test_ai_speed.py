@@ -240,15 +240,15 @@ def _posture_plans(scenario, seed, turns, budget=None):
 
 def test_a_posture_decision_plans_within_its_budget_and_the_rest_later():
     """A posture decision plans for a better position while less than ``Level.plan_budget``
-    (enemy stands weighed, each plan weighing every enemy stand on the table) is spent, and
+    is spent (a plan costs the square of the enemy stands on the table over 9), and
     beyond that, up to one and a half times the budget, only while it has no group to declare (every
     plan but the last found nothing); the stands it leaves are planned in the side's next
     posture decisions of the turn, and no stand is planned twice in a turn."""
-    budget = 10.0  # one plan a decision once 10 enemy stands are on the table
+    budget = 10.0  # two plans a decision against nine enemy stands (9 each)
     planned: set[tuple] = set()
     spread: dict[tuple, int] = {}  # (turn, side) -> posture decisions that planned
     for b, ai, plans, enemies, _declared in _posture_plans(WWII, 2, 8, budget):
-        cost = max(1, enemies)
+        cost = max(1.0, enemies**2 / 9)
         assert (len(plans) - 1) * cost < 1.5 * budget  # the last plan may cross the line
         if (len(plans) - 1) * cost >= budget:  # over the budget: nothing found before
             turn = b.state.turn

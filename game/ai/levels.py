@@ -40,13 +40,13 @@ class Level:
     the enemy closes in slower than this (``_approach``), the clock (``_pressure``) runs from
     the first turn, since an enemy that holds back must be sought out; 0 (the recruit): the
     clock runs from a quarter of the battle whatever the enemy does. plan_budget (WWII):
-    how much planning for a better position one posture decision may do, counted in enemy
-    stands weighed (a plan weighs every enemy stand on the table); the stands left are planned
-    in the side's next posture decisions of the turn (``PostureChooser._within_budget``,
-    docs/ai.md). 80 plans a whole turn of the shipped scenarios (nine stands against nine:
-    eight plans spend 72) in one decision, as before, and holds a decision at 40 stands a
-    side to two plans (three when it has nothing to declare yet): a budget that bound at nine
-    a side (18) lost 13 of 200 battles against the recruit.
+    how much planning for a better position one posture decision may do, a plan costing the
+    square of the enemy stands on the table over 9; the stands left are planned in the side's
+    next posture decisions of the turn (``PostureChooser._within_budget``, docs/ai.md). 80
+    plans a whole turn of the shipped scenarios (nine stands against nine: eight plans spend
+    72) in one decision, as before, and holds a decision at 40 stands a side to one plan (178)
+    and at 20 a side to two (44 each): a budget that bound at nine a side lost 13 of 200
+    battles against the recruit.
     """
 
     name: str

@@ -64,8 +64,10 @@ class PostureChooser:
     def _within_budget(self, battle, side, todo, why):
         """Yield the stands of ``todo`` (undeclared, not yet planned this turn) to plan for a
         better position (``_better_moved``) in this posture decision, within
-        ``Level.plan_budget``: a plan weighs every enemy stand on the table, so each costs
-        that many (at least 1) and a decision plans while less than the budget is spent.
+        ``Level.plan_budget``: a plan weighs every enemy stand on the table from each of its
+        candidate places and ways, and the side has about as many stands to plan, so a plan
+        costs the square of the enemy stands on the table over 9 (9 against nine, 178
+        against 40; at least 1) and a decision plans while less than the budget is spent.
         First those in base contact with a stand that moves already (``why``, which the
         caller fills as it goes): a movement group is a chain of stands in contact, and one
         declared before its neighbours are weighed goes without them; then the likeliest
@@ -77,7 +79,7 @@ class PostureChooser:
         plans the rest if it gets another decision. A plan for a stand off the table or with
         no turn left after this one costs nothing."""
         left = battle.scenario.spec.turns - battle.state.turn
-        cost = max(1, sum(1 for e in self._enemies(battle, side) if e.on_table))
+        cost = max(1.0, sum(1 for e in self._enemies(battle, side) if e.on_table) ** 2 / 9)
         budget = self.level.plan_budget
         spent = 0.0
         rest = sorted(todo, key=lambda s: self._offense.get(s.id, 0.0))
