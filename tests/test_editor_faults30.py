@@ -407,13 +407,13 @@ def test_enter_releases_a_text_field_so_the_next_key_is_a_shortcut(app):
 
 
 def test_a_grid_point_wins_over_a_nearby_edge_when_the_cursor_is_on_it():
-    from game.editor import edits
+    from game.editor import snapping
 
     raw = {"terrain": {"features": [wood_at((0, 0.1), (10, 0.1), (10, 8), (0, 8))]}}
-    assert edits.snap_point(raw, 5.0, 0.0, 0.5, 0.4) == (5, 0, "grid")
-    assert edits.snap_point(raw, 5.02, 0.11, 0.5, 0.4)[2] == "edge"  # on the edge: the edge
-    assert edits.snap_point(raw, 0.0, 0.0, 0.5, 0.4) == (0, 0, "grid")  # not the corner 0.1 off
-    assert edits.snap_point(raw, 0.03, 0.12, 0.5, 0.4) == (0, 0.1, "vertex")
+    assert snapping.snap_point(raw, 5.0, 0.0, 0.5, 0.4) == (5, 0, "grid")
+    assert snapping.snap_point(raw, 5.02, 0.11, 0.5, 0.4)[2] == "edge"  # on the edge: the edge
+    assert snapping.snap_point(raw, 0.0, 0.0, 0.5, 0.4) == (0, 0, "grid")  # not the corner 0.1 off
+    assert snapping.snap_point(raw, 0.03, 0.12, 0.5, 0.4) == (0, 0.1, "vertex")
 
 
 def test_saved_files_have_the_users_permissions(app, tmp_path):

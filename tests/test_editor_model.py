@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.editor import edits
+from game.editor import edits, snapping
 from game.editor.commands import MISSING, Batch, Insert, Remove, Replace, SetField
 from game.editor.document import (
     Document,
@@ -247,11 +247,11 @@ def test_vertex_edits_keep_rings_closed():
 def test_snapping_prefers_vertices_then_edges_then_the_grid():
     raw = new_scenario("modern", 60, 36)
     raw["terrain"]["features"].append(WOOD)
-    assert edits.snap_point(raw, 6.2, 5.1, 0.5, 0.4) == (6, 5, "vertex")
-    assert edits.snap_point(raw, 4.1, 5.2, 0.5, 0.4) == (4.1, 5, "edge")
-    assert edits.snap_point(raw, 10.3, 10.2, 0.5, 0.4) == (10.5, 10, "grid")
-    assert edits.snap_point(raw, 10.3, 10.2, None, 0.4) == (10.3, 10.2, "free")
-    assert edits.snap_point(raw, 6.2, 5.1, 0.5, 0.4, exclude=[0]) == (6, 5, "grid")
+    assert snapping.snap_point(raw, 6.2, 5.1, 0.5, 0.4) == (6, 5, "vertex")
+    assert snapping.snap_point(raw, 4.1, 5.2, 0.5, 0.4) == (4.1, 5, "edge")
+    assert snapping.snap_point(raw, 10.3, 10.2, 0.5, 0.4) == (10.5, 10, "grid")
+    assert snapping.snap_point(raw, 10.3, 10.2, None, 0.4) == (10.3, 10.2, "free")
+    assert snapping.snap_point(raw, 6.2, 5.1, 0.5, 0.4, exclude=[0]) == (6, 5, "grid")
 
 
 def test_picking_prefers_roads_then_areas_then_hills():

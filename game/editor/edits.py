@@ -18,7 +18,6 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-import numpy as np
 import shapely
 from shapely.geometry import Point, shape
 
@@ -386,7 +385,10 @@ def _is_ring(gtype: str) -> bool:
     return gtype in AREA_TYPES
 
 
-def _line_of(coords, addr: Address) -> list:
+def line_of(coords, addr: Address) -> list:
+    """The list of points (a line or a ring) that the vertex at ``addr`` belongs to.
+
+    Raises IndexError or TypeError when ``coords`` does not hold that address."""
     seq = coords
     for k in addr[:-1]:
         seq = seq[k]
@@ -397,7 +399,7 @@ def move_vertex(feature: dict, addr: Address, x: float, y: float) -> dict:
     """A copy of the feature with the vertex at ``addr`` moved to (x, y) inches (a ring's
     first vertex moves its closing point with it)."""
     out = copy.deepcopy(feature)
-    pts = _line_of(out["geometry"]["coordinates"], addr)
+    pts = line_of(out["geometry"]["coordinates"], addr)
     i = addr[-1]
     pts[i] = [tidy(x), tidy(y)]
     if _is_ring(out["geometry"]["type"]) and i == 0:
@@ -409,7 +411,7 @@ def insert_vertex(feature: dict, addr: Address, x: float, y: float) -> dict:
     """A copy of the feature with a vertex at (x, y) inserted after the vertex at ``addr``
     (on the edge that starts there)."""
     out = copy.deepcopy(feature)
-    pts = _line_of(out["geometry"]["coordinates"], addr)
+    pts = line_of(out["geometry"]["coordinates"], addr)
     pts.insert(addr[-1] + 1, [tidy(x), tidy(y)])
     return out
 
@@ -421,7 +423,7 @@ def delete_vertex(feature: dict, addr: Address) -> dict:
     fewer than 2 points."""
     out = copy.deepcopy(feature)
     gtype = out["geometry"]["type"]
-    pts = _line_of(out["geometry"]["coordinates"], addr)
+    pts = line_of(out["geometry"]["coordinates"], addr)
     i = addr[-1]
     if _is_ring(gtype):
         if len(pts) - 1 <= 3:
@@ -459,7 +461,7 @@ def nearest_edge(
     verts = vertices(feature)
     geom = feature["geometry"]
     for addr, _ in verts:
-        pts = _line_of(geom["coordinates"], addr)
+        pts = line_of(geom["coordinates"], addr)
         i = addr[-1]
         if i + 1 >= len(pts):
             continue
@@ -523,79 +525,3 @@ def refs_in_box(raw: dict, x0: float, y0: float, x1: float, y1: float) -> list[R
         if usable and box.covers(Point(s["x"], s["y"])):
             out.append(("stand", i))
     return out
-
-
-class SnapIndex:
-    """Every vertex and edge of a document's features in numpy arrays, built once per
-    version of the document, so snapping a point is a few array operations, not a loop over
-    every feature (a drag snaps at every mouse move).
-
-    ``points``: shape (n, 2) inches, ``point_owner``: shape (n,) feature indices;
-    ``segments``: shape (m, 4) as x0, y0, x1, y1, ``segment_owner``: shape (m,)."""
-
-    def __init__(self, raw: dict):
-        pts, owners, segs, seg_owners = [], [], [], []
-        for i, f in enumerate(items(raw, "feature")):
-            try:
-                verts = vertices(f)
-                coords = f["geometry"]["coordinates"]
-            except (KeyError, TypeError, IndexError):
-                continue
-            for addr, (x, y) in verts:
-                pts.append((x, y))
-                owners.append(i)
-                line = _line_of(coords, addr)
-                k = addr[-1]
-                if k + 1 < len(line):
-                    segs.append((x, y, line[k + 1][0], line[k + 1][1]))
-                    seg_owners.append(i)
-        self.points = np.array(pts, dtype=float).reshape(-1, 2)
-        self.point_owner = np.array(owners, dtype=int)
-        self.segments = np.array(segs, dtype=float).reshape(-1, 4)
-        self.segment_owner = np.array(seg_owners, dtype=int)
-
-
-def snap_point(
-    raw: dict,
-    x: float,
-    y: float,
-    grid: float | None,
-    within: float,
-    exclude: Iterable[int] = (),
-    index: SnapIndex | None = None,
-) -> tuple[float, float, str]:
-    """Where a point drawn at (x, y) inches lands: on a vertex of another feature within
-    ``within`` inches, else on its nearest edge, else on the ``grid`` (None: no grid); a grid
-    point nearer the cursor than the corner or edge wins over it (a click at a grid point
-    stays on the grid).
-    Returns (x, y, what) with what "vertex", "edge", "grid" or "free". ``exclude`` lists
-    feature indices not to snap to (the one being edited); ``index`` is a
-    :class:`SnapIndex` of ``raw`` when the caller keeps one."""
-    idx = index or SnapIndex(raw)
-    skip = np.array(sorted(set(exclude)), dtype=int)
-    on_grid = None
-    if grid:
-        gx, gy = round(x / grid) * grid, round(y / grid) * grid
-        on_grid = (tidy(gx), tidy(gy), "grid"), math.hypot(gx - x, gy - y)
-    if len(idx.points):
-        d = np.hypot(idx.points[:, 0] - x, idx.points[:, 1] - y)
-        d[np.isin(idx.point_owner, skip)] = np.inf
-        k = int(np.argmin(d))
-        if d[k] <= within:
-            if on_grid and on_grid[1] < d[k]:
-                return on_grid[0]  # the cursor is nearer a grid point than the corner
-            return float(idx.points[k, 0]), float(idx.points[k, 1]), "vertex"
-    if len(idx.segments):
-        x0, y0, x1, y1 = idx.segments.T
-        dx, dy = x1 - x0, y1 - y0
-        l2 = dx * dx + dy * dy
-        t = np.clip(((x - x0) * dx + (y - y0) * dy) / np.where(l2 > 0, l2, 1.0), 0.0, 1.0)
-        px, py = x0 + t * dx, y0 + t * dy
-        d = np.hypot(px - x, py - y)
-        d[np.isin(idx.segment_owner, skip)] = np.inf
-        k = int(np.argmin(d))
-        if d[k] <= within and not (on_grid and on_grid[1] < d[k]):
-            return tidy(px[k]), tidy(py[k]), "edge"
-    if on_grid:
-        return on_grid[0]
-    return tidy(x), tidy(y), "free"

@@ -166,7 +166,7 @@ class ActionsMixin:
     def lock_selection(self, hide: bool = False) -> None:
         """Lock (or hide) the selected features: they are no longer picked, moved or deleted
         (hidden ones not drawn either) until the Map panel's button frees them."""
-        from game.ui.editor.screen import mark_of
+        from game.ui.editor.layout import mark_of
 
         feats = items(self.doc.raw, "feature")
         marks = {mark_of(feats[i]) for k, i in self.selection if k == "feature"}

@@ -66,7 +66,7 @@ class DrawingMixin:
             table = self.table() if not dragging else self._drag_table
             hide = dragging | {f.index for f in table.features if not self._shown(f)}
             if self.hidden:
-                from game.ui.editor.screen import mark_of
+                from game.ui.editor.layout import mark_of
 
                 feats = items(self.doc.raw, "feature")
                 hide |= {i for i, f in enumerate(feats) if mark_of(f) in self.hidden}

@@ -89,3 +89,11 @@ def point(x: float, y: float):
     from shapely.geometry import Point
 
     return Point(x, y)
+
+
+def mark_of(feature: dict) -> str:
+    """What a feature is known by when locked or hidden: its JSON text (the same feature
+    after an undo is the same again)."""
+    import json
+
+    return json.dumps(feature, sort_keys=True, default=str)

@@ -13,13 +13,9 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import (
-    UITextEntryBox,
-    UITextEntryLine,
-)
 
 from game import Table, footprint
-from game.editor import edits
+from game.editor import edits, snapping
 from game.editor.commands import items
 from game.editor.document import (
     FAR_IN,
@@ -32,6 +28,7 @@ from game.ui.editor.actions import ActionsMixin
 from game.ui.editor.balance import BalanceViewsMixin
 from game.ui.editor.drawing import DrawingMixin
 from game.ui.editor.files import FilesMixin
+from game.ui.editor.keys import InputMixin
 from game.ui.editor.layout import (
     _EMPTY,
     PANEL_W,
@@ -41,6 +38,7 @@ from game.ui.editor.layout import (
     TOP_H,
     _pretty,
     autosave_file,
+    mark_of,
     point,
 )
 from game.ui.editor.modes import (
@@ -59,7 +57,13 @@ from game.ui.table_view import TableView
 
 
 class EditorScreen(
-    ActionsMixin, FilesMixin, PanelsMixin, ToolbarMixin, BalanceViewsMixin, DrawingMixin
+    ActionsMixin,
+    FilesMixin,
+    PanelsMixin,
+    ToolbarMixin,
+    BalanceViewsMixin,
+    DrawingMixin,
+    InputMixin,
 ):
     """The map editor in the window.
 
@@ -211,8 +215,8 @@ class EditorScreen(
         h = self.doc.history
         stale = self._snap is None or self._snap[0] != h.version
         if stale and (self._snap is None or not self._dragging()):  # a drag keeps its start's
-            self._snap = (h.version, edits.SnapIndex(self.doc.raw))
-        return edits.snap_point(
+            self._snap = (h.version, snapping.SnapIndex(self.doc.raw))
+        return snapping.snap_point(
             self.doc.raw,
             x,
             y,
@@ -479,63 +483,6 @@ class EditorScreen(
         if not self.help:
             self.set_mode(self.mode.on_event(self, ev))
 
-    def _wrapped_link(self, pos) -> bool:
-        """Follow a link of a panel's text clicked on a line it wraps onto before its last
-        (pygame_gui makes only a wrapped link's last line clickable); True when one was."""
-        from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
-
-        for box, fn in list(self._fields.items()):
-            if fn != self._link or not box.alive() or not box.rect.collidepoint(pos):
-                continue
-            layout = getattr(box, "text_box_layout", None)
-            if layout is None:
-                return False
-            base_x, base_y = box._calculate_hyperlinks_offsets()
-            for row in layout.layout_rows:
-                for chunk in row.items:
-                    if not isinstance(chunk, HyperlinkTextChunk):
-                        continue
-                    at = pygame.Rect((base_x + chunk.x, base_y + chunk.y), chunk.size)
-                    if at.collidepoint(pos) and chunk not in box.link_hover_chunks:
-                        fn(chunk.href)  # the last line's click is pygame_gui's own event
-                        return True
-        return False
-
-    def _typing(self) -> bool:
-        """Whether a live text field has the keyboard."""
-        focus = self.app.manager.get_focus_set() or set()
-        return any(isinstance(e, (UITextEntryLine, UITextEntryBox)) and e.alive() for e in focus)
-
-    def _release_line(self) -> None:
-        """Take the keyboard from a one-line field (Enter or Esc typed in it); the briefing's
-        box keeps it (Enter is a new line there)."""
-        focus = self.app.manager.get_focus_set() or set()
-        if any(isinstance(e, UITextEntryLine) for e in focus):
-            for e in focus:
-                if isinstance(e, UITextEntryLine):
-                    e.unfocus()
-            self.app.manager.set_focus_set(None)
-            self._panel_key = None  # the panel shows what the field wrote
-
-    def _dialog_open(self) -> bool:
-        """Whether a dialog is open (closed ones are forgotten)."""
-        self._dialogs = [d for d in self._dialogs if d.alive()]
-        return bool(self._dialogs)
-
-    def _dialog_key(self, ev) -> None:
-        """Enter presses the open dialog's OK (or confirm) button, Esc closes it."""
-        top = self._dialogs[-1]
-        if ev.key == pygame.K_ESCAPE:
-            top.kill()
-        elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            ok = getattr(top, "ok_button", None) or getattr(top, "confirm_button", None)
-            if ok is not None and ok.is_enabled:
-                pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=ok))
-
-    def _over_dialog(self, pos) -> bool:
-        """Whether a pixel is on an open dialog (the table under it is not clicked)."""
-        return self._dialog_open() and any(d.rect.collidepoint(pos) for d in self._dialogs)
-
     def _key(self, ev) -> bool:
         k, mod = ev.key, ev.mod
         ctrl = mod & pygame.KMOD_CTRL
@@ -596,20 +543,6 @@ class EditorScreen(
             return False
         return True
 
-    def _camera(self, ev) -> bool:
-        """Pan with the right or middle button."""
-        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (2, 3):
-            self._pan_from = ev.pos
-            return True
-        if ev.type == pygame.MOUSEMOTION and self._pan_from is not None:
-            self.tv.pan(ev.pos[0] - self._pan_from[0], ev.pos[1] - self._pan_from[1])
-            self._pan_from = ev.pos
-            return True
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button in (2, 3):
-            self._pan_from = None
-            return True
-        return False
-
     # ---------------------------------------------------------------- frame
 
     def busy(self) -> bool:
@@ -642,11 +575,3 @@ class EditorScreen(
         self._poll_view()
         self.refresh_panel()
         self.app.manager.update(dt)
-
-
-def mark_of(feature: dict) -> str:
-    """What a feature is known by when locked or hidden: its JSON text (the same feature
-    after an undo is the same again)."""
-    import json
-
-    return json.dumps(feature, sort_keys=True, default=str)

@@ -1,0 +1,187 @@
+"""The map editor's side panels that set the scenario up: Forces (a side's settings and the
+unit list to place stands from) and Scenario (title, ruleset, turns, sighting, table size,
+victory and the briefing). Built by :class:`~game.ui.editor.panels.PanelsMixin`'s helpers."""
+
+from __future__ import annotations
+
+import re
+
+import pygame
+from pygame_gui.elements import UISelectionList, UITextEntryBox
+
+from game.editor.commands import SetField
+from game.ui.editor.fields import not_empty, pct, positive, whole_number
+from game.ui.editor.layout import PANEL_W, STATUS_H
+from game.ui.editor.modes import StandMode
+
+BOX_WORD_CHARS = 100
+"""The longest word (characters without a space) the briefing box is given: the scenario
+check's limit (``MAX_WORD_CHARS``); pygame_gui takes seconds to wrap a longer one."""
+_LONG_WORD = re.compile(rf"\S{{{BOX_WORD_CHARS + 1},}}")
+
+
+class SetupPanelsMixin:
+    """The Forces and Scenario panels (the rest of the panel machinery is in PanelsMixin)."""
+
+    def _panel_forces(self) -> None:
+        raw = self.doc.raw
+        sides = raw.get("sides", [])
+        ids = [s.get("id") for s in sides]
+        if self.place_side not in ids and ids:
+            self.place_side = ids[0]
+        self._field("Side to edit", self.place_side, lambda t: setattr(self, "place_side", t), ids)
+        k = ids.index(self.place_side) if self.place_side in ids else 0
+        if sides:
+            base = ("sides", k)
+            s = sides[k]
+            self._field("Name", s.get("name"), self._set((*base, "name"), "side name", not_empty))
+            self._field(
+                "Cohesion (1-20)",
+                s.get("cohesion"),
+                self._set((*base, "cohesion"), "cohesion", whole_number(1, 20)),
+            )
+            gens = ["none", "1", "2", "3", "4"]
+            gen = s.get("generation")
+            self._field(
+                "Generation",
+                "none" if gen is None else str(gen),
+                self._set(
+                    (*base, "generation"), "generation", lambda t: None if t == "none" else int(t)
+                ),
+                gens,
+            )
+            self._field(
+                "GHQ command value",
+                s.get("command_value", 0),
+                self._set((*base, "command_value"), "command value", whole_number(-5, 5)),
+            )
+            edges = ["none", "left", "right", "top", "bottom"]
+            self._field(
+                "Entry edge",
+                s.get("entry_edge") or "none",
+                self._set(
+                    (*base, "entry_edge"), "entry edge", lambda t: None if t == "none" else t
+                ),
+                edges,
+            )
+        self._field("Find a unit", self.unit_filter, self._filter_units)
+        shown, labels = self._unit_rows()
+        h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
+        sel = None
+        if self.place_unit in shown:
+            sel = labels[shown.index(self.place_unit)]
+        lst = self._pw(
+            UISelectionList(
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, h),
+                labels,
+                self.app.manager,
+                default_selection=sel,
+            )
+        )
+        self._unit_list = lst
+        self._fields[lst] = lambda t: self._pick_unit(t.split("  (")[0])
+        self._py += h + 4
+        own = [st for st in raw.get("stands", []) if st.get("side") == self.place_side]
+        self._label(
+            f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
+        )
+
+    def _unit_rows(self) -> tuple[list[str], list[str]]:
+        """The units of the scenario's ruleset whose name holds the filter, and their rows."""
+        units = self._ruleset_units()
+        shown = [u for u in sorted(units) if self.unit_filter.lower() in u.lower()]
+        return shown, [f"{u}  ({units[u].points} pts)" for u in shown]
+
+    def _ruleset_units(self) -> dict:
+        """The units of the scenario's ruleset by name; none for a ruleset not known (the
+        Problems panel says so)."""
+        try:
+            return self.doc.data.units_for(self.doc.raw.get("ruleset", "modern"))
+        except (KeyError, TypeError):
+            return {}
+
+    def _filter_units(self, text: str):
+        """Filter the unit list as the player types (the list is updated, not rebuilt)."""
+        self.unit_filter = text
+        self._unit_list.set_item_list(self._unit_rows()[1])
+        self._panel_key = self._panel_state()
+        return None
+
+    def _pick_unit(self, unit: str) -> None:
+        self.place_unit = unit
+        self.set_mode(StandMode())
+        self.say(f"Placing {unit} for side {self.place_side}: click the table.")
+
+    def _panel_scenario(self) -> None:
+        raw = self.doc.raw
+        self._field(
+            "Title", raw.get("title", ""), self._set(("title",), "title", not_empty), width=220
+        )
+        self._field(
+            "Ruleset",
+            raw.get("ruleset", "modern"),
+            self._set(("ruleset",), "ruleset"),
+            ["modern", "wwii"],
+        )
+        self._field(
+            "Turns (1-100)", raw.get("turns"), self._set(("turns",), "turns", whole_number(1, 100))
+        )
+        self._field(
+            'Sighting distance (")',
+            raw.get("max_sighting_in"),
+            self._set(("max_sighting_in",), "sighting distance", positive),
+        )
+        t = raw.get("table", {})
+        self._field(
+            'Table width (")',
+            t.get("width"),
+            self._set(("table", "width"), "table width", positive),
+        )
+        self._field(
+            'Table depth (")',
+            t.get("depth"),
+            self._set(("table", "depth"), "table depth", positive),
+        )
+        v = raw.get("victory", {})
+        self._field(
+            "Win: destroy at least %",
+            v.get("destroy_at_least_pct", 51),
+            self._set(("victory", "destroy_at_least_pct"), "victory", pct),
+        )
+        self._field(
+            "...while losing at most %",
+            v.get("lose_at_most_pct", 50),
+            self._set(("victory", "lose_at_most_pct"), "victory", pct),
+        )
+        self._label("Briefing shown to the players:")
+        text = raw.get("description") or ""
+        if _LONG_WORD.search(text):  # pygame_gui takes seconds to wrap one such word
+            self._text(
+                f"The briefing has a word longer than {BOX_WORD_CHARS} characters; the "
+                "scenario check refuses it and the box cannot wrap it. Break such words with "
+                "spaces to edit it here (one history line; Ctrl+Z takes it back).",
+                96,
+            )
+            self._pbutton("Break its long words", self._break_long_words)
+            return
+        box = self._pw(
+            UITextEntryBox(
+                pygame.Rect(self._px(), self._py, PANEL_W - 16, 150),
+                text,
+                self.app.manager,
+            )
+        )
+        self._fields[box] = self._set(("description",), "briefing")
+        self._py += 154
+
+    def _break_long_words(self) -> None:
+        """Put a space after every :data:`BOX_WORD_CHARS` characters of the briefing's words
+        that are longer, as one change."""
+        text = self.doc.raw.get("description") or ""
+        fixed = _LONG_WORD.sub(
+            lambda m: " ".join(
+                m.group()[k : k + BOX_WORD_CHARS] for k in range(0, len(m.group()), BOX_WORD_CHARS)
+            ),
+            text,
+        )
+        self.commit(SetField(("description",), fixed, "break the briefing's long words"))
