@@ -237,3 +237,26 @@ def test_a_bad_action_in_a_save_names_its_path(tmp_path):
     with pytest.raises(SaveError) as err:
         Battle.load(path)
     assert str(err.value) == (f"{path}: $.actions[{i}].facing_deg: must be a number, not true")
+
+
+def test_every_file_written_atomically_gets_the_users_permissions(tmp_path):
+    """#30: files came out 0600 (the temporary file's mode); a save, the autosave journal
+    and a log copy now get 0666 less the umask, and a file written over keeps its own."""
+    import os
+
+    from game.rules.jsonfile import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        auto = tmp_path / "autosave.json"
+        b = Battle(load_scenario("maps/modern-skirmish.json"), 11, autosave=auto)
+        _play(b, 3)
+        b.close_autosave()
+        b.save(tmp_path / "s.json")
+        assert auto.stat().st_mode & 0o777 == 0o644
+        assert (tmp_path / "s.json").stat().st_mode & 0o777 == 0o644
+        os.chmod(tmp_path / "s.json", 0o640)
+        write_atomic(tmp_path / "s.json", "{}")
+        assert (tmp_path / "s.json").stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)

@@ -98,23 +98,6 @@ def new_scenario(ruleset: str, width: float, depth: float, title: str = "New sce
     }
 
 
-def write_for_user(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`write_atomic`) with the permissions a
-    file the user makes has: an existing file's own, else 0666 less the user's umask (the
-    atomic writer's temporary file is 0600, which would hide a shared scenario).
-
-    Raises OSError when it cannot be written; the file is then unchanged."""
-    target = Path(path)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        mode = 0o666 & ~mask
-    write_atomic(target, text)
-    os.chmod(target, mode)
-
-
 def dumps(raw: dict) -> str:
     """The text a scenario dict is saved as (the scenario writer's: JSON indented by one,
     UTF-8, a final newline)."""
@@ -216,7 +199,7 @@ class Document:
         if target is None:
             raise EditorFileError("untitled: choose where to save it first (Save as)")
         try:
-            write_for_user(target, dumps(self.raw))
+            write_atomic(target, dumps(self.raw))
         except OSError as err:
             raise EditorFileError(f"{target}: cannot be written ({err})") from None
         self.path = target
@@ -342,4 +325,4 @@ def remember_recent(where: Path, file: Path) -> None:
     file = Path(file).resolve()
     kept = [file] + [p for p in recent_files(where) if p.resolve() != file]
     payload = {"recent": [str(p) for p in kept[:RECENT_KEPT]]}
-    write_for_user(where, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+    write_atomic(where, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")

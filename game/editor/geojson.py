@@ -225,9 +225,9 @@ def export_terrain(
     ):
         doc[TABLE_MEMBER] = {"width": table["width"], "depth": table["depth"]}
     try:
-        from game.editor.document import write_for_user
+        from game import write_atomic
 
-        write_for_user(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        write_atomic(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     except OSError as err:
         raise GeoJSONError([f"{path}: cannot be written ({err})"]) from None
 

@@ -402,10 +402,23 @@ STALE_TEMP_S = 60.0
 write in progress lasts milliseconds."""
 
 
+def _user_mode(target: Path) -> int:
+    """The permissions a file written at ``target`` gets: the existing file's own, else those
+    of any file the user makes (0666 less the umask; the temporary file's 0600 would hide a
+    shared scenario or save from other users)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)  # read it back: the only portable way to learn it
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed and
     synced, then renamed over the target and the folder synced, so a crash never leaves a
-    half-written file and the rename survives a power cut.
+    half-written file and the rename survives a power cut. The file keeps the permissions of
+    the one it replaces, or gets those of a new file of the user's (the umask's).
 
     Temporary files of the same target older than :data:`STALE_TEMP_S` (left by a killed
     process) are removed first. Raises OSError when the folder or file cannot be written; the
@@ -414,8 +427,11 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(p)
+    mode = _user_mode(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
