@@ -771,3 +771,14 @@ def test_a_briefing_with_a_huge_word_is_not_wrapped_for_seconds_and_can_be_mende
     assert max(len(w) for w in words) == 100 and "".join(words[1:-2]) == "x" * 20000
     frame(s)
     assert any(type(w).__name__ == "UITextEntryBox" for w in s._panel_widgets)
+
+
+def test_saving_with_a_file_as_the_data_folder_saves_and_does_not_raise(app, tmp_path, monkeypatch):
+    """#30: with a file where the data folder should be, saving a map raised
+    NotADirectoryError from the autosave's clean-up after the map was written."""
+    (tmp_path / "datafile").write_text("x")
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "datafile"))
+    s = new_editor(app)
+    wood(s)
+    assert s.save(tmp_path / "m.json", confirmed=True)
+    assert json.loads((tmp_path / "m.json").read_text())["terrain"]["features"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import re
@@ -67,7 +68,8 @@ class FilesMixin:
         self._choose(where)
         self._remember(where)
         self._autosaved_version = self.doc.history.version
-        autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
+        with contextlib.suppress(OSError):  # a broken data folder: said once at start
+            autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
         self._autosave_held = False
         self.say(f"Saved {where}")
         return True
