@@ -70,6 +70,7 @@ class Frames:
         self.next_at = time.perf_counter()
 
     def frame(self) -> float:
+        """One frame (ms, the sleep after it not counted). Never raises on its own."""
         rect = self.screen.tv.rect
         self.n += 1
         x = rect.x + 40 + (self.n * 7) % max(1, rect.w - 80)
@@ -137,6 +138,7 @@ def floor(app, seed: int, frames: int = 600) -> list[float]:
 
 
 def main() -> None:
+    """Run the bench (``--turns``, ``--seed``, ``--repeats``) and print its JSON line."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--turns", type=int, default=4, help="turns of wwii-meeting played")
     ap.add_argument("--seed", type=int, default=3)
