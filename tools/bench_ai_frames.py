@@ -3,9 +3,10 @@
 The real battle screen (1280x800, dummy video driver) plays maps/wwii-meeting.json with the
 scripted veteran on both sides and no move animation, at 60 frames a second as the window's
 loop runs them (the loop sleeps out the rest of each 1/60 s), the mouse moving over the table
-every frame. Each frame (events, update, draw, flip) is timed; the frames that begin while
-the AI is thinking count. Two ways, in the same run, on the same battle (the same seed gives
-the same decisions either way):
+every frame. Each frame (events, update, draw, flip) is timed from when it was due (the end
+of the sleep before it), so the wait for the interpreter lock after the sleep counts; the
+frames that begin while the AI is thinking count. Two ways, in the same run, on the same
+battle (the same seed gives the same decisions either way):
 
 - ``process``: the AI thinks in a process of its own (``game.ai.worker``), the way the
   screen plays now;
@@ -70,18 +71,20 @@ class Frames:
         self.next_at = time.perf_counter()
 
     def frame(self) -> float:
-        """One frame (ms, the sleep after it not counted). Never raises on its own."""
+        """One frame: ms from when it was due (the end of the sleep before it, or the end of
+        the frame before when that ran late) to the end of its flip, so that waiting for the
+        interpreter after the sleep counts, as a player sees it. Never raises on its own."""
+        due = self.next_at
         rect = self.screen.tv.rect
         self.n += 1
         x = rect.x + 40 + (self.n * 7) % max(1, rect.w - 80)
         y = rect.y + 40 + (self.n * 3) % max(1, rect.h - 80)
         ev = pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(7, 3), buttons=(0, 0, 0))
-        t = time.perf_counter()
         self.screen.handle(ev)
         self.screen.update(FRAME_S)
         self.screen.draw(self.app.surface)
         pygame.display.flip()
-        ms = (time.perf_counter() - t) * 1000
+        ms = (time.perf_counter() - due) * 1000
         self.next_at += FRAME_S
         wait = self.next_at - time.perf_counter()
         if wait > 0:
