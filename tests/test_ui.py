@@ -759,14 +759,20 @@ def frames_until_worked(screen, most: int = 50) -> int:
     raise AssertionError("the work off the frame never finished")
 
 
-def test_the_fire_phase_counts_its_shots_after_the_landing_frame(app):
+def test_the_fire_phase_counts_its_shots_after_the_landing_frame(app, monkeypatch):
     """#30: entering the fire phase worked out every legal shot (a whole sight matrix) in the
-    frame where the action landed; it now starts on the next frame, in a worker, and the
+    frame where the action landed; it now starts on the next frame, in a worker that asks the
+    battle's twin (its own geometries: two threads building one GEOS index crashed), and the
     panel says so until the count arrives."""
     s = small_battle(app, STANDS, [6, 6, 1, 1])
     calls = []
-    real = s.battle.fire_options
-    s.battle.fire_options = lambda: (calls.append(threading.current_thread()), real())[1]
+    real = Battle.fire_options
+
+    def recorded(battle):
+        calls.append((threading.current_thread(), battle))
+        return real(battle)
+
+    monkeypatch.setattr(Battle, "fire_options", recorded)
     press(s, "Ready")
     press(s, "Ready")
     press(s, "Blue first")  # the landing frame: only the engine's apply and the new mode
@@ -774,8 +780,11 @@ def test_the_fire_phase_counts_its_shots_after_the_landing_frame(app):
     s.draw(s.app.surface)
     assert calls == [] and "Working out which of your stands can fire" in s._panel_text
     assert frames_until_worked(s) >= 1
-    assert len(calls) == 1 and calls[0] is not threading.main_thread()
-    shots = real()
+    [(thread, asked)] = calls
+    assert thread is not threading.main_thread()
+    assert asked is not s.battle and asked.state is s.battle.state
+    assert asked.table is not s.battle.table  # its own geometries
+    shots = real(s.battle)
     firers = {fs.attacker for setups in shots.values() for fs in setups}
     said = (
         f"{len(firers)} of your stands can fire at {len(shots)} enemy"

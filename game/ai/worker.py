@@ -19,7 +19,7 @@ import pickle
 import threading
 import weakref
 
-from game.rules.actions import Action
+from game import Action
 
 
 class OutOfStep(RuntimeError):

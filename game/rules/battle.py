@@ -35,7 +35,7 @@ from game.rules.phases import Phase
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
 from game.rules.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
-from game.rules.scenario import Scenario, ScenarioError
+from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.state import StandState
 
 __all__ = [
@@ -495,6 +495,20 @@ class Battle:
             self.autosave_error = (
                 f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
             )
+
+    def twin(self) -> Battle:
+        """A battle for another thread to ask questions of (every legal shot, a sight
+        matrix) while this one's thread goes on asking its own: the same scenario, parsed
+        again so that its terrain and its table are geometries of its own (GEOS builds a
+        search tree or a prepared geometry's index on first use, and two threads doing that
+        to one geometry at once crashed the program), following this battle's state through
+        :meth:`follow`. Build it in the thread that uses it."""
+        return Battle(parse_scenario(self.scenario.raw, self.scenario.path), self.seed)
+
+    def follow(self, other: Battle) -> None:
+        """Take ``other``'s state as this battle's (shared, not copied: read it only while
+        ``other`` does not change, i.e. while its thread waits)."""
+        self.state = self.ctx.state = other.state
 
     def close_autosave(self) -> None:
         """Sync the autosave journal and close it (leaving the battle; tests). The battle's

@@ -46,7 +46,9 @@ class FireMode(Mode):
                     self.sights[s.id] = b.sight(s.id, self.target)
         elif self.shots is None:
             # every legal shot is a whole sight matrix: not in the frame where an action lands
-            screen.off_frame(b.fire_options, lambda shots: self._counted(screen, shots))
+            screen.off_frame(
+                screen.ask_twin("fire_options"), lambda shots: self._counted(screen, shots)
+            )
         self.refresh(screen)
 
     def _counted(self, screen, shots) -> None:

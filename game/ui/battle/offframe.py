@@ -18,6 +18,21 @@ class OffFrameMixin:
         self._worker: threading.Thread | None = None
         self._worked: tuple | None = None  # (done, finished) while the worker runs
         self._landed = False  # an action landed in this frame
+        self._twin = None  # the battle's twin that the worker asks (Battle.twin)
+
+    def ask_twin(self, question: str, *args):
+        """The work of asking ``question`` (a Battle method's name) of the battle's twin, in
+        the worker: the twin is built there the first time and follows the battle's state,
+        which does not change while the worker runs (:meth:`settle_work`)."""
+        battle = self.battle
+
+        def work():
+            if self._twin is None:
+                self._twin = battle.twin()
+            self._twin.follow(battle)
+            return getattr(self._twin, question)(*args)
+
+        return work
 
     def off_frame(self, work, done) -> None:
         """Ask ``work()`` (a read-only question to the engine) outside the frame where an
