@@ -274,7 +274,8 @@ def scene_shipped(app, sc, autosave: str, seed: int = 3) -> dict:
             old_autosave()
         ms = (time.perf_counter() - t) * 1000 + frame(app, screen)
         more = []
-        for _ in range(8):  # the frames after it, while work goes on off the frame
+        for _ in range(60):  # the frames after it while work goes on off the frame: a
+            # player takes longer than 60 frames to act again
             if not (screen._work or screen._worker):
                 break
             more.append(frame(app, screen))
