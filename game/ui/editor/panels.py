@@ -58,6 +58,7 @@ class PanelsMixin(SetupPanelsMixin):
             tuple(self.layers.values()),
             (len(self.hidden), len(self.locked)),
             self.app.size,
+            self._panel_scroll,
         )
 
     def refresh_panel(self, force: bool = False) -> None:
@@ -68,6 +69,9 @@ class PanelsMixin(SetupPanelsMixin):
             isinstance(e, (UITextEntryLine, UITextEntryBox)) and e in self._panel_widgets
             for e in focus
         )
+        if (self.panel, tuple(self.selection)) != self._scrolled_for:
+            self._scrolled_for = (self.panel, tuple(self.selection))
+            self._panel_scroll = 0  # another panel or item starts at its top
         key = self._panel_state()
         if typing and not force:
             return
@@ -79,8 +83,47 @@ class PanelsMixin(SetupPanelsMixin):
             self._fields.pop(wdg, None)
             wdg.kill()
         self._panel_widgets = []
-        self._py = TOP_H + 80
+        self._py = TOP_H + 80 - self._panel_scroll
         getattr(self, f"_panel_{self.panel.lower()}")()
+        self._fit_panel()
+
+    _panel_scroll = 0  # pixels of the panel scrolled up out of sight (a low window)
+    _scrolled_for = None  # the panel and selection the scroll belongs to
+
+    def _panel_bottom(self) -> int:
+        """The lowest pixel row the side panel may use: above the status line."""
+        return self.app.size[1] - STATUS_H - 4
+
+    def _fit_panel(self) -> None:
+        """Keep the panel above the status line: when its widgets do not fit (a low window),
+        those outside the visible part are left out and a row of "More above" / "More below"
+        buttons (or the mouse wheel over the panel) scrolls it."""
+        top, bottom = TOP_H + 80, self._panel_bottom()
+        rects = [w.rect for w in self._panel_widgets]
+        self._panel_max_scroll = 0
+        if not rects or (self._panel_scroll == 0 and max(r.bottom for r in rects) <= bottom):
+            return
+        bottom -= 34  # the row of scroll buttons
+        self._panel_max_scroll = max(0, max(r.bottom for r in rects) + self._panel_scroll - bottom)
+        for wdg in list(self._panel_widgets):
+            if wdg.rect.top < top or wdg.rect.bottom > bottom:
+                self._widgets.pop(wdg, None)
+                self._fields.pop(wdg, None)
+                self._panel_widgets.remove(wdg)
+                wdg.kill()
+        self._py = bottom + 4
+        step = max(60, bottom - top - 40)
+        self._pbutton("More above", lambda: self.scroll_panel(-step), 1)
+        self._pbutton("More below", lambda: self.scroll_panel(step), 2)
+
+    _panel_max_scroll = 0  # how far the panel can scroll (pixels); 0 when it fits
+
+    def scroll_panel(self, pixels: int) -> None:
+        """Scroll the side panel by ``pixels`` (+ shows what is below), within what it holds."""
+        new = min(max(0, self._panel_scroll + pixels), self._panel_max_scroll)
+        if new != self._panel_scroll:
+            self._panel_scroll = new
+            self.refresh_panel(force=True)
 
     def _pw(self, widget):
         self._panel_widgets.append(widget)

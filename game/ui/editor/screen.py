@@ -475,6 +475,9 @@ class EditorScreen(
                 and not getattr(ev, "buttons", (0,))[0]
             ):
                 return
+        if ev.type == pygame.MOUSEWHEEL and self.mouse[0] >= self.app.size[0] - PANEL_W:
+            self.scroll_panel(-40 * ev.y)  # the wheel over the panel scrolls it
+            return
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self.mouse)
             return
