@@ -111,7 +111,7 @@ def test_a_number_field_says_in_words_what_it_wants(app):
     assert s.doc.raw["turns"] == 12
     assert s.message[0] == "type a whole number from 1 to 100" and "literal" not in s.message[0]
     choose(s, field_with(s, "30"), "far")
-    assert s.doc.raw["max_sighting_in"] == 30 and "a number above 0" in s.message[0]
+    assert s.doc.raw["max_sighting_in"] == 30 and "a number from 1 to 1000" in s.message[0]
 
 
 # ------------------------------------------------------------------ 2. one edit, applied once

@@ -57,3 +57,60 @@ def test_the_item_panel_ends_above_the_status_line(size, what):
             assert "Mirror copy -" not in check() or size[1] > 600
     finally:
         pygame.quit()
+
+
+# ------------------------------------------------------------------ 2. fields within bounds
+
+
+def _type_over(s, text, typed):
+    """Select all of the Scenario field showing ``text``, type ``typed`` key by key, Enter."""
+    import json
+
+    from tests.test_editor_faults30 import field_with, type_into
+    from tests.test_editor_ui import key
+
+    w = field_with(s, text)
+    w.set_text("")  # all selected and typed over
+    type_into(s, w, typed)
+    key(s, pygame.K_RETURN)
+    return json.loads(json.dumps(s.doc.raw))
+
+
+def test_a_scenario_field_out_of_bounds_is_not_written_and_names_the_bound(app):
+    import json
+
+    from game.ui.editor.layout import autosave_file
+
+    s = shipped_map(app, "modern-meeting")
+    s.show_panel("Scenario")
+    frame(s)
+    raw = s.doc.raw
+    width, depth = raw["table"]["width"], raw["table"]["depth"]
+    raw = _type_over(s, str(width), "100000")
+    assert raw["table"]["width"] <= 1000 and raw["table"]["depth"] == depth
+    assert s.message == ("type a number from 6 to 1000", True)
+    saved = json.loads(autosave_file().read_text())
+    assert saved["scenario"]["table"]["width"] == raw["table"]["width"] <= 1000
+    assert s.table_size()[0] >= 6
+    sight = raw["max_sighting_in"]
+    raw = _type_over(s, str(sight), "5000")
+    assert raw["max_sighting_in"] <= 1000 and s.message == ("type a number from 1 to 1000", True)
+    s.refresh_panel(force=True)
+    raw = _type_over(s, f"{raw['max_sighting_in']:g}", "37")
+    assert raw["max_sighting_in"] == 37 and field_text(s, "37")
+    raw = _type_over(s, "37", "1e400")
+    assert raw["max_sighting_in"] <= 1000 and "from 1 to 1000" in s.message[0]
+    assert not field_text(s, "1e400")  # the field shows what the scenario holds
+
+
+def field_text(s, text):
+    """Whether a live panel entry shows ``text``."""
+    return any(getattr(w, "get_text", lambda: None)() == text for w in s._fields if w.alive())
+
+
+def test_the_scenario_panel_bounds_are_the_scenario_checks():
+    from game.rules import scenario_file
+    from game.ui.editor import setup_panels
+
+    assert setup_panels.MIN_TABLE_IN == scenario_file.MIN_TABLE_IN
+    assert setup_panels.MIN_SIGHTING_IN == scenario_file.MIN_SIGHTING_IN

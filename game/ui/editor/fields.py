@@ -24,20 +24,19 @@ def whole_number(lo: int, hi: int):
     return parse
 
 
-def positive(text: str) -> float:
-    """A number above 0 (inches), as an int when whole; ValueError otherwise."""
-    v = _number(text, "a number above 0")
-    if not (v > 0 and math.isfinite(v)):
-        raise ValueError("a number above 0")
-    return int(v) if v.is_integer() else v
+def number(lo: float, hi: float):
+    """A parser of a finite number from ``lo`` to ``hi`` (inches, percent: the field's unit),
+    returned as an int when whole; ValueError saying "type a number from LO to HI" for text
+    that is not such a number (nothing out of bounds is ever written)."""
+    wanted = f"a number from {lo:g} to {hi:g}"
 
+    def parse(text: str) -> float:
+        v = _number(text, wanted)
+        if not lo <= v <= hi:
+            raise ValueError(f"type {wanted}")
+        return int(v) if v.is_integer() else v
 
-def pct(text: str) -> float:
-    """A percentage from 0 to 100; ValueError otherwise."""
-    v = _number(text, "a percentage from 0 to 100")
-    if not 0 <= v <= 100:
-        raise ValueError("a percentage from 0 to 100")
-    return int(v) if v.is_integer() else v
+    return parse
 
 
 def facing(text: str) -> float:

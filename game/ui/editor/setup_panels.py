@@ -10,13 +10,15 @@ import pygame
 from pygame_gui.elements import UISelectionList, UITextEntryBox
 
 from game.editor.commands import SetField
-from game.ui.editor.fields import not_empty, pct, positive, whole_number
+from game.ui.editor.fields import not_empty, number, whole_number
 from game.ui.editor.layout import PANEL_W, STATUS_H
 from game.ui.editor.modes import StandMode
 
 BOX_WORD_CHARS = 100
 """The longest word (characters without a space) the briefing box is given: the scenario
 check's limit (``MAX_WORD_CHARS``); pygame_gui takes seconds to wrap a longer one."""
+MIN_TABLE_IN = 6  # the scenario check's bounds (scenario_file.py, docs/formats.md), inches
+MIN_SIGHTING_IN = 1
 _LONG_WORD = re.compile(rf"\S{{{BOX_WORD_CHARS + 1},}}")
 
 
@@ -129,29 +131,29 @@ class SetupPanelsMixin:
         self._field(
             'Sighting distance (")',
             raw.get("max_sighting_in"),
-            self._set(("max_sighting_in",), "sighting distance", positive),
+            self._set(("max_sighting_in",), "sighting distance", number(MIN_SIGHTING_IN, 1000)),
         )
         t = raw.get("table", {})
         self._field(
             'Table width (")',
             t.get("width"),
-            self._set(("table", "width"), "table width", positive),
+            self._set(("table", "width"), "table width", number(MIN_TABLE_IN, 1000)),
         )
         self._field(
             'Table depth (")',
             t.get("depth"),
-            self._set(("table", "depth"), "table depth", positive),
+            self._set(("table", "depth"), "table depth", number(MIN_TABLE_IN, 1000)),
         )
         v = raw.get("victory", {})
         self._field(
             "Win: destroy at least %",
             v.get("destroy_at_least_pct", 51),
-            self._set(("victory", "destroy_at_least_pct"), "victory", pct),
+            self._set(("victory", "destroy_at_least_pct"), "victory", number(1, 100)),
         )
         self._field(
             "...while losing at most %",
             v.get("lose_at_most_pct", 50),
-            self._set(("victory", "lose_at_most_pct"), "victory", pct),
+            self._set(("victory", "lose_at_most_pct"), "victory", number(0, 100)),
         )
         self._label("Briefing shown to the players:")
         text = raw.get("description") or ""
