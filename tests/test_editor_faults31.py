@@ -4,11 +4,15 @@ repeated pastes; each driven on the real editor screen (dummy video driver)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 
 from tests.test_editor_faults30 import shipped_map
 from tests.test_editor_ui import frame, press
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.usefixtures("data_dir")
 
@@ -114,3 +118,62 @@ def test_the_scenario_panel_bounds_are_the_scenario_checks():
 
     assert setup_panels.MIN_TABLE_IN == scenario_file.MIN_TABLE_IN
     assert setup_panels.MIN_SIGHTING_IN == scenario_file.MIN_SIGHTING_IN
+
+
+# ------------------------------------------------------------------ 3. an autosave's path
+
+
+def test_the_autosave_names_its_file_by_an_absolute_path(app, tmp_path, monkeypatch):
+    from game.editor.document import Document, read_session
+    from game.ui.editor.layout import autosave_file
+    from tests.test_editor_faults30 import wood
+
+    (tmp_path / "maps").mkdir()
+    monkeypatch.chdir(tmp_path)
+    doc = Document.new("modern", 60, 36)
+    doc.path = Path("maps/mine.json")
+    from game.ui.editor import editor_screen
+
+    s = editor_screen(app, doc)
+    app.show(s)
+    frame(s)
+    wood(s)
+    assert read_session(autosave_file()).path == tmp_path / "maps" / "mine.json"
+
+
+def test_a_restored_relative_path_asks_before_saving(app, data_dir, tmp_path, monkeypatch):
+    import json
+
+    from game.ui.editor import editor_screen
+    from game.ui.editor.layout import autosave_file
+    from tests.test_editor_faults30 import asking, confirm
+    from tests.test_editor_ui import key
+
+    scenario = json.loads((ROOT / "maps" / "modern-meeting.json").read_text())
+    scenario["title"] = "Changed"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    autosave_file().write_text(
+        json.dumps(
+            {
+                "format": "hulldown-editor-autosave/1",
+                "saved_at": 0,
+                "path": "maps/modern-meeting.json",
+                "scenario": scenario,
+            }
+        )
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    s = editor_screen(app, None)
+    app.show(s)
+    frame(s)
+    press(s, "Restore the unsaved map")
+    key(s, pygame.K_s, pygame.KMOD_CTRL)
+    made = elsewhere / "maps" / "modern-meeting.json"
+    assert not made.exists()
+    assert str(made) in asking(s) and "not opened or chosen" in asking(s)
+    confirm(s)  # the user says yes: it is saved where the question said
+    while asking(s):
+        confirm(s)
+    assert json.loads(made.read_text())["title"] == "Changed"

@@ -210,7 +210,8 @@ class Document:
 
 def write_session(path: Path, doc: Document) -> None:
     """Write the editing session's autosave (the scenario as it stands, the file it
-    belongs to and the latest entries of its undo history) atomically to ``path``.
+    belongs to, as an absolute path so that a session started from another folder finds
+    it, and the latest entries of its undo history) atomically to ``path``.
 
     Raises OSError when it cannot be written."""
     from game.editor.history import history_to_json
@@ -218,7 +219,7 @@ def write_session(path: Path, doc: Document) -> None:
     payload = {
         "format": "hulldown-editor-autosave/1",
         "saved_at": time.time(),
-        "path": str(doc.path) if doc.path else None,
+        "path": str(Path(doc.path).absolute()) if doc.path else None,
         "scenario": doc.raw,
         "history": history_to_json(doc.history),
     }

@@ -42,12 +42,19 @@ class FilesMixin:
             self.save_as()
             return False
         target = Path(path) if path is not None else self.doc.path
-        if not confirmed and not self._chosen(target) and target.exists():
+        if (
+            not confirmed
+            and not self._chosen(target)
+            and (
+                target.exists() or not target.is_absolute()  # an older autosave's relative path
+            )
+        ):
+            where = "over" if target.exists() else "to"
             self.ask(
-                f"Save over {target}? The autosave named this file; it was not opened or "
-                "chosen in this session.",
+                f"Save {where} {target.absolute()}? The autosave named this file; it was not "
+                "opened or chosen in this session.",
                 lambda: (self._choose(target), self.save(path)),
-                "Save over it",
+                "Save there",
             )
             return False
         self.check()
