@@ -177,3 +177,32 @@ def test_a_restored_relative_path_asks_before_saving(app, data_dir, tmp_path, mo
     while asking(s):
         confirm(s)
     assert json.loads(made.read_text())["title"] == "Changed"
+
+
+# ------------------------------------------------------------------ 4. a left-out stand's name
+
+
+def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_path):
+    import json
+
+    from game.editor.document import Document
+    from game.ui.editor import editor_screen
+
+    raw = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
+    assert raw["stands"][0]["id"] == "A1" and raw["stands"][1]["id"] == "B1"
+    raw["stands"][0] = 42
+    path = tmp_path / "skirmish.json"
+    path.write_text(json.dumps(raw))
+    s = editor_screen(app, Document.open(path))
+    app.show(s)
+    frame(s)
+    s.show_panel("Problems")
+    frame(s)
+    s.check()
+    k, line = next((k, p.text) for k, p in enumerate(s.problems) if "not a stand object" in p.text)
+    assert "stands[0]: a number 42" in line and "nothing to select" in line
+    s.selection = []
+    s._problem_clicked(k)
+    frame(s)
+    assert s.selection == [] and "stands[0]" in s.message[0]
+    assert "B1" not in s.message[0] and "Stand" not in s.message[0]

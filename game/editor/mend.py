@@ -143,13 +143,18 @@ def _text_field(obj: dict, key: str, path: str, notes: list[str]) -> None:
 
 
 def _only_objects(seq: list, path: str, what: str, notes: list[str]) -> None:
-    """Drop the entries of ``seq`` that are not objects, noting each."""
+    """Drop the entries of ``seq`` that are not objects, noting each by its index in the
+    file ("stands[0]", without the "$." of a path to an item still there: the index names
+    no item left, so the note names and selects none)."""
     keep = []
     for i, item in enumerate(seq):
         if isinstance(item, dict):
             keep.append(item)
         else:
-            notes.append(f"{path}[{i}]: {_what(item)}, not a {what} object; left out")
+            where = path.removeprefix("$.")
+            notes.append(
+                f"{where}[{i}]: {_what(item)}, not a {what} object; left out (nothing to select)"
+            )
     seq[:] = keep
 
 
