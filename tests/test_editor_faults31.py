@@ -182,7 +182,9 @@ def test_a_restored_relative_path_asks_before_saving(app, data_dir, tmp_path, mo
 # ------------------------------------------------------------------ 4. a left-out stand's name
 
 
-def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_path):
+def skirmish_without_a1(app, tmp_path, bad_units=0):
+    """The editor on a copy of modern-skirmish whose first stand (A1) is the number 42 and
+    whose next ``bad_units`` stands name no unit, with the Problems panel shown."""
     import json
 
     from game.editor.document import Document
@@ -190,7 +192,9 @@ def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_pat
 
     raw = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
     assert raw["stands"][0]["id"] == "A1" and raw["stands"][1]["id"] == "B1"
-    raw["stands"][0] = 42
+    raw["stands"][0] = 42  # mended on opening: a line, not a problem to mend
+    for k in range(1, bad_units + 1):
+        raw["stands"][k]["unit"] = "No Such Tank"
     path = tmp_path / "skirmish.json"
     path.write_text(json.dumps(raw))
     s = editor_screen(app, Document.open(path))
@@ -198,6 +202,11 @@ def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_pat
     frame(s)
     s.show_panel("Problems")
     frame(s)
+    return s
+
+
+def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_path):
+    s = skirmish_without_a1(app, tmp_path)
     s.check()
     k, line = next((k, p.text) for k, p in enumerate(s.problems) if "not a stand object" in p.text)
     assert "stands[0]: a number 42" in line and "nothing to select" in line
@@ -206,3 +215,18 @@ def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_pat
     frame(s)
     assert s.selection == [] and "stands[0]" in s.message[0]
     assert "B1" not in s.message[0] and "Stand" not in s.message[0]
+
+
+# ------------------------------------------------------------------ 5. counts and pastes
+
+
+@pytest.mark.parametrize("bad, words", [(1, "1 problem"), (3, "3 problems")])
+def test_the_panel_and_test_play_count_the_same_problems(app, tmp_path, bad, words):
+    from tests.test_editor_ui import key
+
+    s = skirmish_without_a1(app, tmp_path, bad)
+    box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
+    assert f"{words} to mend" in box.html_text and "(s)" not in box.html_text
+    assert "1 line below says what was mended" in box.html_text
+    key(s, pygame.K_F5)
+    assert s.message == (f"Mend the {words} first to play it.", True)

@@ -119,6 +119,8 @@ def read_json(path: str | os.PathLike) -> dict:
     return raw
 
 
+MENDED = "(mended on opening)"
+"""The end of a problem line saying what was mended on opening (it does not stop play)."""
 _REF = re.compile(r"\$\.(terrain\.features|stands)\[(\d+)\]")
 
 
@@ -186,7 +188,7 @@ class Document:
     def problems(self) -> list[Problem]:
         """The scenario's problems now (see :func:`validate`), after what was mended on
         opening it (until it is saved)."""
-        notes = [Problem(f"{self.name}: {n} (mended on opening)", _ref(n)) for n in self.mended]
+        notes = [Problem(f"{self.name}: {n} {MENDED}", _ref(n)) for n in self.mended]
         return notes + validate(self.raw, self.name, self.data)
 
     def save(self, path: str | os.PathLike | None = None) -> Path:

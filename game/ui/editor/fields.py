@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+from game.editor.document import MENDED
 from game.ui.editor.layout import _pretty
 
 
@@ -55,6 +56,17 @@ def _number(text: str, wanted: str) -> float:
     if not math.isfinite(v):
         raise ValueError(f"type {wanted}")
     return v
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` things in words: "1 problem", "3 problems" (a noun made plural with an s)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def to_mend(problems) -> list:
+    """The problems that stop the scenario being played: all but the lines saying what was
+    mended on opening."""
+    return [p for p in problems if not p.text.endswith(MENDED)]
 
 
 def not_empty(text: str) -> str:

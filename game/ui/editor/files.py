@@ -27,6 +27,7 @@ from game.editor.document import (
     recent_files,
     remember_recent,
 )
+from game.ui.editor.fields import counted, to_mend
 from game.ui.editor.layout import autosave_file, recent_list_file
 from game.ui.menu import user_maps as user_maps_dir
 
@@ -58,10 +59,10 @@ class FilesMixin:
             )
             return False
         self.check()
-        if self.problems and not confirmed:
-            n = len(self.problems)
+        if to_mend(self.problems) and not confirmed:  # what was mended on opening is saved mended
+            n = len(to_mend(self.problems))
             self.ask(
-                f"The scenario has {n} problem(s) (see the Problems panel); it will not play "
+                f"The scenario has {counted(n, 'problem')} (see the Problems panel); it will not play "
                 "until they are mended. Save it anyway?",
                 lambda: self.save(path, confirmed=True),
                 "Save anyway",
@@ -214,7 +215,7 @@ class FilesMixin:
         except ValueError as err:  # GeoJSONError, or terrain off any table from 0, 0
             first = str(err).splitlines()[0] if str(err) else "it cannot be imported"
             more = len(getattr(err, "problems", [])) - 1
-            extra = f" (and {more} more problem(s))" if more > 0 else ""
+            extra = f" (and {counted(more, 'more problem')})" if more > 0 else ""
             where = "" if isinstance(err, GeoJSONError) else f"{path}: "
             self.say(f"Not imported: {where}{first}{extra}", error=True)
             return
@@ -263,7 +264,9 @@ class FilesMixin:
             sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)
         except ScenarioError as err:
             self.panel = "Problems"
-            self.say(f"Mend the {len(err.problems)} problem(s) first to play it.", error=True)
+            self.check()
+            n = len(to_mend(self.problems)) or len(err.problems)
+            self.say(f"Mend the {counted(n, 'problem')} first to play it.", error=True)
             return
         if self.battle_factory is None:
             self.say("Test play is not available here.", error=True)

@@ -18,11 +18,13 @@ from pygame_gui.elements import (
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, Replace, SetField, items
 from game.ui.editor.fields import (
+    counted,
     facing,
     in_words,
     not_empty,
     pair,
     stats_html,
+    to_mend,
     whole_number,
     without_file,
 )
@@ -411,10 +413,14 @@ class PanelsMixin(SetupPanelsMixin):
                 96,
             )
             return
-        lines = [
-            f"<b>{len(self.problems)} problem(s).</b> Click one to select and frame what it "
-            "names; each must be mended before the scenario can be played."
-        ]
+        n, notes = len(to_mend(self.problems)), len(self.problems) - len(to_mend(self.problems))
+        head = f"<b>{counted(n, 'problem')} to mend</b> before the scenario can be played"
+        if not n:
+            head = "<b>No problems to mend.</b> F5 plays it"
+        if notes:
+            say = "says" if notes == 1 else "say"
+            head += f"; {counted(notes, 'line')} below {say} what was mended on opening"
+        lines = [f"{head}. Click a line to select and frame what it names."]
         for k, p in enumerate(self.problems):
             text = html.escape(in_words(without_file(p.text), self.doc.raw))
             lines.append(f"<a href='problem:{k}'>{k + 1}. {text}</a>")
