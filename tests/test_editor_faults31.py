@@ -230,3 +230,26 @@ def test_the_panel_and_test_play_count_the_same_problems(app, tmp_path, bad, wor
     assert "1 line below says what was mended" in box.html_text
     key(s, pygame.K_F5)
     assert s.message == (f"Mend the {words} first to play it.", True)
+
+
+def test_each_paste_lands_one_grid_step_further_than_the_last(app):
+    from game.editor import edits
+    from tests.test_editor_faults30 import wood
+    from tests.test_editor_ui import key, new_editor
+
+    s = new_editor(app)
+    wood(s)
+    key(s, pygame.K_c, pygame.KMOD_CTRL)
+    for _ in range(3):
+        key(s, pygame.K_v, pygame.KMOD_CTRL)
+    feats = s.doc.raw["terrain"]["features"]
+    assert len(feats) == 4 and s.selection == [("feature", 3)]
+    xs = [edits.feature_geometry(f).centroid.x for f in feats]
+    ys = [edits.feature_geometry(f).centroid.y for f in feats]
+    assert xs[1] - xs[0] == pytest.approx(1) and abs(ys[1] - ys[0]) == pytest.approx(1)
+    step = s.grid_size
+    assert [xs[2] - xs[1], xs[3] - xs[2]] == pytest.approx([step, step])
+    assert [abs(ys[2] - ys[1]), abs(ys[3] - ys[2])] == pytest.approx([step, step])
+    key(s, pygame.K_c, pygame.KMOD_CTRL)  # a new copy starts again 1" from what it copies
+    key(s, pygame.K_v, pygame.KMOD_CTRL)
+    assert edits.feature_geometry(feats[4]).centroid.x - xs[3] == pytest.approx(1)

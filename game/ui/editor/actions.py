@@ -144,22 +144,26 @@ class ActionsMixin:
         self.clipboard = [
             (k, i, copy.deepcopy(items(self.doc.raw, k)[i])) for k, i in self.selection
         ]
+        self._pastes = 0  # the first paste of these lands 1" right and down
         self.say(f"Copied {len(self.clipboard)} item(s); Ctrl+V pastes them")
 
     def paste(self) -> None:
-        """Add what Ctrl+C copied, 1" right and 1" down of where it was (stands get fresh
-        ids), and select it."""
+        """Add what Ctrl+C copied, 1" right and 1" down of where it was, each further paste
+        of it one grid step (inches) further right and down than the last, so that copies
+        do not lie on top of each other (stands get fresh ids), and select it."""
         if not getattr(self, "clipboard", None):
             self.say("Nothing copied yet (Ctrl+C copies the selection).", error=True)
             return
+        off = 1 + getattr(self, "_pastes", 0) * self.grid_size
         try:
             cmds = edits.copies_of(
-                self.doc.raw, self.clipboard, edits.translation(1, -1), False, "paste"
+                self.doc.raw, self.clipboard, edits.translation(off, -off), False, "paste"
             )
         except ValueError as err:
             self.say(f"Could not paste: {err}", error=True)
             return
         if self.commit(Batch(tuple(cmds), "paste")):
+            self._pastes = getattr(self, "_pastes", 0) + 1
             self.select([(c.kind, c.index) for c in cmds])
             self.say(f"Pasted {len(cmds)} item(s), selected")
 
