@@ -117,6 +117,11 @@ class PanelsMixin(SetupPanelsMixin):
         step = max(60, bottom - top - 40)
         self._pbutton("More above", lambda: self.scroll_panel(-step), 1)
         self._pbutton("More below", lambda: self.scroll_panel(step), 2)
+        up, down = self._panel_widgets[-2:]
+        if self._panel_scroll <= 0:
+            up.disable()  # nothing above
+        if self._panel_scroll >= self._panel_max_scroll:
+            down.disable()
 
     _panel_max_scroll = 0  # how far the panel can scroll (pixels); 0 when it fits
 
