@@ -17,7 +17,7 @@ from typing import IO
 from game.rules.jsonfile import is_json_int, is_json_number
 
 FORMAT = "hulldown-log/1"
-PHASES = {
+PHASE_ORDER = (
     "setup",
     "initiative",
     "posture",
@@ -27,7 +27,9 @@ PHASES = {
     "movement",
     "marker_removal",
     "end",
-}
+)
+"""The phases a line may name, in the order a turn's lines take them."""
+PHASES = frozenset(PHASE_ORDER)
 
 # The fields each event must carry beyond seq/event/turn/phase (event-log.md).
 REQUIRED = {

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from game.rules.battle import Battle
 from game.rules.jsonfile import JsonFileError, iter_json_lines
-from game.rules.log import check_log_line
+from game.rules.log import PHASE_ORDER, check_log_line
 from game.rules.logfields import (
     NOBODY,
     START,
@@ -56,18 +56,6 @@ BLOCK_LINES = 256  # lines compressed together (a long log's lines are kept as z
 PROGRESS_EVERY = 16384  # lines between two calls of a long read's progress callback
 SCENARIO_FORMAT = "hulldown-scenario/1"
 UNFINISHED = "the log ends before the battle does"
-PHASE_ORDER = (
-    "setup",
-    "initiative",
-    "posture",
-    "fire1",
-    "fire2",
-    "fire",
-    "movement",
-    "marker_removal",
-    "end",
-)
-"""The phases in the order a turn's lines take them (game.rules.log.PHASES, in order)."""
 
 
 class LogReplayError(ValueError):
