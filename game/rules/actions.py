@@ -7,6 +7,7 @@ plain dict (``to_dict`` / :func:`action_from_dict`) for save files.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
@@ -244,8 +245,6 @@ def _field_problem(annotation: str, v) -> str | None:
 def describe_value(value) -> str:
     """A value as an error names it: ``null``, ``true``, ``"abc"``, ``2.5``, ``a list``, ``an
     object``; JSON cut short past 30 characters."""
-    import json
-
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
