@@ -397,6 +397,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         args = parser.parse_args(["menu", *(argv or [])])
+    from game import DataError, load_rules_data
+
+    try:
+        load_rules_data()  # a broken table (the house values are the player's to edit)
+    except DataError as err:
+        print("hulldown: the rules data in assets/data is broken:", file=sys.stderr)
+        print(err, file=sys.stderr)
+        return 2
     return args.func(args)
 
 

@@ -378,7 +378,7 @@ TERRAIN = {
     "heavy_improved_position": (3, None, 2, 3, 7, "no"),
     "barbed_wire": (3, None, 2, -1, -1, "no"),
     "wreck": (0, 1, 0, 1, 1, "no"),
-    "minefield": (1, 1, 1, 2, 2, "no"),
+    "minefield": (1, 1, 1, -2, -2, "no"),  # RD: 004's sign in both (002's +2 is movement's)
 }
 
 
@@ -413,9 +413,10 @@ def test_terrain_additive_rows_and_marks():
     assert {k for k, t in DATA.terrain.items() if t.road} == {"good_road", "poor_road", "track"}
 
 
-def test_minefield_differs_on_the_wwii_card():
-    # 002 prints +2, 004 prints -2
-    assert DATA.terrain["minefield"].combat_effect("modern") == 2
+def test_minefield_is_minus_2_in_both_rulesets():
+    """RD "Terrain of the full games": 004 prints -2 for a target in a minefield; 002's "+2" is
+    the sign of the movement reversal (a stand in it attempting to move adds +2)."""
+    assert DATA.terrain["minefield"].combat_effect("modern-full") == -2
     assert DATA.terrain["minefield"].combat_effect("wwii") == -2
 
 

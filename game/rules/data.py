@@ -9,46 +9,35 @@ naming the file, the field and the problem) and returns frozen dataclasses.
 
 from __future__ import annotations
 
-import csv
 import math
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
+from game.rules.rowfiles import (
+    ATGM_COLUMNS,
+    STRICT,
+    Atgm,
+    DataError,
+    NonNeg,
+    Positive,
+    read_csv,
+    read_toml,
+    validate,
+)
 from game.rules.shipped import shipped_dir
+from game.rules.units import FullUnit, load_full_units
 
 DATA_DIR = shipped_dir("assets/data")
 ASSETS_DIR = DATA_DIR.parent
 
-CrtCell = Literal["-", "S", "(S)", "D", "E"]
-_STRICT = ConfigDict(extra="forbid")
-NonNeg = Annotated[int, Field(ge=0)]
-Positive = Annotated[int, Field(gt=0)]
+CrtCell = Literal["-", "S", "(S)", "D", "E", "-S-"]
 
 
-class DataError(ValueError):
-    """A rules data file is missing, malformed or inconsistent.
-
-    The message is one line per problem: ``file: field: problem``.
-    """
-
-
-@dataclass(frozen=True, config=_STRICT)
-class Atgm:
-    """An ATGM mount (000 07.03): attack value, maximum and minimum range (inches) and the
-    depletion number compared with the natural 2D6 combat roll after each shot."""
-
-    attack: NonNeg
-    range: Positive
-    min_range: NonNeg
-    depletion: Annotated[int, Field(ge=0, le=12)]
-
-
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class ModernTank:
     """One row of the Modern tank data table (seed 000).
 
@@ -87,8 +76,12 @@ class ModernTank:
         """Modern tanks all have turrets: no facing restriction."""
         return False
 
+    defense_class = "armoured"
+    flags = frozenset()
+    carrier = 0
 
-@dataclass(frozen=True, config=_STRICT)
+
+@dataclass(frozen=True, config=STRICT)
 class WwiiTank:
     """One row of the WWII tank data table (seed 001).
 
@@ -110,6 +103,9 @@ class WwiiTank:
 
     tech_level = None
     atgm = None
+    defense_class = "armoured"
+    flags = frozenset()
+    carrier = 0
 
     @property
     def firepower(self) -> int:
@@ -127,10 +123,10 @@ class WwiiTank:
         return self.ap_range
 
 
-UnitType = ModernTank | WwiiTank
+UnitType = ModernTank | WwiiTank | FullUnit
 
 
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class Crt:
     """A combat results table: ``rows[total][column]`` for modified 2D6 totals 0..19 and
     combat differentials ``columns`` (-3..+9).
@@ -159,7 +155,7 @@ class Crt:
         return self.rows[total][self.columns.index(differential)]
 
 
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class RangeChart:
     """A range effect chart: ``bands`` of ``(up_to_inches, modifier)``; past the last band,
     ``beyond`` (Modern) or +1 every ``step_in`` inches (WWII: "each additional 5 inches +1")."""
@@ -184,7 +180,7 @@ class RangeChart:
 MoveCost = float | Literal["not allowed"]
 
 
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class TerrainType:
     """One row of the terrain effects chart (002/004), keyed by its scenario-file name."""
 
@@ -223,7 +219,7 @@ class TerrainType:
         return self.los_blocked == "yes"
 
 
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class CommandTable:
     """A command efficiency table: ``steps`` of ``(lowest_total, orders)``; lower totals give
     no orders (000 08.02.01 with 002's values; 001 8.2.1)."""
@@ -239,7 +235,7 @@ class CommandTable:
         return result
 
 
-@dataclass(frozen=True, config=_STRICT)
+@dataclass(frozen=True, config=STRICT)
 class Ruleset:
     """Per-ruleset settings of the table: sighting bonus (inches per ground level), whether a
     higher firer sees over friendly stands, and which tables it uses."""
@@ -251,7 +247,7 @@ class Ruleset:
     crt: str
     range: str
     command: str
-    tank_table: Literal["modern", "wwii"]
+    tank_table: Literal["modern", "wwii", "modern-full"]
 
 
 @dataclass(frozen=True)
@@ -260,6 +256,7 @@ class RulesData:
 
     modern_tanks: dict[str, ModernTank]
     wwii_tanks: dict[str, WwiiTank]
+    modern_support: dict[str, FullUnit]
     crts: dict[str, Crt]
     range_charts: dict[str, dict[int, RangeChart]]
     terrain: dict[str, TerrainType]
@@ -270,6 +267,10 @@ class RulesData:
     def units_for(self, ruleset: str) -> dict[str, UnitType]:
         """The tank table a ruleset fields, by unit name. Raises KeyError for an unknown ruleset."""
         table = self.rulesets[ruleset].tank_table
+        if table == "modern-full":
+            # the 000 tank rows in the full game's columns, then the support table (002)
+            tanks = {n: FullUnit.of_tank(t) for n, t in self.modern_tanks.items()}
+            return {**tanks, **self.modern_support}
         return dict(self.modern_tanks) if table == "modern" else dict(self.wwii_tanks)
 
     def range_chart(self, ruleset: str, tech_level: int | None) -> RangeChart:
@@ -281,59 +282,13 @@ class RulesData:
         return charts[tech_level]
 
 
-def _problems(path: Path, where: str, err: ValidationError) -> list[str]:
-    out = []
-    for e in err.errors():
-        loc = ".".join(str(p) for p in e["loc"] if p not in ("function-after",))
-        field = f"{where}.{loc}" if loc else where
-        out.append(f"{path.name}: {field}: {e['msg']}")
-    return out
-
-
-def _validate(adapter: TypeAdapter, raw: object, path: Path, where: str, problems: list[str]):
-    try:
-        return adapter.validate_python(raw)
-    except ValidationError as err:
-        problems.extend(_problems(path, where, err))
-        return None
-
-
-def _read_toml(path: Path) -> dict:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise DataError(f"{path.name}: missing file {path}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise DataError(f"{path.name}: not valid TOML: {err}") from None
-
-
-def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path.name}: missing file {path}") from None
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    numbered = [(n, line) for n, line in numbered if not line.lstrip().startswith("#")]
-    reader = csv.DictReader(line for _, line in numbered)
-    rows = []
-    for (n, _), row in zip(numbered[1:], reader, strict=False):
-        if None in row:
-            raise DataError(f"{path.name}: line {n}: more cells than the header has columns")
-        rows.append((n, {k: v.strip() for k, v in row.items() if v is not None}))
-    return rows
-
-
-_ATGM_COLUMNS = ("atgm_attack", "atgm_range", "atgm_min_range", "atgm_depletion")
-
-
 def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:
     adapter = TypeAdapter(cls)
     tanks: dict = {}
-    for line, row in _read_csv(path):
+    for line, row in read_csv(path):
         raw: dict[str, object] = {k: (v if v != "" else None) for k, v in row.items()}
         if cls is ModernTank:
-            atgm = {c.removeprefix("atgm_"): raw.pop(c, None) for c in _ATGM_COLUMNS}
+            atgm = {c.removeprefix("atgm_"): raw.pop(c, None) for c in ATGM_COLUMNS}
             present = [v is not None for v in atgm.values()]
             if any(present) and not all(present):
                 problems.append(
@@ -341,7 +296,7 @@ def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:
                 )
                 continue
             raw["atgm"] = atgm if all(present) else None
-        tank = _validate(adapter, raw, path, f"line {line}", problems)
+        tank = validate(adapter, raw, path, f"line {line}", problems)
         if tank is None:
             continue
         if tank.name in tanks:
@@ -368,7 +323,7 @@ def _parse_crt(path: Path, key: str, raw: dict, problems: list[str]) -> Crt | No
     missing = sorted(set(range(20)) - {int(t) for t in rows if str(t).isdigit()})
     if missing:
         problems.append(f"{path.name}: {key}.rows: missing totals {missing}")
-    return _validate(
+    return validate(
         TypeAdapter(Crt), {"columns": columns, "rows": rows, **body}, path, key, problems
     )
 
@@ -391,9 +346,12 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
 
     modern = _load_tanks(d / "modern_tanks.csv", ModernTank, problems)
     wwii = _load_tanks(d / "wwii_tanks.csv", WwiiTank, problems)
+    support = load_full_units(d / "modern_support.csv", problems)
+    for name in sorted(set(support) & set(modern)):
+        problems.append(f"modern_support.csv: name: {name!r} is a row of modern_tanks.csv too")
 
     crt_path = d / "crt.toml"
-    crt_raw = _read_toml(crt_path)
+    crt_raw = read_toml(crt_path)
     crts = {}
     for key in crt_raw:
         if key == "columns":
@@ -405,10 +363,10 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     range_path = d / "range.toml"
     range_charts: dict[str, dict[int, RangeChart]] = {}
     chart_adapter = TypeAdapter(RangeChart)
-    for family, by_tl in _read_toml(range_path).items():
+    for family, by_tl in read_toml(range_path).items():
         range_charts[family] = {}
         for tl, raw in by_tl.items():
-            chart = _validate(chart_adapter, raw, range_path, f"{family}.{tl}", problems)
+            chart = validate(chart_adapter, raw, range_path, f"{family}.{tl}", problems)
             if chart is None:
                 continue
             if (chart.beyond is None) == (chart.step_in is None):
@@ -420,15 +378,15 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     terrain_path = d / "terrain.toml"
     terrain_adapter = TypeAdapter(TerrainType)
     terrain = {}
-    for key, raw in _read_toml(terrain_path).items():
-        row = _validate(terrain_adapter, {"key": key, **raw}, terrain_path, key, problems)
+    for key, raw in read_toml(terrain_path).items():
+        row = validate(terrain_adapter, {"key": key, **raw}, terrain_path, key, problems)
         if row:
             terrain[key] = row
 
     command_path = d / "command.toml"
-    command_raw = _read_toml(command_path)
+    command_raw = read_toml(command_path)
     generation = command_raw.pop("generation", None)
-    gen_mods = _validate(
+    gen_mods = validate(
         TypeAdapter(dict[Literal["I", "II", "III", "IV"], int]),
         generation,
         command_path,
@@ -437,14 +395,14 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     )
     command_tables = {}
     for key, raw in command_raw.items():
-        table = _validate(TypeAdapter(CommandTable), raw, command_path, key, problems)
+        table = validate(TypeAdapter(CommandTable), raw, command_path, key, problems)
         if table:
             command_tables[key] = table
 
     rulesets_path = d / "rulesets.toml"
     rulesets = {}
-    for key, raw in _read_toml(rulesets_path).items():
-        rs = _validate(TypeAdapter(Ruleset), {"key": key, **raw}, rulesets_path, key, problems)
+    for key, raw in read_toml(rulesets_path).items():
+        rs = validate(TypeAdapter(Ruleset), {"key": key, **raw}, rulesets_path, key, problems)
         if rs is None:
             continue
         for field, known in (("crt", crts), ("range", range_charts), ("command", command_tables)):
@@ -459,6 +417,7 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     return RulesData(
         modern_tanks=modern,
         wwii_tanks=wwii,
+        modern_support=support,
         crts=crts,
         range_charts=range_charts,
         terrain=terrain,
