@@ -79,6 +79,7 @@ def scenario_dict(
     command=(0, 0),
     entry=("left", "right"),
     sighting=30,
+    ruleset="modern",
 ):
     """A small Modern scenario: ``stands`` are (id, side, unit, x, y, facing[, extra dict])."""
     feats = []
@@ -115,7 +116,7 @@ def scenario_dict(
     return {
         "format": "hulldown-scenario/1",
         "title": "test",
-        "ruleset": "modern",
+        "ruleset": ruleset,
         "table": {"width": width, "depth": depth},
         "max_sighting_in": sighting,
         "turns": turns,

@@ -66,7 +66,8 @@ class TerrainShares:
 class ForcePoints:
     """One force's points as the seed scenario sheets count them: for each unit type, the
     number of stands x the unit's points x the force's cohesion / 10 (000 and 001 "Create your
-    own Tank Scenario": 10 T-80U x 427 x 1.5 = 6405).
+    own Tank Scenario": 10 T-80U x 427 x 1.5 = 6405); in the full games an HQ or GHQ stand
+    counts twice (:func:`hq_weight`).
 
     Attributes
     ----------
@@ -226,6 +227,14 @@ def _as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
 
+def hq_weight(ruleset: object, stand: dict) -> int:
+    """How many times a stand's points count: twice for an HQ or GHQ stand in the full
+    games (000 scenario sheet, "complete game"; rules-decisions "Units beyond tanks"), once
+    otherwise (the introductory sheets count a GHQ tank at its price)."""
+    full = ruleset == "modern-full"
+    return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
+
+
 def _forces(raw: dict, data: RulesData) -> tuple[tuple[ForcePoints, ...], tuple[str, ...]]:
     try:
         units = data.units_for(raw.get("ruleset"))
@@ -244,14 +253,15 @@ def _forces(raw: dict, data: RulesData) -> tuple[tuple[ForcePoints, ...], tuple[
         for st in stands:
             if st.get("side") == s.get("id"):
                 unit = str(st.get("unit"))
-                counts[unit] = counts.get(unit, 0) + 1
+                counts[unit] = counts.get(unit, 0) + hq_weight(raw.get("ruleset"), st)
         points = 0.0
         for unit, n in counts.items():
             if unit in units:
                 points += n * units[unit].points * cohesion / 10
             else:
                 unknown.setdefault(unit)
-        forces.append(ForcePoints(str(s.get("id")), cohesion, sum(counts.values()), points))
+        n_stands = sum(1 for st in stands if st.get("side") == s.get("id"))
+        forces.append(ForcePoints(str(s.get("id")), cohesion, n_stands, points))
     for st in stands:  # stands of no listed side still name their unknown units
         unit = str(st.get("unit"))
         if unit not in units:

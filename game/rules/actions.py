@@ -144,6 +144,56 @@ class EndCoveringFire(Action):
     kind: ClassVar[str] = "end_covering_fire"
 
 
+@dataclass(frozen=True)
+class Mount(Action):
+    """Full games: personnel stand ``stand``, in base contact with the friendly ``carrier``,
+    boards it as the carrier's move begins (rules-decisions "Transport"): the carrier must be
+    of the moving group and not have moved yet; it then moves at most half its allowance."""
+
+    carrier: str
+    stand: str
+    kind: ClassVar[str] = "mount"
+
+
+@dataclass(frozen=True)
+class Unload(Action):
+    """Full games: the ``carrier`` (of the moving group), before or after its move, sets down
+    ``stand`` in base contact with it at ``spot`` (0 behind it, 1 on its left, 2 on its right,
+    3 in front), facing as the carrier does; the stand moves no further this phase
+    (rules-decisions "Transport")."""
+
+    carrier: str
+    stand: str
+    spot: int
+    kind: ClassVar[str] = "unload"
+
+
+@dataclass(frozen=True)
+class CloseAssault(Action):
+    """Full games: once its movement action is over, the moving side close-assaults the enemy
+    stand ``defender`` with every stand of the group that ended its move in base contact with
+    it (002/004 8.7)."""
+
+    defender: str
+    kind: ClassVar[str] = "close_assault"
+
+
+@dataclass(frozen=True)
+class AssaultReply(Action):
+    """Full games: a close-assaulted stand whose cohesion roll passed attacks ``target``, one
+    of the stands assaulting it, at -3 on the die (002/004 8.7)."""
+
+    target: str
+    kind: ClassVar[str] = "assault_reply"
+
+
+@dataclass(frozen=True)
+class EndCloseAssaults(Action):
+    """Full games: make no (more) close assaults; the other side acts (002 8.7)."""
+
+    kind: ClassVar[str] = "end_close_assaults"
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -159,6 +209,11 @@ ACTIONS: dict[str, type[Action]] = {
         LetPass,
         CoveringFire,
         EndCoveringFire,
+        Mount,
+        Unload,
+        CloseAssault,
+        AssaultReply,
+        EndCloseAssaults,
     )
 }
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from game.rules import combat, moves, turns
 from game.rules.actions import Action, ChooseFirst, Pass
+from game.rules.battle_full import FullGameQueries
 from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_info
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
@@ -31,12 +32,13 @@ from game.rules.journal import Journal
 from game.rules.jsonfile import write_atomic
 from game.rules.log import FORMAT
 from game.rules.moves import PASS_THROUGH_MOD
-from game.rules.phases import Phase
+from game.rules.phases import Phase, tl1_posture
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.rulesets import RULESETS
 from game.rules.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
 from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.state import StandState
+from game.rules.units import units_json
 
 __all__ = [
     "COVERING_FIRE_MOD",
@@ -52,7 +54,7 @@ __all__ = [
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
 
 
-class Battle:
+class Battle(FullGameQueries):
     """One battle of a scenario with a seed.
 
     Parameters
@@ -158,9 +160,15 @@ class Battle:
                     "group": s.group,
                     "hq": s.hq,
                     "ghq": s.ghq,
+                    **(
+                        {"defense_class": s.unit.defense_class, "carried_by": s.carried_by}
+                        if rules.full_game
+                        else {}
+                    ),
                 }
                 for s in ctx.state.stands.values()
             ],
+            **({"units": units_json(ctx.state.stands.values())} if rules.full_game else {}),
         )
         self.state.to_act = self.sides[0]
         ctx.new_events.clear()
@@ -370,8 +378,11 @@ class Battle:
         return combat.fire_options(self.ctx)
 
     def undeclared(self, side: str) -> list[StandState]:
-        """In the posture phase (WWII): ``side``'s stands on the table whose posture is not yet
-        declared; those left at the end take the firing posture (001 5.0 step 2)."""
+        """In the posture phase: ``side``'s stands on the table whose posture is not yet
+        declared (WWII: every stand, 001 5.0 step 2; the full Modern game: its TL1 stands,
+        002 check list note 1); those left at the end take the firing posture."""
+        if self.rules.full_game:
+            return tl1_posture.undeclared(self.ctx, side)
         return undeclared(self.ctx, side)
 
     def contact_chains(self, stand_ids: list[str]) -> list[list[str]]:

@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import product
 
 import shapely
 
 from game.rules.context import IllegalAction
-from game.rules.data import Crt
 from game.rules.geometry import STAND_SIZE_IN, StandPose, engaged, footprint, in_front_arc
 from game.rules.log import mods_json, pos
+from game.rules.odds import (  # noqa: F401 - the CRT's arithmetic, read as combat.* too
+    attack_odds,
+    cell_probabilities,
+    cohesion_passes,
+    crt_result,
+    p_cohesion,
+    read_cell,
+)
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 
@@ -42,21 +48,6 @@ def marker_mods(S: bool, D: bool) -> list[Mod]:
     return mods
 
 
-def cohesion_passes(roll: int, total: int, level: int) -> bool:
-    """A cohesion roll succeeds when the modified D20 is at most the cohesion level; a natural
-    1 always succeeds and a natural 20 always fails (000 04.00; 002/004 cards)."""
-    if roll == 1:
-        return True
-    if roll == 20:
-        return False
-    return total <= level
-
-
-def p_cohesion(mods_total: int, level: int) -> float:
-    """Probability that a cohesion roll with these modifiers succeeds."""
-    return sum(cohesion_passes(r, r + mods_total, level) for r in range(1, 21)) / 20
-
-
 def halved_up(value: int) -> int:
     """Half a defence value, rounded up (000 07.08.01: 50% retained, rounded up)."""
     return math.ceil(value / 2)
@@ -67,7 +58,9 @@ class FireSetup:
     """Everything about one stand's shot before the dice.
 
     ``legal`` False gives ``reason``. Ranges in inches; modifiers as (why, value) pairs;
-    ``level`` is the firing side's cohesion level.
+    ``level`` is the firing side's cohesion level. Full games: ``defense_class`` of the
+    target, ``ammo`` the gun's "ap" or "he" (None in the intro rules), and ``dash_s`` what a
+    ``-S-`` cell does to the target for this firer ("S" or "-", 002 CRT notes).
     """
 
     attacker: str
@@ -85,6 +78,9 @@ class FireSetup:
     defense: int = 0
     differential: int = 0
     combat_mods: tuple[Mod, ...] = ()
+    defense_class: str = "armoured"
+    ammo: str | None = None
+    dash_s: str = "S"
 
     @property
     def cohesion_total_mod(self) -> int:
@@ -100,95 +96,6 @@ class FireSetup:
 def illegal(attacker: str, target: str, weapon: str, reason: str) -> FireSetup:
     """A shot that may not be taken, and why."""
     return FireSetup(attacker, target, weapon, False, reason)
-
-
-def crt_result(cell: str, S: bool, D: bool) -> tuple[str, bool, bool, bool]:
-    """Apply a CRT cell to a stand with markers S and D (000 07.05-07.06).
-
-    Returns (result, S, D, eliminated): result is "none", "S", "D" or "E" - what the cell did
-    to this stand. S adds S; (S) becomes D on a stand already suppressed, else S; D on a
-    disorganized stand eliminates it; E eliminates.
-    """
-    if cell == "-":
-        return "none", S, D, False
-    if cell == "(S)":
-        cell = "D" if S else "S"
-    if cell == "S":
-        return "S", True, D, False
-    if cell == "D":
-        if D:
-            return "E", S, D, True
-        return "D", S, True, False
-    return "E", S, D, True
-
-
-# id(crt) -> (crt, {(differential, mod): cells}); holding the table keeps its id unique
-_CELLS: dict[int, tuple[Crt, dict[tuple[int, int], dict[str, float]]]] = {}
-
-
-def cell_probabilities(crt: Crt, differential: int, combat_mod: int) -> dict[str, float]:
-    """Probability of each CRT cell for a 2D6 roll with ``combat_mod`` added, the total clamped
-    to 0..19 (000 07.04 steps E-G). Kept once worked out."""
-    cache = _CELLS.setdefault(id(crt), (crt, {}))[1]
-    out = cache.get((differential, combat_mod))
-    if out is None:
-        out = {}
-        for a, b in product(range(1, 7), repeat=2):
-            cell = crt.lookup(differential, a + b + combat_mod)
-            out[cell] = out.get(cell, 0.0) + 1 / 36
-        cache[(differential, combat_mod)] = out
-    return out
-
-
-def attack_odds(crt: Crt, setups: list[FireSetup], S: bool, D: bool) -> dict:
-    """Exact odds of an attack before rolling: each legal shot in order, then the target.
-
-    Returns {"shots": [{"attacker", "weapon", "p_fire", "none", "S", "D", "E"}], "final":
-    {"unchanged", "S", "D", "SD", "eliminated"}, "p_eliminated"}. Per shot, "none/S/D/E" are
-    the chances of what that shot does to the target in the state the earlier shots left it in
-    (a shot whose cohesion fails does nothing); "final" is the target's state after the whole
-    attack. Shots after the target is eliminated are not taken.
-    """
-    dist = {(S, D, False): 1.0}
-    shots = []
-    for fs in setups:
-        if not fs.legal:
-            continue
-        p_fire = p_cohesion(fs.cohesion_total_mod, fs.level)
-        cells = cell_probabilities(crt, fs.differential, fs.combat_total_mod)
-        shot = {
-            "attacker": fs.attacker,
-            "weapon": fs.weapon,
-            "p_fire": p_fire,
-            "none": 0.0,
-            "S": 0.0,
-            "D": 0.0,
-            "E": 0.0,
-        }
-        new: dict[tuple[bool, bool, bool], float] = {}
-        for (s, d, e), p in dist.items():
-            if e:
-                new[(s, d, e)] = new.get((s, d, e), 0.0) + p
-                continue
-            miss = p * (1 - p_fire)
-            new[(s, d, e)] = new.get((s, d, e), 0.0) + miss
-            shot["none"] += miss
-            for cell, pc in cells.items():
-                result, s2, d2, e2 = crt_result(cell, s, d)
-                q = p * p_fire * pc
-                shot[result] += q
-                new[(s2, d2, e2)] = new.get((s2, d2, e2), 0.0) + q
-        dist = new
-        shots.append(shot)
-    final = {"unchanged": 0.0, "S": 0.0, "D": 0.0, "SD": 0.0, "eliminated": 0.0}
-    for (s, d, e), p in dist.items():
-        if e:
-            final["eliminated"] += p
-        elif (s, d) == (S, D):
-            final["unchanged"] += p
-        else:
-            final["SD" if s and d else "S" if s else "D"] += p
-    return {"shots": shots, "final": final, "p_eliminated": final["eliminated"]}
 
 
 # ---------------------------------------------------------------------------------- the fire
@@ -321,8 +228,25 @@ def fire_setup(
         sight = SightInfo(s.clear, s.range_in, s.range_band_in, s.aspect, s.in_contact)
     if not sight.clear:
         return no(f"{a.id} has no line of sight to {t.id}")
+    full = ctx.rules.full_game
+    personnel = full and t.personnel
+    ammo = None
+    if personnel and ctx.table.personnel_cover_blocks(apose, tpose):
+        return no(f"{a.id} has no line of sight to {t.id}: rough ground hides personnel")
     band = sight.range_band_in
     max_range = unit.atgm.range if weapon == "atgm" else unit.gun_range
+    firepower = unit.atgm.attack if weapon == "atgm" else unit.firepower
+    if full and weapon == "atgm" and personnel:
+        return no(f"{a.id}'s ATGMs attack armoured targets only, and {t.id} is personnel")
+    if full and weapon != "atgm":
+        gun = unit.fire_against(t.unit.defense_class)
+        ammo = "he" if personnel else "ap"
+        if gun is None:
+            return no(
+                f"{a.id} has no {ammo.upper()} firepower to attack {t.id} "
+                f"({t.unit.defense_class}, 000 07.02.05)"
+            )
+        firepower, max_range = gun
     if band > max_range:
         return no(f'{t.id} is beyond {a.id}\'s {weapon} range ({band}" > {max_range}")')
     if weapon == "atgm" and band < unit.atgm.min_range:
@@ -342,9 +266,13 @@ def fire_setup(
         chart = ctx.data.range_chart(ctx.scenario.ruleset, a.tech_level)
         combat_mods.append(("range", chart.modifier(band)))
     combat_mods += terrain_mods
-    firepower = unit.atgm.attack if weapon == "atgm" else unit.firepower
     defense_base = t.unit.defense
-    defense = defense_base if sight.aspect == "front" else halved_up(defense_base)
+    if personnel:
+        # personnel have no facing; moving, their defence is halved (002 fire step 3)
+        moving = t.movement_marker or t.posture == "movement" or kind == "opportunity"
+        defense = halved_up(defense_base) if moving else defense_base
+    else:
+        defense = defense_base if sight.aspect == "front" else halved_up(defense_base)
     differential = firepower - defense
     if differential < ctx.crt.columns[0]:
         return no(
@@ -367,6 +295,9 @@ def fire_setup(
         defense=defense,
         differential=differential,
         combat_mods=tuple(combat_mods),
+        defense_class=t.unit.defense_class,
+        ammo=ammo,
+        dash_s=ctx.rules.dash_s(unit),
     )
 
 
@@ -374,17 +305,21 @@ def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[s
     """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
     fire"): each area under its centre, hilltop +2 when its centre is on a hilltop (not the
     1" slope band) higher than the firer's ground (terrain chart **; RD "Hills"), wreck +1
-    when its centre is on a wreck, smoke when either is in smoke."""
+    when its centre is on a wreck, smoke when either is in smoke. A personnel target (full
+    games) takes the chart's "if personnel" values."""
     here = ctx.table.terrain_at(tpose.x, tpose.y)
     mods = []
+    target = ctx.state.stands.get(tpose.id)
+    personnel = target is not None and target.personnel
     for kind in here.areas:
         tt = ctx.data.terrain[kind]
-        if tt.combat_when == "target_moving":
-            # only a target in the movement posture (WWII: 001 terrain chart)
-            target = ctx.state.stands.get(tpose.id)
-            if target is None or target.posture != "movement":
-                continue
-        value = tt.combat_effect(ctx.scenario.ruleset)
+        # "target moving": only a target in the movement posture (WWII: 001 terrain chart)
+        # or carrying a movement marker (full games)
+        if tt.combat_when == "target_moving" and (
+            target is None or (target.posture != "movement" and not target.movement_marker)
+        ):
+            continue
+        value = tt.combat_effect(ctx.scenario.ruleset, personnel)
         if value:
             mods.append((f"terrain:{kind}", value))
     on_top = here.hill_zone == "hilltop"
@@ -527,13 +462,14 @@ def resolve_attack(
         a.fired_in.add(phase)
         coh = cohesion_roll(ctx, list(fs.cohesion_mods), fs.level)
         passed = coh["passed"]
+        markers_before = t.markers()
         ev = dict(
             attack=st.attacks,
             kind=kind,
             side=a.side,
             attacker=a.id,
             target=t.id,
-            weapon=fs.weapon,
+            weapon=fs.ammo if fs.ammo and fs.weapon == "cannon" else fs.weapon,
             attacker_pos=pos(a.x, a.y, a.facing_deg),
             target_pos=pos(tpose.x, tpose.y, tpose.facing_deg),
             range_in=round(fs.range_in, 6),
@@ -544,7 +480,7 @@ def resolve_attack(
             dice = ctx.dice.roll(2, 6)
             ctotal = min(19, max(0, sum(dice) + fs.combat_total_mod))
             cell = ctx.crt.lookup(fs.differential, ctotal)
-            result, t.S, t.D, elim = crt_result(cell, t.S, t.D)
+            result, t.S, t.D, elim = crt_result(read_cell(cell, fs.dash_s), t.S, t.D)
             if elim:
                 ctx.eliminate(t)
             if result != "none":
@@ -564,5 +500,7 @@ def resolve_attack(
                 depleted = sum(dice) <= a.unit.atgm.depletion  # 000 07.03.03
                 a.depleted = a.depleted or depleted
                 ev["depleted"] = depleted
+        if ctx.rules.full_game:
+            ev.update(defense_class=fs.defense_class, markers_before=markers_before)
         ctx.event("fire", **ev)
     return last

@@ -73,9 +73,16 @@ class BattleContext:
                 ghq=st.ghq,
                 clear_after_firing=ruleset.clear_after_firing,
             )
+        for st in spec.stands:  # full games: a stand aboard a carrier is where it is
+            if st.carried_by is not None:
+                rider, carrier = stands[st.id], stands[st.carried_by]
+                rider.carried_by = carrier.id
+                rider.x, rider.y, rider.facing_deg = carrier.x, carrier.y, carrier.facing_deg
+                rider.on_table = carrier.on_table
         self.state = BattleState(stands=stands)
         self.log = LogWriter(log_path)
         self.new_events: list[dict] = []
+        self._bail_outs: list[str] = []  # carriers eliminated with riders aboard
 
     # ---------------------------------------------------------------- the log
 
@@ -86,6 +93,12 @@ class BattleContext:
             {"event": name, "turn": self.state.turn, "phase": self.state.phase, **fields}
         )
         self.new_events.append(ev)
+        if self._bail_outs:  # riders of a carrier this line eliminated get out after it
+            from game.rules.transport import bail_out
+
+            carriers, self._bail_outs = self._bail_outs, []
+            for cid in carriers:
+                bail_out(self, cid)
         return ev
 
     # ---------------------------------------------------------------- small queries
@@ -117,9 +130,12 @@ class BattleContext:
         return out + [w.pose() for w in self.state.wrecks]
 
     def eliminate(self, s: StandState) -> None:
-        """A stand is eliminated and leaves a wreck where it stood (000 07.05)."""
+        """A stand is eliminated and leaves a wreck where it stood (000 07.05). A carrier's
+        riders get out after the log line that tells it (rules-decisions "Transport")."""
         s.eliminated = True
         self.state.wrecks.append(Wreck(s.id, s.x, s.y, s.facing_deg))
+        if any(r.carried_by == s.id and not r.eliminated for r in self.state.stands.values()):
+            self._bail_outs.append(s.id)
 
     def state_hash(self) -> str:
         """A digest of the whole battle state and the dice's position."""

@@ -12,6 +12,8 @@ Kinds of decision:
 ``plot_move``       move the stands of the group whose attempt succeeded, or end (000 08.03)
 ``opportunity_fire`` fire at a point of the enemy's committed move, or let it pass (000 07.06.05)
 ``covering_fire``   WWII: answer the enemy's opportunity fire, or decline (001 7.5)
+``close_assault``   full games: close-assault an enemy stand in base contact, or end (002 8.7)
+``assault_reply``   full games: the close-assaulted stand picks the assaulter it attacks
 ``end``             the battle is over; nobody acts
 ==================  ===========================================================================
 """
@@ -32,6 +34,8 @@ KINDS = (
     "plot_move",
     "opportunity_fire",
     "covering_fire",
+    "close_assault",
+    "assault_reply",
     "end",
 )
 

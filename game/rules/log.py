@@ -21,10 +21,13 @@ PHASE_ORDER = (
     "setup",
     "initiative",
     "posture",
+    "artillery",
     "fire1",
     "fire2",
     "fire",
+    "plot",
     "movement",
+    "fire3",
     "marker_removal",
     "end",
 )
@@ -78,6 +81,26 @@ REQUIRED = {
     "resupply": {"stand", "roll", "mods", "total", "level", "passed"},
     "end_turn": {"losses"},
     "end": {"winner", "reason", "losses"},
+    # the full games (event-log.md "Lines of the full games")
+    "overrun": {
+        "mover",
+        "defender",
+        "defender_roll",
+        "attack_on_defender",
+        "attacker_roll",
+        "attack_on_attacker",
+    },
+    "close_assault": {
+        "defender",
+        "assaulters",
+        "defender_roll",
+        "defender_attack",
+        "assaulter_rolls",
+        "assaulter_attacks",
+        "retreat",
+    },
+    "mount": {"carrier", "stand", "pos"},
+    "unload": {"carrier", "stand", "pos"},
 }
 FIRE_PASSED = {
     "firepower",
@@ -91,7 +114,7 @@ FIRE_PASSED = {
     "target_markers_after",
 }
 STOPPED_BY = {None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"}
-CRT_CELLS = {"-", "S", "(S)", "D", "E"}
+CRT_CELLS = {"-", "S", "(S)", "D", "E", "-S-"}
 
 
 def mods_json(mods) -> list[dict]:

@@ -128,6 +128,30 @@ POINT = _leaf(
     "[x, y] in inches",
 )
 ROLL = {"roll": INT, "mods": MODS, "total": INT, "level": INT, "passed": BOOL}
+POS = list_of(NUMBER, non_empty=True)
+ATTACK = obj(
+    {
+        "attacker": STAND,
+        "target": STAND,
+        "differential": INT,
+        "combat": obj({"dice": INTS, "mods": MODS, "total": INT}),
+        "crt": one_of(*sorted(CRT_CELLS)),
+        "result": one_of("none", "S", "D", "E"),
+        "target_markers_after": MARKERS,
+    }
+)
+"""An attack of an overrun or a close assault (full games)."""
+
+
+def or_null(check: Check) -> Check:
+    """``check``, or null."""
+
+    def either(value, known: Known) -> str | None:
+        return None if value is None else check(value, known)
+
+    return either
+
+
 LOSSES = mapping(SIDE, INT)
 
 FIELDS: dict[str, dict[str, Check]] = {
@@ -181,13 +205,34 @@ FIELDS: dict[str, dict[str, Check]] = {
         "markers_after": MARKERS,
     },
     "resupply": {"stand": STAND, "roll": INT, "total": INT, "passed": BOOL},
+    # the full games (event-log.md "Lines of the full games")
+    "overrun": {
+        "mover": STAND,
+        "defender": STAND,
+        "defender_roll": obj(ROLL),
+        "attack_on_defender": or_null(ATTACK),
+        "attacker_roll": obj(ROLL),
+        "attack_on_attacker": or_null(ATTACK),
+    },
+    "close_assault": {
+        "defender": STAND,
+        "assaulters": list_of(STAND, non_empty=True),
+        "defender_roll": or_null(obj(ROLL)),
+        "defender_attack": or_null(ATTACK),
+        "assaulter_rolls": mapping(STAND, obj(ROLL)),
+        "assaulter_attacks": list_of(ATTACK),
+    },
+    "mount": {"carrier": STAND, "stand": STAND, "pos": POS},
+    "unload": {"carrier": STAND, "stand": STAND, "pos": POS},
     "end_turn": {"losses": LOSSES},
     "end": {"winner": SIDE_OR_NULL, "reason": TEXT, "losses": LOSSES},
 }
 """The fields each line's replay and sentence read, with their checks."""
 
 OPTIONAL: dict[str, dict[str, Check]] = {
-    "fire": {"depleted": BOOL},
+    "fire": {"depleted": BOOL, "defense_class": one_of("armoured", "personnel")},
+    "unload": {"cohesion": obj(ROLL), "markers_after": MARKERS},
+    "posture": {"posture": one_of("move", "fire")},
     "move": {
         "cohesion": obj(ROLL),
         "pass_through": obj({**ROLL, "enemy": STAND}),

@@ -44,6 +44,7 @@ from game.rules.logfields import (
     Known,
     field_problem,
 )
+from game.rules.phases import posture as posture_phase
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.replay import TurnSteps
@@ -96,7 +97,11 @@ def scenario_of_start(start: dict, where: str):
         "turns": start["turns"],
         "terrain": start["terrain"],
         "sides": [{"id": s["side"], **{k: s[k] for k in START_SIDE[1:]}} for s in start["sides"]],
-        "stands": [{k: s[k] for k in START_STAND} for s in start["stands"]],
+        "stands": [
+            {k: s[k] for k in START_STAND}
+            | ({"carried_by": s["carried_by"]} if s.get("carried_by") is not None else {})
+            for s in start["stands"]
+        ],
     }
     try:
         return parse_scenario(raw, at)
@@ -222,7 +227,8 @@ class LogReplay(TurnSteps):
         self.last_turn = scenario.spec.turns
         self.all_events = _Lines(compress=_raw)
         self.all_events.add(first[0], start)
-        self.wwii = any(p.kind == "posture" for p in self.battle.rules.turn)
+        # WWII's movement groups (001 5.0 step 2), not the full Modern game's TL1 postures
+        self.wwii = any(p is posture_phase.PHASE for p in self.battle.rules.turn)
         b = self.battle
         b.state = b.ctx.state = self._initial_state()
         self.view = _View(b.state)
@@ -393,6 +399,10 @@ class LogReplay(TurnSteps):
         if name == "regroup":
             s = self._stand(ev["stand"], i, "stand")
             s.group, s.hq, s.ghq = ev["group"], ev["hq"], ev["ghq"]
+        elif name == "posture" and "posture" in ev:  # full games: battle groups stay
+            for sid in ev["stands"]:
+                s = self._stand(sid, i, "stands")
+                s.posture = "movement" if ev["posture"] == "move" else "firing"
         elif name == "posture":
             for sid in ev["stands"]:
                 s = self._stand(sid, i, "stands")
@@ -419,6 +429,25 @@ class LogReplay(TurnSteps):
         elif name == "end_turn":
             for s in st.stands.values():
                 s.fire_attempts = 0
+        elif name in ("overrun", "close_assault"):
+            for attack in (
+                ev.get("attack_on_defender"),
+                ev.get("attack_on_attacker"),
+                ev.get("defender_attack"),
+                *ev.get("assaulter_attacks", ()),
+            ):
+                if attack is not None:
+                    t = self._stand(attack["target"], i, "target")
+                    self._markers(t, attack["target_markers_after"])
+        elif name == "mount":
+            s = self._stand(ev["stand"], i, "stand")
+            s.carried_by = ev["carrier"]
+        elif name == "unload":
+            s = self._stand(ev["stand"], i, "stand")
+            s.carried_by = None
+            s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
+            if "markers_after" in ev:
+                self._markers(s, ev["markers_after"])
 
     def _attempt(self, ev: dict, i: int) -> None:
         """Stands of the group that failed while others passed form a new group for the
@@ -442,6 +471,9 @@ class LogReplay(TurnSteps):
         s.x, s.y, s.facing_deg = float(x), float(y), float(ev["facing_deg"]) % 360.0
         s.on_table = True
         s.mp_spent += float(ev["mp_spent"])
+        for r in self.view.state.stands.values():  # riders go where their carrier goes
+            if r.carried_by == s.id:
+                r.x, r.y, r.facing_deg = s.x, s.y, s.facing_deg
 
     # ------------------------------------------------------------------ moving about
 

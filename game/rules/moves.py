@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from game.rules import combat
+from game.rules import combat, melee, transport
 from game.rules.actions import Action, Move, MoveAttempt
 from game.rules.combat import FireSetup, marker_mods, sight_info
 from game.rules.context import IllegalAction
@@ -64,6 +64,8 @@ def preview_moves(ctx, stand_id: str, paths) -> list[Walk]:
 def blocking(ctx, s: StandState, passed: tuple[str, ...] = ()):
     """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
     already passed through in this move (001 8.3.6)."""
+    if ctx.rules.full_game and s.unit.movement_class != "F":
+        return [], []  # a vehicle drives through enemy stands: an overrun (002 8.6)
     enemies = [
         e for e in ctx.state.stands.values() if e.active and e.side != s.side and e.id not in passed
     ]
@@ -122,7 +124,8 @@ def opportunity_setups(ctx) -> dict[int, list[FireSetup]]:
 
 def movable(ctx, side: str, group: str) -> list[StandState]:
     """The stands of ``side``'s group ``group`` that may still move this phase: not
-    eliminated, not moved, not in the firing posture (000 08.03.01; 001 8.1.2)."""
+    eliminated, not moved, not in the firing posture, not riding in a carrier (000 08.03.01;
+    001 8.1.2; RD "Transport")."""
     return [
         s
         for s in ctx.state.stands.values()
@@ -131,6 +134,7 @@ def movable(ctx, side: str, group: str) -> list[StandState]:
         and not s.eliminated
         and not s.moved
         and s.posture != "firing"
+        and s.carried_by is None
     ]
 
 
@@ -510,6 +514,10 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
     s.x, s.y = pm.points[fit]
     s.facing_deg = facing % 360.0
     s.on_table = True
+    if ctx.rules.full_game:
+        if len(ev["path"]) > 1 or from_step is not None:
+            s.movement_marker = True  # it moved this turn (RD "Movement markers")
+        transport.carry(ctx, s)
     if nerve is not None and nerve["passed"]:
         so_far = pm.walked_in + sum(
             math.dist(p, q) for p, q in zip(pm.points, pm.points[1:], strict=False)
@@ -528,19 +536,35 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
         return
     s.moved = True
     ctx.state.groups_moved.add(f"{s.side}:{s.group}")
+    if ctx.rules.full_game:
+        # the enemy stands its walked path crossed are overrun, after its opportunity fire
+        walked_all = pm.points[: fit + 1]
+        crossed = melee.overrun_crossed(ctx, s, walked_all, pm.headings[: fit + 1])
+        melee.resolve_overruns(ctx, s, crossed)
     after_move(ctx, pm.side)
 
 
 def after_move(ctx, side: str) -> None:
     """After a stand's move: the movement action goes on while stands of the group have not
-    moved, else it is the other side's turn (000 08.03.01)."""
+    moved (or, full games, while a carrier of it that has moved may still set down a
+    rider), else it ends (000 08.03.01; :func:`end_action`)."""
     st = ctx.state
     st.pending = None
     mg = st.moving
     if mg is not None and all(
         ctx.state.stands[i].moved or ctx.state.stands[i].eliminated for i in mg.stands
     ):
+        if ctx.rules.full_game and transport.may_still_unload(ctx, mg):
+            st.to_act = side
+            return
         st.moving = None
-        st.to_act = ctx.other(side)
+        end_action(ctx, mg)
     else:
         st.to_act = side
+
+
+def end_action(ctx, group: MovingGroup) -> None:
+    """A movement action is over: in the full games its stands in base contact with the
+    enemy may close-assault (002 8.7), else the other side acts."""
+    if not melee.open_assaults(ctx, group):
+        ctx.state.to_act = ctx.other(group.side)

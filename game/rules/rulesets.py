@@ -8,7 +8,16 @@ Two rulesets are built: the Modern introductory rules (000) and the WWII introdu
 
 from __future__ import annotations
 
-from game.rules.phases import Phase, fire, initiative, markers, movement, posture, setup
+from game.rules.phases import (
+    Phase,
+    fire,
+    initiative,
+    markers,
+    movement,
+    posture,
+    setup,
+    tl1_posture,
+)
 from game.rules.state import StandState
 
 
@@ -19,6 +28,15 @@ class Ruleset:
     name = ""
     turn: tuple[Phase, ...] = ()
     setup = setup.PHASE
+    full_game = False
+    """The full games' rules (personnel, carriers, overrun, close assault, movement markers,
+    the -S- CRT) are on: rules-decisions "The full games"."""
+
+    @staticmethod
+    def dash_s(unit) -> str:
+        """What a ``-S-`` CRT cell does for a firer of this unit: only the full games' table
+        has such cells (002 CRT notes)."""
+        return "S"
 
     @classmethod
     def phase_named(cls, name: str | None) -> Phase | None:
@@ -32,11 +50,12 @@ class Ruleset:
 
     class _Postures:
         def __get__(self, obj, owner) -> bool:
-            return any(p.kind == "posture" for p in owner.turn)
+            return any(p is posture.PHASE for p in owner.turn)
 
     postures = _Postures()
-    """Whether stands take postures each turn: true when the turn holds a posture phase
-    (001 5.0 step 2)."""
+    """Whether every stand takes a posture each turn: true when the turn holds WWII's posture
+    phase (001 5.0 step 2). The full Modern game's TL1 postures (``tl1_posture``) are not
+    this: there only TL1 stands take one."""
 
 
 class ModernRules(Ruleset):
@@ -199,7 +218,76 @@ class WwiiRules(Ruleset):
         return result != "none"
 
 
-RULESETS = {"modern": ModernRules, "wwii": WwiiRules}
+class ModernFullRules(ModernRules):
+    """The full Modern game (the 002 card) as the engine plays it, so far the ground war:
+    infantry and carriers, overrun and close assault, the 3rd fire phase of TL5, the TL1
+    posture, movement markers, wire and minefields, the -S- combat results table
+    (rules-decisions "The full games"). The joint artillery and joint plot phases are in
+    their places and empty until artillery and air strikes come."""
+
+    name = "modern-full"
+    full_game = True
+    turn = (
+        initiative.PHASE,  # 002 step 1: 2D6 + cohesion
+        tl1_posture.PHASE,  # step 1: TL1 stands declare moving or firing
+        Phase("artillery", "joint artillery fire phase", auto=True),  # step 2 (empty so far)
+        fire.phase("fire1", "1st standard fire phase"),  # step 3: TL4 and TL5
+        fire.phase("fire2", "2nd standard fire phase"),  # step 4: all qualified
+        Phase("plot", "joint plot phase", auto=True),  # step 5 (empty so far)
+        movement.FULL_PHASE,  # step 6: moves, opportunity fire, overruns, close assaults
+        fire.phase("fire3", "3rd standard fire phase"),  # step 7: TL5 only
+        markers.PHASE,  # step 8: movement markers off, then S/D rolls
+    )
+
+    @staticmethod
+    def may_fire_in(stand: StandState, phase: str) -> bool:
+        """Whether a stand may fire in a standard fire phase (002 turn sequence check list):
+        the 1st phase TL4 and TL5, the 3rd TL5 only; a TL5 stand fires up to three times a
+        turn, a TL4 twice, any other once; a TL1 stand in the movement posture never
+        (note 3); never twice in one phase."""
+        if phase in stand.fired_in or stand.posture == "movement":
+            return False
+        tl = stand.tech_level or 0
+        if phase == "fire1":
+            return tl >= 4
+        if phase == "fire3":
+            return tl >= 5
+        return stand.fire_attempts < ModernFullRules.shots_per_turn(stand)
+
+    @staticmethod
+    def shots_per_turn(stand: StandState) -> int:
+        """Fire phases a stand may fire in (002 check list): TL5 three, TL4 two, else one."""
+        tl = stand.tech_level or 0
+        return 3 if tl >= 5 else 2 if tl == 4 else 1
+
+    @staticmethod
+    def may_opportunity_fire(stand: StandState) -> bool:
+        """Opportunity fire (000 07.06.05 as the full game keeps it): a stand with a shot of
+        the turn left, never a TL1 stand in the movement posture, never a TL2 stand past half
+        its movement points (000 05.00 step 4)."""
+        if stand.posture == "movement" or ModernRules.fire_refusal(stand):
+            return False
+        return stand.fire_attempts < ModernFullRules.shots_per_turn(stand)
+
+    @staticmethod
+    def movement_points(stand: StandState) -> float:
+        """The intro allowance (TL2 halved after firing), halved for a carrier that loads or
+        unloads this phase (rules-decisions "Transport")."""
+        mp = ModernRules.movement_points(stand)
+        if stand.loaded:
+            mp = min(mp, float(stand.unit.speed) / 2)
+        return mp
+
+    @staticmethod
+    def dash_s(unit) -> str:
+        """A ``-S-`` cell is S, but no effect for a TL1 or TL2 attacker; support stands,
+        artillery and infantry close-support vehicles always read it as S (002 CRT notes)."""
+        if unit.flags & {"support", "artillery", "close_support"}:
+            return "S"
+        return "-" if (unit.tech_level or 0) <= 2 else "S"
+
+
+RULESETS = {"modern": ModernRules, "wwii": WwiiRules, "modern-full": ModernFullRules}
 
 
 def phase_titles() -> dict[str, str]:

@@ -32,6 +32,7 @@ from game.rules.scenario_file import (
     MAX_FEATURES,
     MAX_STANDS,
     MAX_VERTICES,
+    RULESET_IDS,
     Feature,
     ScenarioFile,
     Side,
@@ -41,6 +42,7 @@ from game.rules.scenario_file import (
     over_cap,
 )
 from game.rules.table import Table
+from game.rules.units import carried_problems, units_files
 
 FORMAT = "hulldown-scenario/1"
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
@@ -189,7 +191,7 @@ class _Parts:
         stands, bad_stands = _each(StandSpec, raw_stands, MAX_STANDS)
         return cls(
             table=table,
-            ruleset=ruleset if ruleset in ("modern", "wwii") else None,
+            ruleset=ruleset if ruleset in RULESET_IDS else None,
             features=features,
             hills_complete=not any(_may_be_hill(f) for f in bad_features),
             sides=sides,
@@ -421,8 +423,7 @@ def _stand_problems(
         if units_table is not None and st.unit not in units_table:
             problems.append(
                 f"{where}: {path}.unit: unknown unit {st.unit!r} for the "
-                f"{parts.ruleset} ruleset (see assets/data/"
-                f"{data.rulesets[parts.ruleset].tank_table}_tanks.csv)"
+                f"{parts.ruleset} ruleset (see {units_files(data, parts.ruleset)})"
             )
         elif units_table is not None:
             units[st.id] = units_table[st.unit]
@@ -474,11 +475,12 @@ def _stand_problems(
                     f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
                     f"one GHQ (also $.stands[{ghqs[0]}])"
                 )
-    # stands overlapping at the start (000 08.03.05)
+    problems += carried_problems(parts.stands, units, where)
+    # stands overlapping at the start (000 08.03.05); a stand aboard a carrier is not placed
     placed = [
         (i, st)
         for i, st in parts.stands
-        if st.on_table and math.isfinite(st.x) and math.isfinite(st.y)
+        if st.on_table and math.isfinite(st.x) and math.isfinite(st.y) and st.carried_by is None
     ]
     if placed:
         fps = footprints([StandPose(st.id, st.side, st.x, st.y, st.facing_deg) for _, st in placed])

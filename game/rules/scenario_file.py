@@ -81,6 +81,11 @@ Text = Annotated[str, AfterValidator(lambda t: printable(t, "\n\t")), AfterValid
 than MAX_WORD_CHARS."""
 
 
+RulesetId = Literal["modern", "wwii", "modern-full"]
+"""The rulesets a scenario may name (rules-decisions: the ruleset ids)."""
+RULESET_IDS: tuple[str, ...] = RulesetId.__args__
+
+
 class _Strict(BaseModel):
     # strict: true is not a number, "5" is not a number, 1 is not true
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
@@ -153,7 +158,9 @@ class Side(_Strict):
 class StandSpec(_Strict):
     """A stand at the start: ``id``, ``side``, ``unit`` (a data-table name), centre ``x``,
     ``y`` (inches), ``facing_deg``, battle ``group``, ``hq``/``ghq``, and ``on_table`` (false:
-    it enters on turn 1 from its side's edge; x, y are then its default entry point)."""
+    it enters on turn 1 from its side's edge; x, y are then its default entry point).
+    ``carried_by`` (full games): the id of the friendly carrier it starts aboard; it is then
+    where its carrier is (rules-decisions "Transport")."""
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
     side: str
@@ -165,6 +172,7 @@ class StandSpec(_Strict):
     hq: bool = False
     ghq: bool = False
     on_table: bool = True
+    carried_by: str | None = None
 
 
 class ScenarioFile(_Strict):
@@ -173,7 +181,7 @@ class ScenarioFile(_Strict):
     format: Literal["hulldown-scenario/1"]
     title: Name = Field(min_length=1, max_length=MAX_NAME_CHARS)
     description: Text = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
-    ruleset: Literal["modern", "wwii"]
+    ruleset: RulesetId
     table: TableSize
     max_sighting_in: float = Field(ge=MIN_SIGHTING_IN, le=1000)
     turns: int = Field(ge=1, le=100)

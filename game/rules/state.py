@@ -29,6 +29,10 @@ class StandState:
     this turn (001 5.0 step 2); in WWII ``group`` is then the stand's movement group for the
     turn ("" in the firing posture). ``clear_after_firing``: once it has fired this turn the
     stand counts as in clear terrain for sight (001 6.1.2).
+    Full games (rules-decisions "The full games"): ``carried_by`` the carrier it rides in
+    (it is then off the table's play: not active); ``movement_marker`` it moved this turn (or
+    is in the movement posture) until marker removal; ``loaded`` as a carrier it loaded or
+    unloaded this movement phase, so it moves at most half its allowance.
     """
 
     id: str
@@ -53,11 +57,19 @@ class StandState:
     posture: str | None = None
     clear_after_firing: bool = False
     mp_spent: float = 0.0
+    carried_by: str | None = None
+    movement_marker: bool = False
+    loaded: bool = False
 
     @property
     def active(self) -> bool:
-        """On the table and not eliminated."""
-        return self.on_table and not self.eliminated
+        """On the table, not eliminated and not riding in a carrier."""
+        return self.on_table and not self.eliminated and self.carried_by is None
+
+    @property
+    def personnel(self) -> bool:
+        """A personnel stand (full games: infantry and teams); tanks are armoured."""
+        return self.unit.defense_class == "personnel"
 
     @property
     def tech_level(self) -> int | None:
@@ -153,8 +165,25 @@ class CoveringWindow:
 
 
 @dataclass
+class CloseAssaultState:
+    """A close assault waiting for the defender's choice of which assaulting stand it attacks
+    (002/004 8.7): ``side`` the assaulting side, ``defender``, the ``assaulters``, and the
+    defender's cohesion roll, which passed."""
+
+    side: str
+    defender: str
+    assaulters: list[str]
+    defender_roll: dict
+
+
+@dataclass
 class BattleState:
-    """Everything that changes during a battle."""
+    """Everything that changes during a battle.
+
+    Full games: ``assault_open`` the movement action just ended, whose stands in base contact
+    with the enemy may now close-assault (002 8.7); ``assault`` a close
+    assault waiting for its defender's choice; ``assaulted`` the defenders close-assaulted in
+    this movement phase (once each)."""
 
     stands: dict[str, StandState]
     turn: int = 0
@@ -172,6 +201,9 @@ class BattleState:
     singles_declared: set[str] = field(default_factory=set)
     straggled: dict[str, str] = field(default_factory=dict)
     wrecks: list[Wreck] = field(default_factory=list)
+    assault_open: MovingGroup | None = None
+    assault: CloseAssaultState | None = None
+    assaulted: set[str] = field(default_factory=set)
     attacks: int = 0
     finished: bool = False
     winner: str | None = None
@@ -215,6 +247,9 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
             ]
             + ([s.posture] if s.posture is not None else [])
             + ([round(s.mp_spent, 6)] if s.mp_spent else [])
+            + ([f"in:{s.carried_by}"] if s.carried_by else [])
+            + (["moving"] if s.movement_marker else [])
+            + (["loaded"] if s.loaded else [])
             for s in state.stands.values()
         ],
         "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
@@ -228,6 +263,15 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
         ),
         **({"singles": sorted(state.singles_declared)} if state.singles_declared else {}),
         **({"straggled": sorted(state.straggled.items())} if state.straggled else {}),
+        **(
+            {"assault_open": [state.assault_open.group, state.assault_open.stands]}
+            if state.assault_open
+            else {}
+        ),
+        **(
+            {"assault": [state.assault.defender, state.assault.assaulters]} if state.assault else {}
+        ),
+        **({"assaulted": sorted(state.assaulted)} if state.assaulted else {}),
         "winner": state.winner,
         "dice": dice_digest,
     }

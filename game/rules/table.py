@@ -113,6 +113,16 @@ class Table(SightMixin):
             self._inner_cx, self._inner_cy = shapely.get_x(start), shapely.get_y(start)
             self._inner_r = np.maximum(shapely.length(mic) * (1 - 1e-6) - 1e-9, 0.0)
 
+        # rough 1 and 2: they block only a sight line to personnel (002 chart; RD "Units
+        # beyond tanks"), asked by the full games' fire check alone
+        self._personnel_cover = [
+            _erode(f.geometry)
+            for f in self.areas
+            if terrain_types[f.kind].los_blocked == "personnel"
+        ]
+        for g in self._personnel_cover:
+            shapely.prepare(g)
+
         # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
         # step looks only at these, not at every area
         self._leaving = [
@@ -175,6 +185,22 @@ class Table(SightMixin):
     def ground_level(self, x: float, y: float) -> int:
         """Ground level at one point (see :meth:`ground_levels`)."""
         return int(self.ground_levels([x], [y])[0])
+
+    def personnel_cover_blocks(self, firer, target) -> bool:
+        """Whether rough ground (the chart's "if personnel - yes" rows: rough 1 and 2) blocks
+        the sight line from ``firer`` to a personnel ``target`` (StandPoses, inches): the
+        centre-to-centre segment less both footprints runs inside such an area for a positive
+        length (002 terrain chart; rules-decisions "Line of sight", "Units beyond tanks")."""
+        if not self._personnel_cover:
+            return False
+        line = LineString([(firer.x, firer.y), (target.x, target.y)])
+        if line.length <= 1e-9:
+            return False
+        line = line.difference(footprint(firer.x, firer.y, firer.facing_deg))
+        line = line.difference(footprint(target.x, target.y, target.facing_deg))
+        return any(
+            shapely.length(shapely.intersection(line, g)) > 1e-6 for g in self._personnel_cover
+        )
 
     def terrain_at(self, x: float, y: float) -> TerrainHere:
         """The terrain at (x, y): what a stand centred there is in (rules-decisions "Range and

@@ -18,6 +18,8 @@ def do_pass(ctx, a: Pass) -> None:
         raise IllegalAction(
             "finish the movement action under way first: move its stands, or end it"
         )
+    if st.assault_open is not None or st.assault is not None:
+        raise IllegalAction("finish the close assaults first, or end them (002 8.7)")
     phase = ctx.phase
     if st.phase == "setup":
         ctx.event("pass", side=a.side)
@@ -82,7 +84,7 @@ def enter(ctx, phase: Phase) -> None:
     phase.on_begin(ctx)
     if st.finished:
         return
-    if phase.auto:
+    if phase.auto or phase.skip(ctx):
         next_phase(ctx)
 
 

@@ -35,6 +35,8 @@ class Phase:
     options(ctx, side, kind) -> list of actions : what the side to act may do.
     handlers : action type -> handler(ctx, action), raising IllegalAction when not allowed.
     may_pass(ctx, side) -> str or None : why the side may not pass now, if it may not.
+    skip(ctx) -> bool : after its beginning, the phase has nothing to decide and ends at once
+    (the full Modern game's posture phase when no TL1 stand is on the table).
     """
 
     name: str
@@ -48,3 +50,4 @@ class Phase:
     options: Callable = _no_options
     handlers: Mapping[type, Callable] = field(default_factory=dict)
     may_pass: Callable = _none
+    skip: Callable = _none

@@ -12,10 +12,14 @@ RESUPPLY_MOD = 4  # a depleted ATGM stand's resupply roll (000 07.03.04)
 
 
 def marker_removal(ctx) -> None:
-    """Fired markers off; each stand with S or D rolls: pass to remove S, natural 1 removes
+    """Fired markers off (and in the full games movement markers); each stand with S or D
+    rolls: pass to remove S, natural 1 removes
     both, natural 20 panics to (S); then depleted ATGM stands roll at +4 to resupply
     (000 07.07, 07.03.04)."""
     st = ctx.state
+    if ctx.rules.full_game:  # movement markers come off first (002 step 8)
+        for s in st.stands.values():
+            s.movement_marker = False
     for side in ctx.sides:
         level = ctx.cohesion_level(side)
         for s in [x for x in st.stands.values() if x.side == side and x.active and (x.S or x.D)]:

@@ -5,10 +5,22 @@ fire (``opportunity``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
-from game.rules import combat, moves
-from game.rules.actions import Action, EndMoves, Move, MoveAttempt, Pass
+from game.rules import combat, melee, moves, transport
+from game.rules.actions import (
+    Action,
+    AssaultReply,
+    CloseAssault,
+    EndCloseAssaults,
+    EndMoves,
+    Mount,
+    Move,
+    MoveAttempt,
+    Pass,
+    Unload,
+)
 from game.rules.combat import marker_mods
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase, opportunity
@@ -47,12 +59,16 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
     group_mods = []
     if hqs:
         group_mods.append(("hq", -2 * hqs))  # 000 08.02.03
-    if not a.ordered:
-        group_mods.append(("independent", 3))  # 000 08.02.08
+    recon = ctx.rules.full_game and all("recon" in s.unit.flags for s in stands)
+    if not a.ordered and not recon:
+        group_mods.append(("independent", 3))  # 000 08.02.08; an "R" group rolls without (002)
     per_stand = {}
     passed_ids = []
     for s in stands:  # one die for the group, each stand's own markers (RD "Cohesion")
-        r = combat.cohesion_roll(ctx, group_mods + marker_mods(s.S, s.D), level, roll)
+        mods = group_mods + marker_mods(s.S, s.D)
+        if ctx.rules.full_game:
+            mods += ground_mods(ctx, s)
+        r = combat.cohesion_roll(ctx, mods, level, roll)
         roll = r["roll"]
         per_stand[s.id] = {"mods": r["mods"], "total": r["total"], "passed": r["passed"]}
         if r["passed"]:
@@ -74,6 +90,18 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
             split_stragglers(ctx, a.side, stragglers)
     else:
         st.to_act = ctx.other(a.side)
+
+
+def ground_mods(ctx, s) -> list[tuple[str, int]]:
+    """Full games: a stand in barbed wire or a minefield attempting to move adds the chart's
+    effect as a positive number to its movement cohesion roll (wire +1, minefield +2; 002
+    terrain chart note; RD "Terrain of the full games")."""
+    mods = []
+    for kind in ctx.table.terrain_at(s.x, s.y).areas:
+        if kind in ("barbed_wire", "minefield"):
+            value = abs(ctx.data.terrain[kind].combat_effect(ctx.scenario.ruleset, s.personnel))
+            mods.append((f"terrain:{kind}", value))
+    return mods
 
 
 def split_stragglers(ctx, side: str, stragglers) -> None:
@@ -121,8 +149,9 @@ def do_end_moves(ctx, a: EndMoves) -> None:
             f"{waiting[0]} is still waiting to enter: move it onto the table first "
             "(every stand enters as soon as it can)"
         )
+    group = st.moving
     st.moving = None
-    st.to_act = ctx.other(a.side)
+    moves.end_action(ctx, group)
 
 
 def do_move(ctx, a: Move) -> None:
@@ -156,6 +185,8 @@ def roll_orders(ctx) -> None:
     st.groups_moved.clear()
     for s in st.stands.values():
         s.moved = False
+        s.loaded = False
+    st.assaulted.clear()
     for side in ctx.sides:
         cv = ctx.side_spec[side].command_value
         gen = ctx.scenario.generation_modifier(side)
@@ -235,3 +266,48 @@ PHASE = Phase(
     },
     may_pass=may_pass,
 )
+
+
+# ------------------------------------------------------------------ the full games' movement
+
+
+def full_decide(ctx) -> str:
+    """The full games add, after a movement action ends, the close assaults its stands may
+    declare and the defender's answer to one (002 8.7)."""
+    st = ctx.state
+    if st.assault is not None:
+        return "assault_reply"
+    if st.assault_open is not None:
+        return "close_assault"
+    return decide(ctx)
+
+
+def full_options(ctx, side: str, kind: str) -> list[Action]:
+    """The full games' movement options: the intro's, boarding and setting down riders while
+    a group moves (rules-decisions "Transport"), close assaults and the defender's answer
+    (002 8.7)."""
+    if kind == "close_assault":
+        return melee.assault_options(ctx, side)
+    if kind == "assault_reply":
+        return [AssaultReply(side, t) for t in melee.reply_options(ctx)]
+    acts = options(ctx, side, kind)
+    if kind == "plot_move":
+        group = ctx.state.moving
+        acts += transport.mount_options(ctx, group) + transport.unload_options(ctx, group)
+    return acts
+
+
+FULL_PHASE = dataclasses.replace(
+    PHASE,
+    decide=full_decide,
+    options=full_options,
+    handlers={
+        **PHASE.handlers,
+        Mount: transport.do_mount,
+        Unload: transport.do_unload,
+        CloseAssault: melee.do_close_assault,
+        AssaultReply: melee.do_assault_reply,
+        EndCloseAssaults: melee.do_end_close_assaults,
+    },
+)
+"""The movement phase of the full games (002 sequence of play step 6)."""

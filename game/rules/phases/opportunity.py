@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from game.rules import combat, moves
+from game.rules import combat, moves, transport
 from game.rules.actions import (
     Action,
     CoveringFire,
@@ -94,6 +94,9 @@ def do_opportunity_fire(ctx, a: OpportunityFire) -> None:
     )
     mover.mp_spent += round(spent, 6)
     mover.x, mover.y, mover.facing_deg, mover.on_table = x, y, pm.headings[a.step], True
+    if ctx.rules.full_game:
+        mover.movement_marker = mover.movement_marker or a.step > 0
+        transport.carry(ctx, mover)
     result = combat.resolve_attack(ctx, setups, "opportunity", "movement", tpose)
     go_on: dict = {"roll": None}
     if not mover.eliminated and ctx.rules.roll_to_go_on(result):

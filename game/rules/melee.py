@@ -1,0 +1,486 @@
+"""Overrun and close assault, the full games' fighting at arm's length (002/004 8.6 and 8.7;
+rules-decisions "Overrun", "Close assault").
+
+An overrun is a vehicle's move whose walked path crosses an enemy stand's footprint: the path
+is its declaration. After the move (and the opportunity fire at it) each enemy stand crossed
+is overrun once: the defender rolls cohesion, a failure costs it an attack on the CRT's +6
+column; then the overrunning stand rolls, a failure costs it an attack on the +2 column.
+
+A close assault is declared once a movement action is over, against an enemy stand in base
+contact with stands of the group that moved: all of them assault it together. The defender,
+unless it carries a movement marker, rolls cohesion and on a success attacks one assaulter of
+its choice at -3; then each assaulter still standing rolls and on a success attacks at -3,
+with the further modifiers of the card. A defender is close-assaulted once a movement phase.
+
+Units: inches, degrees; a roll is the battle log's roll object (``combat.cohesion_roll``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from game.rules import combat
+from game.rules.combat import (
+    FireSetup,
+    Mod,
+    halved_up,
+    marker_mods,
+    read_cell,
+    target_terrain_mods,
+)
+from game.rules.context import IllegalAction
+from game.rules.geometry import OVERLAP_SQ_IN, aspect, base_contact, footprint
+from game.rules.log import mods_json
+from game.rules.state import CloseAssaultState, MovingGroup, StandState
+
+OVERRUN_DEFENDER_COLUMN = 6  # 002 8.6 step 3: the defender suffers an attack at +6
+OVERRUN_ATTACKER_COLUMN = 2  # 002 8.6 step 5: a failed attacker suffers an attack at +2
+TRACKED_MOD = 3  # 002 8.6 step 2: +3 to the defender's roll against a tracked vehicle
+IFV_LOADED_MOD = 2  # 002 8.6 step 2: +2 against an IFV carrying troops
+ASSAULT_MOD = -3  # 002 8.7: every close-assault attack, the defender's and the assaulters'
+ENGINEER_MOD = -3  # 002 8.7: engineers and "type S" infantry
+CAVALRY_MOD = -3  # 002 8.7: mounted cavalry against a defender that is not armoured
+CLOSING_MOD = -1  # 002 8.7: the assaulters closed the range to under 100 m
+
+
+def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
+    """The enemy stands a vehicle's walked path overruns (002 8.6; RD "Overrun"): those
+    whose footprint its footprint overlaps (more than 1e-6 sq in) at some step point, in the
+    order first met. ``points``: (x, y) inches walked, ``headings``: degrees at each. A foot
+    stand overruns nobody; nothing in the intro rulesets."""
+    if not ctx.rules.full_game or mover.unit.movement_class == "F" or len(points) < 2:
+        return []
+    enemies = [e for e in ctx.state.stands.values() if e.active and e.side != mover.side]
+    if not enemies:
+        return []
+    xs = np.array([p[0] for p in points])
+    ys = np.array([p[1] for p in points])
+    out: list[str] = []
+    for e in enemies:
+        near = np.flatnonzero((np.abs(xs - e.x) < 1.5) & (np.abs(ys - e.y) < 1.5))
+        if not len(near):
+            continue
+        efp = footprint(e.x, e.y, e.facing_deg)
+        for k in near:
+            fp = footprint(points[k][0], points[k][1], headings[k])
+            if shapely.area(shapely.intersection(fp, efp)) > OVERLAP_SQ_IN:
+                out.append((int(k), e.id))
+                break
+    return [sid for _, sid in sorted(out)]
+
+
+def attack_fields(
+    ctx,
+    attacker: StandState,
+    target: StandState,
+    column: int | None,
+    mods: list[Mod],
+) -> dict | None:
+    """One attack of an overrun or a close assault, rolled and applied: 2D6 plus ``mods``
+    plus the target's terrain effects, on the CRT at ``column`` (an overrun's fixed column)
+    or at the combat differential of the attacker's AP or HE firepower against the target's
+    defence (armour by aspect, personnel halved while carrying a movement marker: 002 8.7,
+    fire step 3). Returns the battle log's attack fields, or None when the attacker has no
+    firepower against the target's class or the differential is below the CRT (no attack)."""
+    apose, tpose = attacker.pose(), target.pose()
+    face = aspect(tpose, apose.x, apose.y)
+    fields: dict = {"attacker": attacker.id, "target": target.id}
+    if column is None:
+        if not may_attack(attacker, target, ctx.crt.columns[0]):
+            return None
+        firepower = attacker.unit.fire_against(target.unit.defense_class)[0]
+        base = target.unit.defense
+        if target.personnel:
+            defense = halved_up(base) if target.movement_marker else base
+        else:
+            defense = base if face == "front" else halved_up(base)
+        differential = firepower - defense
+        fields.update(
+            firepower=firepower,
+            defense_base=base,
+            aspect=face,
+            defense=defense,
+            differential=differential,
+        )
+    else:
+        differential = column
+        fields.update(column=column, differential=column)
+    all_mods = list(mods) + target_terrain_mods(ctx, apose, tpose)
+    dice = ctx.dice.roll(2, 6)
+    total = min(19, max(0, sum(dice) + sum(v for _, v in all_mods)))
+    cell = ctx.crt.lookup(differential, total)
+    result, target.S, target.D, elim = combat.crt_result(
+        read_cell(cell, ctx.rules.dash_s(attacker.unit)), target.S, target.D
+    )
+    if elim:
+        ctx.eliminate(target)
+    fields.update(
+        combat={"dice": dice, "mods": mods_json(all_mods), "total": total},
+        crt=cell,
+        result=result,
+        target_markers_after=target.markers(),
+    )
+    return fields
+
+
+def may_attack(attacker: StandState, target: StandState, crt_low: int) -> bool:
+    """Whether ``attacker`` could make a close-assault attack on ``target`` where they stand:
+    a firepower against its class and a combat differential of ``crt_low`` or more (armour
+    by the aspect the attacker sees, personnel halved while moving: 002 8.7)."""
+    gun = attacker.unit.fire_against(target.unit.defense_class)
+    if gun is None:
+        return False
+    base = target.unit.defense
+    if target.personnel:
+        defense = halved_up(base) if target.movement_marker else base
+    elif aspect(target.pose(), attacker.x, attacker.y) == "front":
+        defense = base
+    else:
+        defense = halved_up(base)
+    return gun[0] - defense >= crt_low
+
+
+def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
+    """Each enemy stand the mover crossed is overrun once (002 8.6): the defender's cohesion
+    roll (+4 S, +3 D, +3 against a tracked vehicle, +2 against an IFV carrying troops), a
+    failure an attack on the +6 column with the defender's terrain; then the mover's roll
+    (+4 S, +3 D), a failure an attack on it on the +2 column with its own terrain."""
+    for did in crossed:
+        if mover.eliminated:
+            return
+        d = ctx.stand(did)
+        if d.eliminated:
+            continue
+        mods = marker_mods(d.S, d.D)
+        if mover.unit.movement_class == "T":
+            mods.append(("tracked", TRACKED_MOD))
+        if mover.unit.carrier and any(
+            r.carried_by == mover.id and not r.eliminated for r in ctx.state.stands.values()
+        ):
+            mods.append(("ifv_loaded", IFV_LOADED_MOD))
+        droll = combat.cohesion_roll(ctx, mods, ctx.cohesion_level(d.side))
+        on_defender = None
+        if not droll["passed"]:
+            on_defender = attack_fields(ctx, mover, d, OVERRUN_DEFENDER_COLUMN, [])
+        aroll = combat.cohesion_roll(
+            ctx, marker_mods(mover.S, mover.D), ctx.cohesion_level(mover.side)
+        )
+        on_attacker = None
+        if not aroll["passed"]:
+            on_attacker = attack_fields(ctx, d, mover, OVERRUN_ATTACKER_COLUMN, [])
+        ctx.event(
+            "overrun",
+            rule="002 8.6",
+            side=mover.side,
+            mover=mover.id,
+            defender=d.id,
+            defender_roll=droll,
+            attack_on_defender=on_defender,
+            attacker_roll=aroll,
+            attack_on_attacker=on_attacker,
+        )
+
+
+# ------------------------------------------------------------------------------ close assault
+
+
+def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
+    """Enemy stands the stands of ``group`` may close-assault now (002 8.7; RD "Close
+    assault"): defender id -> the group's stands in base contact with it that could attack
+    it (a firepower against its class), for every enemy stand not close-assaulted yet this
+    movement phase. Empty outside the full games."""
+    if not ctx.rules.full_game:
+        return {}
+    st = ctx.state
+    ours = [st.stands[i] for i in group.stands if st.stands[i].active]
+    enemies = [
+        e
+        for e in st.stands.values()
+        if e.active and e.side != group.side and e.id not in st.assaulted
+    ]
+    out: dict[str, list[str]] = {}
+    low = ctx.crt.columns[0]
+    for e in enemies:
+        ep = e.pose()
+        joined = [
+            s.id
+            for s in ours
+            if abs(s.x - e.x) < 1.6
+            and abs(s.y - e.y) < 1.6
+            and base_contact(s.pose(), ep)
+            and may_attack(s, e, low)
+        ]
+        if joined:
+            out[e.id] = joined
+    return out
+
+
+def open_assaults(ctx, group: MovingGroup) -> bool:
+    """A movement action is over: if its stands may close-assault, the moving side decides
+    now (the window stays open until it ends it). Returns whether it opened."""
+    if assault_targets(ctx, group):
+        ctx.state.assault_open = group
+        ctx.state.to_act = group.side
+        return True
+    return False
+
+
+def close_window(ctx) -> None:
+    """The moving side makes no more close assaults: the other side acts."""
+    st = ctx.state
+    side = st.assault_open.side
+    st.assault_open = None
+    st.to_act = ctx.other(side)
+
+
+def do_close_assault(ctx, a) -> None:
+    """Close-assault ``a.defender`` with every stand of the ended movement action in base
+    contact with it (002 8.7). The defender rolls first when it carries no movement marker;
+    passing, it chooses whom it attacks (:func:`do_assault_reply`)."""
+    st = ctx.state
+    group = st.assault_open
+    if group is None or st.assault is not None or group.side != a.side:
+        raise IllegalAction("close assaults are declared when a movement action ends (002 8.7)")
+    targets = assault_targets(ctx, group)
+    if a.defender not in targets:
+        if a.defender in st.assaulted:
+            raise IllegalAction(f"{a.defender} has been close-assaulted this phase already")
+        raise IllegalAction(
+            f"no stand of this movement action is in base contact with {a.defender} and able "
+            "to attack it"
+        )
+    st.assaulted.add(a.defender)
+    d = ctx.stand(a.defender)
+    assaulters = targets[a.defender]
+    droll = None
+    if not d.movement_marker:
+        droll = combat.cohesion_roll(ctx, marker_mods(d.S, d.D), ctx.cohesion_level(d.side))
+        low = ctx.crt.columns[0]
+        if droll["passed"] and any(may_attack(d, ctx.stand(i), low) for i in assaulters):
+            st.assault = CloseAssaultState(a.side, d.id, assaulters, droll)
+            st.to_act = d.side
+            return
+    finish_assault(ctx, a.side, d, assaulters, droll, None)
+
+
+def reply_options(ctx) -> list[str]:
+    """The assaulting stands the close-assaulted defender may attack (002 8.7)."""
+    ca = ctx.state.assault
+    if ca is None:
+        return []
+    d = ctx.stand(ca.defender)
+    low = ctx.crt.columns[0]
+    return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low)]
+
+
+def do_assault_reply(ctx, a) -> None:
+    """The defender, its roll passed, attacks one assaulter of its choice at -3 (002 8.7);
+    then the assaulters attack."""
+    st = ctx.state
+    ca = st.assault
+    if ca is None:
+        raise IllegalAction("there is no close assault to answer")
+    d = ctx.stand(ca.defender)
+    if a.side != d.side:
+        raise IllegalAction(f"{d.id} is not {a.side}'s stand")
+    if a.target not in reply_options(ctx):
+        raise IllegalAction(f"{d.id} may not attack {a.target} in this close assault")
+    st.assault = None
+    reply = attack_fields(ctx, d, ctx.stand(a.target), None, [("close_assault", ASSAULT_MOD)])
+    finish_assault(ctx, ca.side, d, ca.assaulters, ca.defender_roll, reply)
+
+
+def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
+    """The die modifiers of an assaulter's attack (002 8.7): -3 for every assault, a
+    further -3 for engineers and "type S" infantry, -3 for mounted cavalry against a
+    defender that is not armoured, and -1 for closing the range (Modern)."""
+    mods: list[Mod] = [("close_assault", ASSAULT_MOD)]
+    flags = s.unit.flags
+    if "engineer" in flags or "type_s" in flags:
+        mods.append(("engineer", ENGINEER_MOD))
+    if "cavalry" in flags and d.unit.defense_class != "armoured":
+        mods.append(("cavalry", CAVALRY_MOD))
+    mods.append(("closing", CLOSING_MOD))
+    return mods
+
+
+def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
+    """The assaulters' rolls and attacks, then the battle log's ``close_assault`` line
+    (002 8.7); the moving side may then declare another, or end."""
+    st = ctx.state
+    rolls: dict[str, dict] = {}
+    attacks: list[dict] = []
+    for sid in assaulters:
+        s = ctx.stand(sid)
+        if s.eliminated:
+            continue
+        r = combat.cohesion_roll(ctx, marker_mods(s.S, s.D), ctx.cohesion_level(s.side))
+        rolls[sid] = r
+        if r["passed"] and not d.eliminated:
+            fields = attack_fields(ctx, s, d, None, assaulter_mods(ctx, s, d))
+            if fields is not None:
+                attacks.append(fields)
+    ctx.event(
+        "close_assault",
+        rule="002 8.7",
+        side=side,
+        defender=d.id,
+        assaulters=list(assaulters),
+        defender_roll=droll,
+        defender_attack=reply,
+        assaulter_rolls=rolls,
+        assaulter_attacks=attacks,
+        retreat=None,
+    )
+    st.to_act = side
+    if not assault_targets(ctx, st.assault_open):
+        close_window(ctx)
+
+
+def assault_options(ctx, side: str) -> list:
+    """The close assaults open to the moving side, and ending them (002 8.7)."""
+    from game.rules.actions import CloseAssault, EndCloseAssaults
+
+    group = ctx.state.assault_open
+    if group is None:
+        return []
+    return [EndCloseAssaults(side)] + [
+        CloseAssault(side, d) for d in sorted(assault_targets(ctx, group))
+    ]
+
+
+def do_end_close_assaults(ctx, a) -> None:
+    """The moving side declares no (more) close assaults (002 8.7)."""
+    st = ctx.state
+    if st.assault_open is None or st.assault is not None or st.assault_open.side != a.side:
+        raise IllegalAction("there are no close assaults to end")
+    close_window(ctx)
+
+
+# ------------------------------------------------------------------------------ odds
+
+
+def attack_setup(
+    ctx, attacker: StandState, target: StandState, column: int | None, mods: list[Mod]
+) -> FireSetup | None:
+    """An overrun's or close assault's attack before the dice, as a :class:`FireSetup` that
+    :func:`combat.attack_odds` reads: the attacker's cohesion roll (its S and D), the
+    differential (``column`` for an overrun, else firepower against defence as
+    :func:`attack_fields` works it out), and the die modifiers (``mods`` and the target's
+    terrain). None when no attack can be made (002 8.6, 8.7)."""
+    apose, tpose = attacker.pose(), target.pose()
+    if column is None:
+        if not may_attack(attacker, target, ctx.crt.columns[0]):
+            return None
+        firepower = attacker.unit.fire_against(target.unit.defense_class)[0]
+        base = target.unit.defense
+        face = aspect(tpose, apose.x, apose.y)
+        if target.personnel:
+            defense = halved_up(base) if target.movement_marker else base
+        else:
+            defense = base if face == "front" else halved_up(base)
+        differential = firepower - defense
+    else:
+        differential = column
+    return FireSetup(
+        attacker=attacker.id,
+        target=target.id,
+        weapon="assault",
+        legal=True,
+        reason=None,
+        cohesion_mods=tuple(marker_mods(attacker.S, attacker.D)),
+        level=ctx.cohesion_level(attacker.side),
+        differential=differential,
+        combat_mods=tuple(list(mods) + target_terrain_mods(ctx, apose, tpose)),
+        defense_class=target.unit.defense_class,
+        dash_s=ctx.rules.dash_s(attacker.unit),
+    )
+
+
+def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
+    """The exact odds of close-assaulting ``defender_id`` now with the stands of the ended
+    movement action in base contact with it (002 8.7), before any die is rolled:
+    ``assaulters`` (ids), ``p_defender_fires`` (its cohesion roll passes: 0 when it carries a
+    movement marker), ``replies`` {assaulter: the odds of the defender's attack on it, as
+    :func:`combat.attack_odds` gives them, its cohesion roll included: absent when it carries
+    a movement marker}, and ``assault`` (the odds of the assaulters' attacks on the defender,
+    in order, each after its own cohesion roll, their markers as they stand). Raises
+    IllegalAction when no close assault on it is open."""
+    group = ctx.state.assault_open
+    targets = assault_targets(ctx, group) if group is not None else {}
+    if defender_id not in targets:
+        raise IllegalAction(f"no close assault on {defender_id} is open now")
+    d = ctx.stand(defender_id)
+    ids = targets[defender_id]
+    p_fires = 0.0
+    if not d.movement_marker:
+        p_fires = combat.p_cohesion(
+            sum(v for _, v in marker_mods(d.S, d.D)), ctx.cohesion_level(d.side)
+        )
+    replies = {}
+    for i in ids if not d.movement_marker else ():
+        fs = attack_setup(ctx, d, ctx.stand(i), None, [("close_assault", ASSAULT_MOD)])
+        if fs is not None:
+            a = ctx.stand(i)
+            replies[i] = combat.attack_odds(ctx.crt, [fs], a.S, a.D)
+    setups = [
+        fs
+        for i in ids
+        if (fs := attack_setup(ctx, ctx.stand(i), d, None, assaulter_mods(ctx, ctx.stand(i), d)))
+    ]
+    return {
+        "assaulters": ids,
+        "p_defender_fires": p_fires,
+        "replies": replies,
+        "assault": combat.attack_odds(ctx.crt, setups, d.S, d.D),
+    }
+
+
+def overrun_odds(ctx, mover_id: str, defender_id: str) -> dict:
+    """The exact odds of an overrun of ``defender_id`` by ``mover_id`` as they stand (002
+    8.6): ``p_defender_fails`` its cohesion roll, ``on_defender`` the chances of each result
+    of the +6 attack that follows (:func:`sure_attack_odds`), ``p_mover_fails`` and
+    ``on_mover`` likewise for the +2 attack on the overrunning stand."""
+    m, d = ctx.stand(mover_id), ctx.stand(defender_id)
+    mods = sum(v for _, v in marker_mods(d.S, d.D))
+    mods += TRACKED_MOD if m.unit.movement_class == "T" else 0
+    loaded = m.unit.carrier and any(
+        r.carried_by == m.id and not r.eliminated for r in ctx.state.stands.values()
+    )
+    mods += IFV_LOADED_MOD if loaded else 0
+    p_d = 1 - combat.p_cohesion(mods, ctx.cohesion_level(d.side))
+    p_m = 1 - combat.p_cohesion(
+        sum(v for _, v in marker_mods(m.S, m.D)), ctx.cohesion_level(m.side)
+    )
+
+    on_d = sure_attack_odds(ctx, attack_setup(ctx, m, d, OVERRUN_DEFENDER_COLUMN, []), d)
+    on_m = sure_attack_odds(ctx, attack_setup(ctx, d, m, OVERRUN_ATTACKER_COLUMN, []), m)
+    return {
+        "p_defender_fails": p_d,
+        "on_defender": on_d,
+        "p_mover_fails": p_m,
+        "on_mover": on_m,
+    }
+
+
+def sure_attack_odds(ctx, fs: FireSetup, target: StandState) -> dict[str, float]:
+    """The chance of each result ("none", "S", "D", "E": what it does to ``target`` as it
+    stands) of an attack that is made for certain (an overrun's, after the other stand's
+    failed roll): 2D6 plus the setup's die modifiers on the CRT (002 8.6)."""
+    out = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
+    for cell, p in combat.cell_probabilities(ctx.crt, fs.differential, fs.combat_total_mod).items():
+        result = combat.crt_result(read_cell(cell, fs.dash_s), target.S, target.D)[0]
+        out[result] += p
+    return out
+
+
+def reply_odds(ctx, target_id: str) -> dict[str, float]:
+    """While a close-assaulted stand chooses whom to strike back at (its roll passed): the
+    chance of each result of its attack on ``target_id`` (002 8.7; :func:`sure_attack_odds`).
+    Raises IllegalAction when that is not a choice open now."""
+    ca = ctx.state.assault
+    if ca is None or target_id not in reply_options(ctx):
+        raise IllegalAction(f"no close-assaulted stand may strike back at {target_id} now")
+    d, t = ctx.stand(ca.defender), ctx.stand(target_id)
+    return sure_attack_odds(ctx, attack_setup(ctx, d, t, None, [("close_assault", ASSAULT_MOD)]), t)
