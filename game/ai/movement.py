@@ -50,6 +50,10 @@ class MovementChooser:
         better off where they are; end the action when none is left to move (the engine does
         not let it end while a stand waiting to enter has a way on)."""
         mg = battle.state.moving
+        if battle.rules.full_game:
+            unload = self._unload(battle, side)  # riders off near the enemy
+            if unload:
+                return unload
         legal = battle.legal_actions()
         end = Option("end the movement action", 0.0, EndMoves(side))
         if self._holding(battle, side) and end.action in legal:

@@ -18,6 +18,7 @@ import random
 
 from game import Action, Battle, Pass
 from game.ai.fire import FireChooser
+from game.ai.full import FullGameChooser
 from game.ai.initiative import InitiativeChooser
 from game.ai.levels import LEVELS
 from game.ai.movement import MovementChooser
@@ -30,6 +31,7 @@ from game.ai.values import Option
 
 
 class ScriptedAI(
+    FullGameChooser,
     InitiativeChooser,
     FireChooser,
     OpportunityChooser,
@@ -104,6 +106,8 @@ class ScriptedAI(
             "fire": lambda: self._fire(battle, side),
             "plot_move": lambda: self._move(battle, side),
             "move_attempt": lambda: self._attempt(battle, side),
+            "close_assault": lambda: self._close_assault(battle, side),
+            "assault_reply": lambda: self._assault_reply(battle, side),
         }.get(decision.kind)
         if chooser is not None:
             return chooser()

@@ -7,7 +7,17 @@ import math
 
 import pygame
 
-from game import PASS_THROUGH_MOD, STEP_IN, EndMoves, Move, MoveAttempt, Pass, heading_deg
+from game import (
+    PASS_THROUGH_MOD,
+    STEP_IN,
+    EndMoves,
+    Mount,
+    Move,
+    MoveAttempt,
+    Pass,
+    Unload,
+    heading_deg,
+)
 from game.ui.battle.layout import GROUP, PAL, SELECT
 from game.ui.logtext import mp_text
 from game.ui.modes import Mode, is_click
@@ -111,11 +121,29 @@ class PickMoverMode(Mode):
         b = screen.battle
         mg = b.state.moving
         left = [i for i in mg.stands if not b.stand(i).moved]
-        screen.set_panel(
-            f"<b>Group {mg.group} may move</b><br>Stands: {', '.join(left)}. Click one to "
-            "plot its move; off-table stands enter from your edge.",
-            [("End moves", lambda: screen.act(EndMoves(mg.side)))],
+        text = (
+            f"<b>Group {mg.group} may move</b><br>Stands: {', '.join(left) or 'none left'}. "
+            "Click one to plot its move; off-table stands enter from your edge."
         )
+        buttons = [("End moves", lambda: screen.act(EndMoves(mg.side)))]
+        # full games: boarding and setting down riders (rules-decisions "Transport")
+        legal = b.legal_actions() if b.rules.full_game else []
+        mounts = [a for a in legal if isinstance(a, Mount)]
+        unloads = {}
+        for a in legal:
+            if isinstance(a, Unload):
+                unloads.setdefault((a.carrier, a.stand), a)  # the first free spot: behind
+        if mounts or unloads:
+            text += (
+                "<br>A carrier that loads or unloads moves at most half its allowance this "
+                "phase; troops get out before or after its move, beside it."
+            )
+        for a in mounts:
+            buttons.insert(0, (f"Board {a.stand} into {a.carrier}", lambda a=a: screen.act(a)))
+        for (carrier, stand), a in unloads.items():
+            where = ("behind", "left of", "right of", "in front of")[a.spot]
+            buttons.insert(0, (f"Set {stand} down {where} {carrier}", lambda a=a: screen.act(a)))
+        screen.set_panel(text, buttons)
 
     def on_event(self, screen, ev):
         if is_click(ev):

@@ -25,14 +25,22 @@ class PostureMode(Mode):
         for s in b.state.stands.values():
             if s.side == side and not s.eliminated and s.posture == "movement":
                 declared.setdefault(s.group, []).append(s.id)
-        lines = [
-            f"<b>Posture: {screen.side_name(side)}</b>",
-            "Stands you put in a movement group may move this turn but not fire; the rest "
-            "stay in the firing posture: they may fire once this turn, in the fire phase or "
-            "as opportunity fire, but not move. A group's stands touch one another. Groups "
-            "of two or more come before any one-stand group.",
-            "Click your stands to pick a group, Enter to declare it.",
-        ]
+        if b.rules.full_game:  # only TL1 stands take a posture (002 check list note 1)
+            lines = [
+                f"<b>Posture (TL1 stands): {screen.side_name(side)}</b>",
+                "Your tech level 1 stands either move or fire this turn, never both. Those "
+                "you declare may move but not fire; the rest may fire but not move.",
+                "Click TL1 stands to pick them, Enter to declare them moving.",
+            ]
+        else:
+            lines = [
+                f"<b>Posture: {screen.side_name(side)}</b>",
+                "Stands you put in a movement group may move this turn but not fire; the "
+                "rest stay in the firing posture: they may fire once this turn, in the fire "
+                "phase or as opportunity fire, but not move. A group's stands touch one "
+                "another. Groups of two or more come before any one-stand group.",
+                "Click your stands to pick a group, Enter to declare it.",
+            ]
         if declared:
             lines.append(
                 "Declared: "
@@ -50,7 +58,7 @@ class PostureMode(Mode):
         b = screen.battle
         if is_click(ev):
             s = screen.stand_under(ev.pos)
-            if s and s.side == b.to_act and s.posture is None:
+            if s and s.side == b.to_act and s.id in {u.id for u in b.undeclared(b.to_act)}:
                 if s.id in self.picked:
                     self.picked.remove(s.id)
                 else:

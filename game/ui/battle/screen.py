@@ -15,6 +15,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 from game import Battle, ChooseFirst, IllegalAction, LetPass, Move, OpportunityFire, Pass
+from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
@@ -41,6 +42,8 @@ MODES = {
     "fire": FireMode,
     "plot_move": PickMoverMode,
     "move_attempt": AttemptMode,
+    "close_assault": CloseAssaultMode,
+    "assault_reply": AssaultReplyMode,
 }
 """The input mode of each kind of decision (``game.rules.decision``)."""
 

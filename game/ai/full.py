@@ -1,0 +1,70 @@
+"""The scripted AI's choices of the full games (ruleset ``modern-full``): when its carriers
+set their infantry down, which close assaults it makes, and which assaulter a close-assaulted
+stand of its own strikes back at. Every number it weighs comes from the engine
+(``Battle.close_assault_odds``, ``legal_actions``); the AI computes no rule itself."""
+
+from __future__ import annotations
+
+import math
+
+from game import CloseAssault, EndCloseAssaults, Unload
+from game.ai.values import Option
+
+UNLOAD_NEAR_IN = 12.0
+"""A carrier sets its riders down once an enemy stand is this close (inches) after its move,
+or before its move when one is within :data:`UNLOAD_BEFORE_IN`: infantry fight on foot, and a
+carrier hit with troops aboard may lose them."""
+UNLOAD_BEFORE_IN = 8.0
+ASSAULT_AT = 0.15
+"""A close assault is made when the chance of eliminating the defender, less the chance of
+losing an assaulter to its answer, is above this (in stands)."""
+
+
+class FullGameChooser:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI` for the full games' decisions."""
+
+    def _nearest_enemy_in(self, battle, x: float, y: float, side: str) -> float:
+        enemies = [s for s in battle.state.stands.values() if s.active and s.side != side]
+        return min((math.hypot(e.x - x, e.y - y) for e in enemies), default=math.inf)
+
+    def _unload(self, battle, side) -> list[Option]:
+        """Set a rider down when its carrier is near the enemy: the spot farthest from the
+        nearest enemy stand (behind the carrier, as a rule). Empty when none should."""
+        best: Option | None = None
+        for a in battle.legal_actions():
+            if not isinstance(a, Unload):
+                continue
+            c = battle.stand(a.carrier)
+            near = UNLOAD_NEAR_IN if c.moved else UNLOAD_BEFORE_IN
+            if self._nearest_enemy_in(battle, c.x, c.y, side) > near:
+                continue
+            x, y = battle.unload_spot(a.carrier, a.spot)
+            score = 0.5 + 0.01 * min(self._nearest_enemy_in(battle, x, y, side), 50.0)
+            if best is None or score > best.score:
+                best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
+        return [best] if best is not None else []
+
+    def _close_assault(self, battle, side) -> list[Option]:
+        """Each close assault open, scored by the engine's odds: the chance of eliminating
+        the defender (worth its value) less the chance of losing an assaulter to its answer;
+        ending them scores 0."""
+        options = [Option("no close assault", 0.0, EndCloseAssaults(side))]
+        for a in battle.legal_actions():
+            if not isinstance(a, CloseAssault):
+                continue
+            odds = battle.close_assault_odds(a.defender)
+            gain = odds["assault"]["p_eliminated"]
+            loss = max((r["p_eliminated"] for r in odds["replies"].values()), default=0.0)
+            score = gain - loss - ASSAULT_AT
+            options.append(Option(f"close-assault {a.defender}", score, a))
+        return options
+
+    def _assault_reply(self, battle, side) -> list[Option]:
+        """A close-assaulted stand strikes back at the assaulter it is likeliest to
+        eliminate."""
+        options = []
+        for a in battle.legal_actions():
+            odds = battle.reply_odds(a.target)
+            score = odds["E"] + 0.45 * odds["D"] + 0.15 * odds["S"]
+            options.append(Option(f"strike back at {a.target}", score, a))
+        return options
