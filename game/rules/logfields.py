@@ -128,7 +128,10 @@ POINT = _leaf(
     "[x, y] in inches",
 )
 ROLL = {"roll": INT, "mods": MODS, "total": INT, "level": INT, "passed": BOOL}
-POS = list_of(NUMBER, non_empty=True)
+POS = _leaf(
+    lambda v, k: isinstance(v, list) and len(v) == 3 and all(is_json_number(x) for x in v),
+    "a position [x, y, facing_deg]",
+)
 ATTACK = obj(
     {
         "attacker": STAND,

@@ -442,12 +442,15 @@ class LogReplay(TurnSteps):
         elif name == "mount":
             s = self._stand(ev["stand"], i, "stand")
             s.carried_by = ev["carrier"]
+            s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
         elif name == "unload":
             s = self._stand(ev["stand"], i, "stand")
             s.carried_by = None
             s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
-            if "markers_after" in ev:
-                self._markers(s, ev["markers_after"])
+            after = ev.get("markers_after")
+            if after is not None:
+                s.S, s.D = after["S"], after["D"]
+                s.eliminated = s.eliminated or after["eliminated"]  # lost aboard: no wreck
 
     def _attempt(self, ev: dict, i: int) -> None:
         """Stands of the group that failed while others passed form a new group for the
