@@ -100,7 +100,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         kind = {"opportunity": " (opportunity fire)", "covering": " (covering fire)"}.get(
             ev["kind"], ""
         )
-        weapon = " with its ATGM" if ev["weapon"] == "atgm" else ""
+        weapon = {"atgm": " with its ATGM", "he": " (HE)"}.get(ev["weapon"], "")
         c = ev["cohesion"]
         cmp = "<=" if c["passed"] else ">"
         text = (
@@ -112,7 +112,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         cb = ev["combat"]
         text += (
             f"; 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']} at "
-            f"{ev['differential']:+d} ({ev['aspect']}), CRT {ev['crt']}: "
+            f"{ev['differential']:+d} ({_aspect(ev)}), CRT {ev['crt']}: "
             + (
                 "no effect"
                 if ev["result"] == "none"
@@ -122,9 +122,15 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         if ev.get("depleted"):
             text += "; its ATGMs are used up"
         return text + "."
+    if name == "posture" and "posture" in ev:  # full games: TL1 stands only
+        who = ", ".join(n(i) for i in ev["stands"])
+        how = "may move, not fire" if ev["posture"] == "move" else "may fire, not move"
+        return f"{sides.get(ev['side'])} TL1 posture: {who} {how} this turn."
     if name == "posture":
         who = ", ".join(n(i) for i in ev["stands"])
         return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
+    if name in ("overrun", "close_assault", "mount", "unload"):
+        return _full_game(ev, n)
     if name == "move_attempt":
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
         how = "ordered" if ev["ordered"] else "independent"
@@ -183,3 +189,69 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
             return f"The battle is over: a draw ({ev['reason']})."
         return f"The battle is over: {sides.get(ev['winner'])} wins. {ev['reason']}."
     return None
+
+
+def _aspect(ev: dict) -> str:
+    """How the target's defence was taken: its aspect, or (full games) personnel, who have
+    no facing."""
+    return "personnel" if ev.get("defense_class") == "personnel" else str(ev["aspect"])
+
+
+def _roll(r: dict | None) -> str:
+    """A cohesion roll in words: "rolls 9 + 3 (tracked) = 12 <= 15, passes"."""
+    if r is None:
+        return "no roll"
+    cmp, how = ("<=", "passes") if r["passed"] else (">", "fails")
+    return f"rolls {r['roll']}{_mods(r['mods'])} = {r['total']} {cmp} {r['level']}, {how}"
+
+
+def _attack(a: dict | None, n) -> str:
+    """An overrun's or close assault's attack in words."""
+    if a is None:
+        return ""
+    cb = a["combat"]
+    effect = (
+        "no effect" if a["result"] == "none" else f"{n(a['target'])} {RESULT_WORDS[a['result']]}"
+    )
+    return (
+        f"; attacked at {a['differential']:+d}: 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = "
+        f"{cb['total']}, CRT {a['crt']}: {effect}"
+    )
+
+
+def _full_game(ev: dict, n) -> str:
+    """The full games' lines (overrun, close assault, boarding and setting down) in words."""
+    name = ev["event"]
+    if name == "mount":
+        return f"{n(ev['stand'])} boards {n(ev['carrier'])}."
+    if name == "unload":
+        if ev.get("cause") == "carrier_eliminated":
+            r = ev.get("cohesion")
+            fate = (
+                "is lost with it"
+                if ev.get("markers_after", {}).get("eliminated")
+                else "gets out, disorganized"
+            )
+            return f"{n(ev['stand'])}, aboard the lost {n(ev['carrier'])}, {_roll(r)}: {fate}."
+        return f"{n(ev['stand'])} gets out of {n(ev['carrier'])}."
+    if name == "overrun":
+        return (
+            f"{n(ev['mover'])} overruns {n(ev['defender'])} (002 8.6). {n(ev['defender'])} "
+            f"{_roll(ev['defender_roll'])}{_attack(ev['attack_on_defender'], n)}. "
+            f"{n(ev['mover'])} {_roll(ev['attacker_roll'])}{_attack(ev['attack_on_attacker'], n)}."
+        )
+    who = ", ".join(n(i) for i in ev["assaulters"])
+    text = f"{who} close-assault {n(ev['defender'])} (002 8.7). "
+    if ev["defender_roll"] is None:
+        text += f"{n(ev['defender'])} moved this turn: it does not strike back."
+    else:
+        text += f"{n(ev['defender'])} {_roll(ev['defender_roll'])}"
+        reply = ev["defender_attack"]
+        if reply is not None:
+            text += f" and strikes at {n(reply['target'])}{_attack(reply, n)}"
+        text += "."
+    for sid, r in ev["assaulter_rolls"].items():
+        text += f" {n(sid)} {_roll(r)}"
+        hit = next((a for a in ev["assaulter_attacks"] if a["attacker"] == sid), None)
+        text += f"{_attack(hit, n)}."
+    return text

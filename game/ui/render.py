@@ -229,6 +229,50 @@ def _scale_bar(surface, view: View, table, font) -> None:
     surface.blit(label, (bx + 6 * view.scale + 6, by - 4))
 
 
+def unit_symbol(unit) -> str | None:
+    """The map symbol of a full-game unit (NATO style, as wargamers read them): "armour" (an
+    oval), "mech" (a carrier: cross and oval), "recon" (a diagonal), "infantry" (a cross),
+    "engineer", "antitank" (an inverted V); None for an intro tank table's row, drawn plain."""
+    if not hasattr(unit, "fire_against"):
+        return None
+    if unit.defense_class == "personnel":
+        if "engineer" in unit.flags:
+            return "engineer"
+        return "antitank" if unit.atgm is not None and unit.ap_attack is None else "infantry"
+    if unit.carrier:
+        return "mech"
+    return "recon" if "recon" in unit.flags else "armour"
+
+
+def _draw_symbol(surface, view: View, pose: StandPose, symbol: str) -> None:
+    """A unit symbol in white, upright on the screen, in the stand's upper half (its id is
+    written in the lower): a frame of 0.5" x 0.28" (at least 10 x 6 pixels) and what the
+    symbol draws in it."""
+    cx, cy = view.to_px(pose.x, pose.y + 0.2)
+    w = max(10.0, view.scale * 0.5)
+    h = max(6.0, view.scale * 0.28)
+    box = pygame.Rect(0, 0, int(w), int(h))
+    box.center = (int(cx), int(cy))
+    ink = (255, 255, 255)
+    width = 1 if view.scale < 30 else 2
+    pygame.draw.rect(surface, ink, box, width)
+    if symbol in ("infantry", "mech"):
+        pygame.draw.line(surface, ink, box.topleft, box.bottomright, width)
+        pygame.draw.line(surface, ink, box.bottomleft, box.topright, width)
+    if symbol in ("armour", "mech"):
+        pygame.draw.ellipse(surface, ink, box.inflate(-box.w * 0.3, -box.h * 0.4), width)
+    if symbol == "recon":
+        pygame.draw.line(surface, ink, box.bottomleft, box.topright, width)
+    if symbol == "antitank":
+        pygame.draw.lines(surface, ink, False, [box.bottomleft, box.midtop, box.bottomright], width)
+    if symbol == "engineer":  # the castle: a bar with three legs
+        y0, y1 = box.top + box.h * 0.35, box.top + box.h * 0.7
+        pygame.draw.line(surface, ink, (box.left + 2, y0), (box.right - 2, y0), width)
+        for fx in (0.2, 0.5, 0.8):
+            x = box.left + box.w * fx
+            pygame.draw.line(surface, ink, (x, y0), (x, y1), width)
+
+
 def draw_stand(
     surface,
     view: View,
@@ -236,9 +280,10 @@ def draw_stand(
     colour,
     label: str | None = None,
     font: pygame.font.Font | None = None,
+    symbol: str | None = None,
 ) -> None:
     """A stand token: its 1"x1" footprint in its side's colour, the front edge marked and a
-    facing arrow, and its id."""
+    facing arrow, its id, and (full games) its unit symbol (:func:`unit_symbol`)."""
     pts = [view.to_px(x, y) for x, y in corners(pose.x, pose.y, pose.facing_deg)]
     if pose.wreck:
         pygame.draw.polygon(surface, (60, 60, 60), pts)
@@ -252,6 +297,8 @@ def draw_stand(
     tip = view.to_px(pose.x + 0.45 * math.cos(a), pose.y + 0.45 * math.sin(a))
     base = view.to_px(pose.x, pose.y)
     pygame.draw.line(surface, (255, 255, 255), base, tip, 2)
+    if symbol is not None:
+        _draw_symbol(surface, view, pose, symbol)
     if label:
         font = font or pygame.font.Font(None, max(12, int(view.scale * 0.7)))
         text = font.render(label, True, (255, 255, 255))
@@ -278,9 +325,12 @@ def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
     sides = [s.id for s in scenario.spec.sides]
     font = pygame.font.Font(None, max(12, int(view.scale * 0.7)))
     for st in scenario.spec.stands:
+        if st.carried_by is not None:
+            continue  # aboard its carrier
         pose = StandPose(st.id, st.side, st.x, st.y, st.facing_deg)
         colour = SIDE_COLOURS[sides.index(st.side) % len(SIDE_COLOURS)]
-        draw_stand(surface, view, pose, colour, st.id, font)
+        symbol = unit_symbol(scenario.units.get(st.id))
+        draw_stand(surface, view, pose, colour, st.id, font, symbol)
 
 
 MAX_PICTURE_SIDE_PX = 16384

@@ -9,7 +9,7 @@ import pygame
 
 from game import StandPose, corners
 from game.ui.colours import UI
-from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table
+from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit_symbol
 
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
@@ -162,10 +162,15 @@ class TableView:
         ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting to enter at
         their entry point, faded."""
         highlight = highlight or {}
+        stands = list(stands)
+        self._riders: dict[str, int] = {}  # carrier -> stands aboard (full games)
+        for s in stands:
+            if s.carried_by is not None and not s.eliminated:
+                self._riders[s.carried_by] = self._riders.get(s.carried_by, 0) + 1
         for w in wrecks:
             draw_stand(surface, self.view, w.pose(), (60, 60, 60))
         for s in stands:
-            if s.eliminated:
+            if s.eliminated or s.carried_by is not None:
                 continue
             if not s.on_table and not (ghost and s.id in ghost):
                 continue
@@ -173,7 +178,7 @@ class TableView:
             if not s.on_table:
                 colour = tuple(int(c * 0.5 + 230 * 0.5) for c in colour)
             pose = StandPose(s.id, s.side, s.x, s.y, s.facing_deg)
-            draw_stand(surface, self.view, pose, colour)
+            draw_stand(surface, self.view, pose, colour, symbol=unit_symbol(s.unit))
             px, py = self.to_px(s.x, s.y)
             lab = self.label(s.id)
             surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
@@ -200,6 +205,9 @@ class TableView:
             badges.append(("A", (120, 120, 120), (255, 255, 255)))
         if s.posture == "movement" and s.on_table:  # WWII: it will not fire this turn
             badges.append(("M", POSTURE_BADGE, (255, 255, 255)))
+        aboard = getattr(self, "_riders", {}).get(s.id, 0)
+        if aboard:  # full games: infantry riding in this carrier
+            badges.append((f"+{aboard}", (40, 110, 60), (255, 255, 255)))
         for text, fill, ink in badges:
             pygame.draw.circle(surface, fill, (int(x), int(y)), r)
             pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)

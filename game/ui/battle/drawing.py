@@ -11,7 +11,7 @@ import pygame
 from game import StandPose, heading_deg
 from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT
 from game.ui.logtext import PHASE_NAMES
-from game.ui.render import INK, SIDE_COLOURS, draw_stand
+from game.ui.render import INK, SIDE_COLOURS, draw_stand, unit_symbol
 
 
 class DrawingMixin:
@@ -59,7 +59,8 @@ class DrawingMixin:
             self.tv.polyline(surface, path, GROUP, 2)
             colour = SIDE_COLOURS[b.sides.index(s.side) % 2]
 
-            draw_stand(surface, self.tv.view, StandPose(s.id, s.side, x, y, heading), colour)
+            pose = StandPose(s.id, s.side, x, y, heading)
+            draw_stand(surface, self.tv.view, pose, colour, symbol=unit_symbol(s.unit))
         for a, t, _ in self.flashes:
             pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
 

@@ -74,7 +74,24 @@ class InfoMixin:
         lines = [f"{s.unit_name} {s.id} ({self.side_name(s.side)})"]
         tl = f"tech level {u.tech_level}, " if u.tech_level else ""
         lines.append(f"{tl}{u.points} points, speed {u.speed:g} MP ({u.movement_class})")
-        if hasattr(u, "cannon_attack"):
+        if hasattr(u, "fire_against"):  # full games' columns (rules-decisions "Units beyond tanks")
+            guns = [
+                f'{kind} {v} to {r}"'
+                for kind, v, r in (("AP", u.ap_attack, u.ap_range), ("HE", u.he_attack, u.he_range))
+                if v is not None
+            ]
+            lines.append(f"{u.defense_class}; gun: " + (", ".join(guns) or "none"))
+            extra = sorted(u.flags) + ([f"carries {u.carrier}"] if u.carrier else [])
+            if extra:
+                lines.append(", ".join(extra).replace("_", " "))
+            aboard = [r.id for r in b.state.stands.values() if r.carried_by == s.id]
+            if aboard:
+                lines.append("aboard: " + ", ".join(aboard))
+            if s.carried_by:
+                lines.append(f"riding in {s.carried_by}")
+            if u.house:
+                lines.append("house values (not GHQ's): see docs/rules.md")
+        elif hasattr(u, "cannon_attack"):
             lines.append(f'cannon: attack {u.cannon_attack}, range {u.cannon_range}"')
         else:
             lines.append(
@@ -88,8 +105,13 @@ class InfoMixin:
                 + (" (used up)" if s.depleted else "")
             )
         flank = -(-u.defense // 2)
-        lines.append(f"defence: front {u.defense}, flank or rear {flank}")
+        if u.defense_class == "personnel":
+            lines.append(f"defence: {u.defense}, {flank} while moving (no facing)")
+        else:
+            lines.append(f"defence: front {u.defense}, flank or rear {flank}")
         marks = [m for m, on in (("suppressed", s.S), ("disorganized", s.D)) if on]
+        if s.movement_marker:
+            marks.append("moved this turn")
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
         group = f"group {s.group}" if s.group else "no group"
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))

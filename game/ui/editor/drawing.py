@@ -25,6 +25,7 @@ from game.ui.render import (
     View,
     draw_stand,
     draw_table,
+    unit_symbol,
     wrap_text,
 )
 from game.ui.table_view import BACKGROUND
@@ -188,7 +189,17 @@ class DrawingMixin:
         """Every stand of the file as a token with its id (HQ and GHQ tagged above it);
         stands entering on turn 1 faded at their entry point; unreadable ones left out."""
         sides = [s.get("id") for s in self.doc.raw.get("sides", [])]
+        try:
+            units = self.doc.data.units_for(self.doc.raw.get("ruleset"))
+        except (KeyError, TypeError):
+            units = {}
+        aboard: dict[str, int] = {}  # carrier id -> stands starting aboard (full games)
         for s in self.doc.raw.get("stands", []):
+            if isinstance(s, dict) and isinstance(s.get("carried_by"), str):
+                aboard[s["carried_by"]] = aboard.get(s["carried_by"], 0) + 1
+        for s in self.doc.raw.get("stands", []):
+            if isinstance(s, dict) and s.get("carried_by") is not None:
+                continue  # drawn as its carrier's "+1"
             try:
                 colour = (
                     SIDE_COLOURS[sides.index(s["side"]) % 2]
@@ -206,10 +217,14 @@ class DrawingMixin:
                 )
             except (KeyError, TypeError, ValueError):
                 continue
-            draw_stand(surface, self.tv.view, pose, colour)
+            unit = units.get(s.get("unit")) if isinstance(s.get("unit"), str) else None
+            draw_stand(surface, self.tv.view, pose, colour, symbol=unit_symbol(unit))
             lab = self.tv.label(pose.id)
             px, py = self.tv.to_px(pose.x, pose.y)
             surface.blit(lab, lab.get_rect(center=(px, py + self.tv.view.scale * 0.22)))
+            if aboard.get(pose.id):
+                tag = self.tv.label(f"+{aboard[pose.id]}", INK)
+                surface.blit(tag, tag.get_rect(midleft=(px + self.tv.view.scale * 0.55, py)))
             if s.get("ghq") or s.get("hq"):
                 tag = self.tv.label("GHQ" if s.get("ghq") else "HQ", INK)
                 surface.blit(tag, tag.get_rect(midbottom=(px, py - self.tv.view.scale * 0.55)))

@@ -18,6 +18,7 @@ from pygame_gui.elements import (
 )
 from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
+from game import RULESET_IDS
 from game.editor.document import (
     PRESETS,
     Document,
@@ -315,7 +316,7 @@ class FilesMixin:
         deep = UITextEntryLine(pygame.Rect(100, y, 80, 30), m, container=c)
         deep.set_text("48")
         rules = UIDropDownMenu(
-            ["modern", "wwii"], "modern", pygame.Rect(190, y, 110, 30), m, container=c
+            list(RULESET_IDS), "modern", pygame.Rect(190, y, 110, 30), m, container=c
         )
         b = UIButton(pygame.Rect(310, y, 120, 30), "Create", m, container=c)
         self._widgets[b] = lambda: self._new_custom(wide.get_text(), deep.get_text(), rules, win)

@@ -9,6 +9,7 @@ import re
 import pygame
 from pygame_gui.elements import UISelectionList, UITextEntryBox
 
+from game import RULESET_IDS
 from game.editor.commands import SetField
 from game.ui.editor.fields import not_empty, number, whole_number
 from game.ui.editor.layout import PANEL_W, STATUS_H
@@ -123,7 +124,7 @@ class SetupPanelsMixin:
             "Ruleset",
             raw.get("ruleset", "modern"),
             self._set(("ruleset",), "ruleset"),
-            ["modern", "wwii"],
+            list(RULESET_IDS),
         )
         self._field(
             "Turns (1-100)", raw.get("turns"), self._set(("turns",), "turns", whole_number(1, 100))
