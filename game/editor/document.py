@@ -88,7 +88,7 @@ def new_scenario(ruleset: str, width: float, depth: float, title: str = "New sce
                 "id": sid,
                 "name": f"Force {n}",
                 "cohesion": sheet["cohesion"][n - 1],
-                "generation": 3 if ruleset == "modern" else None,
+                "generation": 3 if ruleset.startswith("modern") else None,
                 "command_value": 0,
                 "entry_edge": edge,
             }
