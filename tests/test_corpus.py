@@ -6,9 +6,11 @@ its own commit and says why."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from game.check.corpus import CORPUS_DIR, cases, digest, load_manifest, play
+from game.check.corpus import CORPUS_DIR, ROOT, cases, digest, load_manifest, play
 from game.rules.battle import Battle
 
 MANIFEST = load_manifest()
@@ -18,9 +20,13 @@ CASES = cases()
 def test_the_manifest_records_every_case_and_no_other():
     assert sorted(MANIFEST) == sorted(c.name for c in CASES)
     assert len(CASES) >= 40
-    rulesets = {c.scenario.split("-")[0] for c in CASES}
+    rulesets = {
+        json.loads((ROOT / "maps" / c.scenario).read_text(encoding="utf-8"))["ruleset"]
+        for c in CASES
+    }
     players = {p for c in CASES for p in c.players}
-    assert rulesets == {"modern", "wwii"} and {"random", "recruit", "veteran", "screen"} <= players
+    assert rulesets == {"modern", "wwii", "modern-full"}
+    assert {"random", "recruit", "veteran", "screen"} <= players
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

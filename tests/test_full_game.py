@@ -767,3 +767,56 @@ def test_every_full_game_line_reads_as_a_sentence():
             if ev["event"] in ("overrun", "close_assault", "mount", "unload", "posture"):
                 text = describe(ev, names, {"A": "Blue", "B": "Orange"})
                 assert text and text.endswith(".") and "None" not in text
+
+
+@pytest.mark.parametrize(
+    ("event", "spoil", "want"),
+    [
+        ("overrun", lambda e: e["defender_roll"]["mods"].clear(), "tracked vehicle is wrong"),
+        (
+            "close_assault",
+            lambda e: e["assaulter_attacks"][0]["combat"]["mods"].pop(),
+            "lacks closing -1",
+        ),
+        (
+            "close_assault",
+            lambda e: e["assaulter_attacks"][0]["target_markers_after"].update(eliminated=False),
+            "close_assault left",
+        ),
+    ],
+)
+def test_the_audit_catches_a_spoiled_full_game_line(event, spoil, want):
+    """The fuzz's referee (game.check.audit) checks the new lines, not only their format."""
+    import copy
+
+    from game.check.audit import audit_log
+
+    dice = {
+        "overrun": [3, 4, 3, 4, 5, 14, 3, 4, 5],
+        "close_assault": [3, 4, 3, 4, 5, 3, 4, 4, 10, 6, 6],
+    }[event]
+    stands = {
+        "overrun": [
+            ("A1", "A", "M1A2 Abrams", 10, 12, 0),
+            ("B1", "B", "Motor Rifle Infantry", 14, 12, 90),
+        ],
+        "close_assault": [
+            ("A1", "A", "US Engineers", 10, 12, 0),
+            ("B1", "B", "BTR-80", 12.5, 12, 180),
+        ],
+    }[event]
+    b = battle(stands, dice, **FULL)
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    end = (18, 12) if event == "overrun" else (11.5, 12)
+    b.apply(Move("A", "A1", ((10, 12), end), 0.0))
+    b.apply(LetPass("B"))
+    if event == "close_assault":
+        b.apply(CloseAssault("A", "B1"))
+        b.apply(AssaultReply("B", "A1"))
+    speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}
+    events = copy.deepcopy(b.log.events)
+    clean = [p for p in audit_log(events, speeds) if "end" not in p]
+    assert clean == []
+    spoil(next(e for e in events if e["event"] == event))
+    assert any(want in p for p in audit_log(events, speeds))

@@ -58,6 +58,9 @@ def test_every_corpus_log_shows_the_engines_stands_after_every_action():
                 b.state.phase not in ("initiative", "posture")
                 and last["phase"] not in ("initiative", "posture", "setup")
                 and last["turn"] == b.state.turn
+                # a straggler group ends with its phase, which writes no line when the next
+                # phase waits for who goes first (the full game's 3rd fire phase)
+                and (last["phase"] == b.state.phase or last["phase"] != "movement")
             )
             for sid, s in b.state.stands.items():
                 d = differences(s, shown.battle.state.stands[sid], settled)
@@ -68,7 +71,7 @@ def test_every_corpus_log_shows_the_engines_stands_after_every_action():
             )
             assert wrecks == seen, f"{case.name} after action {k}"
             checked += 1
-    assert checked == expected > 8000  # every action of the 43 battles
+    assert checked == expected > 8000  # every action of the corpus's battles
 
 
 def _snapshot(replay) -> list:

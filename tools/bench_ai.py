@@ -19,7 +19,7 @@ Whole 12-turn battles: ``full_length`` makes victory need every enemy stand dest
 the veteran-vs-veteran battles of ``--full-seeds`` run to the last turn (unless a force is
 wiped out), the late turns with the most stands in contact measured too.
 
-Run: python tools/bench_ai.py [--seeds 1,2,3,4,5] [--recruit-seeds 1,2,3] [--full-seeds 1,2,3]
+Run: python tools/bench_ai.py [--scenarios A.json,B.json] [--seeds 1,2,3,4,5] [--recruit-seeds 1,2,3] [--full-seeds 1,2,3]
      [--scaled-seeds 1] [--scaled-turns 8] [--quick]
 
 ``decision_times(n)`` (also for tools/bench_scaling.py) plays the first turns of a veteran-
@@ -45,7 +45,11 @@ from game import Battle, Scenario, parse_scenario, read_json_file  # noqa: E402
 from game.ai import player_seed  # noqa: E402
 from game.ai.scripted import ScriptedAI  # noqa: E402
 
-SCENARIOS = ("maps/wwii-meeting.json", "maps/modern-meeting.json")
+SCENARIOS = (
+    "maps/wwii-meeting.json",
+    "maps/modern-meeting.json",
+    "maps/modern-combined-arms.json",  # the full Modern game (issue #31)
+)
 KINDS = {
     "posture": "posture",
     "fire": "fire",
@@ -55,8 +59,10 @@ KINDS = {
     "covering_fire": "opportunity",
     "choose_first": "setup",
     "setup": "setup",
+    "close_assault": "assault",  # the full games (002 8.7)
+    "assault_reply": "assault",
 }
-KIND_ORDER = ("posture", "fire", "movement", "opportunity", "setup")
+KIND_ORDER = ("posture", "fire", "movement", "opportunity", "assault", "setup")
 
 
 def scaled_scenario(
@@ -263,6 +269,9 @@ def main() -> None:
     ap.add_argument("--scaled-turns", type=int, default=8, help="turns of a 40-a-side battle")
     ap.add_argument("--scaled-stands", type=int, default=40)
     ap.add_argument("--quick", action="store_true", help="seeds 1,2 / 1 / 1, 2 scaled turns")
+    ap.add_argument(
+        "--scenarios", default=",".join(SCENARIOS), help="comma-separated scenario files"
+    )
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",") if s]
     rseeds = [int(s) for s in args.recruit_seeds.split(",") if s]
@@ -273,7 +282,7 @@ def main() -> None:
     out: dict = {"bench": "ai", "python": platform.python_version(), "scenarios": {}}
     from game import load_scenario
 
-    for path in SCENARIOS:
+    for path in [p for p in args.scenarios.split(",") if p]:
         sc = load_scenario(ROOT / path)
         out["scenarios"][path] = {
             "veteran_vs_veteran": battles(sc, seeds, ("veteran", "veteran")),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import shapely
 
-from game import OVERLAP_SQ_IN, check_log, crt_result, footprints
+from game import OVERLAP_SQ_IN, check_log, crt_result, footprints, read_cell
 
 
 def overlapping_stands(battle) -> list[tuple[str, str]]:
@@ -36,9 +36,9 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
     movement roll that did not come on in that movement action (docs/rules.md, "Entering the
     table")."""
     problems = check_log(events)
-    waiting = (
-        {s["id"] for s in events[0].get("stands", []) if not s["on_table"]} if events else set()
-    )
+    start = events[0] if events and events[0].get("event") == "start" else {}
+    waiting = {s["id"] for s in start.get("stands", []) if not s["on_table"]}
+    full = FullGameAudit(start) if "units" in start else None
     due: dict[str, int] = {}  # waiting stand -> seq of the roll it passed
     spent: dict[tuple[int, str], float] = defaultdict(float)
     attacked: dict[tuple[int, str, str], set[int]] = defaultdict(set)
@@ -59,6 +59,8 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                 for sid, r in ev["per_stand"].items()
                 if r["passed"] and sid in waiting
             }
+        if name == "move" and full is not None:
+            problems += full.move(ev)
         if name == "move":
             if ev.get("entered"):
                 waiting.discard(ev["stand"])
@@ -83,7 +85,8 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                 )
             if ev["cohesion"]["passed"]:
                 s, d, e = markers[ev["target"]]
-                _, s, d, e2 = crt_result(ev["crt"], s, d)
+                cell = full.cell(ev["attacker"], ev["crt"]) if full else ev["crt"]
+                _, s, d, e2 = crt_result(cell, s, d)
                 markers[ev["target"]] = (s, d, e or e2)
                 want = dict(zip(("S", "D", "eliminated"), markers[ev["target"]], strict=True))
                 if ev["target_markers_after"] != want:
@@ -91,6 +94,8 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                         f"seq {ev['seq']}: markers after {ev['target_markers_after']}"
                         f" do not follow from {ev['crt']} ({want})"
                     )
+        elif full is not None and name in FullGameAudit.LINES:
+            problems += full.line(ev, markers)
         elif name == "marker_removal":
             s, d, e = markers[ev["stand"]]
             if ev["outcome"] == "rallied":
@@ -107,6 +112,94 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                     f"seq {ev['seq']}: marker removal left {ev['markers_after']}, expected {want}"
                 )
     return problems
+
+
+class FullGameAudit:
+    """The full games' part of :func:`audit_log`, from the start line's ``units`` and
+    stands: each -S- read by its attacker's tech level and flags (002 CRT notes); every
+    overrun and close-assault attack's markers following from its cell; the overrun's
+    defender roll taking +3 exactly against a tracked vehicle (002 8.6); no foot stand
+    overrunning; close-assault attacks at -3 and assaulters' with the -1 for closing (002
+    8.7); no rider moving, and a carrier that loaded or unloaded in a turn spending at most
+    half its speed (rules-decisions "Transport"); a rider that gets out of a lost carrier
+    disorganized or eliminated."""
+
+    LINES = ("overrun", "close_assault", "mount", "unload")
+
+    def __init__(self, start: dict):
+        units = start.get("units", {})
+        self.unit = {s["id"]: units.get(s["unit"], {}) for s in start.get("stands", [])}
+        self.aboard = {s["id"] for s in start.get("stands", []) if s.get("carried_by")}
+        self.loaded: set[tuple[int, str]] = set()  # (turn, carrier) that loaded or unloaded
+        self.spent: dict[tuple[int, str], float] = defaultdict(float)
+
+    def cell(self, attacker: str, crt: str) -> str:
+        """A CRT cell as it acted for ``attacker`` (002 CRT notes)."""
+        u = self.unit.get(attacker, {})
+        support = set(u.get("flags", ())) & {"support", "artillery", "close_support"}
+        return read_cell(crt, "S" if support or (u.get("tech_level") or 0) > 2 else "-")
+
+    def _attack(self, ev: dict, a: dict | None, markers, want_mods=()) -> list[str]:
+        if a is None:
+            return []
+        out = []
+        s, d, e = markers[a["target"]]
+        _, s, d, e2 = crt_result(self.cell(a["attacker"], a["crt"]), s, d)
+        markers[a["target"]] = (s, d, e or e2)
+        want = dict(zip(("S", "D", "eliminated"), markers[a["target"]], strict=True))
+        if a["target_markers_after"] != want:
+            out.append(
+                f"seq {ev['seq']}: {ev['event']} left {a['target_markers_after']}, not {want}"
+            )
+        mods = {m["why"]: m["value"] for m in a["combat"]["mods"]}
+        for why, value in want_mods:
+            if mods.get(why) != value:
+                out.append(f"seq {ev['seq']}: {ev['event']} attack lacks {why} {value:+d}")
+        return out
+
+    def line(self, ev: dict, markers) -> list[str]:
+        """The problems of one full-game line."""
+        out: list[str] = []
+        name = ev["event"]
+        if name == "overrun":
+            mover = self.unit.get(ev["mover"], {})
+            if mover.get("movement_class") == "F":
+                out.append(f"seq {ev['seq']}: foot stand {ev['mover']} overruns")
+            tracked = any(m["why"] == "tracked" for m in ev["defender_roll"]["mods"])
+            if tracked != (mover.get("movement_class") == "T"):
+                out.append(f"seq {ev['seq']}: the +3 against a tracked vehicle is wrong")
+            out += self._attack(ev, ev["attack_on_defender"], markers)
+            out += self._attack(ev, ev["attack_on_attacker"], markers)
+        elif name == "close_assault":
+            out += self._attack(ev, ev["defender_attack"], markers, [("close_assault", -3)])
+            for a in ev["assaulter_attacks"]:
+                out += self._attack(ev, a, markers, [("close_assault", -3), ("closing", -1)])
+        elif name == "mount":
+            self.aboard.add(ev["stand"])
+            self.loaded.add((ev["turn"], ev["carrier"]))
+        elif name == "unload":
+            self.aboard.discard(ev["stand"])
+            if ev.get("cause") == "carrier_eliminated":
+                after = ev.get("markers_after", {})
+                if not (after.get("eliminated") or after.get("D")):
+                    out.append(f"seq {ev['seq']}: {ev['stand']} got out of a lost carrier unhurt")
+                if after:
+                    markers[ev["stand"]] = (after["S"], after["D"], after["eliminated"])
+            else:
+                self.loaded.add((ev["turn"], ev["carrier"]))
+        return out
+
+    def move(self, ev: dict) -> list[str]:
+        """A move line: no rider moves; a carrier that loads or unloads moves at most half."""
+        out = []
+        if ev["stand"] in self.aboard:
+            out.append(f"seq {ev['seq']}: {ev['stand']} moves while aboard a carrier")
+        key = (ev["turn"], ev["stand"])
+        self.spent[key] += ev["mp_spent"]
+        speed = self.unit.get(ev["stand"], {}).get("speed", 0)
+        if key in self.loaded and self.spent[key] > speed / 2 + 1e-6:
+            out.append(f"seq {ev['seq']}: {ev['stand']} loaded and moved more than half")
+        return out
 
 
 def audit_replay(battle) -> list[str]:

@@ -40,8 +40,8 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """The corpus: 43 battles over the three shipped maps and both rulesets, with the random
-    player, both AI levels and on-screen hotseat flows."""
+    """The corpus: 48 battles over the four shipped maps and the three rulesets, with the
+    random player, both AI levels and on-screen hotseat flows."""
     out: list[Case] = []
     for sc in ("modern-skirmish.json", "modern-meeting.json", "wwii-meeting.json"):
         out += [Case(sc, s, ("random", "random")) for s in range(1, 7)]
@@ -54,6 +54,11 @@ def cases() -> list[Case]:
     out += [Case("wwii-meeting.json", 9, ("screen", "random"))]
     out += [Case("wwii-meeting.json", 51, ("veteran", "veteran"))]
     out += [Case("modern-meeting.json", 51, ("veteran", "veteran"))]
+    # the full Modern game (#31): random, both AI levels, and on screen
+    full = "modern-combined-arms.json"
+    out += [Case(full, s, ("random", "random")) for s in (1, 2)]
+    out += [Case(full, 11, ("recruit", "random")), Case(full, 31, ("veteran", "recruit"))]
+    out += [Case(full, 9, ("screen", "random"))]
     return out
 
 

@@ -277,6 +277,20 @@ def check_log_line(event: dict, seq: int) -> list[str]:
                     problems.append(f"fire: unknown result {event['result']!r}")
     elif name in ("marker_removal", "resupply"):
         roll_ok(name, event["roll"], event["mods"], event["total"])
+    elif name in ("overrun", "close_assault", "unload"):  # the full games' rolls
+        rolls = [(f, event.get(f)) for f in ("defender_roll", "attacker_roll", "cohesion")]
+        rolls += [(f"assaulter_rolls.{k}", r) for k, r in _items(event.get("assaulter_rolls"))]
+        attacks = [event.get(f) for f in ("attack_on_defender", "attack_on_attacker")]
+        attacks += [event.get("defender_attack"), *(event.get("assaulter_attacks") or [])]
+        for where, r in rolls:
+            if isinstance(r, dict):
+                roll_ok(f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total"))
+        for a in attacks:
+            cb = a.get("combat") if isinstance(a, dict) else None
+            if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
+                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
+                if cb.get("total") != min(19, max(0, natural)):
+                    problems.append(f"{name}: an attack's total is not the clamped dice + mods")
     elif name == "move_attempt":
         per_stand = event["per_stand"]
         if not isinstance(per_stand, dict) or not all(
@@ -309,6 +323,10 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     elif name == "start" and event["format"] != FORMAT:
         problems.append(f"start: format {event['format']!r}")
     return problems
+
+
+def _items(value) -> list:
+    return list(value.items()) if isinstance(value, dict) else []
 
 
 def check_log(events: list[dict]) -> list[str]:

@@ -476,7 +476,7 @@ class LogReplay(TurnSteps):
         s.mp_spent += float(ev["mp_spent"])
         for r in self.view.state.stands.values():  # riders go where their carrier goes
             if r.carried_by == s.id:
-                r.x, r.y, r.facing_deg = s.x, s.y, s.facing_deg
+                r.x, r.y, r.facing_deg, r.on_table = s.x, s.y, s.facing_deg, True
 
     # ------------------------------------------------------------------ moving about
 
