@@ -66,7 +66,7 @@ WORKS = [
 
 SIDE_A = {
     "id": "A",
-    "name": "US mechanised",
+    "name": "US",
     "cohesion": 16,
     "generation": 3,
     "command_value": 0,
@@ -74,7 +74,7 @@ SIDE_A = {
 }
 SIDE_B = {
     "id": "B",
-    "name": "Russian motor rifle",
+    "name": "Russia",
     "cohesion": 15,
     "generation": 3,
     "command_value": 0,

@@ -61,6 +61,9 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
             }
         if name == "move" and full is not None:
             problems += full.move(ev)
+        if name == "unload":  # a rider set down is on the table: it enters no more
+            waiting.discard(ev["stand"])
+            due.pop(ev["stand"], None)
         if name == "move":
             if ev.get("entered"):
                 waiting.discard(ev["stand"])

@@ -241,7 +241,8 @@ def _full_game(ev: dict, n) -> str:
             f"{n(ev['mover'])} {_roll(ev['attacker_roll'])}{_attack(ev['attack_on_attacker'], n)}."
         )
     who = ", ".join(n(i) for i in ev["assaulters"])
-    text = f"{who} close-assault {n(ev['defender'])} (002 8.7). "
+    verb = "close-assaults" if len(ev["assaulters"]) == 1 else "close-assault"
+    text = f"{who} {verb} {n(ev['defender'])} (002 8.7). "
     if ev["defender_roll"] is None:
         text += f"{n(ev['defender'])} moved this turn: it does not strike back."
     else:

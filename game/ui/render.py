@@ -246,11 +246,11 @@ def unit_symbol(unit) -> str | None:
 
 def _draw_symbol(surface, view: View, pose: StandPose, symbol: str) -> None:
     """A unit symbol in white, upright on the screen, in the stand's upper half (its id is
-    written in the lower): a frame of 0.5" x 0.28" (at least 10 x 6 pixels) and what the
+    written in the lower): a frame of 0.62" x 0.34" (at least 10 x 6 pixels) and what the
     symbol draws in it."""
-    cx, cy = view.to_px(pose.x, pose.y + 0.2)
-    w = max(10.0, view.scale * 0.5)
-    h = max(6.0, view.scale * 0.28)
+    cx, cy = view.to_px(pose.x, pose.y + 0.22)
+    w = max(10.0, view.scale * 0.62)
+    h = max(6.0, view.scale * 0.34)
     box = pygame.Rect(0, 0, int(w), int(h))
     box.center = (int(cx), int(cy))
     ink = (255, 255, 255)
