@@ -820,3 +820,25 @@ def test_the_audit_catches_a_spoiled_full_game_line(event, spoil, want):
     assert clean == []
     spoil(next(e for e in events if e["event"] == event))
     assert any(want in p for p in audit_log(events, speeds))
+
+
+def test_the_ai_overruns_infantry_in_the_open_when_the_odds_favour_it():
+    """#31: the AI overruns where the engine's odds favour it: an M1A2 4" from a rifle stand
+    in the open drives through it (the defender fails its roll 40% of the time, then is
+    eliminated 72%; the tank risks little)."""
+    from game.ai.scripted import ScriptedAI
+
+    b = battle(
+        [
+            ("A1", "A", "M1A2 Abrams", 10, 12, 0),
+            ("B1", "B", "Motor Rifle Infantry", 14, 12, 90),
+            ("B2", "B", "T-72", 40, 20, 180),
+        ],
+        [3, 4, 3, 4, 5],
+        **FULL,
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    action = ScriptedAI(1).choose(b)
+    assert isinstance(action, Move) and action.stand == "A1"
+    assert b.overruns_on("A1", action.path) == ["B1"]

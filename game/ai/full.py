@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from game import CloseAssault, EndCloseAssaults, Unload
-from game.ai.values import Option
+from game import CloseAssault, EndCloseAssaults, Move, Unload
+from game.ai.values import Option, stand_value
 
 UNLOAD_NEAR_IN = 12.0
 """A carrier sets its riders down once an enemy stand is this close (inches) after its move,
@@ -18,6 +18,13 @@ UNLOAD_BEFORE_IN = 8.0
 ASSAULT_AT = 0.15
 """A close assault is made when the chance of eliminating the defender, less the chance of
 losing an assaulter to its answer, is above this (in stands)."""
+OVERRUN_AT = 0.25
+"""An overrun is driven when what it is expected to win (the defender eliminated or
+disorganized, at its value) less what it risks (the overrunning stand's own losses, and the
+opportunity fire along the way) is above this (in stands)."""
+OVERRUN_BEYOND_IN = 1.5
+"""How far past the defender's centre an overrun's straight path ends (inches): clear of it,
+so the stand need not be walked back."""
 
 
 class FullGameChooser:
@@ -43,6 +50,40 @@ class FullGameChooser:
             if best is None or score > best.score:
                 best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
         return [best] if best is not None else []
+
+    def _overrun(self, battle, s) -> Option | None:
+        """The best overrun open to vehicle ``s`` of the moving group: a straight drive
+        through an enemy stand in reach and out the other side, scored by the engine's odds
+        (``Battle.overrun_odds``, ``threat_preview``); None when none is worth it."""
+        if s.unit.movement_class == "F" or not s.on_table or s.moved:
+            return None
+        reach = battle.movement_points(s.id)
+        best: Option | None = None
+        for e in self._enemies(battle, s.side):
+            d = math.hypot(e.x - s.x, e.y - s.y)
+            if d < 0.5 or d + OVERRUN_BEYOND_IN > reach:
+                continue
+            odds = battle.overrun_odds(s.id, e.id)  # cheap: asked first
+            od, om = odds["on_defender"], odds["on_mover"]
+            gain = odds["p_defender_fails"] * (od["E"] + 0.45 * od["D"]) * stand_value(e)
+            loss = odds["p_mover_fails"] * (om["E"] + 0.45 * om["D"]) * stand_value(s)
+            if gain - loss <= OVERRUN_AT or (best is not None and gain - loss <= best.score):
+                continue
+            ux, uy = (e.x - s.x) / d, (e.y - s.y) / d
+            end = (s.x + ux * (d + OVERRUN_BEYOND_IN), s.y + uy * (d + OVERRUN_BEYOND_IN))
+            path = ((s.x, s.y), end)
+            if battle.path_problem(s.id, path) is not None:
+                continue
+            walk = battle.preview_move(s.id, path)
+            if walk.stopped_by is not None or e.id not in battle.overruns_on(s.id, path):
+                continue  # it would not get through
+            heading = math.degrees(math.atan2(uy, ux)) % 360
+            threat = battle.threat_preview(s.id, path, heading)
+            loss += (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(s)
+            score = gain - loss
+            if score > OVERRUN_AT and (best is None or score > best.score):
+                best = Option(f"overrun {e.id}", score, Move(s.side, s.id, path, heading))
+        return best
 
     def _close_assault(self, battle, side) -> list[Option]:
         """Each close assault open, scored by the engine's odds: the chance of eliminating

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from game import Battle, Scenario
 
 MAPS_DIR = game.shipped_dir("maps")
+FIRST_MAP = "modern-meeting.json"  # the map the menu offers first
 HOTSEAT = "Hotseat: two players, one screen"
 VS_AI_FIRST = "Against the AI: you command the first force"
 VS_AI_SECOND = "Against the AI: you command the second force"
@@ -139,7 +140,9 @@ class MenuScreen:
         self.maps = sorted(MAPS_DIR.glob("*.json")) + sorted(user_maps().glob("*.json"))
         if not message and getattr(app, "data_problem", ""):
             self.message = app.data_problem  # kept under the buttons, after the toast
-        self.chosen: Path | None = self.maps[0] if self.maps else None
+        # the seed Modern sheet first, as before the full game's map sorted ahead of it
+        first = next((p for p in self.maps if p.name == FIRST_MAP), None)
+        self.chosen: Path | None = first or (self.maps[0] if self.maps else None)
         self.dialog = None
 
     def open(self) -> None:

@@ -162,6 +162,7 @@ class PickMoverMode(Mode):
 
 
 THREAT = [(240, 220, 40), (240, 150, 30), (220, 40, 40)]  # 1, 2, 3+ firers
+OVERRUN = (40, 90, 200)  # the enemy stands a plotted path will overrun
 
 
 class PlotMode(Mode):
@@ -221,6 +222,12 @@ class PlotMode(Mode):
             self.threat = (
                 b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
             )
+            # full games: the enemy stands this path drives through, and each overrun's odds
+            self.overruns = (
+                [(e, b.overrun_odds(self.stand, e)) for e in b.overruns_on(self.stand, pts)]
+                if b.rules.full_game and len(pts) >= 2
+                else []
+            )
         mp = b.movement_points(self.stand)
         if not self.points:
             text = (
@@ -246,7 +253,7 @@ class PlotMode(Mode):
             elif w and w.stopped_by:
                 why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
                 text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
-            text += self.threat_text(screen)
+            text += self.threat_text(screen) + self.overrun_text(screen)
             if w and w.points:  # who will see it where it ends, and what they would hit
                 ex, ey = w.points[-1]
                 seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
@@ -261,6 +268,20 @@ class PlotMode(Mode):
                 ("Cancel (Esc)", lambda: screen.set_mode(PickMoverMode())),
             ],
         )
+
+    def overrun_text(self, screen) -> str:
+        """The panel's lines on the overruns this path makes (002 8.6), with the engine's
+        odds of each roll and of what each attack does."""
+        out = ""
+        for enemy, o in getattr(self, "overruns", []):
+            on_d, on_m = o["on_defender"], o["on_mover"]
+            out += (
+                f"<br><font color='#2050a0'>Overruns {screen.names.get(enemy, enemy)}: it fails "
+                f"its roll {o['p_defender_fails']:.0%} (then eliminated {on_d['E']:.0%}, "
+                f"disorganized {on_d['D']:.0%}); yours fails {o['p_mover_fails']:.0%} (then "
+                f"eliminated {on_m['E']:.0%}, disorganized {on_m['D']:.0%}).</font>"
+            )
+        return out
 
     def threat_text(self, screen) -> str:
         """The panel's line on opportunity fire along the plotted path (the engine's offer)."""
@@ -349,3 +370,6 @@ class PlotMode(Mode):
                 pygame.draw.circle(surface, PAL.sees, centre, max(10, int(tv.view.scale * 0.9)), 3)
         for x, y in self.points[1:]:
             pygame.draw.circle(surface, INK, [int(v) for v in tv.to_px(x, y)], 4, 1)
+        for enemy, _ in getattr(self, "overruns", []):  # the stands it will overrun (002 8.6)
+            e = screen.battle.stand(enemy)
+            tv.footprint_outline(surface, e.x, e.y, e.facing_deg, OVERRUN, 3)
