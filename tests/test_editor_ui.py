@@ -391,3 +391,36 @@ def test_esc_in_select_clears_the_selection(app):
     assert s.selection == [("feature", 0)]
     key(s, pygame.K_ESCAPE)
     assert s.selection == []
+
+
+def test_a_full_game_rider_starts_aboard_its_carrier_or_is_set_down(app):
+    """#31: the editor lets a personnel stand start loaded in a carrier (modern-full)."""
+    from game.editor.history import History
+
+    raw = json.loads((ROOT / "maps" / "modern-combined-arms.json").read_text())
+    s = editor_screen(app, Document(History(raw)))
+    app.show(s)
+    frame(s)
+    i = next(k for k, st in enumerate(raw["stands"]) if st.get("carried_by"))
+    carrier = raw["stands"][i]["carried_by"]
+    s.selection = [("stand", i - 1)]  # its carrier: riders are not drawn, reached from it
+    s.show_panel("Item")
+    frame(s)
+    press(s, f"Select {raw['stands'][i]['id']} ")
+    assert s.selection == [("stand", i)]
+    frame(s)
+
+    def aboard():
+        return next(
+            w for w in s._fields if any("(none)" in str(o) for o in getattr(w, "options_list", ()))
+        )
+
+    assert carrier in str(aboard().selected_option)
+    choose(s, aboard(), "(none)")
+    st, c = s.doc.raw["stands"][i], s.doc.raw["stands"][i - 1]
+    assert c["id"] == carrier
+    assert st["carried_by"] is None and st["y"] == c["y"] + 1.2
+    frame(s)
+    choose(s, aboard(), carrier)
+    assert s.doc.raw["stands"][i]["carried_by"] == carrier
+    assert (s.doc.raw["stands"][i]["x"], s.doc.raw["stands"][i]["y"]) == (c["x"], c["y"])

@@ -367,6 +367,13 @@ class PanelsMixin(SetupPanelsMixin):
             lambda t: self._entering(i, t == "yes"),
             yes_no,
         )
+        stands = items(self.doc.raw, "stand")
+        for k, r in enumerate(stands):  # riders are not drawn: reach them from their carrier
+            if r.get("carried_by") == s.get("id") and s.get("id") is not None:
+                self._pbutton(
+                    f"Select {r.get('id')} ({r.get('unit')}), aboard",
+                    lambda k=k: self._select_stand(k),
+                )
         row = self._ruleset_units().get(unit) if isinstance(unit, str) else None
         if getattr(row, "personnel", False):  # full games: it may start aboard a carrier
             all_units = self._ruleset_units()
@@ -385,6 +392,11 @@ class PanelsMixin(SetupPanelsMixin):
                 if now in ("(none)", *carriers)
                 else [now, "(none)", *carriers],
             )
+
+    def _select_stand(self, k: int) -> None:
+        """Select stand ``k`` (a rider, which is not drawn on the table)."""
+        self.selection = [("stand", k)]
+        self._panel_key = None
 
     def _aboard(self, i: int, carrier_id: str | None) -> str | None:
         """Stand ``i`` starts aboard ``carrier_id`` (full games; rules-decisions "Transport"):

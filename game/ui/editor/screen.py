@@ -307,6 +307,8 @@ class EditorScreen(
                 s = self.doc.raw["stands"][i]
                 if not all(edits.finite_number(s.get(k)) and abs(s[k]) <= FAR_IN for k in "xy"):
                     continue  # a stand far off any table (a file's 1e308) is not picked
+                if isinstance(s, dict) and s.get("carried_by") is not None:
+                    continue  # aboard a carrier: not drawn, picked from its carrier's panel
                 try:
                     if (
                         footprint(s["x"], s["y"], s.get("facing_deg", 0))
