@@ -29,6 +29,7 @@ from game.rules.log import check_log
 from game.rules.rulesets import ModernFullRules
 from game.rules.scenario import ScenarioError, parse_scenario
 from tests.conftest import battle, pass_phase, scenario_dict
+from tests.test_fire import to_fire2
 
 FULL = {"ruleset": "modern-full"}
 DATA = load_rules_data()
@@ -37,14 +38,6 @@ UNITS = DATA.units_for("modern-full")
 
 def events(b, name):
     return [e for e in b.log.events if e["event"] == name]
-
-
-def to_fire2(b):
-    """From the 1st fire phase (A to choose) to the 2nd with A acting."""
-    pass_phase(b)
-    assert b.state.phase == "fire2"
-    b.apply(ChooseFirst("A", "A"))
-    return b
 
 
 def to_movement(b):

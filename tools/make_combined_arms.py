@@ -25,9 +25,7 @@ Run: .venv/bin/python tools/make_combined_arms.py
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import shapely
@@ -39,7 +37,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from make_seed_maps import HILL, ROAD, TOWN, WOOD_LOTS, _feature, _lot  # noqa: E402
 
-from game import load_rules_data, parse_scenario  # noqa: E402
+from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
 from game.editor.stats import map_statistics  # noqa: E402
 
 OUT = ROOT / "maps" / "modern-combined-arms.json"
@@ -227,21 +225,8 @@ def scenario(stands: list[dict], feats: list[dict]) -> dict:
 
 
 def write_atomic_json(path: Path, raw: dict) -> None:
-    """Write ``raw`` as JSON to ``path`` by way of a temporary file in the same folder."""
-    text = json.dumps(raw, indent=INDENT, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a map is an ordinary file
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``raw`` as JSON to ``path`` atomically (``game.write_atomic``)."""
+    write_atomic(path, json.dumps(raw, indent=INDENT, ensure_ascii=False) + "\n")
 
 
 def main() -> None:

@@ -84,25 +84,12 @@ def attack_fields(
     fire step 3). Returns the battle log's attack fields, or None when the attacker has no
     firepower against the target's class or the differential is below the CRT (no attack)."""
     apose, tpose = attacker.pose(), target.pose()
-    face = aspect(tpose, apose.x, apose.y)
     fields: dict = {"attacker": attacker.id, "target": target.id}
     if column is None:
         if not may_attack(attacker, target, ctx.crt.columns[0]):
             return None
-        firepower = attacker.unit.fire_against(target.unit.defense_class)[0]
-        base = target.unit.defense
-        if target.personnel:
-            defense = halved_up(base) if target.movement_marker else base
-        else:
-            defense = base if face == "front" else halved_up(base)
-        differential = firepower - defense
-        fields.update(
-            firepower=firepower,
-            defense_base=base,
-            aspect=face,
-            defense=defense,
-            differential=differential,
-        )
+        fields.update(assault_differential(attacker, target))
+        differential = fields["differential"]
     else:
         differential = column
         fields.update(column=column, differential=column)
@@ -124,21 +111,36 @@ def attack_fields(
     return fields
 
 
-def may_attack(attacker: StandState, target: StandState, crt_low: int) -> bool:
-    """Whether ``attacker`` could make a close-assault attack on ``target`` where they stand:
-    a firepower against its class and a combat differential of ``crt_low`` or more (armour
-    by the aspect the attacker sees, personnel halved while moving: 002 8.7)."""
+def assault_differential(attacker: StandState, target: StandState) -> dict | None:
+    """A close-assault attack's numbers where the two stand: ``firepower`` (AP against
+    armoured, HE against personnel), ``defense_base``, ``aspect`` (the side of the target the
+    attacker is on), ``defense`` (armour halved on the flank, personnel halved while carrying
+    a movement marker: 002 8.7, fire step 3) and ``differential``; None when the attacker has
+    no firepower against the target's class."""
     gun = attacker.unit.fire_against(target.unit.defense_class)
     if gun is None:
-        return False
+        return None
     base = target.unit.defense
+    face = aspect(target.pose(), attacker.x, attacker.y)
     if target.personnel:
         defense = halved_up(base) if target.movement_marker else base
-    elif aspect(target.pose(), attacker.x, attacker.y) == "front":
-        defense = base
     else:
-        defense = halved_up(base)
-    return gun[0] - defense >= crt_low
+        defense = base if face == "front" else halved_up(base)
+    return {
+        "firepower": gun[0],
+        "defense_base": base,
+        "aspect": face,
+        "defense": defense,
+        "differential": gun[0] - defense,
+    }
+
+
+def may_attack(attacker: StandState, target: StandState, crt_low: int) -> bool:
+    """Whether ``attacker`` could make a close-assault attack on ``target`` where they stand:
+    a firepower against its class and a combat differential of ``crt_low`` or more
+    (:func:`assault_differential`)."""
+    d = assault_differential(attacker, target)
+    return d is not None and d["differential"] >= crt_low
 
 
 def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
@@ -373,14 +375,7 @@ def attack_setup(
     if column is None:
         if not may_attack(attacker, target, ctx.crt.columns[0]):
             return None
-        firepower = attacker.unit.fire_against(target.unit.defense_class)[0]
-        base = target.unit.defense
-        face = aspect(tpose, apose.x, apose.y)
-        if target.personnel:
-            defense = halved_up(base) if target.movement_marker else base
-        else:
-            defense = base if face == "front" else halved_up(base)
-        differential = firepower - defense
+        differential = assault_differential(attacker, target)["differential"]
     else:
         differential = column
     return FireSetup(
