@@ -43,6 +43,21 @@ def test_random_wwii_battles_break_no_rule(chunk):
         assert audit_random_battle(WWII, seed, replay=seed % 4 == 0)[0] == [], f"seed {seed}"
 
 
+FULL_AT_CLOSE_QUARTERS = load_scenario(ROOT / "tests" / "fixtures" / "full-close-quarters.json")
+COMBINED_ARMS = load_scenario(ROOT / "maps" / "modern-combined-arms.json")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_full_game_battles_break_no_rule(chunk):
+    """The full Modern game (002, #31) under the same audit and its own (overrun, close
+    assault, carriers, -S-): a small map where every new rule comes up, and the shipped
+    scenario."""
+    per = max(1, BATTLES // 8)
+    for seed in range(chunk * per, (chunk + 1) * per):
+        for sc in (FULL_AT_CLOSE_QUARTERS, COMBINED_ARMS):
+            assert audit_random_battle(sc, seed, replay=seed % 4 == 0)[0] == [], f"seed {seed}"
+
+
 def clean_log(seed: int) -> tuple[list[dict], dict[str, float]]:
     """A random battle's log (copied, to be broken) and the stands' speeds; its audit is clean."""
     b = Battle(SCENARIO, seed)
