@@ -740,6 +740,20 @@ def test_close_quarters_battles_use_every_new_rule():
     assert {"overrun", "close_assault", "mount", "unload", "posture", "-S-"} <= seen
 
 
+def test_the_ai_plays_twenty_close_quarters_battles_without_an_illegal_action():
+    """#31: the AI against the random player and against itself, 20 battles at close
+    quarters (every new decision comes up), each to its end; apply raises on an illegal
+    action."""
+    raw = scenario_dict(CLOSE_QUARTERS, CQ_TERRAIN, turns=6, **FULL)
+    kinds = set()
+    for seed in range(20):
+        players = ("ai", "random") if seed % 2 else ("random", "ai")
+        b, _ = _play(raw, seed, players if seed < 16 else ("ai", "ai"))
+        assert not check_log(b.log.events)
+        kinds |= {e["event"] for e in b.log.events}
+    assert {"overrun", "close_assault", "unload"} <= kinds
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_ai_plays_the_shipped_combined_arms_battle_to_the_end(seed):
     """The scripted AI against itself on maps/modern-combined-arms.json: no illegal action
