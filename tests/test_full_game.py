@@ -837,3 +837,32 @@ def test_the_ai_overruns_infantry_in_the_open_when_the_odds_favour_it():
     action = ScriptedAI(1).choose(b)
     assert isinstance(action, Move) and action.stand == "A1"
     assert b.overruns_on("A1", action.path) == ["B1"]
+
+
+def test_the_ai_closes_in_with_engineers_and_assaults():
+    """#31: the AI uses its infantry to close-assault: engineers 3" from a BTR-80's flank move
+    into base contact and, their group's move over, assault it (the engine's odds: AP 10
+    against 5 halved on the flank, at -7)."""
+    from game.ai.scripted import ScriptedAI
+
+    b = battle(
+        [
+            ("A1", "A", "US Engineers", 10, 12, 0),
+            ("B1", "B", "BTR-80", 13, 12, 90),
+            ("B2", "B", "T-72", 40, 20, 180),
+        ],
+        [3, 4, 3, 4, 5] + [10] * 30,
+        **FULL,
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    ai = ScriptedAI(1)
+    move = ai.choose(b)
+    assert isinstance(move, Move) and "assault" in ai.last[0].label
+    b.apply(move)
+    while b.decision().kind == "opportunity_fire":
+        b.apply(LetPass("B"))
+    if b.decision().kind == "plot_move":
+        b.apply(ai.choose(b))
+    assert b.decision().kind == "close_assault"
+    assert ai.choose(b) == CloseAssault("A", "B1")

@@ -22,6 +22,10 @@ OVERRUN_AT = 0.25
 """An overrun is driven when what it is expected to win (the defender eliminated or
 disorganized, at its value) less what it risks (the overrunning stand's own losses, and the
 opportunity fire along the way) is above this (in stands)."""
+ASSAULT_MOVE_AT = 0.2
+"""A foot stand moves into base contact to close-assault when the chance of eliminating the
+defender (at its value) less the chance of losing itself to the answer and to opportunity
+fire on the way is above this (in stands)."""
 OVERRUN_BEYOND_IN = 1.5
 """How far past the defender's centre an overrun's straight path ends (inches): clear of it,
 so the stand need not be walked back."""
@@ -83,6 +87,45 @@ class FullGameChooser:
             score = gain - loss
             if score > OVERRUN_AT and (best is None or score > best.score):
                 best = Option(f"overrun {e.id}", score, Move(s.side, s.id, path, heading))
+        return best
+
+    def _assault_move(self, battle, s) -> Option | None:
+        """The best move of foot stand ``s`` into base contact with an enemy stand to
+        close-assault it once its group's moves are over: to each of the four places touching
+        the enemy (behind, beside, in front), scored by the engine's odds
+        (``Battle.assault_preview``, ``threat_preview``); None when none is worth it."""
+        if not s.personnel or not s.on_table or s.moved:
+            return None
+        reach = battle.movement_points(s.id)
+        best: Option | None = None
+        for e in self._enemies(battle, s.side):
+            if math.hypot(e.x - s.x, e.y - s.y) > reach + 1.5:
+                continue
+            for spot in range(4):
+                x, y = battle.unload_spot(e.id, spot)  # the places touching the enemy
+                facing = math.degrees(math.atan2(e.y - y, e.x - x)) % 360
+                odds = battle.assault_preview(s.id, x, y, facing, e.id)
+                if odds is None:
+                    continue
+                gain = odds["p_eliminate"] * stand_value(e) - odds["p_lose"] * stand_value(s)
+                if gain <= ASSAULT_MOVE_AT or (best is not None and gain <= best.score):
+                    continue
+                path = ((s.x, s.y), (x, y))
+                if battle.path_problem(s.id, path) is not None:
+                    continue
+                walk = battle.preview_move(s.id, path)
+                if walk.stopped_by is not None or math.dist(walk.points[-1], (x, y)) > 0.01:
+                    continue
+                if not battle.room_at(x, y, facing, ignore=s.id):
+                    continue
+                threat = battle.threat_preview(s.id, path, facing)
+                risk = (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(s)
+                if gain - risk > ASSAULT_MOVE_AT and (best is None or gain - risk > best.score):
+                    best = Option(
+                        f"close in on {e.id} to assault it",
+                        gain - risk,
+                        Move(s.side, s.id, path, facing),
+                    )
         return best
 
     def _close_assault(self, battle, side) -> list[Option]:

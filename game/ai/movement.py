@@ -63,10 +63,10 @@ class MovementChooser:
             s = battle.stand(sid)
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
-            if battle.rules.full_game:  # a vehicle may drive through a stand worth overrunning
-                overrun = self._overrun(battle, s)
-                if overrun is not None:
-                    return [end, overrun] if end.action in legal else [overrun]
+            if battle.rules.full_game:  # an overrun, or closing in to assault, when worth it
+                special = self._overrun(battle, s) or self._assault_move(battle, s)
+                if special is not None:
+                    return [end, special] if end.action in legal else [special]
             best, stay = self._plan_in_action(battle, s, key)
             hidden = self._plan_hidden  # (asking the others below plans them too)
             if (

@@ -44,3 +44,10 @@ class FullGameQueries:
         if len(pts) > 1:
             heads[0] = heads[1]
         return melee.overrun_crossed(self.ctx, s, pts, heads)
+
+    def assault_preview(
+        self, assaulter_id: str, x: float, y: float, facing: float, defender_id: str
+    ) -> dict | None:
+        """The odds of a close assault by one stand after a move to (x, y, facing) (full
+        games, 002 8.7): see :func:`game.rules.melee.assault_preview`."""
+        return melee.assault_preview(self.ctx, assaulter_id, x, y, facing, defender_id)

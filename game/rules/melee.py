@@ -17,6 +17,8 @@ Units: inches, degrees; a roll is the battle log's roll object (``combat.cohesio
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import shapely
 
@@ -479,3 +481,28 @@ def reply_odds(ctx, target_id: str) -> dict[str, float]:
         raise IllegalAction(f"no close-assaulted stand may strike back at {target_id} now")
     d, t = ctx.stand(ca.defender), ctx.stand(target_id)
     return sure_attack_odds(ctx, attack_setup(ctx, d, t, None, [("close_assault", ASSAULT_MOD)]), t)
+
+
+def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, defender_id: str):
+    """The odds of ``assaulter_id`` close-assaulting ``defender_id`` alone from (x, y,
+    facing) (inches, degrees) after a move there (it then carries a movement marker), before
+    it moves (002 8.7): ``p_eliminate`` the defender, ``p_lose`` the assaulter to the
+    defender's answer (its roll and the -3 attack, none when the defender carries a movement
+    marker), or None when the assaulter could not attack it from there. The AI plans its
+    assaults with this; the engine's rules are the ones :func:`finish_assault` applies."""
+    a, d = ctx.stand(assaulter_id), ctx.stand(defender_id)
+    moved = dataclasses.replace(a, x=x, y=y, facing_deg=facing, movement_marker=True)
+    low = ctx.crt.columns[0]
+    if not may_attack(moved, d, low):
+        return None
+    fs = attack_setup(ctx, moved, d, None, assaulter_mods(ctx, moved, d))
+    p_fire = combat.p_cohesion(fs.cohesion_total_mod, fs.level)
+    p_eliminate = p_fire * sure_attack_odds(ctx, fs, d)["E"]
+    p_lose = 0.0
+    if not d.movement_marker and may_attack(d, moved, low):
+        reply = attack_setup(ctx, d, moved, None, [("close_assault", ASSAULT_MOD)])
+        p_d = combat.p_cohesion(
+            sum(v for _, v in marker_mods(d.S, d.D)), ctx.cohesion_level(d.side)
+        )
+        p_lose = p_d * sure_attack_odds(ctx, reply, moved)["E"]
+    return {"p_eliminate": p_eliminate, "p_lose": p_lose}
