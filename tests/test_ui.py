@@ -10,7 +10,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from game.rules.actions import Move, Regroup
+from game.rules.actions import EndMoves, Move, Regroup
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.scenario import load_scenario, parse_scenario
@@ -839,3 +839,36 @@ def test_a_narrow_window_keeps_the_victory_tracker_in_the_panel(app):
     s.resized((1024, 768))
     assert "kills:" not in s.banner_text()
     assert "<b>kills: Blue 0/" in s._panel_text
+
+
+def test_full_game_a_click_on_an_enemy_ends_the_move_in_contact_and_opens_the_assault(app):
+    """#31, from a new player's try: base contact (0.01") cannot be hit by hand, so a click
+    on an enemy stand ends the plotted move touching it on the near side; the panel says so
+    with the odds, and when the group's moves are over the close-assault panel opens. A
+    carrier is picked under the click, never its rider."""
+    stands = [
+        ("A1", "A", "US Engineers", 10, 12, 0),
+        ("A2", "A", "M113A3", 10, 16, 0),
+        ("A3", "A", "US Mech Infantry", 10, 16, 0, {"carried_by": "A2"}),
+        ("B1", "B", "BTR-80", 13.3, 12.2, 90),
+    ]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    assert s.stand_under(s.tv.to_px(10, 16)).id == "A2"  # the carrier, not its rider
+    click_at(s, 10, 12)
+    assert isinstance(s.mode, PlotMode) and s.mode.stand == "A1"
+    click_at(s, 13.3, 12.2)  # on the enemy stand
+    end = s.mode.points[-1]
+    assert abs(end[0] - 12.3) < 1e-6 and abs(end[1] - 12.2) < 1e-6  # touching its west side
+    assert "Ends in base contact with BTR-80 B1" in s._panel_text
+    key(s, pygame.K_RETURN)
+    for _ in range(5):  # the enemy's answer to the move, on this screen (hotseat)
+        if s.battle.decision().kind == "opportunity_fire":
+            s.act(next(a for a in s.battle.legal_actions() if a.kind == "let_pass"))
+        elif s.battle.decision().kind == "plot_move":
+            s.act(EndMoves("A"))  # the carrier stays
+    assert s.battle.decision().kind == "close_assault"
+    s.update(0.016)
+    assert "Close assault" in s._panel_text and "to eliminate it" in s._panel_text

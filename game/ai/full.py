@@ -49,7 +49,7 @@ class FullGameChooser:
             near = UNLOAD_NEAR_IN if c.moved else UNLOAD_BEFORE_IN
             if self._nearest_enemy_in(battle, c.x, c.y, side) > near:
                 continue
-            x, y = battle.unload_spot(a.carrier, a.spot)
+            x, y = battle.contact_spot(a.carrier, a.spot)
             score = 0.5 + 0.01 * min(self._nearest_enemy_in(battle, x, y, side), 50.0)
             if best is None or score > best.score:
                 best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
@@ -102,15 +102,16 @@ class FullGameChooser:
             if math.hypot(e.x - s.x, e.y - s.y) > reach + 1.5:
                 continue
             for spot in range(4):
-                x, y = battle.unload_spot(e.id, spot)  # the places touching the enemy
-                facing = math.degrees(math.atan2(e.y - y, e.x - x)) % 360
+                near, (x, y), facing = battle.contact_approach(e.id, spot)
                 odds = battle.assault_preview(s.id, x, y, facing, e.id)
                 if odds is None:
                     continue
                 gain = odds["p_eliminate"] * stand_value(e) - odds["p_lose"] * stand_value(s)
                 if gain <= ASSAULT_MOVE_AT or (best is not None and gain <= best.score):
                     continue
-                path = ((s.x, s.y), (x, y))
+                # the last leg straight in along the enemy's side, so it arrives touching
+                far = math.dist((s.x, s.y), (x, y)) > math.dist(near, (x, y)) + 1e-6
+                path = ((s.x, s.y), near, (x, y)) if far else ((s.x, s.y), (x, y))
                 if battle.path_problem(s.id, path) is not None:
                     continue
                 walk = battle.preview_move(s.id, path)

@@ -6,7 +6,7 @@ and the AI ask these, never working out a rule themselves."""
 from __future__ import annotations
 
 from game.rules import melee, moves, transport
-from game.rules.geometry import heading_deg
+from game.rules.geometry import footprints, heading_deg
 
 
 class FullGameQueries:
@@ -23,27 +23,49 @@ class FullGameQueries:
         ``target_id`` (full games, 002 8.7): see :func:`game.rules.melee.reply_odds`."""
         return melee.reply_odds(self.ctx, target_id)
 
-    def unload_spot(self, carrier_id: str, spot: int) -> tuple[float, float]:
-        """Where (inches) a rider set down at ``spot`` (0 behind, 1 left, 2 right, 3 in
-        front) beside the carrier stands (rules-decisions "Transport")."""
-        return transport.spot_xy(self.stand(carrier_id), spot)
+    def contact_spot(self, stand_id: str, spot: int) -> tuple[float, float]:
+        """The centre (inches) of a stand in base contact with ``stand_id`` at ``spot`` (0
+        behind it, 1 on its left, 2 on its right, 3 in front), facing as it does or towards
+        it: where a rider is set down (rules-decisions "Transport") and where a move ends to
+        close-assault (002 8.7)."""
+        return transport.spot_xy(self.stand(stand_id), spot)
 
     def overrun_odds(self, mover_id: str, defender_id: str) -> dict:
         """The exact odds of ``mover_id`` overrunning ``defender_id`` as they stand (full
         games, 002 8.6): see :func:`game.rules.melee.overrun_odds`."""
         return melee.overrun_odds(self.ctx, mover_id, defender_id)
 
-    def overruns_on(self, stand_id: str, path) -> list[str]:
+    def contact_approach(
+        self, stand_id: str, spot: int
+    ) -> tuple[tuple[float, float], tuple[float, float], float]:
+        """How a move ends in base contact with ``stand_id`` at ``spot`` (see
+        :meth:`contact_spot`): (the point 1" further out on the same line, the spot, the
+        facing towards the stand in degrees). A stand walks turned the way it goes, so the
+        last leg runs straight in along the line of the stand's side: it then arrives
+        touching, not overlapping (a leg at a slant would be stopped short, 000 08.03.05)."""
+        t = self.stand(stand_id)
+        x, y = self.contact_spot(stand_id, spot)
+        dx, dy = x - t.x, y - t.y
+        return (x + dx, y + dy), (x, y), heading_deg(x, y, t.x, t.y) % 360.0
+
+    def overruns_on(self, stand_id: str, path, facing_deg: float | None = None) -> list[str]:
         """The enemy stands a move of ``stand_id`` along ``path`` (inches, its centre first)
-        would overrun, in the order met, as the engine's walk goes (full games, 002 8.6;
-        empty in the intro rules and for a foot stand)."""
+        ending at ``facing_deg`` (default: the way its last leg goes) would overrun, in the
+        order met, as the engine walks it: a move that would end on a stand is walked back
+        until it fits first (000 08.03.05), so a path that stops on the enemy overruns
+        nothing (full games, 002 8.6; empty in the intro rules and for a foot stand)."""
         s = self.stand(stand_id)
         walk = moves.preview_move(self.ctx, stand_id, path)
         pts = walk.points
         heads = [s.facing_deg] + [heading_deg(*pts[i - 1], *pts[i]) for i in range(1, len(pts))]
         if len(pts) > 1:
             heads[0] = heads[1]
-        return melee.overrun_crossed(self.ctx, s, pts, heads)
+        facing = heads[-1] if facing_deg is None else facing_deg % 360.0
+        others = footprints(
+            [o.pose() for o in self.state.stands.values() if o.active and o.id != stand_id]
+        )
+        fit = max(0, self.table.fit_back(pts, facing, list(others)))
+        return melee.overrun_crossed(self.ctx, s, pts[: fit + 1], heads[: fit + 1])
 
     def assault_preview(
         self, assaulter_id: str, x: float, y: float, facing: float, defender_id: str

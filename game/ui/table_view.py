@@ -237,10 +237,13 @@ class TableView:
             pygame.draw.lines(surface, colour, False, [self.to_px(x, y) for x, y in points], width)
 
     def stand_at(self, stands, pos, include_off_table: bool = False):
-        """The stand whose footprint is under a pixel (topmost first), or None."""
+        """The stand whose footprint is under a pixel (topmost first), or None. A stand riding
+        in a carrier (full games) is not drawn and never picked: the carrier is."""
         x, y = self.to_table(pos)
         for s in reversed(list(stands)):
             if s.eliminated or (not s.on_table and not include_off_table):
+                continue
+            if getattr(s, "carried_by", None) is not None:
                 continue
             a = math.radians(-s.facing_deg)
             dx, dy = x - s.x, y - s.y

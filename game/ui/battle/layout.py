@@ -19,4 +19,7 @@ HELP_TEXT = [
     "M: the ruler: drag from a stand or a point for the distance, range band and line of sight",
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
     "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",
+    "Full game: +1 infantry aboard; symbols: oval armour, cross infantry, cross and oval IFV or",
+    "APC, diagonal recon, castle engineers. Click an enemy stand while plotting to end in base",
+    "contact (to close-assault it); plot through it and beyond to overrun it.",
 ]

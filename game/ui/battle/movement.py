@@ -178,6 +178,7 @@ class PlotMode(Mode):
         self._key = None
         self.walk = None
         self.nerve: tuple[str, float] | None = None
+        self.contact: str | None = None  # the enemy stand the move ends in contact with
 
     def enter(self, screen):
         s = screen.battle.stand(self.stand)
@@ -224,7 +225,10 @@ class PlotMode(Mode):
             )
             # full games: the enemy stands this path drives through, and each overrun's odds
             self.overruns = (
-                [(e, b.overrun_odds(self.stand, e)) for e in b.overruns_on(self.stand, pts)]
+                [
+                    (e, b.overrun_odds(self.stand, e))
+                    for e in b.overruns_on(self.stand, pts, self.end_facing())
+                ]
                 if b.rules.full_game and len(pts) >= 2
                 else []
             )
@@ -237,9 +241,10 @@ class PlotMode(Mode):
         else:
             w = self.walk
             spent = w.mp_spent if w else 0
+            halved = " (half: it loaded or unloaded this phase)" if s.loaded else ""
             text = (
                 f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
-                f"{mp_text(spent)} spent of {mp_text(mp)}, {mp_text(mp - spent)} left.<br>"
+                f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
                 f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
                 "Enter commits, Backspace undoes, Esc cancels."
             )
@@ -254,6 +259,7 @@ class PlotMode(Mode):
                 why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
                 text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
             text += self.threat_text(screen) + self.overrun_text(screen)
+            text += self.contact_text(screen)
             if w and w.points:  # who will see it where it ends, and what they would hit
                 ex, ey = w.points[-1]
                 seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
@@ -267,6 +273,36 @@ class PlotMode(Mode):
                 ("Move (Enter)", lambda: screen.set_mode(self.confirm(screen))),
                 ("Cancel (Esc)", lambda: screen.set_mode(PickMoverMode())),
             ],
+        )
+
+    def contact_text(self, screen) -> str:
+        """Where the walk ends on another stand (it will be walked back until it fits), or in
+        base contact with the enemy stand clicked (full games: the close assault it opens,
+        with the engine's odds for this stand alone, 002 8.7)."""
+        b = screen.battle
+        w = self.walk
+        if not w or not w.points:
+            return ""
+        ex, ey = w.points[-1]
+        facing = self.end_facing()
+        if not b.room_at(ex, ey, facing, ignore=self.stand):
+            return (
+                "<br><font color='#c02020'>It would end on another stand: it will be walked "
+                'back 0.5" at a time until it fits. To overrun, drive past it; to stop against '
+                "it, click on it.</font>"
+            )
+        enemy = getattr(self, "contact", None)
+        if enemy is None or math.dist((ex, ey), self.points[-1]) > 0.01:
+            return ""
+        odds = b.assault_preview(self.stand, ex, ey, facing, enemy)
+        name = screen.names.get(enemy, enemy)
+        if odds is None:
+            return f"<br>Ends in base contact with {name}, but could not close-assault it."
+        return (
+            f"<br><font color='#2050a0'>Ends in base contact with {name}: when the group's "
+            f"moves are over you may close-assault it (this stand alone: "
+            f"{odds['p_eliminate']:.0%} to eliminate it, {odds['p_lose']:.0%} to be "
+            "eliminated by its answer).</font>"
         )
 
     def overrun_text(self, screen) -> str:
@@ -314,13 +350,26 @@ class PlotMode(Mode):
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
             x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
-            if not self.points:
+            enemy = screen.stand_under(ev.pos) if b.rules.full_game and self.points else None
+            if enemy is not None and enemy.side != b.to_act:
+                # full games: a click on an enemy stand ends the move in base contact with it,
+                # on the side nearest the last waypoint (to close-assault it, 002 8.7)
+                last = self.points[-1]
+                ways = [b.contact_approach(enemy.id, k) for k in range(4)]
+                near, spot, facing = min(ways, key=lambda w: math.dist(w[1], last))
+                if math.dist(last, spot) > math.dist(near, spot) + 1e-6:
+                    self.points.append(near)  # the last leg runs straight in (see the engine)
+                self.points.append(spot)
+                self.facing = facing
+                self.contact = enemy.id
+            elif not self.points:
                 self.points = [self.start_of_entry(screen, x, y)]
             else:
                 self.points.append(
                     (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
                 )
                 self.dragging = True
+                self.contact = None
             self.cursor = None
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
@@ -332,6 +381,7 @@ class PlotMode(Mode):
                 s = b.stand(self.stand)
                 if len(self.points) > 1 or not s.on_table:
                     self.points.pop()
+                    self.contact = None
                 self.refresh(screen)
             if ev.key in (pygame.K_q, pygame.K_e):
                 self.facing = (self.end_facing() + (15 if ev.key == pygame.K_q else -15)) % 360

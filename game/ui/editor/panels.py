@@ -383,6 +383,14 @@ class PanelsMixin(SetupPanelsMixin):
                 if c.get("side") == s.get("side")
                 and getattr(all_units.get(c.get("unit")), "carrier", 0)
             ]
+            k_carrier = next(
+                (k for k, c in enumerate(stands) if c.get("id") == s.get("carried_by")), None
+            )
+            if k_carrier is not None:
+                self._pbutton(
+                    f"Select its carrier {s.get('carried_by')}",
+                    lambda: self._select_stand(k_carrier),
+                )
             now = s.get("carried_by") or "(none)"
             self._field(
                 "Starts aboard",
