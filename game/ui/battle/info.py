@@ -150,6 +150,35 @@ class InfoMixin:
             cache[size] = pygame.font.Font(None, size)
         return cache[size]
 
+    LEGEND_ROWS = 5  # the legend's rows at most: more entries go into further columns
+
+    def _draw_legend(self, surface, rect, font, entries) -> None:
+        """The terrain legend in the table view's bottom-right corner (the scale bar is under
+        its left corner), above the hover line, on a see-through card: at most
+        :attr:`LEGEND_ROWS` rows, further entries in columns to the left, so a table with many
+        kinds of ground (the full game's wire, minefields, positions) keeps its middle clear."""
+        step = int(18 * UI["scale"])
+        imgs = [(colour, font.render(name, True, INK)) for colour, name in entries]
+        cols = -(-len(imgs) // self.LEGEND_ROWS)
+        rows = -(-len(imgs) // cols)
+        columns = [imgs[c * rows : (c + 1) * rows] for c in range(cols)]
+        widths = [max(img.get_width() for _, img in col) + 30 for col in columns]
+        w, h = sum(widths) + 4 * (cols - 1), step * rows
+        x0 = rect.right - 8 - w
+        y0 = rect.bottom - int(36 * UI["scale"]) - h  # above the hover line
+        card = pygame.Surface((w, h + 4), pygame.SRCALPHA)
+        card.fill((*CARD_BG[:3], 200))
+        surface.blit(card, (x0, y0 - 2))
+        x = x0
+        for col, wdt in zip(columns, widths, strict=True):
+            y = y0
+            for colour, img in col:
+                pygame.draw.rect(surface, colour, pygame.Rect(x + 4, y + 1, 12, 12))
+                pygame.draw.rect(surface, INK, pygame.Rect(x + 4, y + 1, 12, 12), 1)
+                surface.blit(img, (x + 22, y))
+                y += step
+            x += wdt + 4
+
     def _draw_info(self, surface) -> None:
         """The legend, the unit card and the briefing, over the table."""
         rect = self.tv.rect
@@ -157,18 +186,7 @@ class InfoMixin:
         if self.show_legend:
             entries = self.legend_entries()
             if entries:
-                step = int(18 * UI["scale"])
-                y = rect.bottom - int(36 * UI["scale"]) - step * len(entries)  # above the hover
-                imgs = [(colour, font.render(name, True, INK)) for colour, name in entries]
-                # in the bottom-right corner: the scale bar is under the table's left corner
-                x = rect.right - 8 - max(img.get_width() for _, img in imgs) - 30
-                for colour, img in imgs:
-                    bg = pygame.Rect(x, y - 2, img.get_width() + 30, step)
-                    pygame.draw.rect(surface, CARD_BG, bg)
-                    pygame.draw.rect(surface, colour, pygame.Rect(x + 4, y + 1, 12, 12))
-                    pygame.draw.rect(surface, INK, pygame.Rect(x + 4, y + 1, 12, 12), 1)
-                    surface.blit(img, (x + 22, y))
-                    y += step
+                self._draw_legend(surface, rect, font, entries)
         if self.card and self.card in self.battle.state.stands:
             _box(
                 surface,
