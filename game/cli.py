@@ -87,6 +87,52 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _cmd_points(args: argparse.Namespace) -> int:
+    """A scenario's forces as the seed sheets cost them and the balancing moves that bring
+    them nearest even (000/001 "Create your own Tank Scenario"); exit 1 for a file that
+    cannot be read as a scenario."""
+    from game import JsonFileError, load_rules_data, read_json_file
+    from game.editor.points import balancing_moves, forces, ratio
+
+    bad = 0
+    data = load_rules_data()
+    for path in args.files:
+        try:
+            raw = read_json_file(path)
+        except JsonFileError as err:
+            print(err, file=sys.stderr)
+            bad += 1
+            continue
+        if not isinstance(raw, dict):
+            print(f"{path}: not a scenario (a JSON object)", file=sys.stderr)
+            bad += 1
+            continue
+        fs = forces(raw, data)
+        print(f"{path}: {raw.get('title', '')} ({raw.get('ruleset', '?')})")
+        for f in fs:
+            parts = " + ".join(
+                f"{ln.count} {ln.unit} x {ln.points}"
+                + (f" (an HQ counts twice: {ln.weighted})" if ln.weighted != ln.count else "")
+                for ln in f.lines
+            )
+            print(
+                f"  {f.name or f.side_id} ({f.side_id}): {parts or 'no stands'}, "
+                f"x cohesion {f.cohesion:g} / 10 = {f.value:g}"
+            )
+        if len(fs) != 2:
+            continue
+        r = ratio(fs[0].value, fs[1].value)
+        strong = fs[0] if fs[0].value >= fs[1].value else fs[1]
+        even = " (even)" if r == 1 else f" ({strong.name or strong.side_id} stronger)"
+        print(f"  ratio {r:.3f}{even}")
+        moves = balancing_moves(raw, data, args.moves)
+        if moves:
+            print("  the sheets' balancing moves, nearest even first:")
+        for m in moves:
+            print(f"    {m.what}: {m.values[0]:g} against {m.values[1]:g}, ratio {m.ratio:.3f}")
+    return 1 if bad else 0
+
+
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -323,8 +369,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``hulldown [menu] | play | edit | replay | view | check | render |
-    simulate``."""
+    """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
+    render | simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -366,6 +412,12 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate scenario files")
     c.add_argument("files", nargs="+")
     c.set_defaults(func=_cmd_check)
+    pt = sub.add_parser(
+        "points", help="cost the forces as the seed sheets do, and the moves that balance them"
+    )
+    pt.add_argument("files", nargs="+")
+    pt.add_argument("--moves", type=int, default=5, help="how many balancing moves to list")
+    pt.set_defaults(func=_cmd_points)
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")
     r.add_argument("--out", required=True, help="PNG file to write")

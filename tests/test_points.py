@@ -1,0 +1,80 @@
+"""The seed sheets' points and balancing moves (000/001 "Create your own Tank Scenario"; #34
+part 1): ``game.editor.points`` and ``hulldown points``."""
+
+from __future__ import annotations
+
+import pytest
+
+from game import cli
+from game.editor.points import balancing_moves, forces, ratio
+from game.rules.data import load_rules_data
+from tests.conftest import scenario_dict
+
+DATA = load_rules_data()
+
+
+def sheet(ruleset, a_unit, a_n, a_coh, b_unit, b_n, b_coh) -> dict:
+    stands = [(f"A{i}", "A", a_unit, 5, 2 + 1.5 * i, 0) for i in range(a_n)]
+    stands += [(f"B{i}", "B", b_unit, 40, 2 + 1.5 * i, 180) for i in range(b_n)]
+    raw = scenario_dict(stands, cohesion=(a_coh, b_coh), depth=36, ruleset=ruleset)
+    if ruleset == "wwii":
+        for s in raw["sides"]:
+            s["generation"] = None
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "unit", "cohesion", "want"),
+    [
+        ("modern", "T-80U / AT-11", 15, 6405),  # 000 sheet: 10 x 427 x 1.5
+        ("wwii", "Pz IIIJ-M", 15, 795),  # 001 sheet: 10 x 53 x 1.5
+        ("wwii", 'M4 "Sherman"', 14, 1008),  # 001 sheet: 10 x 72 x 1.4
+    ],
+)
+def test_the_sheets_worked_examples(ruleset, unit, cohesion, want):
+    raw = sheet(ruleset, unit, 10, cohesion, unit, 1, cohesion)
+    assert forces(raw, DATA)[0].value == pytest.approx(want)
+
+
+def test_the_sheets_balancing_move_comes_first():
+    """000 sheet: 10 M1A2 at cohesion 16 (8912) against 10 T-80U at 15 (6405); the sheet's
+    own move, three M1A2 fewer, is 6238.4 (ratio 1.027); four more T-80U come nearer."""
+    raw = sheet("modern", "T-80U / AT-11", 10, 15, "M1A2 Abrams", 10, 16)
+    fs = forces(raw, DATA)
+    assert (fs[0].value, fs[1].value) == pytest.approx((6405, 8912))
+    moves = balancing_moves(raw, DATA, most=99)
+    # the nearest even: four more T-80U (14 x 427 x 1.5 = 8967 against 8912)
+    assert moves[0].what == "add 4 T-80U / AT-11 to Blue"
+    assert moves[0].ratio == pytest.approx(8967 / 8912)
+    sheet_move = next(m for m in moves if m.what == "remove 3 M1A2 Abrams from Orange")
+    assert sheet_move.values == pytest.approx((6405, 6238.4))
+    assert sheet_move.ratio == pytest.approx(6405 / 6238.4)
+    assert all(m.ratio <= n.ratio for m, n in zip(moves, moves[1:], strict=False))
+    assert all(m.ratio < ratio(6405, 8912) for m in moves)
+
+
+def test_an_hq_counts_twice_in_the_full_game_and_is_never_removed_at_its_weight():
+    raw = sheet("modern-full", "BMP-2", 3, 15, "BMP-2", 3, 15)
+    raw["stands"][0]["ghq"] = True
+    f = forces(raw, DATA)[0]
+    assert f.value == pytest.approx(4 * 230 * 1.5)
+    assert not any(m.what == "remove 3 BMP-2 from Blue" for m in balancing_moves(raw, DATA, 99))
+
+
+def test_hulldown_points_prints_forces_ratio_and_moves(capsys):
+    status = cli.main(
+        ["points", "maps/modern-meeting.json", "tests/fixtures/full-close-quarters.json"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "10 T-80U / AT-11 x 427, x cohesion 15 / 10 = 6405" in out
+    assert "ratio 1.027" in out
+    assert "nearest even first" in out  # the close-quarters map is not balanced
+
+
+def test_hulldown_points_names_a_file_it_cannot_read(tmp_path, capsys):
+    bad = tmp_path / "nope.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    assert cli.main(["points", str(bad), str(tmp_path / "missing.json")]) == 1
+    err = capsys.readouterr().err
+    assert "nope.json: not a scenario" in err and "missing.json" in err
