@@ -367,67 +367,7 @@ class PanelsMixin(SetupPanelsMixin):
             lambda t: self._entering(i, t == "yes"),
             yes_no,
         )
-        stands = items(self.doc.raw, "stand")
-        for k, r in enumerate(stands):  # riders are not drawn: reach them from their carrier
-            if r.get("carried_by") == s.get("id") and s.get("id") is not None:
-                self._pbutton(
-                    f"Select {r.get('id')} ({r.get('unit')}), aboard",
-                    lambda k=k: self._select_stand(k),
-                )
-        row = self._ruleset_units().get(unit) if isinstance(unit, str) else None
-        if getattr(row, "personnel", False):  # full games: it may start aboard a carrier
-            all_units = self._ruleset_units()
-            carriers = [
-                str(c.get("id"))
-                for c in items(self.doc.raw, "stand")
-                if c.get("side") == s.get("side")
-                and getattr(all_units.get(c.get("unit")), "carrier", 0)
-            ]
-            k_carrier = next(
-                (k for k, c in enumerate(stands) if c.get("id") == s.get("carried_by")), None
-            )
-            if k_carrier is not None:
-                self._pbutton(
-                    f"Select its carrier {s.get('carried_by')}",
-                    lambda: self._select_stand(k_carrier),
-                )
-            now = s.get("carried_by") or "(none)"
-            self._field(
-                "Starts aboard",
-                now,
-                lambda t: self._aboard(i, None if t == "(none)" else t),
-                ["(none)", *carriers]
-                if now in ("(none)", *carriers)
-                else [now, "(none)", *carriers],
-            )
-
-    def _select_stand(self, k: int) -> None:
-        """Select stand ``k`` (a rider, which is not drawn on the table)."""
-        self.selection = [("stand", k)]
-        self._panel_key = None
-
-    def _aboard(self, i: int, carrier_id: str | None) -> str | None:
-        """Stand ``i`` starts aboard ``carrier_id`` (full games; rules-decisions "Transport"):
-        it takes the carrier's place, entry and battle group; None sets it down 1.2" beside
-        the carrier (above it on the table)."""
-        stands = items(self.doc.raw, "stand")
-        s = stands[i]
-        base = ("stands", i)
-        ref = s.get("carried_by") if carrier_id is None else carrier_id
-        c = next((c for c in stands if c.get("id") == ref), None)
-        if carrier_id is not None and c is None:
-            return f"there is no stand {carrier_id}"
-        cmds = [SetField((*base, "carried_by"), carrier_id)]
-        if c is not None and carrier_id is not None:
-            for k in ("x", "y", "facing_deg", "on_table", "group"):
-                if k in c:
-                    cmds.append(SetField((*base, k), c[k]))
-        elif c is not None:
-            cmds.append(SetField((*base, "y"), edits.tidy(float(c.get("y", 0)) + 1.2)))
-        what = f"aboard {carrier_id}" if carrier_id else "set down from its carrier"
-        self.commit(Batch(tuple(cmds), what))
-        self._panel_key = self._panel_state()
-        return None
+        self._rider_fields(i, s, unit)
 
     def _stand_to(self, i: int, text: str) -> str | None:
         """Move stand ``i`` to the typed "x, y" (inches); returns what the field needs while
