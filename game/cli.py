@@ -133,6 +133,36 @@ def _cmd_points(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _cmd_generate(args: argparse.Namespace) -> int:
+    """Write a quick-battle scenario on a fresh table from the seed sheets' recipe (#34);
+    exit 1 with one line for a unit, ruleset or number the recipe cannot take."""
+    from game import ScenarioError, load_rules_data, parse_scenario, write_scenario
+    from game.editor.generate import generate_scenario
+
+    try:
+        cohesion = tuple(int(v) for v in args.cohesion.split(","))
+        if len(cohesion) == 1:
+            cohesion = cohesion * 2
+        raw = generate_scenario(
+            load_rules_data(),
+            args.ruleset,
+            args.a,
+            args.b,
+            args.seed,
+            stands_a=args.stands,
+            cohesion=cohesion,
+            density=args.density,
+        )
+        parse_scenario(raw, args.out)
+        write_scenario(args.out, raw)
+    except (ValueError, ScenarioError, OSError) as err:
+        print(f"hulldown generate: {err}", file=sys.stderr)
+        return 1
+    n = {s: sum(1 for st in raw["stands"] if st["side"] == s) for s in ("A", "B")}
+    print(f"{args.out}: {n['A']} {args.a} against {n['B']} {args.b}; check it with hulldown points")
+    return 0
+
+
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -370,7 +400,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
-    render | simulate``."""
+    generate | render | simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -418,6 +448,16 @@ def build_parser() -> argparse.ArgumentParser:
     pt.add_argument("files", nargs="+")
     pt.add_argument("--moves", type=int, default=5, help="how many balancing moves to list")
     pt.set_defaults(func=_cmd_points)
+    g = sub.add_parser("generate", help="a quick battle on a fresh table from the sheets' recipe")
+    g.add_argument("--ruleset", default="modern", help="modern, wwii or modern-full")
+    g.add_argument("--a", required=True, help="side A's unit (a data-table name)")
+    g.add_argument("--b", required=True, help="side B's unit")
+    g.add_argument("--seed", type=seed_arg, default=1)
+    g.add_argument("--stands", type=int, default=8, help="side A's stands (1-30)")
+    g.add_argument("--cohesion", default="15", help="one level for both, or A,B")
+    g.add_argument("--density", default="medium", help="woods: light, medium or heavy")
+    g.add_argument("--out", required=True, help="the scenario file to write")
+    g.set_defaults(func=_cmd_generate)
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")
     r.add_argument("--out", required=True, help="PNG file to write")

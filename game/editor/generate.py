@@ -1,0 +1,259 @@
+"""Quick-battle tables from the seed sheets' recipe ("Create your own Tank Scenario", 000 and
+001; #34 part 2): a fresh, seeded table with 10-30% woods in lots 4-6" across, two small towns
+of about 7 sq in in all, a good road from one narrow edge to the other and a hill in each half,
+the two halves alike (the right half is the left turned half a turn about the table's centre),
+and two forces of the tank types asked for, entering from the narrow edges, balanced by the
+sheets' points (:mod:`game.editor.points`).
+
+Pure functions of their arguments and the seed (their own ``random.Random``); no pygame. Units:
+inches. ``hulldown generate`` writes one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import shapely
+from shapely.geometry import LineString, Polygon, box
+
+from game import RulesData
+from game.editor.points import forces, ratio
+
+DENSITY = {"light": 0.14, "medium": 0.20, "heavy": 0.27}
+"""The share of the table under woods that each density aims at (the sheets: 10-30%). The
+lots keep an inch apart and clear of the road, town, hill and entry edges, so a heavy table
+gets as much as fits (about 19-23% on the sheets' tables)."""
+LOT_RADIUS_IN = (2.0, 3.0)
+"""A wood lot's radius (inches): 4-6" across, as the sheets advise."""
+TOWN_IN = (2.0, 1.75)
+"""Each half's town (width, depth, inches): 3.5 sq in, 7 in all (the sheets: about 7)."""
+EDGE_CLEAR_IN = 3.0
+"""Ground kept open along the narrow edges where the forces enter (inches)."""
+GAP_IN = 1.0
+"""Room kept between features and around the road (inches): a stand passes between lots."""
+WOBBLE_POINTS = 8
+MIN_WOODS = 0.105
+"""A layout whose woods come to less than this share of the table (the sheets' 10%, with a
+margin) is laid out again from the same random stream."""
+
+
+def _lot(rng: random.Random, cx: float, cy: float, r: float) -> Polygon:
+    pts = []
+    for k in range(WOBBLE_POINTS):
+        a = 2 * math.pi * k / WOBBLE_POINTS
+        w = rng.uniform(0.85, 1.0)
+        pts.append((round(cx + r * w * math.cos(a), 3), round(cy + r * w * math.sin(a), 3)))
+    return Polygon(pts)
+
+
+def _turned(g, width: float, depth: float):
+    return shapely.transform(g, lambda c: [[width, depth]] - c)
+
+
+def _ring(g: Polygon) -> list[list[float]]:
+    g = shapely.geometry.polygon.orient(g, 1.0)
+    return [[round(x, 3), round(y, 3)] for x, y in g.exterior.coords]
+
+
+def _feature(terrain: str, geom, **props) -> dict:
+    if isinstance(geom, LineString):
+        g = {
+            "type": "LineString",
+            "coordinates": [[round(x, 3), round(y, 3)] for x, y in geom.coords],
+        }
+    else:
+        g = {"type": "Polygon", "coordinates": [_ring(geom)]}
+    return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
+
+
+def generate_terrain(width: float, depth: float, seed: int, density: str = "medium") -> list[dict]:
+    """The terrain features (GeoJSON Feature dicts) of a fresh table ``width`` x ``depth``
+    inches (the narrow edges left and right), from ``seed``: the road first (edge to centre,
+    then turned), the hill, the town beside the road, then wood lots until the woods reach
+    the share :data:`DENSITY` gives ``density``, each kept :data:`GAP_IN` from the others and
+    the road and :data:`EDGE_CLEAR_IN` from the entry edge. Raises ValueError for an unknown
+    density or a table too small for the recipe (under 24" x 16")."""
+    if density not in DENSITY:
+        raise ValueError(f"density must be one of {', '.join(DENSITY)}, not {density!r}")
+    if width < 24 or depth < 16:
+        raise ValueError(f'the recipe needs a table of at least 24"x16", not {width:g}"x{depth:g}"')
+    rng = random.Random(seed)
+    for _ in range(20):
+        features, woods = _layout(rng, width, depth, density)
+        if woods >= MIN_WOODS * width * depth / 2:
+            break
+    return features
+
+
+def _layout(
+    rng: random.Random, width: float, depth: float, density: str
+) -> tuple[list[dict], float]:
+    """One layout of :func:`generate_terrain` and the woods' area in one half (sq in)."""
+    half_w = width / 2
+    half = box(0, 0, half_w, depth)
+    # the road: from the left edge to the table's centre; turned, on to the right edge
+    y0 = rng.uniform(depth * 0.3, depth * 0.7)
+    mid = (half_w * rng.uniform(0.35, 0.65), rng.uniform(depth * 0.35, depth * 0.65))
+    road_half = LineString([(0, y0), mid, (half_w, depth / 2)])
+    road = LineString(
+        list(road_half.coords) + list(_turned(road_half, width, depth).coords)[::-1][1:]
+    )
+    taken = [road.buffer(GAP_IN)]
+    features = [_feature("good_road", road)]
+
+    inner = half.buffer(-0.5)
+
+    def free(g) -> bool:
+        inside = inner.contains(g) and g.bounds[0] >= EDGE_CLEAR_IN
+        twin = _turned(g, width, depth)  # its copy in the other half
+        return (
+            inside
+            and not g.buffer(GAP_IN).intersects(twin)
+            and not any(g.intersects(t) or twin.intersects(t) for t in taken)
+        )
+
+    def place(kind: str, make, tries: int = 400, **props):
+        for _ in range(tries):
+            g = make()
+            if free(g):
+                for gg in (g, _turned(g, width, depth)):
+                    taken.append(gg.buffer(GAP_IN))
+                    features.append(_feature(kind, gg, **props))
+                return g
+        return None
+
+    def hill():
+        r = rng.uniform(3.0, 4.5) * min(1.0, depth / 36 + 0.25)
+        return _lot(rng, rng.uniform(0, half_w), rng.uniform(0, depth), r)
+
+    place("hill", hill, level=1)
+
+    def town():
+        t = road_half.interpolate(rng.uniform(0.3, 0.8), normalized=True)
+        side = rng.choice((-1, 1)) * rng.uniform(GAP_IN + 1.2, GAP_IN + 2.5)
+        w, d = TOWN_IN
+        return box(t.x - w / 2, t.y + side - d / 2, t.x + w / 2, t.y + side + d / 2)
+
+    place("light_buildings", town)
+    target = DENSITY[density] * width * depth / 2  # woods in one half, sq in
+    woods = 0.0
+    # a lot lies within its circle: a centre is tried against the circles (and the road,
+    # hill and town) first, and only one that may fit is drawn and tested exactly
+    circles: list[tuple[float, float, float]] = []
+    for _ in range(2000):
+        if woods >= target:
+            break
+        r = rng.uniform(*LOT_RADIUS_IN)
+        cx, cy = (
+            rng.uniform(EDGE_CLEAR_IN + r, half_w - 0.5 - r),
+            rng.uniform(0.5 + r, depth - 0.5 - r),
+        )
+        tx, ty = width - cx, depth - cy
+        if math.hypot(tx - cx, ty - cy) < 2 * r + GAP_IN:
+            continue
+        if any(
+            min(math.hypot(cx - x, cy - y), math.hypot(tx - x, ty - y)) < r + q + GAP_IN
+            for x, y, q in circles
+        ):
+            continue
+        g = place("woods", lambda r=r, cx=cx, cy=cy: _lot(rng, cx, cy, r), tries=1)
+        if g is not None:
+            woods += g.area
+            circles += [(cx, cy, r), (tx, ty, r)]
+    return features, woods
+
+
+def generate_scenario(
+    data: RulesData,
+    ruleset: str,
+    unit_a: str,
+    unit_b: str,
+    seed: int,
+    stands_a: int = 8,
+    cohesion: tuple[int, int] = (15, 15),
+    density: str = "medium",
+    table: tuple[float, float] | None = None,
+) -> dict:
+    """A quick-battle scenario dict (``hulldown-scenario/1``): :func:`generate_terrain`'s
+    table (default 60"x36" Modern, 48"x24" WWII: the sheets' sizes), ``stands_a`` stands of
+    ``unit_a`` entering from the left edge and as many of ``unit_b`` from the right as bring
+    the sheets' points nearest even (1 to 3 x ``stands_a``), one of each force its GHQ, 12
+    turns, sighting 30" (Modern) or 20" (WWII). Raises ValueError for a unit not in the
+    ruleset's tables, a ruleset not known, or out-of-range numbers."""
+    units = data.units_for(ruleset) if ruleset in data.rulesets else None
+    if units is None:
+        raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(data.rulesets)})")
+    for u in (unit_a, unit_b):
+        if u not in units:
+            raise ValueError(f"{u!r} is not a unit of the {ruleset} tables")
+    if not 1 <= stands_a <= 30:
+        raise ValueError(f"stands_a must be 1 to 30, not {stands_a}")
+    if not all(1 <= c <= 20 for c in cohesion):
+        raise ValueError(f"cohesion levels are 1 to 20, not {cohesion}")
+    wwii = ruleset.startswith("wwii")
+    width, depth = table or ((48.0, 24.0) if wwii else (60.0, 36.0))
+    raw = {
+        "format": "hulldown-scenario/1",
+        "title": f"Quick battle: {unit_a} against {unit_b}",
+        "description": (
+            f"A generated table (seed {seed}, {density} woods), the halves alike. "
+            f"{unit_a} enter from the left, {unit_b} from the right, balanced by the "
+            "scenario sheets' points."
+        ),
+        "ruleset": ruleset,
+        "table": {"width": width, "depth": depth},
+        "max_sighting_in": 20 if wwii else 30,
+        "turns": 12,
+        "terrain": {
+            "type": "FeatureCollection",
+            "features": generate_terrain(width, depth, seed, density),
+        },
+        "sides": [
+            {
+                "id": "A",
+                "name": unit_a,
+                "cohesion": cohesion[0],
+                "entry_edge": "left",
+                "generation": None if wwii else 3,
+                "command_value": 0,
+            },
+            {
+                "id": "B",
+                "name": unit_b,
+                "cohesion": cohesion[1],
+                "entry_edge": "right",
+                "generation": None if wwii else 3,
+                "command_value": 0,
+            },
+        ],
+        "stands": [],
+    }
+
+    def line(side: str, unit: str, n: int, x: float) -> list[dict]:
+        step = min(1.5, (depth - 1) / max(n, 1))
+        first = depth / 2 - step * (n - 1) / 2
+        return [
+            {
+                "id": f"{side}{k + 1}",
+                "side": side,
+                "unit": unit,
+                "x": x,
+                "y": round(first + step * k, 3),
+                "facing_deg": 0 if x == 0 else 180,
+                "group": str(1 + k // 4),
+                "ghq": k == 0,
+                "on_table": False,
+            }
+            for k in range(n)
+        ]
+
+    best = None
+    for n_b in range(1, min(3 * stands_a, int(depth - 1)) + 1):
+        raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, n_b, width)
+        fs = forces(raw, data)
+        r = ratio(fs[0].value, fs[1].value)
+        if best is None or r < best[0] - 1e-12:
+            best = (r, n_b)
+    raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, best[1], width)
+    return raw
