@@ -218,7 +218,7 @@ class SetupPanelsMixin:
                     f"Select its carrier {s.get('carried_by')}",
                     lambda: self._select_stand(k_carrier),
                 )
-            now = s.get("carried_by") or "(none)"
+            now = s.get("carried_by") if isinstance(s.get("carried_by"), str) else "(none)"
             self._field(
                 "Starts aboard",
                 now,
