@@ -163,6 +163,53 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_balance(args: argparse.Namespace) -> int:
+    """Play a scenario AI against AI on a process pool and report each side's win rate with
+    its 95% interval, draws, mean losses and turns, and a verdict (#34); exit 1 with one line
+    for a scenario that does not load."""
+    import json
+
+    from tqdm import tqdm
+
+    from game import ScenarioError
+    from game.check.balance import run_balance
+
+    players = tuple(args.players.split(","))
+    players = players * 2 if len(players) == 1 else players
+    bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
+    try:
+        report = run_balance(
+            args.scenario,
+            args.games,
+            args.seed,
+            players,
+            args.jobs,
+            lambda done: bar.update(done - bar.n),
+        )
+    except (ScenarioError, ValueError) as err:
+        bar.close()
+        print(f"hulldown balance: {err}", file=sys.stderr)
+        return 1
+    bar.close()
+    print(f"{args.scenario}: {report.games} battles, {players[0]} against {players[1]}")
+    for s in report.sides:
+        print(
+            f"  {s.name or s.side} ({s.side}): {s.wins} wins, {s.rate:.1%} "
+            f"(95% {s.ci[0]:.1%}-{s.ci[1]:.1%}), {s.mean_losses:.1f} stands lost on average"
+        )
+    print(f"  draws: {report.draws}; mean turns {report.mean_turns:.1f}; {report.seconds:.0f} s")
+    print(f"  verdict: {report.verdict}")
+    summary = {
+        "games": report.games,
+        "draws": report.draws,
+        "verdict": report.verdict,
+        "seconds": round(report.seconds, 1),
+        **{s.side: {"wins": s.wins, "ci95": [round(v, 4) for v in s.ci]} for s in report.sides},
+    }
+    print(json.dumps(summary))
+    return 0
+
+
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -400,7 +447,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
-    generate | render | simulate``."""
+    generate | balance | render | simulate``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -458,6 +505,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--density", default="medium", help="woods: light, medium or heavy")
     g.add_argument("--out", required=True, help="the scenario file to write")
     g.set_defaults(func=_cmd_generate)
+    bl = sub.add_parser("balance", help="is a scenario balanced? AI against AI, many times")
+    bl.add_argument("scenario")
+    bl.add_argument("--games", type=games_arg, default=200)
+    bl.add_argument("--seed", type=seed_arg, default=1, help="seed of the first battle")
+    bl.add_argument("--players", default="veteran", help="veteran, recruit, or A,B")
+    bl.add_argument("--jobs", type=int, default=2, help="processes (default 2, the cores)")
+    bl.add_argument("--quiet", action="store_true", help="no progress bar")
+    bl.set_defaults(func=_cmd_balance)
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")
     r.add_argument("--out", required=True, help="PNG file to write")

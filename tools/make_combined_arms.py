@@ -12,9 +12,9 @@ four M1 Abrams, three M2A2 Bradleys with infantry, an M113 with engineers, a Bra
 and a TOW team; side B four T-80U, three BMP-2s with infantry and a BTR-80 with engineers. The
 forces were chosen by their points (the map editor's statistics, an HQ or GHQ stand counting
 twice in the full game: within 5%) and then by battles of the scripted AI against itself
-(docs/performance.md "Balance of modern-combined-arms"): at equal points the US packages won
-about two battles in three with M1A1s, and the Russian about three in five against M1s without
-the TOW team.
+(`hulldown balance`; docs/performance.md "Balance of modern-combined-arms"): at equal points
+the US packages won about two battles in three with M1A1s, and the Russian about three in
+five against M1s without the TOW team.
 
 No randomness: the output is the same on every run. The scenario is validated before it is
 written; the file is written atomically.
