@@ -78,3 +78,24 @@ def test_hulldown_points_names_a_file_it_cannot_read(tmp_path, capsys):
     assert cli.main(["points", str(bad), str(tmp_path / "missing.json")]) == 1
     err = capsys.readouterr().err
     assert "nope.json: not a scenario" in err and "missing.json" in err
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        {"sides": 5},
+        {"stands": {"A1": 1}},
+        {"sides": [1, {"id": "A", "cohesion": "high"}], "stands": [None, {"side": "A"}]},
+        {"sides": [{"id": "A", "cohesion": float("nan")}, {"id": "B", "cohesion": True}]},
+    ],
+)
+def test_a_broken_file_is_costed_as_far_as_it_goes(spoil, capsys, tmp_path):
+    """The editor's statistics and hulldown points read files not yet checked."""
+    import json
+
+    raw = {**sheet("modern", "T-72", 2, 15, "T-72", 2, 15), **spoil}
+    fs = forces(raw, DATA)
+    assert all(f.value == 0 or f.value > 0 for f in fs)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert cli.main(["points", str(path)]) == 0

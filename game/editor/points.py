@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 
 from game import RulesData
-from game.editor.stats import hq_weight
 
 MAX_ADDED = 5
 """At most this many stands of one type are added by one move."""
@@ -74,19 +73,33 @@ def ratio(a: float, b: float) -> float:
     return hi / lo if lo > 0 else math.inf
 
 
+def hq_weight(ruleset: object, stand: dict) -> int:
+    """How many times a stand's points count: twice for an HQ or GHQ stand in the full
+    games (000 scenario sheet, "complete game"; rules-decisions "Units beyond tanks"), once
+    otherwise (the introductory sheets count a GHQ tank at its price)."""
+    full = ruleset == "modern-full"
+    return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def forces(raw: dict, data: RulesData) -> tuple[Force, ...]:
-    """Each side's force as the sheets cost it, in the file's side order. Units the ruleset
-    does not know count 0 points; a side without a number for cohesion counts 0."""
+    """Each side's force as the sheets cost them, in the file's side order. A file that is
+    still broken costs what it can: units the ruleset does not know count 0 points, a side
+    without a finite number for cohesion counts 0, entries that are not objects are passed
+    over (the editor's statistics and ``hulldown points`` read unchecked files)."""
     try:
         units = data.units_for(raw.get("ruleset"))
     except (KeyError, TypeError):
         units = {}
-    sides = [s for s in raw.get("sides", []) if isinstance(s, dict)]
-    stands = [s for s in raw.get("stands", []) if isinstance(s, dict)]
+    stands = _dicts(raw.get("stands"))
     out = []
-    for side in sides:
+    for side in _dicts(raw.get("sides")):
         coh = side.get("cohesion")
-        cohesion = float(coh) if isinstance(coh, int | float) and not isinstance(coh, bool) else 0
+        ok = isinstance(coh, int | float) and not isinstance(coh, bool) and math.isfinite(coh)
+        cohesion = float(coh) if ok else 0.0
         count: dict[str, list[int]] = {}
         for st in stands:
             if st.get("side") == side.get("id"):

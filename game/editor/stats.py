@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import shape
 
 from game import RulesData
+from game.editor.points import forces
 from game.editor.regions import Box, table_halves
 
 
@@ -67,7 +68,7 @@ class ForcePoints:
     """One force's points as the seed scenario sheets count them: for each unit type, the
     number of stands x the unit's points x the force's cohesion / 10 (000 and 001 "Create your
     own Tank Scenario": 10 T-80U x 427 x 1.5 = 6405); in the full games an HQ or GHQ stand
-    counts twice (:func:`hq_weight`).
+    counts twice (:func:`game.editor.points.hq_weight`).
 
     Attributes
     ----------
@@ -227,46 +228,19 @@ def _as_list(value: object) -> list:
     return value if isinstance(value, list) else []
 
 
-def hq_weight(ruleset: object, stand: dict) -> int:
-    """How many times a stand's points count: twice for an HQ or GHQ stand in the full
-    games (000 scenario sheet, "complete game"; rules-decisions "Units beyond tanks"), once
-    otherwise (the introductory sheets count a GHQ tank at its price)."""
-    full = ruleset == "modern-full"
-    return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
-
-
 def _forces(raw: dict, data: RulesData) -> tuple[tuple[ForcePoints, ...], tuple[str, ...]]:
+    """Each side's points (:func:`game.editor.points.forces`, the one costing) and the unit
+    names the ruleset's tables do not know, in the order met."""
     try:
         units = data.units_for(raw.get("ruleset"))
     except (KeyError, TypeError):
         units = {}
-    sides = [s for s in _as_list(raw.get("sides")) if isinstance(s, dict)]
+    out = tuple(ForcePoints(f.side_id, f.cohesion, f.stands, f.value) for f in forces(raw, data))
     stands = [s for s in _as_list(raw.get("stands")) if isinstance(s, dict)]
-    unknown: dict[str, None] = {}
-    forces = []
-    for s in sides:
-        coh = s.get("cohesion")
-        cohesion = float(coh) if isinstance(coh, int | float) and not isinstance(coh, bool) else 0.0
-        if not math.isfinite(cohesion):
-            cohesion = 0.0
-        counts: dict[str, int] = {}
-        for st in stands:
-            if st.get("side") == s.get("id"):
-                unit = str(st.get("unit"))
-                counts[unit] = counts.get(unit, 0) + hq_weight(raw.get("ruleset"), st)
-        points = 0.0
-        for unit, n in counts.items():
-            if unit in units:
-                points += n * units[unit].points * cohesion / 10
-            else:
-                unknown.setdefault(unit)
-        n_stands = sum(1 for st in stands if st.get("side") == s.get("id"))
-        forces.append(ForcePoints(str(s.get("id")), cohesion, n_stands, points))
-    for st in stands:  # stands of no listed side still name their unknown units
-        unit = str(st.get("unit"))
-        if unit not in units:
-            unknown.setdefault(unit)
-    return tuple(forces), tuple(unknown)
+    unknown = dict.fromkeys(
+        str(st.get("unit")) for st in stands if str(st.get("unit")) not in units
+    )
+    return out, tuple(unknown)
 
 
 def _ratio(points: list[float]) -> float | None:

@@ -29,7 +29,10 @@ Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 SUPPRESSED_MOD = 4  # 000 07.06.01
 DISORGANIZED_MOD = 3  # 000 07.06.03
 COMBAT_MOD_CAP = 7  # 000 CRT: combined combat-result modifiers never exceed +7
-ATGM_COHESION = {3: 2, 4: 1}  # 000 07.03.01: TL3 missile +2, TL4 +1
+ATGM_COHESION = {
+    3: 2,
+    4: 1,
+}  # 000 07.03.01: TL3 missile +2, TL4 +1; TL5 0 (house value, docs/rules.md)
 HILLTOP_MOD = 2  # 002 chart: hilltop +2 when fired on from below
 WRECK_MOD = 1  # 002 chart: wreck +1
 
