@@ -164,50 +164,10 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_balance(args: argparse.Namespace) -> int:
-    """Play a scenario AI against AI on a process pool and report each side's win rate with
-    its 95% interval, draws, mean losses and turns, and a verdict (#34); exit 1 with one line
-    for a scenario that does not load."""
-    import json
+    """``hulldown balance`` (:func:`game.check.balance_cli.balance_command`)."""
+    from game.check.balance_cli import balance_command
 
-    from tqdm import tqdm
-
-    from game import ScenarioError
-    from game.check.balance import run_balance
-
-    players = tuple(args.players.split(","))
-    players = players * 2 if len(players) == 1 else players
-    bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
-    try:
-        report = run_balance(
-            args.scenario,
-            args.games,
-            args.seed,
-            players,
-            args.jobs,
-            lambda done: bar.update(done - bar.n),
-        )
-    except (ScenarioError, ValueError) as err:
-        bar.close()
-        print(f"hulldown balance: {err}", file=sys.stderr)
-        return 1
-    bar.close()
-    print(f"{args.scenario}: {report.games} battles, {players[0]} against {players[1]}")
-    for s in report.sides:
-        print(
-            f"  {s.name or s.side} ({s.side}): {s.wins} wins, {s.rate:.1%} "
-            f"(95% {s.ci[0]:.1%}-{s.ci[1]:.1%}), {s.mean_losses:.1f} stands lost on average"
-        )
-    print(f"  draws: {report.draws}; mean turns {report.mean_turns:.1f}; {report.seconds:.0f} s")
-    print(f"  verdict: {report.verdict}")
-    summary = {
-        "games": report.games,
-        "draws": report.draws,
-        "verdict": report.verdict,
-        "seconds": round(report.seconds, 1),
-        **{s.side: {"wins": s.wins, "ci95": [round(v, 4) for v in s.ci]} for s in report.sides},
-    }
-    print(json.dumps(summary))
-    return 0
+    return balance_command(args)
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
@@ -512,6 +472,16 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("--players", default="veteran", help="veteran, recruit, or A,B")
     bl.add_argument("--jobs", type=int, default=2, help="processes (default 2, the cores)")
     bl.add_argument("--quiet", action="store_true", help="no progress bar")
+    bl.add_argument("--chart", metavar="PNG", help="draw the outcomes and losses to this PNG")
+    bl.add_argument(
+        "--suggest", action="store_true", help="try the sheets' balancing moves, say the best"
+    )
+    bl.add_argument(
+        "--trial-games", type=games_arg, default=40, help="battles per move tried (--suggest)"
+    )
+    bl.add_argument(
+        "--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to play on"
+    )
     bl.set_defaults(func=_cmd_balance)
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")

@@ -7,6 +7,7 @@ import pytest
 
 from game import cli
 from game.check.balance import SideResult, run_balance, verdict, wilson
+from game.rules.jsonfile import read_json_file
 
 
 @pytest.mark.parametrize(
@@ -58,3 +59,104 @@ def test_hulldown_balance_reports_and_names_a_bad_file(tmp_path, capsys):
     bad.write_text("{}", encoding="utf-8")
     assert cli.main(["balance", str(bad), "--games", "2", "--quiet"]) == 1
     assert "hulldown balance:" in capsys.readouterr().err
+
+
+def test_seats_swap_in_every_other_battle():
+    from game.check.balance import seats
+
+    assert [seats(("veteran", "recruit"), k) for k in range(3)] == [
+        ("veteran", "recruit"),
+        ("recruit", "veteran"),
+        ("veteran", "recruit"),
+    ]
+
+
+def test_losses_by_turn_end_at_the_battles_losses():
+    r = run_balance("maps/modern-skirmish.json", games=3, seed=2, jobs=1)
+    for s in r.sides:
+        curve = s.losses_by_turn
+        assert curve and all(b >= a for a, b in zip(curve, curve[1:], strict=False))
+        assert curve[-1] == pytest.approx(s.mean_losses)
+
+
+def test_the_chart_is_a_png_of_the_report(tmp_path):
+    import pygame
+
+    from game.check.balance_chart import write_chart
+
+    out = tmp_path / "chart.png"
+    assert (
+        cli.main(
+            [
+                "balance",
+                "maps/modern-skirmish.json",
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "--quiet",
+                "--chart",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    img = pygame.image.load(str(out))
+    assert img.get_size() == (1200, 500)
+    r = run_balance("maps/modern-skirmish.json", games=2, seed=1, jobs=1)
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    with pytest.raises(OSError):  # a folder that is a file: nothing written, one OSError
+        write_chart(r, "x", tmp_path / "a-file" / "chart.png")
+
+
+def test_a_dask_cluster_gives_the_local_pools_results():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        far = run_balance(
+            "maps/modern-skirmish.json",
+            games=4,
+            seed=11,
+            players=("veteran", "recruit"),
+            scheduler=cluster.scheduler_address,
+        )
+    near = run_balance(
+        "maps/modern-skirmish.json", games=4, seed=11, players=("veteran", "recruit"), jobs=1
+    )
+    assert far == near
+
+
+def test_an_unreachable_scheduler_is_one_line(capsys):
+    pytest.importorskip("distributed")
+    argv = [
+        "balance",
+        "maps/modern-skirmish.json",
+        "--games",
+        "1",
+        "--quiet",
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+    ]
+    assert cli.main(argv) == 1
+    assert "cannot reach the dask scheduler" in capsys.readouterr().err
+
+
+def test_suggest_tries_moves_that_weaken_the_favoured_side(tmp_path):
+    from game.check.suggest import families, suggest
+
+    raw = read_json_file("maps/modern-meeting.json")
+    fams = families(raw, "B")
+    kinds = {(f[0].kind, f[0].side_id) for f in fams}
+    assert kinds == {("remove", "B"), ("add", "A"), ("cohesion", "A"), ("cohesion", "B")}
+    for f in fams:
+        if f[0].kind == "cohesion" and f[0].side_id == "B":
+            assert [c.n for c in f][:3] == [15, 14, 13]  # B's 16, lowered a level at a time
+    lines = []
+    found = suggest(
+        "maps/modern-skirmish.json", games=2, seed=3, jobs=1, said=lines.append, max_steps=1
+    )
+    assert lines[0].startswith("as it is:")
+    assert len(found.trials) == len(lines) - 1
+    if found.best is not None:
+        assert abs(found.best.gap) < abs(found.base.sides[0].rate - found.base.sides[1].rate)

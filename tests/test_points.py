@@ -99,3 +99,61 @@ def test_a_broken_file_is_costed_as_far_as_it_goes(spoil, capsys, tmp_path):
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(raw), encoding="utf-8")
     assert cli.main(["points", str(path)]) == 0
+
+
+# --- the moves as edits (apply_change), which hulldown balance --suggest plays ---------------
+
+from game import ScenarioError, parse_scenario  # noqa: E402
+from game.editor.points import Change, apply_change  # noqa: E402
+from game.rules.jsonfile import read_json_file  # noqa: E402
+
+
+def _meeting() -> dict:
+    return read_json_file("maps/modern-meeting.json")
+
+
+def test_removing_stands_takes_the_last_plain_ones_and_the_file_still_loads():
+    raw = _meeting()
+    out = apply_change(raw, Change("remove", "B", "M1A2 Abrams", 3))
+    b = [s for s in out["stands"] if s["side"] == "B"]
+    assert len(b) == 4 and any(s["ghq"] for s in b)
+    assert forces(out, DATA)[1].value == pytest.approx(4 * 557 * 1.6)
+    parse_scenario(out, "moved")
+    assert len([s for s in raw["stands"] if s["side"] == "B"]) == 7  # the input is untouched
+
+
+def test_added_entering_stands_land_on_the_entry_edge_clear_of_the_others():
+    out = apply_change(_meeting(), Change("add", "A", "T-80U / AT-11", 3))
+    a = [s for s in out["stands"] if s["side"] == "A"]
+    assert len(a) == 13 and sum(s["ghq"] for s in a) == 1
+    new = a[-3:]
+    assert [s["id"] for s in new] == ["A11", "A12", "A13"]
+    assert all(s["x"] == 0 and s["on_table"] is False for s in new)
+    ys = sorted(s["y"] for s in a)
+    assert min(b - a for a, b in zip(ys, ys[1:], strict=False)) >= 1.5
+    parse_scenario(out, "moved")
+
+
+def test_added_placed_stands_go_beside_their_model_without_overlap():
+    raw = read_json_file("maps/modern-skirmish.json")
+    out = apply_change(raw, Change("add", "B", "T-90 / AT-12", 2))
+    assert len(out["stands"]) == 8
+    parse_scenario(out, "moved")  # no overlap, on the table, not on impassable ground
+
+
+def test_cohesion_moves_set_the_level_and_bad_moves_say_why():
+    out = apply_change(_meeting(), Change("cohesion", "A", "", 18))
+    assert out["sides"][0]["cohesion"] == 18
+    with pytest.raises(ValueError, match="only"):
+        apply_change(_meeting(), Change("remove", "B", "M1A2 Abrams", 7))  # the GHQ stays
+    with pytest.raises(ValueError, match="no side"):
+        apply_change(_meeting(), Change("cohesion", "C", "", 3))
+    with pytest.raises(ScenarioError):
+        parse_scenario(apply_change(_meeting(), Change("cohesion", "A", "", 0)), "moved")
+
+
+def test_every_listed_move_carries_the_change_that_makes_it():
+    raw = _meeting()
+    for m in balancing_moves(raw, DATA, 20):
+        fs = forces(apply_change(raw, m.change), DATA)
+        assert (fs[0].value, fs[1].value) == pytest.approx(m.values)

@@ -2,19 +2,24 @@
 with 95% Wilson intervals and a verdict (#34 part 3; ``hulldown balance``).
 
 Battles run on a process pool (one per core by default), seeds ``seed .. seed + games - 1``,
-each with the same players as ``hulldown simulate`` (``game.check.sim.play_battle``); the same
-seeds give the same results whatever the number of workers.
+each with the same players as ``hulldown simulate`` (``game.check.sim.play_battle``), the
+players' seats swapped in every other battle; the same seeds give the same results whatever
+the number of workers, and on a dask.distributed cluster (``--scheduler``, the optional extra
+``hulldown[cluster]``) as on the local pool.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import multiprocessing as mp
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from game import load_scenario
+from game import load_scenario, parse_scenario
 from game.check.sim import play_battle
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -36,7 +41,8 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 @dataclass(frozen=True)
 class SideResult:
     """One side over the battles: ``wins``, its win ``rate`` and 95% interval ``ci``, the
-    mean of the stands it lost."""
+    mean of the stands it lost, and ``losses_by_turn``: the mean stands lost by the end of
+    each turn (a battle that ended sooner counts its final losses on)."""
 
     side: str
     name: str
@@ -44,6 +50,7 @@ class SideResult:
     rate: float
     ci: tuple[float, float]
     mean_losses: float
+    losses_by_turn: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,17 +81,79 @@ _SCENARIO = None
 _PLAYERS: tuple[str, str] = ("veteran", "veteran")
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One battle of a balance run: the ``winner`` (a side id or None), ``turns`` played,
+    stands lost by side, and stands lost by side at the end of each turn."""
+
+    winner: str | None
+    turns: int
+    losses: dict[str, int]
+    losses_by_turn: tuple[dict[str, int], ...]
+
+
+def seats(players: tuple[str, str], k: int) -> tuple[str, str]:
+    """The players of the ``k``-th battle of a run (0 first): as given for even ``k``,
+    swapped for odd, so each kind of player commands each side in half the battles."""
+    return players if k % 2 == 0 else (players[1], players[0])
+
+
 def _init(path: str, players: tuple[str, str]) -> None:
     global _SCENARIO, _PLAYERS
     _SCENARIO = load_scenario(path)
     _PLAYERS = players
 
 
-def _one(seed: int) -> tuple[str | None, int, dict[str, int]]:
-    r = play_battle(_SCENARIO, seed, _PLAYERS)
+def _play(scenario, seed: int, players: tuple[str, str]) -> Outcome:
+    r = play_battle(scenario, seed, players)
     if r.log_problems:
         raise RuntimeError(f"seed {seed}: the battle log broke its format: {r.log_problems[0]}")
-    return r.winner, r.turns, r.losses
+    return Outcome(r.winner, r.turns, r.losses, tuple(r.losses_by_turn))
+
+
+def _one(job: tuple[int, int]) -> Outcome:
+    seed, k = job
+    return _play(_SCENARIO, seed, seats(_PLAYERS, k))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(text: str, where: str):
+    return parse_scenario(json.loads(text), where)
+
+
+def play_remote(seed: int, k: int, text: str, where: str, players: tuple[str, str]) -> Outcome:
+    """One battle on a dask worker: the scenario travels as its JSON ``text`` (a worker may
+    not see the file), parsed once per worker and kept. Raises what :func:`_play` raises."""
+    return _play(_parsed(text, where), seed, seats(players, k))
+
+
+def _on_scheduler(
+    address: str, path: str, jobs: list[tuple[int, int]], players, progress
+) -> list[Outcome]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ValueError(
+            "--scheduler needs dask.distributed: pip install 'hulldown[cluster]'"
+        ) from None
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        client = Client(address, timeout=10)
+    except (OSError, TimeoutError) as err:
+        raise ValueError(f"cannot reach the dask scheduler at {address} ({err})") from None
+    try:
+        futures = [
+            client.submit(play_remote, s, k, text, str(path), players, pure=False) for s, k in jobs
+        ]
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Outcome | None] = [None] * len(futures)
+        for done, fut in enumerate(as_completed(futures), 1):
+            out[index[fut.key]] = fut.result()
+            if progress:
+                progress(done)
+        return out  # type: ignore[return-value]
+    finally:
+        client.close()
 
 
 def run_balance(
@@ -94,41 +163,66 @@ def run_balance(
     players: tuple[str, str] = ("veteran", "veteran"),
     jobs: int = 2,
     progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> BalanceReport:
-    """Play ``games`` battles of the scenario at ``path`` with ``players`` on ``jobs``
-    processes (1: in this process) and report. ``progress(done)`` is called after each
-    battle. Raises ScenarioError for a scenario that does not load, ValueError for games
-    under 1, RuntimeError when a battle's log breaks its format."""
+    """Play ``games`` battles of the scenario at ``path``, seeds ``seed`` on, with
+    ``players`` (swapped in every other battle: :func:`seats`) on ``jobs`` processes (1: in
+    this process), or on the dask.distributed ``scheduler`` at that address when one is
+    given, and report; the same seeds give the same report either way. ``progress(done)``
+    is called after each battle. Raises ScenarioError for a scenario that does not load,
+    ValueError for games under 1 or a scheduler that cannot be reached (or dask not
+    installed), RuntimeError when a battle's log breaks its format."""
     if games < 1:
         raise ValueError(f"games must be 1 or more, not {games}")
     t0 = time.perf_counter()
     sc = load_scenario(path)
-    seeds = range(seed, seed + games)
-    results = []
-    if jobs <= 1:
+    work = [(seed + k, k) for k in range(games)]
+    results: list[Outcome] = []
+    if scheduler:
+        results = _on_scheduler(scheduler, path, work, players, progress)
+    elif jobs <= 1:
         _init(path, players)
-        for s in seeds:
-            results.append(_one(s))
+        for job in work:
+            results.append(_one(job))
             if progress:
                 progress(len(results))
     else:
         ctx = mp.get_context("spawn")
         with ctx.Pool(jobs, initializer=_init, initargs=(path, players)) as pool:
-            for r in pool.imap(_one, seeds, chunksize=4):
+            for r in pool.imap(_one, work, chunksize=4):
                 results.append(r)
                 if progress:
                     progress(len(results))
+    return report_of(sc, results, time.perf_counter() - t0)
+
+
+def report_of(sc, results: list[Outcome], seconds: float = 0.0) -> BalanceReport:
+    """The :class:`BalanceReport` of a scenario's battles (at least one)."""
+    games = len(results)
+    longest = max(len(r.losses_by_turn) for r in results)
     sides = []
     for side in sc.spec.sides:
-        k = sum(1 for w, _, _ in results if w == side.id)
-        losses = sum(lo.get(side.id, 0) for _, _, lo in results) / games
-        sides.append(SideResult(side.id, side.name, k, k / games, wilson(k, games), losses))
+        k = sum(1 for r in results if r.winner == side.id)
+        losses = sum(r.losses.get(side.id, 0) for r in results) / games
+        curve = tuple(
+            sum(
+                (
+                    r.losses_by_turn[min(t, len(r.losses_by_turn) - 1)]
+                    if r.losses_by_turn
+                    else r.losses
+                ).get(side.id, 0)
+                for r in results
+            )
+            / games
+            for t in range(longest)
+        )
+        sides.append(SideResult(side.id, side.name, k, k / games, wilson(k, games), losses, curve))
     a, b = sides
     return BalanceReport(
         games=games,
         sides=(a, b),
-        draws=sum(1 for w, _, _ in results if w is None),
-        mean_turns=sum(t for _, t, _ in results) / games,
+        draws=sum(1 for r in results if r.winner is None),
+        mean_turns=sum(r.turns for r in results) / games,
         verdict=verdict(a, b),
-        seconds=time.perf_counter() - t0,
+        seconds=seconds,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from game import Battle, Scenario, check_log
@@ -44,6 +44,7 @@ class BattleResult:
     seconds: float
     actions: int
     log_problems: list[str]
+    losses_by_turn: list[dict[str, int]] = field(default_factory=list)
 
 
 def make_player(kind: str, seed: int):
@@ -87,9 +88,15 @@ def play_battle(
     sides = battle.sides
     by_side = make_players(battle, players)
     n = 0
+    by_turn: list[dict[str, int]] = []
+    turn = battle.state.turn
     while not battle.finished:
         battle.apply(by_side[battle.to_act].choose(battle))
         n += 1
+        if battle.state.turn != turn:  # losses as each turn ended (turn 0 is the setup)
+            if turn > 0:
+                by_turn.append(battle.state.losses(sides))
+            turn = battle.state.turn
         if n > max_actions:
             raise RuntimeError(f"battle with seed {seed} did not end in {max_actions} actions")
     battle.log.close()
@@ -104,6 +111,7 @@ def play_battle(
         time.perf_counter() - t0,
         n,
         check_log(battle.log.events),
+        by_turn + [st.losses(sides)],
     )
 
 

@@ -11,6 +11,7 @@ the editor's statistics) and the rules data; no pygame. ``hulldown points`` prin
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 
@@ -55,13 +56,27 @@ class Force:
 
 
 @dataclass(frozen=True)
+class Change:
+    """A balancing move as an edit: ``kind`` "remove" or "add" ``n`` stands of ``unit`` to
+    side ``side_id``, or "cohesion" setting its cohesion to ``n``
+    (:func:`apply_change` makes it)."""
+
+    kind: str
+    side_id: str
+    unit: str
+    n: int
+
+
+@dataclass(frozen=True)
 class Move:
     """One balancing move: ``what`` in words, the two forces' values after it (in the
-    scenario's side order) and their ``ratio`` (larger over smaller, >= 1)."""
+    scenario's side order), their ``ratio`` (larger over smaller, >= 1) and the ``change``
+    that makes it."""
 
     what: str
     values: tuple[float, float]
     ratio: float
+    change: Change | None = None
 
 
 def ratio(a: float, b: float) -> float:
@@ -133,27 +148,149 @@ def balancing_moves(raw: dict, data: RulesData, most: int = 5) -> list[Move]:
     now = ratio(fs[0].value, fs[1].value)
     out: list[Move] = []
 
-    def consider(what: str, changed: Force, k: int) -> None:
+    for ch in all_changes(fs):
         values = [f.value for f in fs]
-        values[k] = changed.value
+        k = next(i for i, f in enumerate(fs) if f.side_id == ch.side_id)
+        values[k] = changed_force(fs[k], ch).value
         r = ratio(*values)
         if r < now - 1e-12:
-            out.append(Move(what, (values[0], values[1]), r))
+            out.append(Move(describe(ch, fs[k]), (values[0], values[1]), r, ch))
+    out.sort(key=lambda m: (m.ratio, m.what))
+    return out[:most]
 
-    for k, f in enumerate(fs):
-        who = f.name or f.side_id
+
+def describe(change: Change, force: Force) -> str:
+    """A change in words: "remove 2 M1A2 Abrams from Force 2 (M1A2)"."""
+    who = force.name or force.side_id
+    if change.kind == "remove":
+        return f"remove {change.n} {change.unit} from {who}"
+    if change.kind == "add":
+        return f"add {change.n} {change.unit} to {who}"
+    return f"set {who}'s cohesion to {change.n}"
+
+
+def changed_force(force: Force, change: Change) -> Force:
+    """The force as :func:`apply_change` would leave it."""
+    if change.kind == "cohesion":
+        return Force(force.side_id, force.name, change.n, force.lines)
+    pts = next((ln.points for ln in force.lines if ln.unit == change.unit), 0)
+    delta = -change.n if change.kind == "remove" else change.n
+    return _with(force, change.unit, delta, pts)
+
+
+def all_changes(fs: tuple[Force, ...]) -> list[Change]:
+    """Every move the sheets allow on these forces, each force's in turn: remove 1 or more
+    stands of one type (keeping at least one stand, and never a GHQ's or HQ's extra weight:
+    only stands counted once go), add 1 to :data:`MAX_ADDED` stands of a type it fields, or
+    set its cohesion to another level of :data:`COHESION_RANGE`."""
+    out = []
+    for f in fs:
         for ln in f.lines:
             if ln.points <= 0:
                 continue
             plain = ln.count - (ln.weighted - ln.count)  # the stands counted once
             for n in range(1, min(plain, f.stands - 1) + 1):
-                consider(f"remove {n} {ln.unit} from {who}", _with(f, ln.unit, -n, ln.points), k)
+                out.append(Change("remove", f.side_id, ln.unit, n))
             for n in range(1, MAX_ADDED + 1):
-                consider(f"add {n} {ln.unit} to {who}", _with(f, ln.unit, n, ln.points), k)
+                out.append(Change("add", f.side_id, ln.unit, n))
         lo, hi = COHESION_RANGE
-        for level in range(lo, hi + 1):
-            if level != f.cohesion:
-                changed = Force(f.side_id, f.name, level, f.lines)
-                consider(f"set {who}'s cohesion to {level}", changed, k)
-    out.sort(key=lambda m: (m.ratio, m.what))
-    return out[:most]
+        out += [
+            Change("cohesion", f.side_id, "", level)
+            for level in range(lo, hi + 1)
+            if level != f.cohesion
+        ]
+    return out
+
+
+SPACING_IN = 1.5
+"""Centres of an added stand and any other keep this far apart (inches): two 1" squares
+that far apart never overlap, whatever their facings."""
+
+
+def apply_change(raw: dict, change: Change) -> dict:
+    """A copy of the scenario dict with ``change`` made. Removed stands are the side's last
+    of that unit that are neither GHQ nor HQ (riders aboard them leave with them); added
+    ones copy the side's last stand of that unit (not as GHQ or HQ, in its group, entering
+    or placed as it is) at the nearest spot :data:`SPACING_IN` clear of every stand, on the
+    same entry edge for entering stands. Raises ValueError when the side has no such stand
+    to remove or copy, or no free spot is found."""
+    out = copy.deepcopy(raw)
+    sides = [s for s in out.get("sides", []) if isinstance(s, dict)]
+    side = next((s for s in sides if s.get("id") == change.side_id), None)
+    if side is None:
+        raise ValueError(f"no side {change.side_id!r}")
+    if change.kind == "cohesion":
+        side["cohesion"] = change.n
+        return out
+    stands = out.get("stands", [])
+    mine = [
+        st
+        for st in stands
+        if isinstance(st, dict)
+        and st.get("side") == change.side_id
+        and st.get("unit") == change.unit
+    ]
+    plain = [st for st in mine if not st.get("ghq") and not st.get("hq")]
+    if change.kind == "remove":
+        if len(plain) < change.n:
+            raise ValueError(f"{change.side_id} has only {len(plain)} {change.unit} to remove")
+        gone = {st.get("id") for st in plain[-change.n :]}
+        out["stands"] = [
+            st
+            for st in stands
+            if not (isinstance(st, dict) and (st.get("id") in gone or st.get("carried_by") in gone))
+        ]
+        return out
+    if not mine:
+        raise ValueError(f"{change.side_id} has no {change.unit} to copy")
+    model = (plain or mine)[-1]
+    ids = {st.get("id") for st in stands if isinstance(st, dict)}
+    for k in range(change.n):
+        new = {key: v for key, v in model.items() if key not in ("hq", "ghq", "carried_by")}
+        new["ghq"] = False
+        new["id"] = _fresh_id(str(change.side_id), ids)
+        ids.add(new["id"])
+        new["x"], new["y"] = _free_spot(out, model, k)
+        stands.append(new)
+    return out
+
+
+def _fresh_id(side: str, ids: set) -> str:
+    n = 1
+    while f"{side}{n}" in ids:
+        n += 1
+    return f"{side}{n}"
+
+
+def _free_spot(raw: dict, model: dict, k: int) -> tuple[float, float]:
+    table = raw.get("table", {})
+    width, depth = float(table.get("width", 0)), float(table.get("depth", 0))
+    x0, y0 = float(model.get("x", 0)), float(model.get("y", 0))
+    entering = model.get("on_table", True) is False
+    others = [
+        (float(st["x"]), float(st["y"]))
+        for st in raw.get("stands", [])
+        if isinstance(st, dict)
+        and isinstance(st.get("x"), int | float)
+        and isinstance(st.get("y"), int | float)
+        and st.get("carried_by") is None
+        and (st.get("on_table", True) is False) == entering
+    ]
+    along_y = entering and x0 in (0.0, width)  # entering on a left or right edge
+    spots = []
+    for ring in range(1, 40):
+        for sign in (1, -1):
+            if entering:
+                step = sign * ring * SPACING_IN / 2
+                spots.append((x0, y0 + step) if along_y else (x0 + step, y0))
+            else:
+                for dx, dy in ((0, 1), (-1, 0), (0, -1), (1, 0), (-1, 1), (-1, -1)):
+                    spots.append((x0 + sign * dx * ring * SPACING_IN, y0 + dy * ring * SPACING_IN))
+    for x, y in spots:
+        if entering:
+            inside = (0.5 <= y <= depth - 0.5) if along_y else (0.5 <= x <= width - 0.5)
+        else:
+            inside = 0.75 <= x <= width - 0.75 and 0.75 <= y <= depth - 0.75
+        if inside and all(math.hypot(x - ox, y - oy) >= SPACING_IN for ox, oy in others):
+            return round(x, 3), round(y, 3)
+    raise ValueError(f"no free spot near {model.get('id')} for another {model.get('unit')}")

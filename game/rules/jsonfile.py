@@ -414,8 +414,8 @@ def _user_mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed and
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; or ``bytes`` as they are: a PNG) to ``path`` atomically: a temporary file in the same folder, flushed and
     synced, then renamed over the target and the folder synced, so a crash never leaves a
     half-written file and the rename survives a power cut. The file keeps the permissions of
     the one it replaces, or gets those of a new file of the user's (the umask's).
@@ -432,7 +432,8 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     try:
         if hasattr(os, "fchmod"):
             os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

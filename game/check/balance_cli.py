@@ -1,0 +1,103 @@
+"""``hulldown balance`` on the command line (#34): the report, its chart and ``--suggest``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def balance_command(args: argparse.Namespace) -> int:
+    """``hulldown balance``: play a scenario AI against AI on a process pool (or a dask scheduler) and report each
+    side's win rate with its 95% interval, draws, mean losses and turns, and a verdict; with
+    ``--chart`` draw it to a PNG, with ``--suggest`` try the sheets' balancing moves (#34).
+    Exit 1 with one line for a scenario that does not load or a scheduler not reached."""
+    from tqdm import tqdm
+
+    from game import ScenarioError, load_scenario
+    from game.check.balance import run_balance
+
+    players = tuple(args.players.split(","))
+    players = players * 2 if len(players) == 1 else players
+    if args.suggest:
+        return balance_suggest(args, players)
+    bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
+    try:
+        report = run_balance(
+            args.scenario,
+            args.games,
+            args.seed,
+            players,
+            args.jobs,
+            lambda done: bar.update(done - bar.n),
+            scheduler=args.scheduler,
+        )
+    except (ScenarioError, ValueError) as err:
+        bar.close()
+        print(f"hulldown balance: {err}", file=sys.stderr)
+        return 1
+    bar.close()
+    print_balance(args.scenario, report, players)
+    if args.chart:
+        from game.check.balance_chart import write_chart
+
+        title = load_scenario(args.scenario).spec.title
+        try:
+            write_chart(report, f"{title}: {players[0]} against {players[1]}", args.chart)
+        except OSError as err:
+            print(f"{args.chart}: cannot write the chart ({err})", file=sys.stderr)
+            return 1
+        print(f"  chart: {args.chart}")
+    return 0
+
+
+def print_balance(scenario: str, report, players) -> None:
+    """Print a :class:`BalanceReport` as ``hulldown balance`` does, with a JSON summary last."""
+
+    print(f"{scenario}: {report.games} battles, {players[0]} against {players[1]}")
+    for s in report.sides:
+        print(
+            f"  {s.name or s.side} ({s.side}): {s.wins} wins, {s.rate:.1%} "
+            f"(95% {s.ci[0]:.1%}-{s.ci[1]:.1%}), {s.mean_losses:.1f} stands lost on average"
+        )
+    print(f"  draws: {report.draws}; mean turns {report.mean_turns:.1f}; {report.seconds:.0f} s")
+    print(f"  verdict: {report.verdict}")
+    summary = {
+        "games": report.games,
+        "draws": report.draws,
+        "verdict": report.verdict,
+        "seconds": round(report.seconds, 1),
+        **{s.side: {"wins": s.wins, "ci95": [round(v, 4) for v in s.ci]} for s in report.sides},
+    }
+    print(json.dumps(summary))
+
+
+def balance_suggest(args: argparse.Namespace, players) -> int:
+    """``hulldown balance --suggest``: the balancing move whose win rates come nearest even."""
+    from game import JsonFileError, ScenarioError
+    from game.check.suggest import suggest
+
+    games = args.trial_games
+    print(f"{args.scenario}: trying the sheets' balancing moves, {games} battles each")
+    try:
+        found = suggest(
+            args.scenario,
+            games,
+            args.seed,
+            players,
+            args.jobs,
+            args.scheduler,
+            lambda line: print(f"  {line}", flush=True),
+        )
+    except (ScenarioError, JsonFileError, ValueError) as err:
+        print(f"hulldown balance: {err}", file=sys.stderr)
+        return 1
+    if found.best is None:
+        print("  no move came nearer even than the scenario as it is")
+    else:
+        a, b = found.best.report.sides
+        print(
+            f"  suggested: {found.best.what} ({a.name or a.side} {a.rate:.0%}, "
+            f"{b.name or b.side} {b.rate:.0%} over {games} battles; check it with more)"
+        )
+    return 0
