@@ -294,3 +294,20 @@ def _free_spot(raw: dict, model: dict, k: int) -> tuple[float, float]:
         if inside and all(math.hypot(x - ox, y - oy) >= SPACING_IN for ox, oy in others):
             return round(x, 3), round(y, 3)
     raise ValueError(f"no free spot near {model.get('id')} for another {model.get('unit')}")
+
+
+def move_command(raw: dict, move: Move):
+    """The editor command making ``move`` (one history entry, labelled with its words): the
+    stand list and the sides as :func:`apply_change` leaves them. Raises ValueError as
+    :func:`apply_change` does, or for a move without its change."""
+    from game.editor.commands import Batch, SetField
+
+    if move.change is None:
+        raise ValueError(f"{move.what}: no change to make")
+    after = apply_change(raw, move.change)
+    sets = [
+        SetField((key,), after[key], move.what)
+        for key in ("stands", "sides")
+        if after.get(key) != raw.get(key)
+    ]
+    return Batch(tuple(sets), move.what)

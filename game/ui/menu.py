@@ -160,7 +160,9 @@ class MenuScreen:
         self._scenario_rect = pygame.Rect(x, y + 24, 340, 34)
         self._scenario_menu()
         self.open_file = UIButton(pygame.Rect(x + 346, y + 24, 114, 34), "Open file...", m)
-        y += 70
+        self.points = UILabel(pygame.Rect(x - 100, y + 60, 660, 20), "", m)
+        self._show_points()
+        y += 92
         UILabel(pygame.Rect(x, y, 460, 22), "Players", m)
         self.players = UIDropDownMenu(
             [HOTSEAT, VS_AI_FIRST, VS_AI_SECOND], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m
@@ -190,9 +192,10 @@ class MenuScreen:
             self.resume_button.disable()
         self.load_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Load a save...", m)
         y += 48
-        self.editor_button = UIButton(pygame.Rect(x, y, 148, 40), "Map editor", m)
-        self.settings_button = UIButton(pygame.Rect(x + 156, y, 148, 40), "Settings", m)
-        self.quit_button = UIButton(pygame.Rect(x + 312, y, 148, 40), "Quit", m)
+        self.quick_button = UIButton(pygame.Rect(x, y, 109, 40), "Quick battle", m)
+        self.editor_button = UIButton(pygame.Rect(x + 117, y, 109, 40), "Map editor", m)
+        self.settings_button = UIButton(pygame.Rect(x + 234, y, 109, 40), "Settings", m)
+        self.quit_button = UIButton(pygame.Rect(x + 351, y, 109, 40), "Quit", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
 
@@ -212,6 +215,25 @@ class MenuScreen:
         if old is not None:
             old.kill()
         self.scenario_menu = UIDropDownMenu(names, chosen, self._scenario_rect, self.app.manager)
+
+    def _show_points(self) -> None:
+        """Under the Scenario drop-down: the chosen scenario's forces as the seed sheets
+        cost them (stands x points x cohesion / 10) and their ratio."""
+        from game.editor.points import forces, ratio
+
+        text = ""
+        if self.chosen is not None:
+            try:
+                raw = game.read_json_file(self.chosen)
+                fs = forces(raw, game.load_rules_data()) if isinstance(raw, dict) else ()
+            except game.JsonFileError:
+                fs = ()
+            if len(fs) == 2:
+                text = "Points: " + " against ".join(
+                    f"{f.name or f.side_id} {f.value:g}" for f in fs
+                )
+                text += f" (ratio {ratio(fs[0].value, fs[1].value):.2f} : 1)"
+        self.points.set_text(text)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -265,6 +287,7 @@ class MenuScreen:
         if path not in self.maps:
             self.maps.append(path)
         self._scenario_menu()
+        self._show_points()
         spec = sc.spec
         self.say(
             f"Scenario: {spec.title} ({path.name}: {spec.ruleset}, "
@@ -285,6 +308,7 @@ class MenuScreen:
         self.app.manager.process_events(ev)
         if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.scenario_menu:
             self.chosen = self._labels.get(ev.text, MAPS_DIR / ev.text)
+            self._show_points()
         elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             path = Path(ev.text)
             if self.dialog_purpose == "scenario":
@@ -300,6 +324,10 @@ class MenuScreen:
                 self._dialog("save", "Load a save")
             elif ev.ui_element is self.open_file:
                 self._dialog("scenario", "Open a scenario")
+            elif ev.ui_element is self.quick_button:
+                from game.ui.quick_battle import QuickBattleScreen
+
+                self.app.show(QuickBattleScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
             elif ev.ui_element is self.editor_button:
                 from game.ui.editor import editor_screen
 

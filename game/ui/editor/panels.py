@@ -61,6 +61,7 @@ class PanelsMixin(SetupPanelsMixin):
             (len(self.hidden), len(self.locked)),
             self.app.size,
             self._panel_scroll,
+            self.balance_key(),
         )
 
     def refresh_panel(self, force: bool = False) -> None:
@@ -440,6 +441,8 @@ class PanelsMixin(SetupPanelsMixin):
         """A link clicked in a panel's text (``problem:K``)."""
         if target.startswith("problem:"):
             self._problem_clicked(int(target.split(":")[1]))
+        elif target.startswith("move:"):
+            self.apply_move(int(target.split(":")[1]))
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
@@ -516,6 +519,7 @@ class PanelsMixin(SetupPanelsMixin):
                 ".geojson",
             ),
         )
+        self._panel_balance()
         try:
             stats = map_statistics(self.doc.raw, self.doc.data)
         except ValueError as err:

@@ -26,6 +26,7 @@ from game.editor.document import (
 )
 from game.ui.editor.actions import ActionsMixin
 from game.ui.editor.balance import BalanceViewsMixin
+from game.ui.editor.balance_check import BalanceCheckMixin
 from game.ui.editor.drawing import DrawingMixin
 from game.ui.editor.files import FilesMixin
 from game.ui.editor.keys import InputMixin
@@ -62,6 +63,7 @@ class EditorScreen(
     PanelsMixin,
     ToolbarMixin,
     BalanceViewsMixin,
+    BalanceCheckMixin,
     DrawingMixin,
     InputMixin,
 ):

@@ -1,0 +1,88 @@
+"""A balance check (:func:`game.check.balance.run_balance`) run in a background thread, for
+the editor's Map panel and the quick-battle screen: AI against AI on both cores while the
+window goes on; the screen polls it each frame and can stop it."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tempfile
+import threading
+from pathlib import Path
+
+SCREEN_GAMES = 40
+"""Battles a check started on screen plays: a first answer in about a minute on 2 cores
+(the interval is then about +-15 points; ``hulldown balance`` plays 200 by default)."""
+
+
+class _Stopped(Exception):
+    pass
+
+
+class BalanceJob:
+    """One background balance check of a scenario dict ``raw`` (copied; the caller may go
+    on editing), ``games`` battles, veteran against veteran, on ``jobs`` processes.
+    ``version`` is any tag the caller compares later (the editor's history version).
+
+    Read ``done`` (battles played), ``report`` (a BalanceReport once finished), ``error``
+    (one line when it failed), ``running``; :meth:`stop` ends it at the next battle."""
+
+    def __init__(self, raw: dict, games: int = SCREEN_GAMES, jobs: int = 2, version=None):
+        self.games = games
+        self.version = version
+        self.done = 0
+        self.report = None
+        self.error = ""
+        self._stop = False
+        self._raw = copy.deepcopy(raw)
+        self._jobs = jobs
+        self._thread = threading.Thread(target=self._work, name="balance-check", daemon=True)
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        """Whether battles are still being played."""
+        return self._thread.is_alive()
+
+    def stop(self) -> None:
+        """Ask the check to end after the battle under way (its report stays None)."""
+        self._stop = True
+
+    def _progress(self, done: int) -> None:
+        self.done = done
+        if self._stop:
+            raise _Stopped
+
+    def _work(self) -> None:
+        from game import ScenarioError
+        from game.check.balance import run_balance
+
+        with tempfile.TemporaryDirectory(prefix="hulldown-balance-") as tmp:
+            path = Path(tmp) / "scenario.json"
+            path.write_text(json.dumps(self._raw), encoding="utf-8")
+            try:
+                self.report = run_balance(
+                    str(path), self.games, 1, ("veteran", "veteran"), self._jobs, self._progress
+                )
+            except _Stopped:
+                self.error = "stopped"
+            except (ScenarioError, ValueError) as err:
+                self.error = str(err).splitlines()[0].replace(str(path), "the scenario")
+            except Exception as err:  # a battle that broke: said on screen, never raised
+                self.error = f"the check failed ({err})"
+
+    def summary(self) -> str:
+        """One or two lines for the screen: progress while running, then each side's win
+        rate with its 95% interval, the draws and the verdict (plain text)."""
+        if self.running:
+            return f"Balance check: {self.done} of {self.games} AI battles played..."
+        if self.report is None:
+            return f"Balance check: {self.error or 'not run'}"
+        r = self.report
+        sides = "; ".join(
+            f"{s.name or s.side} wins {s.rate:.0%} ({s.ci[0]:.0%}-{s.ci[1]:.0%})" for s in r.sides
+        )
+        return (
+            f"Balance check, {r.games} AI battles (veteran against veteran): {sides}; "
+            f"draws {r.draws / r.games:.0%}. Verdict: {r.verdict}."
+        )
