@@ -73,16 +73,17 @@ class BalanceJob:
 
     def summary(self) -> str:
         """One or two lines for the screen: progress while running, then each side's win
-        rate with its 95% interval, the draws and the verdict (plain text)."""
+        rate with its 95% interval in percent, the draws and the verdict (plain text)."""
         if self.running:
             return f"Balance check: {self.done} of {self.games} AI battles played..."
         if self.report is None:
             return f"Balance check: {self.error or 'not run'}"
         r = self.report
-        sides = "; ".join(
-            f"{s.name or s.side} wins {s.rate:.0%} ({s.ci[0]:.0%}-{s.ci[1]:.0%})" for s in r.sides
+        sides = ", ".join(
+            f"{s.name or s.side} {s.rate:.0%} ({s.ci[0] * 100:.0f}-{s.ci[1] * 100:.0f})"
+            for s in r.sides
         )
+        verdict = r.verdict[0].upper() + r.verdict[1:]
         return (
-            f"Balance check, {r.games} AI battles (veteran against veteran): {sides}; "
-            f"draws {r.draws / r.games:.0%}. Verdict: {r.verdict}."
+            f"{r.games} AI battles won: {sides}, draws {r.draws / r.games:.0%}. Verdict: {verdict}."
         )

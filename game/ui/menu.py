@@ -327,7 +327,9 @@ class MenuScreen:
             elif ev.ui_element is self.quick_button:
                 from game.ui.quick_battle import QuickBattleScreen
 
-                self.app.show(QuickBattleScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
+                self.app.show(
+                    QuickBattleScreen(self.app, lambda: self.app.show(MenuScreen(self.app)))
+                )
             elif ev.ui_element is self.editor_button:
                 from game.ui.editor import editor_screen
 

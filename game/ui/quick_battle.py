@@ -261,7 +261,9 @@ class QuickBattleScreen:
         if path is None:
             return
         choice = _pick(self.players.selected_option)
-        ai = {"B": "veteran"} if choice == VS_AI_A else {"A": "veteran"} if choice == VS_AI_B else {}
+        ai = (
+            {"B": "veteran"} if choice == VS_AI_A else {"A": "veteran"} if choice == VS_AI_B else {}
+        )
         speed = getattr(getattr(self.app, "settings", None), "ai_speed", 12.0)
         try:
             battle = new_battle(path, self.numbers()[3], ai, speed)

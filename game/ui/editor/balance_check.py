@@ -21,13 +21,12 @@ class BalanceCheckMixin:
         from game.editor.points import balancing_moves
 
         self._moves = balancing_moves(self.doc.raw, self.doc.data, 3)
-        lines = ["<b>Balancing moves</b> (the sheets' points; click one to make it)"]
+        lines = ["<b>Balancing moves</b> (click one to make it)"]
         lines += [
-            f"<a href='move:{k}'>{html.escape(m.what)}</a>: "
-            f"{m.values[0]:g} against {m.values[1]:g}, ratio {m.ratio:.2f}"
+            f"<a href='move:{k}'>{html.escape(m.what)}</a>: ratio {m.ratio:.2f}"
             for k, m in enumerate(self._moves)
-        ] or ["none brings the points nearer even"]
-        self._text("<br>".join(lines), 26 + 22 * max(1, len(self._moves)) + 12)
+        ] or ["none brings the sheets' points nearer even"]
+        self._text("<br>".join(lines), 34 + 26 * len(self._moves) if self._moves else 56)
         job = self.balance_job
         if job is not None and job.running:
             self._pbutton(f"Stop the check ({job.done} of {job.games} battles)", job.stop)
@@ -39,7 +38,7 @@ class BalanceCheckMixin:
                 if job.version != self.doc.history.version and not job.running
                 else ""
             )
-            self._text(html.escape(job.summary()) + stale, 76)
+            self._text(html.escape(job.summary()) + stale, 86)
 
     def balance_key(self) -> tuple:
         """What the panel shows of the check (the panel is rebuilt when it changes)."""
