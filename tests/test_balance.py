@@ -160,3 +160,23 @@ def test_suggest_tries_moves_that_weaken_the_favoured_side(tmp_path):
     assert len(found.trials) == len(lines) - 1
     if found.best is not None:
         assert abs(found.best.gap) < abs(found.base.sides[0].rate - found.base.sides[1].rate)
+
+
+def test_the_shipped_balanced_meeting_is_the_tools_output_and_the_seed_sheet_less_4_m1a2():
+    import json
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "tools"))
+    from make_balanced_meeting import build
+
+    shipped = read_json_file(root / "maps" / "modern-meeting-balanced.json")
+    assert shipped == json.loads(json.dumps(build()))
+    seed = read_json_file(root / "maps" / "modern-meeting.json")
+    kept = {k: v for k, v in shipped.items() if k not in ("title", "description", "stands")}
+    assert kept == {k: v for k, v in seed.items() if k not in ("title", "description", "stands")}
+    b = [s["unit"] for s in shipped["stands"] if s["side"] == "B"]
+    assert b == ["M1A2 Abrams"] * 3
+    a = [s for s in shipped["stands"] if s["side"] == "A"]
+    assert a == [s for s in seed["stands"] if s["side"] == "A"]

@@ -73,7 +73,8 @@ class BalanceJob:
 
     def summary(self) -> str:
         """One or two lines for the screen: progress while running, then each side's win
-        rate with its 95% interval in percent, the draws and the verdict (plain text)."""
+        rate with its 95% interval in percent, the draws, the verdict, and the mean stands
+        lost and turns (plain text)."""
         if self.running:
             return f"Balance check: {self.done} of {self.games} AI battles played..."
         if self.report is None:
