@@ -480,6 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--trial-games", type=games_arg, default=40, help="battles per move tried (--suggest)"
     )
     bl.add_argument(
+        "--rounds", type=int, default=2, help="moves made one on top of another (--suggest)"
+    )
+    bl.add_argument(
         "--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to play on"
     )
     bl.set_defaults(func=_cmd_balance)

@@ -154,12 +154,14 @@ def test_suggest_tries_moves_that_weaken_the_favoured_side(tmp_path):
             assert [c.n for c in f][:3] == [15, 14, 13]  # B's 16, lowered a level at a time
     lines = []
     found = suggest(
-        "maps/modern-skirmish.json", games=2, seed=3, jobs=1, said=lines.append, max_steps=1
+        "maps/modern-skirmish.json", games=2, seed=3, jobs=1, said=lines.append, max_steps=1,
+        rounds=2,
     )
     assert lines[0].startswith("as it is:")
     assert len(found.trials) == len(lines) - 1
     if found.best is not None:
         assert abs(found.best.gap) < abs(found.base.sides[0].rate - found.base.sides[1].rate)
+        assert 1 <= len(found.best.changes) <= 2
 
 
 def test_the_shipped_balanced_meeting_is_the_tools_output_and_the_seed_sheet_less_4_m1a2():

@@ -88,6 +88,7 @@ def balance_suggest(args: argparse.Namespace, players) -> int:
             args.jobs,
             args.scheduler,
             lambda line: print(f"  {line}", flush=True),
+            rounds=args.rounds,
         )
     except (ScenarioError, JsonFileError, ValueError) as err:
         print(f"hulldown balance: {err}", file=sys.stderr)

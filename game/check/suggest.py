@@ -1,5 +1,5 @@
-"""``hulldown balance --suggest``: which of the seed sheets' balancing moves brings a
-scenario's win rates nearest even (#34)? Points say what the sheets think a force is worth;
+"""``hulldown balance --suggest``: which of the seed sheets' balancing moves (or which two,
+one on top of the other) brings a scenario's win rates nearest even (#34)? Points say what the sheets think a force is worth;
 this plays it. The moves that weaken the favoured side or strengthen the other (remove
 stands, add stands, change a cohesion level: :func:`game.editor.points.all_changes`) are
 tried family by family, each a step stronger than the last, until the favoured side is no
@@ -21,11 +21,12 @@ from game.editor.points import Change, all_changes, apply_change, describe, forc
 
 @dataclass(frozen=True)
 class Trial:
-    """One move tried: ``what`` in words, the ``change``, and the balance ``report`` of the
-    changed scenario (None when the change made a file that does not load: ``problem``)."""
+    """One set of moves tried: ``what`` in words, the ``changes`` in the order made, and
+    the balance ``report`` of the changed scenario (None when the changes made a file that
+    does not load: ``problem``)."""
 
     what: str
-    change: Change
+    changes: tuple[Change, ...]
     report: BalanceReport | None
     problem: str = ""
 
@@ -36,6 +37,11 @@ class Trial:
             return float("inf")
         a, b = self.report.sides
         return a.rate - b.rate
+
+    @property
+    def size(self) -> int:
+        """How much the trial changes: the stands added or removed (a cohesion level 0)."""
+        return sum(c.n for c in self.changes if c.kind != "cohesion")
 
 
 @dataclass(frozen=True)
@@ -83,53 +89,78 @@ def suggest(
     scheduler: str | None = None,
     said: Callable[[str], None] | None = None,
     max_steps: int = 6,
+    rounds: int = 2,
 ) -> Suggestion:
     """Play the scenario at ``path`` and each family of :func:`families` (at most
     ``max_steps`` moves a family), ``games`` battles a trial on the same seeds, stopping a
     family once the favoured side no longer wins more; ``said(line)`` is told each result.
     The best trial is the one whose two win rates are nearest each other (fewer stands
-    changed first among equals). Raises what :func:`run_balance` raises."""
+    changed first among equals). When it is still not balanced, a next round (at most
+    ``rounds`` in all) tries each family again on top of it. Raises what
+    :func:`run_balance` raises."""
     say = said or (lambda _line: None)
     raw = read_json_file(path)
     base = run_balance(path, games, seed, players, jobs, scheduler=scheduler)
-    a, b = base.sides
     say(f"as it is: {_rates(base)}")
-    if a.rate == b.rate:
-        return Suggestion(base, (), None)
-    favoured = a.side if a.rate > b.rate else b.side
-    sign = 1 if favoured == a.side else -1
-    fs = {f.side_id: f for f in forces(raw, load_rules_data())}
     trials: list[Trial] = []
+    best: Trial | None = None
+    report, done, words = base, (), []
+    data = load_rules_data()
     with tempfile.TemporaryDirectory(prefix="hulldown-suggest-") as tmp:
-        for fam in families(raw, favoured):
-            for ch in fam[:max_steps]:
-                what = describe(ch, fs[ch.side_id])
-                trial = _trial(
-                    raw, ch, what, Path(tmp), path, games, seed, players, jobs, scheduler
-                )
-                trials.append(trial)
-                say(f"{what}: {_rates(trial.report) if trial.report else trial.problem}")
-                if trial.report is None or sign * trial.gap <= 0:
-                    break
-    base_gap = abs(a.rate - b.rate)
-    good = [t for t in trials if abs(t.gap) < base_gap]
-    best = (
-        min(good, key=lambda t: (abs(t.gap), t.change.n if t.change.kind != "cohesion" else 0))
-        if good
-        else None
-    )
+        for _ in range(rounds):
+            a, b = report.sides
+            if a.rate == b.rate:
+                break
+            favoured = a.side if a.rate > b.rate else b.side
+            sign = 1 if favoured == a.side else -1
+            now = raw
+            for ch in done:
+                now = apply_change(now, ch)
+            fs = {f.side_id: f for f in forces(now, data)}
+            tried = []
+            for fam in families(now, favoured):
+                for ch in fam[:max_steps]:
+                    what = "; then ".join([*words, describe(ch, fs[ch.side_id])])
+                    trial = _trial(
+                        raw,
+                        (*done, ch),
+                        what,
+                        Path(tmp),
+                        path,
+                        games,
+                        seed,
+                        players,
+                        jobs,
+                        scheduler,
+                    )
+                    tried.append(trial)
+                    say(f"{what}: {_rates(trial.report) if trial.report else trial.problem}")
+                    if trial.report is None or sign * trial.gap <= 0:
+                        break
+            trials += tried
+            gap = abs(a.rate - b.rate)
+            good = [t for t in tried if abs(t.gap) < gap]
+            if not good:
+                break
+            best = min(good, key=lambda t: (abs(t.gap), t.size))
+            if best.report.verdict == "balanced":
+                break
+            report, done, words = best.report, best.changes, best.what.split("; then ")
     return Suggestion(base, tuple(trials), best)
 
 
-def _trial(raw, ch, what, tmp: Path, path, games, seed, players, jobs, scheduler) -> Trial:
+def _trial(raw, changes, what, tmp: Path, path, games, seed, players, jobs, scheduler) -> Trial:
     try:
-        changed = apply_change(raw, ch)
+        changed = raw
+        for ch in changes:
+            changed = apply_change(changed, ch)
         parse_scenario(changed, f"{path} ({what})")
     except (ValueError, ScenarioError) as err:
-        return Trial(what, ch, None, str(err).splitlines()[0])
+        return Trial(what, changes, None, str(err).splitlines()[0])
     f = tmp / Path(path).name
     f.write_text(json.dumps(changed), encoding="utf-8")
-    return Trial(what, ch, run_balance(str(f), games, seed, players, jobs, scheduler=scheduler))
+    report = run_balance(str(f), games, seed, players, jobs, scheduler=scheduler)
+    return Trial(what, changes, report)
 
 
 def _rates(r: BalanceReport) -> str:
