@@ -165,6 +165,7 @@ def test_suggest_tries_moves_that_weaken_the_favoured_side(tmp_path):
 
 
 def test_the_shipped_balanced_meeting_is_the_tools_output_and_the_seed_sheet_less_4_m1a2():
+    """Four M1A2 fewer and their cohesion 14: the rest is the seed sheet's."""
     import json
     import sys
     from pathlib import Path
@@ -176,8 +177,13 @@ def test_the_shipped_balanced_meeting_is_the_tools_output_and_the_seed_sheet_les
     shipped = read_json_file(root / "maps" / "modern-meeting-balanced.json")
     assert shipped == json.loads(json.dumps(build()))
     seed = read_json_file(root / "maps" / "modern-meeting.json")
-    kept = {k: v for k, v in shipped.items() if k not in ("title", "description", "stands")}
-    assert kept == {k: v for k, v in seed.items() if k not in ("title", "description", "stands")}
+    skip = ("title", "description", "stands", "sides")
+    kept = {k: v for k, v in shipped.items() if k not in skip}
+    assert kept == {k: v for k, v in seed.items() if k not in skip}
+    assert [s["cohesion"] for s in shipped["sides"]] == [15, 14]
+    assert [dict(s, cohesion=0) for s in shipped["sides"]] == [
+        dict(s, cohesion=0) for s in seed["sides"]
+    ]
     b = [s["unit"] for s in shipped["stands"] if s["side"] == "B"]
     assert b == ["M1A2 Abrams"] * 3
     a = [s for s in shipped["stands"] if s["side"] == "A"]

@@ -125,6 +125,7 @@ def test_a_background_balance_check_reports_and_can_be_stopped():
         time.sleep(0.1)
     assert job.report is not None and job.done == 2
     assert "Verdict:" in job.summary() and job.summary().startswith("2 AI battles won: ")
+    assert "Lost on average: " in job.summary()
     stopped = BalanceJob(raw, games=50, jobs=1)
     stopped.stop()
     for _ in range(600):

@@ -85,6 +85,8 @@ class BalanceJob:
             for s in r.sides
         )
         verdict = r.verdict[0].upper() + r.verdict[1:]
+        lost = ", ".join(f"{s.name or s.side} {s.mean_losses:.1f}" for s in r.sides)
         return (
-            f"{r.games} AI battles won: {sides}, draws {r.draws / r.games:.0%}. Verdict: {verdict}."
+            f"{r.games} AI battles won: {sides}, draws {r.draws / r.games:.0%}. "
+            f"Verdict: {verdict}. Lost on average: {lost}, in {r.mean_turns:.1f} turns."
         )

@@ -90,7 +90,7 @@ class QuickBattleScreen:
         self.heads = []
         self.lists = []
         items = self._unit_items()
-        tall = max(120, min(230, h - 580))
+        tall = max(120, min(420, h - 580))  # taller lists on a taller window
         for k in range(2):
             self.heads.append(UILabel(pygame.Rect(x + 350 * k, y, 330, 22), "", m))
             chosen = self._label(self.units[k])
@@ -112,10 +112,10 @@ class QuickBattleScreen:
             e.set_text(first)
             self.entries[name] = e
         y += 62
-        self.summary = UITextBox("", pygame.Rect(x, y, 400, 176), m)
-        self.preview_rect = pygame.Rect(x + 410, y, 270, 176)
+        self.summary = UITextBox("", pygame.Rect(x, y, 400, 204), m)
+        self.preview_rect = pygame.Rect(x + 410, y, 270, 204)
         self.preview: pygame.Surface | None = None
-        y += 184
+        y += 212
         self.players = UIDropDownMenu(
             [HOTSEAT, VS_AI_A, VS_AI_B], HOTSEAT, pygame.Rect(x, y, 680, 32), m
         )

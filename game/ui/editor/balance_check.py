@@ -38,7 +38,7 @@ class BalanceCheckMixin:
                 if job.version != self.doc.history.version and not job.running
                 else ""
             )
-            self._text(html.escape(job.summary()) + stale, 130)
+            self._text(html.escape(job.summary()) + stale, 112)
 
     def balance_key(self) -> tuple:
         """What the panel shows of the check (the panel is rebuilt when it changes)."""
