@@ -154,7 +154,12 @@ def test_suggest_tries_moves_that_weaken_the_favoured_side(tmp_path):
             assert [c.n for c in f][:3] == [15, 14, 13]  # B's 16, lowered a level at a time
     lines = []
     found = suggest(
-        "maps/modern-skirmish.json", games=2, seed=3, jobs=1, said=lines.append, max_steps=1,
+        "maps/modern-skirmish.json",
+        games=2,
+        seed=3,
+        jobs=1,
+        said=lines.append,
+        max_steps=1,
         rounds=2,
     )
     assert lines[0].startswith("as it is:")
