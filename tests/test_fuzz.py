@@ -45,16 +45,17 @@ def test_random_wwii_battles_break_no_rule(chunk):
 
 FULL_AT_CLOSE_QUARTERS = load_scenario(ROOT / "tests" / "fixtures" / "full-close-quarters.json")
 COMBINED_ARMS = load_scenario(ROOT / "maps" / "modern-combined-arms.json")
+WWII47_AT_CLOSE_QUARTERS = load_scenario(ROOT / "tests" / "fixtures" / "wwii47-close-quarters.json")
 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_full_game_battles_break_no_rule(chunk):
     """The full Modern game (002, #31) under the same audit and its own (overrun, close
     assault, carriers, -S-): a small map where every new rule comes up, and the shipped
-    scenario."""
+    scenario; and Wehrmacht '47 (004, #33) on a small map of its own."""
     per = max(1, BATTLES // 8)
     for seed in range(chunk * per, (chunk + 1) * per):
-        for sc in (FULL_AT_CLOSE_QUARTERS, COMBINED_ARMS):
+        for sc in (FULL_AT_CLOSE_QUARTERS, COMBINED_ARMS, WWII47_AT_CLOSE_QUARTERS):
             assert audit_random_battle(sc, seed, replay=seed % 4 == 0)[0] == [], f"seed {seed}"
 
 

@@ -39,7 +39,7 @@ EXPECTED = {
     "12-unknown-unit": ("$.stands[1].unit", "unknown unit 'Tiger II'"),
     "13-cohesion-out-of-range": ("$.sides[0].cohesion", "less than or equal to 20"),
     "14-negative-table-width": ("$.table.width", "greater than or equal to 6"),
-    "15-unknown-ruleset": ("$.ruleset", "'modern', 'wwii' or 'modern-full'"),
+    "15-unknown-ruleset": ("$.ruleset", "'modern', 'wwii', 'modern-full' or 'wwii-47'"),
     "16-stand-of-unknown-side": ("$.stands[1].side", "unknown side 'C'"),
     "17-road-as-polygon": ("$.terrain.features[2].geometry.type", "must be a LineString"),
     "18-hill-without-level": ("$.terrain.features[1].properties.level", "a hill needs"),
@@ -223,7 +223,7 @@ EXPECTED_SEVERAL = {
     ],
     # the ruleset is broken, so the units are not looked up
     "06-bad-ruleset-hill-outside-overlap": [
-        ("$.ruleset", "'modern', 'wwii' or 'modern-full'"),
+        ("$.ruleset", "'modern', 'wwii', 'modern-full' or 'wwii-47'"),
         ("$.terrain.features[3].properties.level", "must lie inside a level-1 hill"),
         ("$.stands[1]", "overlaps stand 'A1' at the start"),
     ],

@@ -6,6 +6,7 @@ prove after each one that no rule was broken, from the battle's state and its ow
 
 from __future__ import annotations
 
+import math
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -125,11 +126,14 @@ class FullGameAudit:
     overrunning; close-assault attacks at -3 and assaulters' with the -1 for closing (002
     8.7); no rider moving, and a carrier that loaded or unloaded in a turn spending at most
     half its speed (rules-decisions "Transport"); a rider that gets out of a lost carrier
-    disorganized or eliminated."""
+    disorganized or eliminated. Wehrmacht '47 (004): "-" read as S only for artillery and
+    support stands, no IFV modifier, the assaulters' 0" range band (-1) instead of closing,
+    and a defender left disorganized falling back 1" or eliminated where it cannot."""
 
     LINES = ("overrun", "close_assault", "mount", "unload")
 
     def __init__(self, start: dict):
+        self.card = "004" if start.get("ruleset") == "wwii-47" else "002"
         units = start.get("units", {})
         self.unit = {s["id"]: units.get(s["unit"], {}) for s in start.get("stands", [])}
         self.aboard = {s["id"] for s in start.get("stands", []) if s.get("carried_by")}
@@ -139,6 +143,9 @@ class FullGameAudit:
     def cell(self, attacker: str, crt: str) -> str:
         """A CRT cell as it acted for ``attacker`` (002 CRT notes)."""
         u = self.unit.get(attacker, {})
+        if self.card == "004":
+            support = set(u.get("flags", ())) & {"support", "artillery"}
+            return read_cell(crt, "S" if support else "-")
         support = set(u.get("flags", ())) & {"support", "artillery", "close_support"}
         return read_cell(crt, "S" if support or (u.get("tech_level") or 0) > 2 else "-")
 
@@ -171,12 +178,18 @@ class FullGameAudit:
             tracked = any(m["why"] == "tracked" for m in ev["defender_roll"]["mods"])
             if tracked != (mover.get("movement_class") == "T"):
                 out.append(f"seq {ev['seq']}: the +3 against a tracked vehicle is wrong")
+            if self.card == "004" and any(
+                m["why"] == "ifv_loaded" for m in ev["defender_roll"]["mods"]
+            ):
+                out.append(f"seq {ev['seq']}: an IFV's +2 in Wehrmacht '47")
             out += self._attack(ev, ev["attack_on_defender"], markers)
             out += self._attack(ev, ev["attack_on_attacker"], markers)
         elif name == "close_assault":
             out += self._attack(ev, ev["defender_attack"], markers, [("close_assault", -3)])
+            near = ("range", -1) if self.card == "004" else ("closing", -1)
             for a in ev["assaulter_attacks"]:
-                out += self._attack(ev, a, markers, [("close_assault", -3), ("closing", -1)])
+                out += self._attack(ev, a, markers, [("close_assault", -3), near])
+            out += self.retreat(ev, markers)
         elif name == "mount":
             self.aboard.add(ev["stand"])
             self.loaded.add((ev["turn"], ev["carrier"]))
@@ -191,6 +204,25 @@ class FullGameAudit:
             else:
                 self.loaded.add((ev["turn"], ev["carrier"]))
         return out
+
+    def retreat(self, ev: dict, markers) -> list[str]:
+        """004 close assault step 5: a defender left disorganized falls back 1" (a path of
+        two points 1" apart), or, a path of its start alone, is eliminated; no other
+        defender retreats (nor any in 002)."""
+        path = ev.get("retreat")
+        s, d, e = markers[ev["defender"]]
+        due = self.card == "004" and d and not e
+        if not due:
+            return [] if path is None else [f"seq {ev['seq']}: {ev['defender']} retreats"]
+        if path is None or len(path) not in (1, 2):
+            return [f"seq {ev['seq']}: disorganized {ev['defender']} does not fall back"]
+        if len(path) == 1:
+            markers[ev["defender"]] = (s, d, True)
+            return []
+        (x0, y0), (x1, y1) = path
+        if abs(math.hypot(x1 - x0, y1 - y0) - 1.0) > 1e-4:
+            return [f"seq {ev['seq']}: {ev['defender']} falls back other than 1 inch"]
+        return []
 
     def move(self, ev: dict) -> list[str]:
         """A move line: no rider moves; a carrier that loads or unloads moves at most half."""

@@ -90,9 +90,10 @@ def ratio(a: float, b: float) -> float:
 
 def hq_weight(ruleset: object, stand: dict) -> int:
     """How many times a stand's points count: twice for an HQ or GHQ stand in the full
-    games (000 scenario sheet, "complete game"; rules-decisions "Units beyond tanks"), once
+    games, modern-full and wwii-47 (000 scenario sheet, "complete game"; rules-decisions
+    "Units beyond tanks"), once
     otherwise (the introductory sheets count a GHQ tank at its price)."""
-    full = ruleset == "modern-full"
+    full = ruleset in ("modern-full", "wwii-47")
     return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
 
 

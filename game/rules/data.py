@@ -9,6 +9,7 @@ naming the file, the field and the problem) and returns frozen dataclasses.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from functools import cache
 from pathlib import Path
@@ -247,7 +248,7 @@ class Ruleset:
     crt: str
     range: str
     command: str
-    tank_table: Literal["modern", "wwii", "modern-full"]
+    tank_table: Literal["modern", "wwii", "modern-full", "wwii-47"]
 
 
 @dataclass(frozen=True)
@@ -263,6 +264,9 @@ class RulesData:
     command_tables: dict[str, CommandTable]
     generation_modifiers: dict[str, int]
     rulesets: dict[str, Ruleset]
+    wwii_support: dict[str, FullUnit] = dataclasses.field(default_factory=dict)
+    wwii47_tl2: frozenset[str] = frozenset()
+    """The 001 tank rows that are tech level 2 in Wehrmacht '47 (house values)."""
 
     def units_for(self, ruleset: str) -> dict[str, UnitType]:
         """The tank table a ruleset fields, by unit name. Raises KeyError for an unknown ruleset."""
@@ -271,6 +275,13 @@ class RulesData:
             # the 000 tank rows in the full game's columns, then the support table (002)
             tanks = {n: FullUnit.of_tank(t) for n, t in self.modern_tanks.items()}
             return {**tanks, **self.modern_support}
+        if table == "wwii-47":
+            # the 001 tank rows at their house tech levels, then the support table (004)
+            tanks = {
+                n: FullUnit.of_wwii_tank(t, 2 if n in self.wwii47_tl2 else 1)
+                for n, t in self.wwii_tanks.items()
+            }
+            return {**tanks, **self.wwii_support}
         return dict(self.modern_tanks) if table == "modern" else dict(self.wwii_tanks)
 
     def range_chart(self, ruleset: str, tech_level: int | None) -> RangeChart:
@@ -349,6 +360,16 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     support = load_full_units(d / "modern_support.csv", problems)
     for name in sorted(set(support) & set(modern)):
         problems.append(f"modern_support.csv: name: {name!r} is a row of modern_tanks.csv too")
+    wwii_support = load_full_units(d / "wwii_support.csv", problems)
+    for name in sorted(set(wwii_support) & set(wwii)):
+        problems.append(f"wwii_support.csv: name: {name!r} is a row of wwii_tanks.csv too")
+    tl2_path = d / "wwii_47.toml"
+    tl2 = validate(
+        TypeAdapter(list[str]), read_toml(tl2_path).get("tl2"), tl2_path, "tl2", problems
+    )
+    for name in tl2 or []:
+        if name not in wwii:
+            problems.append(f"{tl2_path.name}: tl2: {name!r} is not a row of wwii_tanks.csv")
 
     crt_path = d / "crt.toml"
     crt_raw = read_toml(crt_path)
@@ -424,4 +445,6 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         command_tables=command_tables,
         generation_modifiers=dict(gen_mods or {}),
         rulesets=rulesets,
+        wwii_support=wwii_support,
+        wwii47_tl2=frozenset(tl2 or []),
     )

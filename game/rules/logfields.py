@@ -224,6 +224,7 @@ FIELDS: dict[str, dict[str, Check]] = {
         "defender_attack": or_null(ATTACK),
         "assaulter_rolls": mapping(STAND, obj(ROLL)),
         "assaulter_attacks": list_of(ATTACK),
+        "retreat": or_null(list_of(POINT, non_empty=True)),  # 004: the defender falls back
     },
     "mount": {"carrier": STAND, "stand": STAND, "pos": POS},
     "unload": {"carrier": STAND, "stand": STAND, "pos": POS},

@@ -439,6 +439,13 @@ class LogReplay(TurnSteps):
                 if attack is not None:
                     t = self._stand(attack["target"], i, "target")
                     self._markers(t, attack["target_markers_after"])
+            back = ev.get("retreat")
+            if back:  # 004: 1" back, or eliminated where it could not (a path of its start)
+                d = self._stand(ev["defender"], i, "defender")
+                if len(back) > 1:
+                    d.x, d.y = (float(v) for v in back[-1][:2])
+                else:
+                    d.eliminated = True
         elif name == "mount":
             s = self._stand(ev["stand"], i, "stand")
             s.carried_by = ev["carrier"]

@@ -18,6 +18,7 @@ Units: inches, degrees; a roll is the battle log's roll object (``combat.cohesio
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import shapely
@@ -88,9 +89,9 @@ def attack_fields(
     apose, tpose = attacker.pose(), target.pose()
     fields: dict = {"attacker": attacker.id, "target": target.id}
     if column is None:
-        if not may_attack(attacker, target, ctx.crt.columns[0]):
+        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault_card):
             return None
-        fields.update(assault_differential(attacker, target))
+        fields.update(assault_differential(attacker, target, ctx.rules.assault_card))
         differential = fields["differential"]
     else:
         differential = column
@@ -113,35 +114,48 @@ def attack_fields(
     return fields
 
 
-def assault_differential(attacker: StandState, target: StandState) -> dict | None:
+def assault_differential(
+    attacker: StandState, target: StandState, card: str = "002"
+) -> dict | None:
     """A close-assault attack's numbers where the two stand: ``firepower`` (AP against
     armoured, HE against personnel), ``defense_base``, ``aspect`` (the side of the target the
-    attacker is on), ``defense`` (armour halved on the flank, personnel halved while carrying
-    a movement marker: 002 8.7, fire step 3) and ``differential``; None when the attacker has
-    no firepower against the target's class."""
+    attacker is on), ``defense`` and ``differential``; None when the attacker has no
+    firepower against the target's class. ``card`` "002": armour halved on the flank,
+    personnel halved while carrying a movement marker (002 8.7, fire step 3). "004"
+    (Wehrmacht '47 notes): armour at 50% rounded up whatever the aspect, cavalry's firepower
+    doubled except against armour, personnel as in 002."""
     gun = attacker.unit.fire_against(target.unit.defense_class)
     if gun is None:
         return None
     base = target.unit.defense
     face = aspect(target.pose(), attacker.x, attacker.y)
+    firepower = gun[0]
     if target.personnel:
         defense = halved_up(base) if target.movement_marker else base
+    elif card == "004":
+        defense = halved_up(base)
     else:
         defense = base if face == "front" else halved_up(base)
+    if (
+        card == "004"
+        and "cavalry" in attacker.unit.flags
+        and target.unit.defense_class != "armoured"
+    ):
+        firepower *= 2
     return {
-        "firepower": gun[0],
+        "firepower": firepower,
         "defense_base": base,
         "aspect": face,
         "defense": defense,
-        "differential": gun[0] - defense,
+        "differential": firepower - defense,
     }
 
 
-def may_attack(attacker: StandState, target: StandState, crt_low: int) -> bool:
+def may_attack(attacker: StandState, target: StandState, crt_low: int, card: str = "002") -> bool:
     """Whether ``attacker`` could make a close-assault attack on ``target`` where they stand:
     a firepower against its class and a combat differential of ``crt_low`` or more
-    (:func:`assault_differential`)."""
-    d = assault_differential(attacker, target)
+    (:func:`assault_differential` by the ``card``'s procedure)."""
+    d = assault_differential(attacker, target, card)
     return d is not None and d["differential"] >= crt_low
 
 
@@ -159,10 +173,14 @@ def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
         mods = marker_mods(d.S, d.D)
         if mover.unit.movement_class == "T":
             mods.append(("tracked", TRACKED_MOD))
-        if mover.unit.carrier and any(
-            r.carried_by == mover.id and not r.eliminated for r in ctx.state.stands.values()
+        if (
+            ctx.rules.assault_card == "002"
+            and mover.unit.carrier
+            and any(
+                r.carried_by == mover.id and not r.eliminated for r in ctx.state.stands.values()
+            )
         ):
-            mods.append(("ifv_loaded", IFV_LOADED_MOD))
+            mods.append(("ifv_loaded", IFV_LOADED_MOD))  # Modern only (004 8.6: tracked only)
         droll = combat.cohesion_roll(ctx, mods, ctx.cohesion_level(d.side))
         on_defender = None
         if not droll["passed"]:
@@ -213,7 +231,7 @@ def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
             if abs(s.x - e.x) < 1.6
             and abs(s.y - e.y) < 1.6
             and base_contact(s.pose(), ep)
-            and may_attack(s, e, low)
+            and may_attack(s, e, low, ctx.rules.assault_card)
         ]
         if joined:
             out[e.id] = joined
@@ -261,7 +279,9 @@ def do_close_assault(ctx, a) -> None:
     if not d.movement_marker:
         droll = combat.cohesion_roll(ctx, marker_mods(d.S, d.D), ctx.cohesion_level(d.side))
         low = ctx.crt.columns[0]
-        if droll["passed"] and any(may_attack(d, ctx.stand(i), low) for i in assaulters):
+        if droll["passed"] and any(
+            may_attack(d, ctx.stand(i), low, ctx.rules.assault_card) for i in assaulters
+        ):
             st.assault = CloseAssaultState(a.side, d.id, assaulters, droll)
             st.to_act = d.side
             return
@@ -275,7 +295,7 @@ def reply_options(ctx) -> list[str]:
         return []
     d = ctx.stand(ca.defender)
     low = ctx.crt.columns[0]
-    return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low)]
+    return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low, ctx.rules.assault_card)]
 
 
 def do_assault_reply(ctx, a) -> None:
@@ -296,13 +316,19 @@ def do_assault_reply(ctx, a) -> None:
 
 
 def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
-    """The die modifiers of an assaulter's attack (002 8.7): -3 for every assault, a
-    further -3 for engineers and "type S" infantry, -3 for mounted cavalry against a
-    defender that is not armoured, and -1 for closing the range (Modern)."""
+    """The die modifiers of an assaulter's attack (002/004 8.7): -3 for every assault, a
+    further -3 for engineers and "type S" infantry; then in Modern (002) -3 for mounted
+    cavalry against a defender that is not armoured and -1 for closing the range, in
+    Wehrmacht '47 (004 notes) the range chart's 0" band (its 1" band: -1) of the attacker's
+    tech level, cavalry being doubled instead (:func:`assault_differential`)."""
     mods: list[Mod] = [("close_assault", ASSAULT_MOD)]
     flags = s.unit.flags
     if "engineer" in flags or "type_s" in flags:
         mods.append(("engineer", ENGINEER_MOD))
+    if ctx.rules.assault_card == "004":
+        chart = ctx.data.range_chart(ctx.scenario.ruleset, s.tech_level)
+        mods.append(("range", chart.modifier(1)))
+        return mods
     if "cavalry" in flags and d.unit.defense_class != "armoured":
         mods.append(("cavalry", CAVALRY_MOD))
     mods.append(("closing", CLOSING_MOD))
@@ -335,11 +361,49 @@ def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
         defender_attack=reply,
         assaulter_rolls=rolls,
         assaulter_attacks=attacks,
-        retreat=None,
+        retreat=retreat(ctx, d, assaulters) if ctx.rules.assault_card == "004" else None,
     )
     st.to_act = side
     if not assault_targets(ctx, st.assault_open):
         close_window(ctx)
+
+
+RETREAT_IN = 1.0
+"""How far a defender left disorganized by a close assault moves away (004 notes: 1")."""
+
+
+def retreat(ctx, d: StandState, assaulters) -> list | None:
+    """Wehrmacht '47 (004 close assault step 5): a defender left disorganized (and not
+    eliminated) moves :data:`RETREAT_IN` directly away from the assaulters' centre, keeping
+    its facing; where it cannot (off the table, onto ground it may not enter, or onto
+    another stand) it is eliminated. Returns the log's ``retreat``: the path walked (start
+    first), only the start when it could not move, None when it does not retreat."""
+    from game.rules.moves import room_at
+
+    if d.eliminated or not d.D:
+        return None
+    near = [ctx.stand(i) for i in assaulters]
+    cx = sum(s.x for s in near) / len(near)
+    cy = sum(s.y for s in near) / len(near)
+    dx, dy = d.x - cx, d.y - cy
+    length = math.hypot(dx, dy) or 1.0
+    x = round(d.x + RETREAT_IN * dx / length, 6)
+    y = round(d.y + RETREAT_IN * dy / length, 6)
+    start = [d.x, d.y]
+    t = ctx.table
+    costs, _ = t.move_costs_at([x], [y], d.unit.movement_class)
+    ok = (
+        0.5 <= x <= t.width - 0.5
+        and 0.5 <= y <= t.depth - 0.5
+        and math.isfinite(float(costs[0]))
+        and not t.crosses_impassable(((d.x, d.y), (x, y)))
+        and room_at(ctx, x, y, d.facing_deg, ignore=d.id)
+    )
+    if not ok:
+        ctx.eliminate(d)
+        return [start]
+    d.x, d.y = x, y
+    return [start, [x, y]]
 
 
 def assault_options(ctx, side: str) -> list:
@@ -375,9 +439,11 @@ def attack_setup(
     terrain). None when no attack can be made (002 8.6, 8.7)."""
     apose, tpose = attacker.pose(), target.pose()
     if column is None:
-        if not may_attack(attacker, target, ctx.crt.columns[0]):
+        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault_card):
             return None
-        differential = assault_differential(attacker, target)["differential"]
+        differential = assault_differential(attacker, target, ctx.rules.assault_card)[
+            "differential"
+        ]
     else:
         differential = column
     return FireSetup(
@@ -442,8 +508,10 @@ def overrun_odds(ctx, mover_id: str, defender_id: str) -> dict:
     m, d = ctx.stand(mover_id), ctx.stand(defender_id)
     mods = sum(v for _, v in marker_mods(d.S, d.D))
     mods += TRACKED_MOD if m.unit.movement_class == "T" else 0
-    loaded = m.unit.carrier and any(
-        r.carried_by == m.id and not r.eliminated for r in ctx.state.stands.values()
+    loaded = (
+        ctx.rules.assault_card == "002"
+        and m.unit.carrier
+        and any(r.carried_by == m.id and not r.eliminated for r in ctx.state.stands.values())
     )
     mods += IFV_LOADED_MOD if loaded else 0
     p_d = 1 - combat.p_cohesion(mods, ctx.cohesion_level(d.side))
@@ -493,13 +561,13 @@ def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, d
     a, d = ctx.stand(assaulter_id), ctx.stand(defender_id)
     moved = dataclasses.replace(a, x=x, y=y, facing_deg=facing, movement_marker=True)
     low = ctx.crt.columns[0]
-    if not may_attack(moved, d, low):
+    if not may_attack(moved, d, low, ctx.rules.assault_card):
         return None
     fs = attack_setup(ctx, moved, d, None, assaulter_mods(ctx, moved, d))
     p_fire = combat.p_cohesion(fs.cohesion_total_mod, fs.level)
     p_eliminate = p_fire * sure_attack_odds(ctx, fs, d)["E"]
     p_lose = 0.0
-    if not d.movement_marker and may_attack(d, moved, low):
+    if not d.movement_marker and may_attack(d, moved, low, ctx.rules.assault_card):
         reply = attack_setup(ctx, d, moved, None, [("close_assault", ASSAULT_MOD)])
         p_d = combat.p_cohesion(
             sum(v for _, v in marker_mods(d.S, d.D)), ctx.cohesion_level(d.side)

@@ -8,6 +8,8 @@ Two rulesets are built: the Modern introductory rules (000) and the WWII introdu
 
 from __future__ import annotations
 
+import math
+
 from game.rules.phases import (
     Phase,
     fire,
@@ -51,6 +53,12 @@ class Ruleset:
     class _Postures:
         def __get__(self, obj, owner) -> bool:
             return any(p is posture.PHASE for p in owner.turn)
+
+    assault_card = "002"
+    """Whose overrun and close-assault procedure the full game follows: "002" (Modern: the
+    IFV's +2, armour by aspect, cavalry -3, closing -1) or "004" (Wehrmacht '47: tracked
+    only, armour at 50%, cavalry doubled, the 0" range band, the disorganized defender's
+    1" retreat). Read only when ``full_game``."""
 
     postures = _Postures()
     """Whether every stand takes a posture each turn: true when the turn holds WWII's posture
@@ -287,7 +295,73 @@ class ModernFullRules(ModernRules):
         return "-" if (unit.tech_level or 0) <= 2 else "S"
 
 
-RULESETS = {"modern": ModernRules, "wwii": WwiiRules, "modern-full": ModernFullRules}
+class Wwii47Rules(WwiiRules):
+    """Wehrmacht '47 (the 004 card) as the engine plays it, so far the ground war: the WWII
+    rules with tech levels (TL2 may fire and then move at half its allowance), the TL1 and
+    TL2 range charts, one standard attack on a target per fire phase, personnel and
+    carriers, overrun and close assault with the 004 notes, movement markers, and the
+    card's combat results table (rules-decisions "The full games"). The joint artillery and
+    joint plot phases are in their places and empty until artillery and air strikes come."""
+
+    name = "wwii-47"
+    full_game = True
+    assault_card = "004"
+    turn = (
+        initiative.PHASE,  # 004 step 1: 1D6 + cohesion
+        posture.PHASE,  # step 2: every stand; only TL2 may both move and fire
+        Phase("artillery", "joint artillery fire phase", auto=True),  # step 3 (empty so far)
+        fire.phase("fire", "joint standard fire phase"),  # step 4
+        Phase("plot", "joint plot phase", auto=True),  # step 5 (empty so far)
+        movement.FULL_PHASE,  # step 6: orders, OF, CF, overruns, close assaults
+        markers.PHASE,  # step 7: movement markers off, then S/D rolls
+    )
+
+    @staticmethod
+    def may_fire_in(stand: StandState, phase: str) -> bool:
+        """Whether a stand may fire in the joint standard fire phase (004 steps 2 and 4):
+        once a turn, in the firing posture, or in the movement posture if it is TL2 (the
+        only tech level that may both fire and move)."""
+        if stand.fire_attempts:
+            return False
+        return stand.posture == "firing" or (
+            stand.posture == "movement" and (stand.tech_level or 1) >= 2
+        )
+
+    @staticmethod
+    def attack_refused(target: StandState, kind: str, phase: str) -> str | None:
+        """Why ``target`` may not be attacked now, or None: one standard attack on a stand
+        per fire phase (004 step 4; 001's once a turn does not hold), and one attack of
+        opportunity or covering fire in a movement phase (001 7.4, 7.5)."""
+        if kind == "standard" and phase in target.attacked_in:
+            return f"{target.id} has already been attacked in this fire phase (004 step 4)"
+        if kind in ("opportunity", "covering") and "movement" in target.attacked_in:
+            return f"{target.id} has already been attacked in this movement phase"
+        return None
+
+    @staticmethod
+    def movement_points(stand: StandState) -> float:
+        """Movement points this phase: the stand's speed; a TL2 stand that fired this turn
+        half of it rounded up to the 0.5" step (004 step 6); a carrier that loads or unloads
+        at most half (rules-decisions "Transport")."""
+        speed = float(stand.unit.speed)
+        mp = math.ceil(speed) / 2 if stand.fire_attempts else speed
+        if stand.loaded:
+            mp = min(mp, speed / 2)
+        return mp
+
+    @staticmethod
+    def dash_s(unit) -> str:
+        """A "-" cell of 004's table is no effect, but S when the attacker is artillery or a
+        support stand (004 CRT notes)."""
+        return "S" if unit.flags & {"support", "artillery"} else "-"
+
+
+RULESETS = {
+    "modern": ModernRules,
+    "wwii": WwiiRules,
+    "modern-full": ModernFullRules,
+    "wwii-47": Wwii47Rules,
+}
 
 
 def phase_titles() -> dict[str, str]:

@@ -81,7 +81,7 @@ Text = Annotated[str, AfterValidator(lambda t: printable(t, "\n\t")), AfterValid
 than MAX_WORD_CHARS."""
 
 
-RulesetId = Literal["modern", "wwii", "modern-full"]
+RulesetId = Literal["modern", "wwii", "modern-full", "wwii-47"]
 """The rulesets a scenario may name (rules-decisions: the ruleset ids)."""
 RULESET_IDS: tuple[str, ...] = RulesetId.__args__
 

@@ -227,6 +227,8 @@ def bail_out(ctx, carrier_id: str) -> None:
             r.x, r.y = spot_xy(c, where)
             r.D = True
             r.movement_marker = False
+            if ctx.rules.postures and r.posture is None:
+                r.posture = "firing"  # aboard it took none; out, it is in no movement group
         ctx.event(
             "unload",
             rule="RD Transport",

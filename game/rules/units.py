@@ -26,6 +26,7 @@ UNIT_FLAGS = (
     "artillery",
     "mortar",
     "aa",
+    "aa_heavy",
     "support",
     "close_support",
     "engineer",
@@ -73,8 +74,8 @@ class FullUnit:
     flags: frozenset[str] = frozenset()
     atgm: Atgm | None = None
     house: bool = True
+    facing_restricted: bool = False
 
-    facing_restricted = False
     amphibious_speed = None
 
     @property
@@ -128,6 +129,27 @@ class FullUnit:
             speed=tank.speed,
             movement_class=tank.movement_class,
             atgm=tank.atgm,
+            house=False,
+        )
+
+    @classmethod
+    def of_wwii_tank(cls, tank, tech_level: int) -> FullUnit:
+        """A 001 tank row in the full game's columns for Wehrmacht '47 (004): armoured, its
+        AP and HE firepower with their ranges as printed, the § front-arc restriction kept,
+        at ``tech_level`` (1 or 2: the rulings' house assignment, ``wwii_47.toml``)."""
+        return cls(
+            name=tank.name,
+            points=tank.points,
+            tech_level=tech_level,
+            defense_class="armoured",
+            defense=tank.defense,
+            ap_attack=tank.ap_firepower,
+            ap_range=tank.ap_range,
+            he_attack=tank.he_firepower,
+            he_range=tank.he_range,
+            speed=tank.speed,
+            movement_class=tank.movement_class,
+            facing_restricted=tank.facing_restricted,
             house=False,
         )
 
@@ -208,6 +230,8 @@ def units_files(data, ruleset: str) -> str:
     table = data.rulesets[ruleset].tank_table
     if table == "modern-full":
         return "assets/data/modern_tanks.csv and assets/data/modern_support.csv"
+    if table == "wwii-47":
+        return "assets/data/wwii_tanks.csv and assets/data/wwii_support.csv"
     return f"assets/data/{table}_tanks.csv"
 
 

@@ -255,4 +255,11 @@ def _full_game(ev: dict, n) -> str:
         text += f" {n(sid)} {_roll(r)}"
         hit = next((a for a in ev["assaulter_attacks"] if a["attacker"] == sid), None)
         text += f"{_attack(hit, n)}."
+    back = ev.get("retreat")
+    if back:  # 004 close assault step 5
+        text += (
+            f' {n(ev["defender"])}, disorganized, falls back 1".'
+            if len(back) > 1
+            else f" {n(ev['defender'])}, disorganized, has no room to fall back: eliminated."
+        )
     return text

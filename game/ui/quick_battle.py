@@ -30,11 +30,13 @@ ERAS = {
     "Modern (000 introductory)": "modern",
     "WWII (001 introductory)": "wwii",
     "Modern full game (002)": "modern-full",
+    "Wehrmacht '47 (004)": "wwii-47",
 }
 FIRST_UNITS = {
     "modern": ("T-80U / AT-11", "M1A2 Abrams"),
     "modern-full": ("T-80U / AT-11", "M1A2 Abrams"),
     "wwii": ("Pz IIIJ-M", 'M4 "Sherman"'),
+    "wwii-47": ("Pz VIB", 'M26 "Pershing"'),
 }
 DENSITIES = {"Light woods": "light", "Medium woods": "medium", "Heavy woods": "heavy"}
 HOTSEAT = "Hotseat: two players, one screen"

@@ -25,7 +25,7 @@ class PostureMode(Mode):
         for s in b.state.stands.values():
             if s.side == side and not s.eliminated and s.posture == "movement":
                 declared.setdefault(s.group, []).append(s.id)
-        if b.rules.full_game:  # only TL1 stands take a posture (002 check list note 1)
+        if b.rules.full_game and not b.rules.postures:  # Modern: TL1 only (002 note 1)
             lines = [
                 f"<b>Posture (TL1 stands): {screen.side_name(side)}</b>",
                 "Your tech level 1 stands either move or fire this turn, never both. Those "
@@ -41,6 +41,12 @@ class PostureMode(Mode):
                 "another. Groups of two or more come before any one-stand group.",
                 "Click your stands to pick a group, Enter to declare it.",
             ]
+            if b.rules.full_game:  # Wehrmacht '47 (004 steps 2, 6)
+                lines.insert(
+                    2,
+                    "Tech level 2 stands may do both: in a movement group they may still fire "
+                    "in the fire phase, and then move at most half their allowance.",
+                )
         if declared:
             lines.append(
                 "Declared: "
