@@ -193,3 +193,16 @@ def test_the_shipped_balanced_meeting_is_the_tools_output_and_the_seed_sheet_les
     assert b == ["M1A2 Abrams"] * 3
     a = [s for s in shipped["stands"] if s["side"] == "A"]
     assert a == [s for s in seed["stands"] if s["side"] == "A"]
+
+
+def test_the_chart_draws_a_run_of_nothing_but_draws():
+    """Found on the first breakthrough run: 100 draws, where the Wilson interval's ends sit
+    a rounding error off the shares (no negative error bars)."""
+    from game import load_scenario
+    from game.check.balance import Outcome, report_of
+    from game.check.balance_chart import chart_png
+
+    sc = load_scenario("maps/modern-skirmish.json")
+    draws = [Outcome(None, 12, {"A": 1, "B": 6}, ({"A": 0, "B": 1},)) for _ in range(100)]
+    png = chart_png(report_of(sc, draws), "draws")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"

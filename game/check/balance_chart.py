@@ -30,8 +30,8 @@ def chart_png(report: BalanceReport, title: str) -> bytes:
     names = [a.name or a.side, b.name or b.side, "draws"]
     shares = [a.rate, b.rate, report.draws / n]
     cis = [a.ci, b.ci, wilson(report.draws, n)]
-    low = [s - lo for s, (lo, _) in zip(shares, cis, strict=True)]
-    high = [hi - s for s, (_, hi) in zip(shares, cis, strict=True)]
+    low = [max(0.0, s - lo) for s, (lo, _) in zip(shares, cis, strict=True)]  # never -1e-17
+    high = [max(0.0, hi - s) for s, (_, hi) in zip(shares, cis, strict=True)]
     colours = [*SIDE_COLOURS, DRAW_COLOUR]
     left.bar(range(3), shares, color=colours, yerr=[low, high], capsize=8)
     for i, (s, (_, hi)) in enumerate(zip(shares, cis, strict=True)):
