@@ -25,7 +25,7 @@ def test_the_manifest_records_every_case_and_no_other():
         for c in CASES
     }
     players = {p for c in CASES for p in c.players}
-    assert rulesets == {"modern", "wwii", "modern-full"}
+    assert rulesets == {"modern", "wwii", "modern-full", "wwii-47"}
     assert {"random", "recruit", "veteran", "screen"} <= players
 
 

@@ -40,8 +40,8 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """The corpus: 48 battles over the four shipped maps and the three rulesets, with the
-    random player, both AI levels and on-screen hotseat flows."""
+    """The corpus: 53 battles over five shipped maps and the four rulesets, with the random
+    player, both AI levels and on-screen hotseat flows."""
     out: list[Case] = []
     for sc in ("modern-skirmish.json", "modern-meeting.json", "wwii-meeting.json"):
         out += [Case(sc, s, ("random", "random")) for s in range(1, 7)]
@@ -59,6 +59,11 @@ def cases() -> list[Case]:
     out += [Case(full, s, ("random", "random")) for s in (1, 2)]
     out += [Case(full, 11, ("recruit", "random")), Case(full, 31, ("veteran", "recruit"))]
     out += [Case(full, 9, ("screen", "random"))]
+    # Wehrmacht '47 (#33): random, both AI levels, and on screen
+    w47 = "wwii-47-breakthrough.json"
+    out += [Case(w47, s, ("random", "random")) for s in (1, 2)]
+    out += [Case(w47, 11, ("recruit", "random")), Case(w47, 31, ("veteran", "recruit"))]
+    out += [Case(w47, 9, ("screen", "random"))]
     return out
 
 

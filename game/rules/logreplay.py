@@ -444,6 +444,9 @@ class LogReplay(TurnSteps):
                 d = self._stand(ev["defender"], i, "defender")
                 if len(back) > 1:
                     d.x, d.y = (float(v) for v in back[-1][:2])
+                    for r in st.stands.values():  # its riders go with it
+                        if r.carried_by == d.id:
+                            r.x, r.y = d.x, d.y
                 else:
                     d.eliminated = True
         elif name == "mount":

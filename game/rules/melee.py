@@ -403,6 +403,9 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
         ctx.eliminate(d)
         return [start]
     d.x, d.y = x, y
+    from game.rules.transport import carry
+
+    carry(ctx, d)  # riders aboard a carrier that falls back go with it
     return [start, [x, y]]
 
 
