@@ -157,3 +157,10 @@ def test_every_listed_move_carries_the_change_that_makes_it():
     for m in balancing_moves(raw, DATA, 20):
         fs = forces(apply_change(raw, m.change), DATA)
         assert (fs[0].value, fs[1].value) == pytest.approx(m.values)
+
+
+def test_a_broken_file_refuses_an_added_stand_with_a_value_error():
+    raw = _meeting()
+    raw["table"] = "wide"
+    with pytest.raises(ValueError, match="not a number"):
+        apply_change(raw, Change("add", "A", "T-80U / AT-11", 1))

@@ -216,7 +216,8 @@ def apply_change(raw: dict, change: Change) -> dict:
     same entry edge for entering stands. Raises ValueError when the side has no such stand
     to remove or copy, or no free spot is found."""
     out = copy.deepcopy(raw)
-    sides = [s for s in out.get("sides", []) if isinstance(s, dict)]
+    listed = out.get("sides")
+    sides = [s for s in listed if isinstance(s, dict)] if isinstance(listed, list) else []
     side = next((s for s in sides if s.get("id") == change.side_id), None)
     if side is None:
         raise ValueError(f"no side {change.side_id!r}")
@@ -224,6 +225,8 @@ def apply_change(raw: dict, change: Change) -> dict:
         side["cohesion"] = change.n
         return out
     stands = out.get("stands", [])
+    if not isinstance(stands, list):
+        raise ValueError("the file's stands are not a list")
     mine = [
         st
         for st in stands
@@ -264,9 +267,12 @@ def _fresh_id(side: str, ids: set) -> str:
 
 
 def _free_spot(raw: dict, model: dict, k: int) -> tuple[float, float]:
-    table = raw.get("table", {})
-    width, depth = float(table.get("width", 0)), float(table.get("depth", 0))
-    x0, y0 = float(model.get("x", 0)), float(model.get("y", 0))
+    table = raw.get("table")
+    try:  # a file still broken in the editor: said, never raised as anything but ValueError
+        width, depth = float(table["width"]), float(table["depth"])
+        x0, y0 = float(model["x"]), float(model["y"])
+    except (TypeError, KeyError, ValueError):
+        raise ValueError("the table's size or the stand's place is not a number") from None
     entering = model.get("on_table", True) is False
     others = [
         (float(st["x"]), float(st["y"]))
