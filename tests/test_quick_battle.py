@@ -133,3 +133,22 @@ def test_a_background_balance_check_reports_and_can_be_stopped():
             break
         time.sleep(0.1)
     assert stopped.report is None and stopped.summary() == "Balance check: stopped"
+
+
+def test_the_full_games_sums_count_the_ghq_twice_in_words_too(app):
+    """Found by a play-test: "8 x 112 x 15 / 10 = 1512" did not add up, the GHQ counting
+    twice in the full games; the line now says so (9 x 112 x 1.5 = 1512)."""
+    from game.ui.quick_battle import ERAS
+
+    s = quick(app)
+    era = next(k for k, v in ERAS.items() if v == "wwii-47")
+    s.handle(pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=s.era, text=era))
+    s = app.screen
+    s.handle(
+        pygame.event.Event(
+            pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
+            ui_element=s.lists[0],
+            text="Pz V  (112 pts)",
+        )
+    )
+    assert "8 (GHQ twice: 9) x 112 pts x cohesion 15 / 10 = <b>1512</b>" in s.summary.html_text

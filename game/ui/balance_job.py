@@ -81,7 +81,7 @@ class BalanceJob:
             return f"Balance check: {self.error or 'not run'}"
         r = self.report
         sides = ", ".join(
-            f"{s.name or s.side} {s.rate:.0%} ({s.ci[0] * 100:.0f}-{s.ci[1] * 100:.0f})"
+            f"{s.name or s.side} {s.rate:.0%} (95%: {s.ci[0] * 100:.0f}-{s.ci[1] * 100:.0f})"
             for s in r.sides
         )
         verdict = r.verdict[0].upper() + r.verdict[1:]

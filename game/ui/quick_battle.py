@@ -79,7 +79,8 @@ class QuickBattleScreen:
         m = self.app.manager
         w, h = self.app.size
         x = max(10, w // 2 - 340)
-        y = max(16, h // 2 - 380)
+        tall = max(120, min(380, h - 600))  # the unit lists: taller on a taller window
+        y = max(16, (h - 24 - (472 + tall)) // 2)  # the whole column centred above the footer
         UILabel(pygame.Rect(x, y, 680, 50), "Quick battle", m, object_id="#title")
         y += 46
         era = next(k for k, v in ERAS.items() if v == self.ruleset)
@@ -92,7 +93,6 @@ class QuickBattleScreen:
         self.heads = []
         self.lists = []
         items = self._unit_items()
-        tall = max(120, min(420, h - 580))  # taller lists on a taller window
         for k in range(2):
             self.heads.append(UILabel(pygame.Rect(x + 350 * k, y, 330, 22), "", m))
             chosen = self._label(self.units[k])
@@ -197,8 +197,11 @@ class QuickBattleScreen:
         lines = []
         for f in fs:
             ln = f.lines[0]
+            count = (  # the full games count the GHQ twice (game.editor.points.hq_weight)
+                f"{ln.count} (GHQ twice: {ln.weighted})" if ln.weighted != ln.count else ln.count
+            )
             lines.append(
-                f"<b>{f.side_id}</b>: {ln.count} x {ln.points} pts x cohesion {f.cohesion:g} / 10"
+                f"<b>{f.side_id}</b>: {count} x {ln.points} pts x cohesion {f.cohesion:g} / 10"
                 f" = <b>{f.value:g}</b>"
             )
         w, d = self.raw["table"]["width"], self.raw["table"]["depth"]
