@@ -50,6 +50,15 @@ def close_drop_downs(menus) -> bool:
     return closed
 
 
+def paint_backdrop(surface, foot: str) -> None:
+    """The menu screens' backdrop: the paper colour, the green bar along the top, and one
+    line of ``foot`` text at the bottom left (drawn under the widgets)."""
+    surface.fill((236, 233, 222))
+    w, h = surface.get_size()
+    pygame.draw.rect(surface, (58, 72, 56), pygame.Rect(0, 0, w, 8))
+    surface.blit(pygame.font.Font(None, 20).render(foot, True, INK), (12, h - 24))
+
+
 def user_maps() -> Path:
     """The folder of the player's own scenarios (where the map editor saves them); the menu
     lists them after the shipped maps. Never raises (``game.saves``)."""
@@ -372,11 +381,7 @@ class MenuScreen:
 
     def draw(self, surface) -> None:
         """Background and widgets."""
-        surface.fill((236, 233, 222))
-        w, h = surface.get_size()
-        pygame.draw.rect(surface, (58, 72, 56), pygame.Rect(0, 0, w, 8))
-        foot = pygame.font.Font(None, 20).render(
-            'Modern and WWII micro-armour, 1" = 100 m. F1 in battle lists the keys.', True, INK
+        paint_backdrop(
+            surface, 'Modern and WWII micro-armour, 1" = 100 m. F1 in battle lists the keys.'
         )
-        surface.blit(foot, (12, h - 24))
         self.app.manager.draw_ui(surface)

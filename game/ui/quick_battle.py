@@ -24,7 +24,6 @@ from pygame_gui.elements import (
 
 import game
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
-from game.ui.colours import INK
 
 ERAS = {
     "Modern (000 introductory)": "modern",
@@ -336,17 +335,14 @@ class QuickBattleScreen:
         self.app.manager.update(dt)
 
     def draw(self, surface) -> None:
-        """Background and widgets."""
-        surface.fill((236, 233, 222))
-        w, h = surface.get_size()
-        pygame.draw.rect(surface, (58, 72, 56), pygame.Rect(0, 0, w, 8))
-        foot = pygame.font.Font(None, 20).render(
+        """Background, widgets and the table's preview."""
+        from game.ui.menu import paint_backdrop
+
+        paint_backdrop(
+            surface,
             "A fresh table from the seed sheets' recipe: woods in 4-6\" lots, two small towns, "
             "a road edge to edge, a hill on each side.",
-            True,
-            INK,
         )
-        surface.blit(foot, (12, h - 24))
         self.app.manager.draw_ui(surface)
         if self.preview is not None and self.raw is not None:
             surface.blit(self.preview, self.preview_rect.topleft)
