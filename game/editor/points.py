@@ -15,7 +15,7 @@ import copy
 import math
 from dataclasses import dataclass
 
-from game import RulesData
+from game import RULESETS, RulesData
 
 MAX_ADDED = 5
 """At most this many stands of one type are added by one move."""
@@ -93,7 +93,8 @@ def hq_weight(ruleset: object, stand: dict) -> int:
     games, modern-full and wwii-47 (000 scenario sheet, "complete game"; rules-decisions
     "Units beyond tanks"), once
     otherwise (the introductory sheets count a GHQ tank at its price)."""
-    full = ruleset in ("modern-full", "wwii-47")
+    rules = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
+    full = rules is not None and rules.full_game
     return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
 
 

@@ -132,7 +132,9 @@ class QuickBattleScreen:
         return f"{unit}  ({u.points} pts)"
 
     def _unit_items(self) -> list[str]:
-        return [self._label(u) for u in sorted(self.data.units_for(self.ruleset), key=str.lower)]
+        names = sorted(self.data.units_for(self.ruleset), key=str.lower)
+        self._by_label = {self._label(u): u for u in names}  # a list's line -> its unit
+        return list(self._by_label)
 
     def close(self) -> None:
         """Stop a balance check still running."""
@@ -292,7 +294,7 @@ class QuickBattleScreen:
         self.app.manager.process_events(ev)
         if ev.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and ev.ui_element in self.lists:
             k = self.lists.index(ev.ui_element)
-            self.units[k] = ev.text.split("  (")[0]
+            self.units[k] = self._by_label.get(ev.text, self.units[k])
             self.regenerate()
         elif ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             if ev.ui_element is self.era:

@@ -378,9 +378,11 @@ class EditorScreen(
             )
 
     def close(self) -> None:
-        """Stop a balance view being computed."""
+        """Stop a balance view being computed, and a balance check being played."""
         if self._overlay_job:
             self._overlay_job["cancel"] = True
+        if self.balance_job is not None:
+            self.balance_job.stop()
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
