@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
+from game.rules.fire_data import FireSupportData, load_fire_support
 from game.rules.rowfiles import (
     ATGM_COLUMNS,
     STRICT,
@@ -267,6 +268,8 @@ class RulesData:
     wwii_support: dict[str, FullUnit] = dataclasses.field(default_factory=dict)
     wwii47_tl2: frozenset[str] = frozenset()
     """The 001 tank rows that are tech level 2 in Wehrmacht '47 (house values)."""
+    fire_support: FireSupportData = dataclasses.field(default_factory=FireSupportData)
+    """Indirect ranges, indirect fire's cohesion modifiers and aircraft (house values)."""
 
     def units_for(self, ruleset: str) -> dict[str, UnitType]:
         """The tank table a ruleset fields, by unit name. Raises KeyError for an unknown ruleset."""
@@ -371,6 +374,13 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         if name not in wwii:
             problems.append(f"{tl2_path.name}: tl2: {name!r} is not a row of wwii_tanks.csv")
 
+    fire_support = load_fire_support(
+        d / "fire_support.toml",
+        {"modern_support.csv": support, "wwii_support.csv": wwii_support},
+        problems,
+        check_units=not problems,
+    )
+
     crt_path = d / "crt.toml"
     crt_raw = read_toml(crt_path)
     crts = {}
@@ -447,4 +457,5 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         rulesets=rulesets,
         wwii_support=wwii_support,
         wwii47_tl2=frozenset(tl2 or []),
+        fire_support=fire_support,
     )

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 from shapely.geometry import shape
 
 from game.rules.data import RulesData, UnitType, load_rules_data
+from game.rules.fire_data import air_support_problems
 from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
 from game.rules.jsonfile import JsonFileError, is_json_number, read_json_file, write_atomic
 from game.rules.scenario_file import (
@@ -476,6 +477,7 @@ def _stand_problems(
                     f"one GHQ (also $.stands[{ghqs[0]}])"
                 )
     problems += carried_problems(parts.stands, units, where)
+    problems += air_support_problems(parts.sides, parts.ruleset, data, where)
     # stands overlapping at the start (000 08.03.05); a stand aboard a carrier is not placed
     placed = [
         (i, st)

@@ -142,6 +142,15 @@ class FeatureCollection(BaseModel):
     features: list[Feature] = Field(max_length=MAX_FEATURES)
 
 
+class AirSupport(_Strict):
+    """Air strikes a side may call (full games; rules-decisions "Artillery, smoke and air
+    strikes"): ``sorties`` of the aircraft row ``aircraft`` (fire_support.toml), one per
+    plotted strike. In ``wwii-47`` giving any turns the optional air strikes on (004)."""
+
+    aircraft: Name = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    sorties: int = Field(ge=1, le=20)
+
+
 class Side(_Strict):
     """A side: ``id`` (as stands name it), display ``name``, force ``cohesion`` (1..20),
     ``generation`` (1..4 or null), the GHQ's ``command_value``, and the ``entry_edge`` its
@@ -153,6 +162,7 @@ class Side(_Strict):
     generation: int | None = Field(default=None, ge=1, le=4)
     command_value: int = Field(default=0, ge=-5, le=5)
     entry_edge: Literal["left", "right", "top", "bottom"] | None = None
+    air_support: list[AirSupport] = Field(default_factory=list, max_length=10)
 
 
 class StandSpec(_Strict):

@@ -27,6 +27,7 @@ UNIT_FLAGS = (
     "mortar",
     "aa",
     "aa_heavy",
+    "aa_missile",
     "support",
     "close_support",
     "engineer",
@@ -37,7 +38,8 @@ UNIT_FLAGS = (
 )
 """The flags a unit row of the full games may carry (rules-decisions "Units beyond tanks"):
 ``artillery`` may fire indirect, ``mortar`` its direct fire deviates, ``aa`` fires at
-aircraft, ``support`` a support stand, ``close_support`` an infantry close-support artillery
+aircraft (``aa_heavy`` over 40 mm, 004; ``aa_missile`` a missile: no range effect, 002 AA
+procedure step 2), ``support`` a support stand, ``close_support`` an infantry close-support artillery
 vehicle, ``engineer``, ``type_s`` ("type S" infantry, 002 close assault), ``cavalry``,
 ``recon`` (the "R" unit of the movement cohesion chart), ``hq_capable``."""
 
