@@ -14,6 +14,7 @@ from pathlib import Path
 import shapely
 
 from game import OVERLAP_SQ_IN, check_log, crt_result, footprints, read_cell
+from game.check.audit_support import SupportAudit
 
 
 def overlapping_stands(battle) -> list[tuple[str, str]]:
@@ -40,6 +41,7 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
     start = events[0] if events and events[0].get("event") == "start" else {}
     waiting = {s["id"] for s in start.get("stands", []) if not s["on_table"]}
     full = FullGameAudit(start) if "units" in start else None
+    support = SupportAudit(start) if full is not None else None
     due: dict[str, int] = {}  # waiting stand -> seq of the roll it passed
     spent: dict[tuple[int, str], float] = defaultdict(float)
     attacked: dict[tuple[int, str, str], set[int]] = defaultdict(set)
@@ -61,7 +63,7 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                 if r["passed"] and sid in waiting
             }
         if name == "move" and full is not None:
-            problems += full.move(ev)
+            problems += full.move(ev) + support.move(ev)
         if name == "unload":  # a rider set down is on the table: it enters no more
             waiting.discard(ev["stand"])
             due.pop(ev["stand"], None)
@@ -100,6 +102,8 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
                     )
         elif full is not None and name in FullGameAudit.LINES:
             problems += full.line(ev, markers)
+        elif support is not None and name in SupportAudit.LINES:
+            problems += support.line(ev, markers)
         elif name == "marker_removal":
             s, d, e = markers[ev["stand"]]
             if ev["outcome"] == "rallied":

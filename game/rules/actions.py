@@ -194,6 +194,48 @@ class EndCloseAssaults(Action):
     kind: ClassVar[str] = "end_close_assaults"
 
 
+@dataclass(frozen=True)
+class ArtilleryFire(Action):
+    """Direct artillery in the joint artillery fire phase (002/004 direct artillery fire
+    procedure): ``firers``, artillery stands with sight and range to their aim points, each
+    laying one impact marker of ``ammo`` ("he" or "smoke") centred at its point of
+    ``sheaf`` (inches; the first is the aim point, each further one within 2" of one before
+    it: rules-decisions "Artillery, smoke and air strikes")."""
+
+    firers: tuple[str, ...]
+    sheaf: tuple[tuple[float, float], ...]
+    ammo: str
+    kind: ClassVar[str] = "artillery_fire"
+
+
+@dataclass(frozen=True)
+class PlotMission(Action):
+    """An indirect fire mission plotted in the joint plot phase (002 7.11; 004 7.8): the
+    ``firers`` (artillery stands not yet plotted to land that turn), the ``sheaf`` of marker
+    centres as for :class:`ArtilleryFire`, ``ammo`` "he" or "smoke", landing in the joint
+    artillery phase of turn ``lands_turn`` (a later turn). Each firer needs only range, not
+    sight, when it lands."""
+
+    firers: tuple[str, ...]
+    sheaf: tuple[tuple[float, float], ...]
+    ammo: str
+    lands_turn: int
+    kind: ClassVar[str] = "plot_mission"
+
+
+@dataclass(frozen=True)
+class PlotAirStrike(Action):
+    """An air strike plotted in the joint plot phase (002 7.13; 004 12.8, optional): one
+    sortie of the side's air support ``aircraft`` flying ``path`` (inches: its entry point on
+    a table edge, its point of attack, its exit point on a table edge), arriving in the joint
+    artillery phase of turn ``lands_turn`` (a later turn)."""
+
+    aircraft: str
+    path: tuple[tuple[float, float], ...]
+    lands_turn: int
+    kind: ClassVar[str] = "plot_air_strike"
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -214,6 +256,9 @@ ACTIONS: dict[str, type[Action]] = {
         CloseAssault,
         AssaultReply,
         EndCloseAssaults,
+        ArtilleryFire,
+        PlotMission,
+        PlotAirStrike,
     )
 }
 

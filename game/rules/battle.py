@@ -105,7 +105,6 @@ class Battle(FullGameQueries):
         self.dice = ctx.dice
         self.rules = rules
         self.data = ctx.data
-        self.table = ctx.table
         self.ruleset_data = ctx.ruleset_data
         self.crt = ctx.crt
         self.sides = ctx.sides
@@ -506,6 +505,11 @@ class Battle(FullGameQueries):
             self.autosave_error = (
                 f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
             )
+
+    @property
+    def table(self):
+        """The table as the rules see it now, smoke included (:attr:`BattleContext.table`)."""
+        return self.ctx.table
 
     def twin(self) -> Battle:
         """A battle for another thread to ask questions of (every legal shot, a sight

@@ -6,11 +6,13 @@ and the AI ask these, never working out a rule themselves."""
 from __future__ import annotations
 
 from game.rules import melee, moves, transport
+from game.rules.battle_support import FireSupportQueries
 from game.rules.geometry import footprints, heading_deg
 
 
-class FullGameQueries:
-    """Mixin of :class:`game.rules.battle.Battle` (it has ``ctx``, ``state`` and ``stand``)."""
+class FullGameQueries(FireSupportQueries):
+    """Mixin of :class:`game.rules.battle.Battle` (it has ``ctx``, ``state`` and ``stand``);
+    the fire support's queries come with it (:class:`FireSupportQueries`)."""
 
     def close_assault_odds(self, defender_id: str) -> dict:
         """The exact odds of close-assaulting ``defender_id`` now (full games, 002 8.7): see

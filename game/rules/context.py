@@ -49,7 +49,9 @@ class BattleContext:
         self.dice = dice
         self.rules = ruleset
         self.data = scenario.data
-        self.table = scenario.table
+        self.base_table = scenario.table
+        self._smoke_key: tuple = ()
+        self._smoke_table = scenario.table
         self.ruleset_data = self.data.rulesets[scenario.ruleset]
         self.crt = self.data.crts[self.ruleset_data.crt]
         spec = scenario.spec
@@ -102,6 +104,23 @@ class BattleContext:
         return ev
 
     # ---------------------------------------------------------------- small queries
+
+    @property
+    def table(self):
+        """The table as the rules see it now: the scenario's terrain, plus a smoke area (the
+        chart's smoke row: blocks sight, +3 into and out of, +1 tracked movement) for each
+        smoke marker on it (rules-decisions "Artillery, smoke and air strikes"). Built again
+        only when the smoke changes (about 2 ms)."""
+        smoke = self.state.smoke
+        if not smoke:
+            return self.base_table
+        key = tuple((a.x, a.y) for a in smoke)
+        if key != self._smoke_key:
+            from game.rules.artillery import smoke_table
+
+            self._smoke_table = smoke_table(self.base_table, key)
+            self._smoke_key = key
+        return self._smoke_table
 
     @property
     def phase(self):

@@ -14,6 +14,9 @@ Kinds of decision:
 ``covering_fire``   WWII: answer the enemy's opportunity fire, or decline (001 7.5)
 ``close_assault``   full games: close-assault an enemy stand in base contact, or end (002 8.7)
 ``assault_reply``   full games: the close-assaulted stand picks the assaulter it attacks
+``artillery``       full games: fire direct artillery, or pass (002/004 direct artillery)
+``plot``            full games: plot an indirect fire mission or an air strike, or pass
+                    (002 7.11, 7.13)
 ``end``             the battle is over; nobody acts
 ==================  ===========================================================================
 """
@@ -36,6 +39,8 @@ KINDS = (
     "covering_fire",
     "close_assault",
     "assault_reply",
+    "artillery",
+    "plot",
     "end",
 )
 

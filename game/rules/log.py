@@ -101,6 +101,20 @@ REQUIRED = {
     },
     "mount": {"carrier", "stand", "pos"},
     "unload": {"carrier", "stand", "pos"},
+    # artillery, smoke and air strikes (event-log.md; rules-decisions "Artillery, smoke and
+    # air strikes")
+    "plot": {"side", "mission", "kind", "aim", "lands_turn"},
+    "artillery": {"mission", "kind", "side", "firers", "cohesion", "deviation", "markers", "ammo"},
+    "air_strike": {
+        "mission",
+        "side",
+        "aircraft",
+        "arrival",
+        "aa",
+        "deviation",
+        "target",
+        "aircraft_after",
+    },
 }
 FIRE_PASSED = {
     "firepower",
@@ -113,6 +127,8 @@ FIRE_PASSED = {
     "result",
     "target_markers_after",
 }
+REQUIRED["impact"] = {"mission", "marker", "target", "cause"} | (FIRE_PASSED - {"aspect"})
+"""An impact marker's attack: a fire line's attack fields without the aspect (event-log.md)."""
 STOPPED_BY = {None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"}
 CRT_CELLS = {"-", "S", "(S)", "D", "E", "-S-"}
 
@@ -286,6 +302,24 @@ def check_log_line(event: dict, seq: int) -> list[str]:
             if isinstance(r, dict):
                 roll_ok(f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total"))
         for a in attacks:
+            cb = a.get("combat") if isinstance(a, dict) else None
+            if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
+                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
+                if cb.get("total") != min(19, max(0, natural)):
+                    problems.append(f"{name}: an attack's total is not the clamped dice + mods")
+    elif name in ("artillery", "impact", "air_strike"):  # fire support's rolls
+        rolls = [(f, event.get(f)) for f in ("deviation", "arrival")]
+        rolls += [(f"cohesion.{k}", r) for k, r in _items(event.get("cohesion"))]
+        aa = event.get("aa") if isinstance(event.get("aa"), list) else []
+        rolls += [
+            (f"aa[{i}].cohesion", a.get("cohesion"))
+            for i, a in enumerate(aa)
+            if isinstance(a, dict)
+        ]
+        for where, r in rolls:
+            if isinstance(r, dict):
+                roll_ok(f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total"))
+        for a in [event, *aa]:
             cb = a.get("combat") if isinstance(a, dict) else None
             if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
                 natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])

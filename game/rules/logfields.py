@@ -228,6 +228,45 @@ FIELDS: dict[str, dict[str, Check]] = {
     },
     "mount": {"carrier": STAND, "stand": STAND, "pos": POS},
     "unload": {"carrier": STAND, "stand": STAND, "pos": POS},
+    # artillery, smoke and air strikes (event-log.md)
+    "plot": {
+        "side": SIDE,
+        "mission": TEXT,
+        "kind": one_of("artillery", "air"),
+        "aim": POINT,
+        "lands_turn": INT,
+    },
+    "artillery": {
+        "mission": TEXT,
+        "kind": one_of("direct", "indirect"),
+        "side": SIDE,
+        "firers": list_of(STAND),
+        "cohesion": mapping(STAND, obj(ROLL)),
+        "deviation": or_null(obj(ROLL)),
+        "markers": list_of(POINT),
+        "ammo": one_of("he", "smoke"),
+    },
+    "impact": {
+        "mission": TEXT,
+        "marker": TEXT,
+        "target": STAND,
+        "cause": one_of("landing", "entered"),
+        "differential": INT,
+        "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
+        "crt": one_of(*sorted(CRT_CELLS)),
+        "result": one_of("none", "S", "D", "E"),
+        "target_markers_after": MARKERS,
+    },
+    "air_strike": {
+        "mission": TEXT,
+        "side": SIDE,
+        "aircraft": TEXT,
+        "arrival": obj(ROLL),
+        "aa": list_of(obj({"stand": STAND, "cohesion": obj(ROLL)})),
+        "deviation": or_null(obj(ROLL)),
+        "target": or_null(STAND),
+        "aircraft_after": MARKERS,
+    },
     "end_turn": {"losses": LOSSES},
     "end": {"winner": SIDE_OR_NULL, "reason": TEXT, "losses": LOSSES},
 }
@@ -240,6 +279,14 @@ OPTIONAL: dict[str, dict[str, Check]] = {
     "move": {
         "cohesion": obj(ROLL),
         "pass_through": obj({**ROLL, "enemy": STAND}),
+    },
+    "air_strike": {
+        "differential": INT,
+        "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
+        "crt": one_of(*sorted(CRT_CELLS)),
+        "result": one_of("none", "S", "D", "E"),
+        "target_markers_after": MARKERS,
+        "attack_point": POINT,
     },
 }
 """Fields a line may leave out, checked when it has them."""

@@ -33,6 +33,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from game.rules.artillery import clear_markers_of
 from game.rules.battle import Battle
 from game.rules.jsonfile import JsonFileError, iter_json_lines
 from game.rules.log import PHASE_ORDER, check_log_line
@@ -49,7 +50,7 @@ from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.replay import TurnSteps
 from game.rules.scenario import ScenarioError, parse_scenario
-from game.rules.state import BattleState, Wreck
+from game.rules.state import BattleState, Impact, SmokeArea, Wreck
 
 CHECKPOINT_EVERY = 25  # lines between checkpoints beside those at each turn's start, at first
 MAX_CHECKPOINTS = 512  # beside the turns' own: past it, every other one goes, the gap doubles
@@ -393,7 +394,13 @@ class LogReplay(TurnSteps):
             for sid, group in st.straggled.items():  # movement.restore_groups
                 st.stands[sid].group = group
             st.straggled.clear()
+        removal = ev["phase"] == "marker_removal" and (ev["turn"], "marker_removal") != (
+            st.turn,
+            st.phase,
+        )
         st.turn, st.phase = ev["turn"], ev["phase"]
+        if removal:  # impact markers off, and smoke at its last turn (002 step 8)
+            clear_markers_of(st)
         if self.wwii:
             self._postures(ev)
         if name == "regroup":
@@ -449,6 +456,12 @@ class LogReplay(TurnSteps):
                             r.x, r.y = d.x, d.y
                 else:
                     d.eliminated = True
+        elif name in ("impact", "air_strike"):
+            if ev.get("target") is not None and "target_markers_after" in ev:
+                t = self._stand(ev["target"], i, "target")
+                self._markers(t, ev["target_markers_after"])
+        elif name == "artillery":
+            self._artillery(ev)
         elif name == "mount":
             s = self._stand(ev["stand"], i, "stand")
             s.carried_by = ev["carrier"]
@@ -461,6 +474,16 @@ class LogReplay(TurnSteps):
             if after is not None:
                 s.S, s.D = after["S"], after["D"]
                 s.eliminated = s.eliminated or after["eliminated"]  # lost aboard: no wreck
+
+    def _artillery(self, ev: dict) -> None:
+        """A mission lands: its impact markers (HE) or smoke areas, where they fell."""
+        st = self.view.state
+        for k, (x, y) in enumerate(ev["markers"]):
+            mid = f"{ev['mission']}.{k + 1}"
+            if ev["ammo"] == "smoke":
+                st.smoke.append(SmokeArea(mid, float(x), float(y), ev["turn"] + 1))
+            else:
+                st.impacts.append(Impact(mid, ev["mission"], ev["side"], "", float(x), float(y)))
 
     def _attempt(self, ev: dict, i: int) -> None:
         """Stands of the group that failed while others passed form a new group for the

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from game.rules import combat, melee, transport
+from game.rules import artillery, combat, melee, transport
 from game.rules.actions import Action, Move, MoveAttempt
 from game.rules.combat import FireSetup, marker_mods, sight_info
 from game.rules.context import IllegalAction
@@ -135,6 +135,7 @@ def movable(ctx, side: str, group: str) -> list[StandState]:
         and not s.moved
         and s.posture != "firing"
         and s.carried_by is None
+        and not s.artillery_fired  # 002 check list note 2
     ]
 
 
@@ -541,6 +542,8 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
         walked_all = pm.points[: fit + 1]
         crossed = melee.overrun_crossed(ctx, s, walked_all, pm.headings[: fit + 1])
         melee.resolve_overruns(ctx, s, crossed)
+        if ctx.state.impacts:  # stands entering an impact marker roll for effect (002 step 6)
+            artillery.entered_impacts(ctx, s, walked_all, pm.headings[: fit + 1])
     after_move(ctx, pm.side)
 
 

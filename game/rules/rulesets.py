@@ -12,10 +12,12 @@ import math
 
 from game.rules.phases import (
     Phase,
+    artillery,
     fire,
     initiative,
     markers,
     movement,
+    plot,
     posture,
     setup,
     tl1_posture,
@@ -227,21 +229,20 @@ class WwiiRules(Ruleset):
 
 
 class ModernFullRules(ModernRules):
-    """The full Modern game (the 002 card) as the engine plays it, so far the ground war:
-    infantry and carriers, overrun and close assault, the 3rd fire phase of TL5, the TL1
-    posture, movement markers, wire and minefields, the -S- combat results table
-    (rules-decisions "The full games"). The joint artillery and joint plot phases are in
-    their places and empty until artillery and air strikes come."""
+    """The full Modern game (the 002 card) as the engine plays it: infantry and carriers,
+    overrun and close assault, the 3rd fire phase of TL5, the TL1 posture, movement markers,
+    wire and minefields, the -S- combat results table, artillery, smoke and air strikes with
+    AA fire (rules-decisions "The full games")."""
 
     name = "modern-full"
     full_game = True
     turn = (
         initiative.PHASE,  # 002 step 1: 2D6 + cohesion
         tl1_posture.PHASE,  # step 1: TL1 stands declare moving or firing
-        Phase("artillery", "joint artillery fire phase", auto=True),  # step 2 (empty so far)
+        artillery.PHASE,  # step 2: missions and air strikes land, then direct artillery
         fire.phase("fire1", "1st standard fire phase"),  # step 3: TL4 and TL5
         fire.phase("fire2", "2nd standard fire phase"),  # step 4: all qualified
-        Phase("plot", "joint plot phase", auto=True),  # step 5 (empty so far)
+        plot.PHASE,  # step 5: missions and air strikes for later turns
         movement.FULL_PHASE,  # step 6: moves, opportunity fire, overruns, close assaults
         fire.phase("fire3", "3rd standard fire phase"),  # step 7: TL5 only
         markers.PHASE,  # step 8: movement markers off, then S/D rolls
@@ -300,8 +301,8 @@ class Wwii47Rules(WwiiRules):
     rules with tech levels (TL2 may fire and then move at half its allowance), the TL1 and
     TL2 range charts, one standard attack on a target per fire phase, personnel and
     carriers, overrun and close assault with the 004 notes, movement markers, and the
-    card's combat results table (rules-decisions "The full games"). The joint artillery and
-    joint plot phases are in their places and empty until artillery and air strikes come."""
+    card's combat results table, artillery and smoke, and the optional air strikes whose
+    arrival enemy AA can spoil (rules-decisions "The full games")."""
 
     name = "wwii-47"
     full_game = True
@@ -309,9 +310,9 @@ class Wwii47Rules(WwiiRules):
     turn = (
         initiative.PHASE,  # 004 step 1: 1D6 + cohesion
         posture.PHASE,  # step 2: every stand; only TL2 may both move and fire
-        Phase("artillery", "joint artillery fire phase", auto=True),  # step 3 (empty so far)
+        artillery.PHASE,  # step 3: missions and air strikes land, then direct artillery
         fire.phase("fire", "joint standard fire phase"),  # step 4
-        Phase("plot", "joint plot phase", auto=True),  # step 5 (empty so far)
+        plot.PHASE,  # step 5: missions and air strikes for later turns
         movement.FULL_PHASE,  # step 6: orders, OF, CF, overruns, close assaults
         markers.PHASE,  # step 7: movement markers off, then S/D rolls
     )
@@ -321,11 +322,17 @@ class Wwii47Rules(WwiiRules):
         """Whether a stand may fire in the joint standard fire phase (004 steps 2 and 4):
         once a turn, in the firing posture, or in the movement posture if it is TL2 (the
         only tech level that may both fire and move)."""
-        if stand.fire_attempts:
+        if stand.fire_attempts or stand.aa_fired:  # 004 AA: no ground target after aircraft
             return False
         return stand.posture == "firing" or (
             stand.posture == "movement" and (stand.tech_level or 1) >= 2
         )
+
+    @staticmethod
+    def may_opportunity_fire(stand: StandState) -> bool:
+        """Opportunity and covering fire as in 001 (7.4.1, 7.5), never by an AA stand that
+        fired at aircraft this turn (004 AA procedure note 3)."""
+        return not stand.aa_fired and WwiiRules.may_opportunity_fire(stand)
 
     @staticmethod
     def attack_refused(target: StandState, kind: str, phase: str) -> str | None:

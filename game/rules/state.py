@@ -7,6 +7,7 @@ the same place.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ class StandState:
     (it is then off the table's play: not active); ``movement_marker`` it moved this turn (or
     is in the movement posture) until marker removal; ``loaded`` as a carrier it loaded or
     unloaded this movement phase, so it moves at most half its allowance.
+    ``artillery_fired`` it fired as artillery this turn, so it does not move (002 check list
+    note 2); ``aa_fired`` (004) it fired at aircraft this turn, so it fires at no ground target.
     """
 
     id: str
@@ -60,6 +63,8 @@ class StandState:
     carried_by: str | None = None
     movement_marker: bool = False
     loaded: bool = False
+    artillery_fired: bool = False
+    aa_fired: bool = False
 
     @property
     def active(self) -> bool:
@@ -165,6 +170,56 @@ class CoveringWindow:
 
 
 @dataclass
+class Mission:
+    """A fire mission plotted in the joint plot phase for a later turn (002 7.11, 7.13;
+    rules-decisions "Artillery, smoke and air strikes"): ``id`` ("m1", "m2", ...), the
+    plotting ``side``, ``kind`` "artillery" or "air"; artillery: the ``firers`` (stand ids),
+    one marker centre per firer in ``sheaf`` (inches; the first is the aim point), ``ammo``
+    "he" or "smoke"; air: the ``aircraft`` row and its ``path`` (entry point on a table edge,
+    point of attack, exit point); ``lands_turn`` the turn whose artillery phase it lands in.
+    ``plotted_turn`` the turn it was plotted in."""
+
+    id: str
+    side: str
+    kind: str
+    lands_turn: int
+    plotted_turn: int
+    firers: tuple[str, ...] = ()
+    sheaf: tuple[tuple[float, float], ...] = ()
+    ammo: str = "he"
+    aircraft: str | None = None
+    path: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass
+class Impact:
+    """An impact marker on the table until marker removal (002 step 8): a 2" circle centred at
+    (``x``, ``y``) inches, laid by ``firer`` (a stand id) of ``mission``; every stand it
+    attacked (on landing, or on entering it in the movement phase) is in ``hit``, so none is
+    attacked twice by one marker (rules-decisions "Artillery, smoke and air strikes")."""
+
+    id: str
+    mission: str
+    side: str
+    firer: str
+    x: float
+    y: float
+    hit: set[str] = field(default_factory=set)
+
+
+@dataclass
+class SmokeArea:
+    """A smoke area laid by a smoke mission: a 2" circle at (``x``, ``y``) inches that is smoke
+    terrain (the chart's smoke row) until the marker removal phase of turn ``until_turn``
+    (rules-decisions: the turn after it lands)."""
+
+    id: str
+    x: float
+    y: float
+    until_turn: int
+
+
+@dataclass
 class CloseAssaultState:
     """A close assault waiting for the defender's choice of which assaulting stand it attacks
     (002/004 8.7): ``side`` the assaulting side, ``defender``, the ``assaulters``, and the
@@ -183,7 +238,9 @@ class BattleState:
     Full games: ``assault_open`` the movement action just ended, whose stands in base contact
     with the enemy may now close-assault (002 8.7); ``assault`` a close
     assault waiting for its defender's choice; ``assaulted`` the defenders close-assaulted in
-    this movement phase (once each)."""
+    this movement phase (once each). ``missions`` plotted and not yet landed (the count of
+    all ever plotted in ``missions_plotted``), ``impacts`` the impact markers on the table,
+    ``smoke`` the smoke areas, ``sorties_flown`` each side's air strikes plotted so far."""
 
     stands: dict[str, StandState]
     turn: int = 0
@@ -205,6 +262,11 @@ class BattleState:
     assault: CloseAssaultState | None = None
     assaulted: set[str] = field(default_factory=set)
     attacks: int = 0
+    missions: list[Mission] = field(default_factory=list)
+    missions_plotted: int = 0
+    impacts: list[Impact] = field(default_factory=list)
+    smoke: list[SmokeArea] = field(default_factory=list)
+    sorties_flown: dict[str, int] = field(default_factory=dict)
     finished: bool = False
     winner: str | None = None
     reason: str | None = None
@@ -250,6 +312,8 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
             + ([f"in:{s.carried_by}"] if s.carried_by else [])
             + (["moving"] if s.movement_marker else [])
             + (["loaded"] if s.loaded else [])
+            + (["artillery_fired"] if s.artillery_fired else [])
+            + (["aa_fired"] if s.aa_fired else [])
             for s in state.stands.values()
         ],
         "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
@@ -272,6 +336,17 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
             {"assault": [state.assault.defender, state.assault.assaulters]} if state.assault else {}
         ),
         **({"assaulted": sorted(state.assaulted)} if state.assaulted else {}),
+        **(
+            {"missions": [dataclasses.astuple(m) for m in state.missions]} if state.missions else {}
+        ),
+        **({"plotted": state.missions_plotted} if state.missions_plotted else {}),
+        **(
+            {"impacts": [[i.id, i.x, i.y, sorted(i.hit)] for i in state.impacts]}
+            if state.impacts
+            else {}
+        ),
+        **({"smoke": [[a.id, a.x, a.y, a.until_turn] for a in state.smoke]} if state.smoke else {}),
+        **({"sorties": sorted(state.sorties_flown.items())} if state.sorties_flown else {}),
         "winner": state.winner,
         "dice": dice_digest,
     }

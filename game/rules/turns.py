@@ -70,6 +70,7 @@ def start_turn(ctx) -> None:
         s.fire_attempts = 0
         s.fired_in.clear()
         s.attacked_in.clear()
+        s.artillery_fired = s.aa_fired = False
     enter(ctx, ctx.rules.turn[0])
 
 

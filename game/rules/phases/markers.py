@@ -3,7 +3,7 @@ engine plays it through with the battle's dice."""
 
 from __future__ import annotations
 
-from game.rules import combat
+from game.rules import artillery, combat
 from game.rules.combat import marker_mods
 from game.rules.log import mods_json
 from game.rules.phases import Phase
@@ -17,9 +17,10 @@ def marker_removal(ctx) -> None:
     both, natural 20 panics to (S); then depleted ATGM stands roll at +4 to resupply
     (000 07.07, 07.03.04)."""
     st = ctx.state
-    if ctx.rules.full_game:  # movement markers come off first (002 step 8)
+    if ctx.rules.full_game:  # movement and impact markers come off first (002 step 8)
         for s in st.stands.values():
             s.movement_marker = False
+        artillery.clear_markers(ctx)
     for side in ctx.sides:
         level = ctx.cohesion_level(side)
         for s in [x for x in st.stands.values() if x.side == side and x.active and (x.S or x.D)]:
