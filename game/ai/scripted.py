@@ -27,11 +27,13 @@ from game.ai.paths import PathsMixin
 from game.ai.positions import PositionsMixin
 from game.ai.posture import PostureChooser
 from game.ai.situation import SituationMixin
+from game.ai.support import FireSupportChooser
 from game.ai.values import Option
 
 
 class ScriptedAI(
     FullGameChooser,
+    FireSupportChooser,
     InitiativeChooser,
     FireChooser,
     OpportunityChooser,
@@ -108,6 +110,8 @@ class ScriptedAI(
             "move_attempt": lambda: self._attempt(battle, side),
             "close_assault": lambda: self._close_assault(battle, side),
             "assault_reply": lambda: self._assault_reply(battle, side),
+            "artillery": lambda: self._artillery(battle, side),
+            "plot": lambda: self._plot(battle, side),
         }.get(decision.kind)
         if chooser is not None:
             return chooser()
