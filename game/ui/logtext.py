@@ -131,6 +131,8 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
     if name in ("overrun", "close_assault", "mount", "unload"):
         return _full_game(ev, n)
+    if name in ("plot", "artillery", "impact", "air_strike"):
+        return _fire_support(ev, n, sides)
     if name == "move_attempt":
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
         how = "ordered" if ev["ordered"] else "independent"
@@ -261,5 +263,92 @@ def _full_game(ev: dict, n) -> str:
             f' {n(ev["defender"])}, disorganized, falls back 1".'
             if len(back) > 1
             else f" {n(ev['defender'])}, disorganized, has no room to fall back: eliminated."
+        )
+    return text
+
+
+DIRECTIONS = ("up", "up-right", "right", "down-right", "down", "down-left", "left", "up-left")
+"""The deviation die's eight directions on screen (1 towards the top edge, then clockwise)."""
+
+
+def _deviation(d: dict | None) -> str:
+    """A deviation roll in words."""
+    if d is None:
+        return ""
+    if d["passed"]:
+        return f" Deviation {_roll(d)}: on target."
+    way = DIRECTIONS[(d["direction_die"] - 1) % 8]
+    return (
+        f" Deviation {_roll(d)}: direction die {d['direction_die']} ({way}), distance die "
+        f'{d["distance_die"]}: {d["distance_in"]:g}" off.'
+    )
+
+
+def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
+    """Artillery, smoke and air strikes (plot, artillery, impact, air_strike) in words."""
+    name = ev["event"]
+    side = sides.get(ev.get("side"), ev.get("side"))
+    if name == "plot":
+        x, y = ev["aim"]
+        if ev["kind"] == "air":
+            return (
+                f"{side} calls an air strike ({ev.get('aircraft')}) at ({x:.1f}, {y:.1f}) for "
+                f"turn {ev['lands_turn']}."
+            )
+        who = ", ".join(n(f) for f in ev.get("firers", ()))
+        ammo = "smoke" if ev.get("ammo") == "smoke" else "HE"
+        return (
+            f"{side} plots {ammo} from {who} at ({x:.1f}, {y:.1f}), landing in turn "
+            f"{ev['lands_turn']}."
+        )
+    if name == "artillery":
+        how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
+        ammo = "smoke" if ev["ammo"] == "smoke" else "HE"
+        text = f"{side} {how} ({ammo}, mission {ev['mission']}):"
+        for sid, r in ev["cohesion"].items():
+            text += f" {n(sid)} {_roll(r)};"
+        for sid, why in (ev.get("not_fired") or {}).items():
+            text += f" {n(sid)} does not fire ({why});"
+        text = text.rstrip(";") + "."
+        text += _deviation(ev["deviation"])
+        k = len(ev["markers"])
+        return text + (f" {k} marker{'s' if k != 1 else ''} land." if k else " Nothing lands.")
+    if name == "impact":
+        cb = ev["combat"]
+        roll = (
+            "below the table: S"
+            if cb is None
+            else (f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, CRT {ev['crt']}")
+        )
+        effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
+        how = "drives into" if ev["cause"] == "entered" else "is under"
+        return (
+            f"{n(ev['target'])} {how} impact marker {ev['marker']}: {ev['firepower']} against "
+            f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
+        )
+    text = f"{side} air strike ({ev['aircraft']}): arrival {_roll(ev['arrival'])}."
+    for a in ev["aa"]:
+        text += f" AA {n(a['stand'])} {_roll(a['cohesion'])}"
+        if "arrival_mod" in a:
+            text += f" (+{a['arrival_mod']} to the arrival roll)" if a["arrival_mod"] else ""
+        elif a.get("crt"):
+            effect = "no effect" if a["result"] == "none" else RESULT_WORDS[a["result"]]
+            text += f", fires at {a['differential']:+d}: CRT {a['crt']}, {effect}"
+        text += "."
+    if ev["aircraft_after"].get("eliminated"):
+        text += " The aircraft is shot down."
+    text += _deviation(ev["deviation"])
+    if ev["target"] is not None:
+        cb = ev.get("combat")
+        roll = (
+            "below the table: S"
+            if cb is None
+            else (f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, CRT {ev['crt']}")
+        )
+        effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
+        friendly = " (its own side's)" if ev.get("friendly") else ""
+        text += (
+            f" It attacks {n(ev['target'])}{friendly}: {ev['firepower']} against "
+            f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
         )
     return text

@@ -19,6 +19,7 @@ from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
+from game.ui.battle.keys import KeysMixin
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.offframe import OffFrameMixin
@@ -26,6 +27,7 @@ from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode
 from game.ui.battle.saving import SavingMixin
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
+from game.ui.battle.support import ArtilleryMode, PlotFireMode, SupportDrawing
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.colours import UI
 from game.ui.logtext import PHASE_NAMES, describe
@@ -44,6 +46,8 @@ MODES = {
     "move_attempt": AttemptMode,
     "close_assault": CloseAssaultMode,
     "assault_reply": AssaultReplyMode,
+    "artillery": ArtilleryMode,
+    "plot": PlotFireMode,
 }
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
@@ -52,7 +56,9 @@ KILLS_IN_BANNER_W = 1150  # px: a narrower window shows the victory tracker in t
 PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown this often
 
 
-class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMixin):
+class BattleScreen(
+    SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMixin, KeysMixin, SupportDrawing
+):
     """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
@@ -78,6 +84,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
         self.show_explain = False
         self.anim: list[tuple[str, list, float]] = []  # (stand, path points, seconds left)
         self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
+        self.flights: list[list] = []  # air strikes shown flying: [event, seconds flown]
         self.log_path = log_path
         self.on_menu = on_menu
         self.on_again = on_again
@@ -317,7 +324,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
             nxt = CurtainMode(b.to_act, OpportunityMode())
         elif (
             isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
-        ):
+        ) or (b.state.phase == "plot" and b.to_act != before):  # plots are hidden: hand over
             nxt = CurtainMode(b.to_act, None)
         self.set_mode(nxt)
         return True
@@ -341,6 +348,8 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
                 self.flashes.append(
                     (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
                 )
+            elif ev["event"] == "air_strike":
+                self.queue_flight(ev)
 
     @property
     def animating(self) -> bool:
@@ -439,80 +448,6 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
         if b.to_act:
             self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 
-    def _key(self, ev) -> bool:
-        k = ev.key
-        if k == pygame.K_F1 or ev.unicode == "?":
-            self.help = not self.help
-            return True
-        if k == pygame.K_x:
-            self.show_explain = not self.show_explain
-            return True
-        if k == pygame.K_b:
-            self.show_briefing = not self.show_briefing
-            return True
-        if k == pygame.K_t:
-            self.show_legend = not self.show_legend
-            return True
-        if k == pygame.K_m:
-            self.ruler_on, self.ruler = not self.ruler_on, None
-            return True
-        if k == pygame.K_ESCAPE and self.ruler_on:
-            self.ruler_on, self.ruler = False, None
-            return True
-        if k == pygame.K_ESCAPE and (self.show_briefing or self.card):
-            self.show_briefing, self.card = False, None
-            return True
-        if self.help and k == pygame.K_ESCAPE:
-            self.help = False
-            return True
-        if k == pygame.K_s and ev.mod & pygame.KMOD_CTRL:
-            self.ask_save_name()
-            return True
-        if k == pygame.K_f:
-            self.tv.fit()
-            return True
-        if k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
-            step = 60
-            dx = {pygame.K_LEFT: step, pygame.K_RIGHT: -step}.get(k, 0)
-            dy = {pygame.K_UP: step, pygame.K_DOWN: -step}.get(k, 0)
-            self.tv.pan(dx, dy)
-            return True
-        if k == pygame.K_l and not isinstance(self.mode, (OpportunityMode, CoveringMode)):
-            self.show_log = not self.show_log
-            self.log_view.visible = self.show_log
-            return True
-        if k == pygame.K_p and not isinstance(self.mode, CurtainMode):
-            self._pass()
-            return True
-        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.set_mode(self.mode.confirm(self))
-            return True
-        return False
-
-    def _camera_drag(self, ev) -> bool:
-        """Pan with the middle button, or a left drag in modes that do not plot."""
-        plotting = isinstance(self.mode, PlotMode)
-        if ev.type == pygame.MOUSEBUTTONDOWN and (
-            ev.button == 2 or (ev.button == 1 and not plotting)
-        ):
-            self._drag_from = ev.pos
-            self._dragged = False
-            return ev.button == 2
-        if ev.type == pygame.MOUSEMOTION and self._drag_from is not None:
-            dx, dy = ev.pos[0] - self._drag_from[0], ev.pos[1] - self._drag_from[1]
-            if self._dragged or abs(dx) + abs(dy) > 6:
-                self._dragged = True
-                self.tv.pan(dx, dy)
-                self._drag_from = ev.pos
-                return True
-            return False
-        if ev.type == pygame.MOUSEBUTTONUP and self._drag_from is not None and ev.button in (1, 2):
-            dragged = self._dragged
-            self._drag_from = None
-            self._dragged = False
-            return dragged or ev.button == 2
-        return False
-
     # ---------------------------------------------------------------- frame
 
     def busy(self) -> bool:
@@ -520,6 +455,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
         off the frame, or the panel's newest text still to be shown."""
         return bool(
             self.anim
+            or self.flights
             or self.flashes
             or isinstance(self.mode, AIMode)
             or self._panel_dirty
@@ -539,6 +475,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
             if left <= 0:
                 self.anim.pop(0)
         self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
+        self.advance_flights(dt)
         if isinstance(self.mode, AIMode) and not self.anim:
             self.mode.poll(self)
         self.poll_off_frame()
@@ -584,6 +521,7 @@ class BattleScreen(SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMix
         clip = surface.get_clip()
         surface.set_clip(self.tv.rect)
         self._draw_table_layer(surface)
+        self.draw_fire_support(surface)
         self._draw_animation(surface)
         self.mode.draw(self, surface)
         if self.show_explain:

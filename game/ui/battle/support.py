@@ -1,0 +1,497 @@
+"""The battle screen's fire support (the full games' joint artillery and plot phases): the
+modes that fire direct artillery and plot missions and air strikes, and the overlays of impact
+markers, smoke, plotted missions (their owner's only), where this turn's missions landed and
+the aircraft flying. Every number shown is the engine's (``Battle.mission_odds``,
+``fire_support_problem``, ``strike_aa``, ``indirect_reach``)."""
+
+from __future__ import annotations
+
+import html
+import math
+
+import pygame
+
+from game import IMPACT_DIAMETER_IN, ArtilleryFire, Pass, PlotAirStrike, PlotMission
+from game.ui.battle.layout import PAL, SELECT
+from game.ui.logtext import PHASE_NAMES
+from game.ui.modes import Mode, is_click
+from game.ui.render import INK
+
+RADIUS_IN = IMPACT_DIAMETER_IN / 2
+SMOKE = (205, 205, 200, 170)
+IMPACT = (235, 90, 20)
+PLOTTED = (250, 240, 120)
+AA_SHADE = (215, 45, 45, 50)
+FLIGHT_IN_S = 30.0
+"""How fast an air strike is shown flying along its path (inches a second)."""
+DRAG_IN = 0.4
+"""A left drag longer than this (inches) from the aim point turns the sheaf."""
+
+
+def _alpha_circle(surface, colour, centre, radius_px: float) -> None:
+    r = max(2, int(radius_px))
+    disc = pygame.Surface((2 * r + 2, 2 * r + 2), pygame.SRCALPHA)
+    pygame.draw.circle(disc, colour, (r + 1, r + 1), r)
+    surface.blit(disc, (centre[0] - r - 1, centre[1] - r - 1))
+
+
+def _dashed_circle(surface, colour, centre, radius_px: float, width: int = 2) -> None:
+    n = max(12, int(radius_px / 3))
+    for k in range(0, n, 2):
+        a0, a1 = 2 * math.pi * k / n, 2 * math.pi * (k + 1) / n
+        p0 = (centre[0] + radius_px * math.cos(a0), centre[1] + radius_px * math.sin(a0))
+        p1 = (centre[0] + radius_px * math.cos(a1), centre[1] + radius_px * math.sin(a1))
+        pygame.draw.line(surface, colour, p0, p1, width)
+
+
+def _arrow(surface, colour, p0, p1, width: int = 3) -> None:
+    pygame.draw.line(surface, colour, p0, p1, width)
+    a = math.atan2(p1[1] - p0[1], p1[0] - p0[0])
+    for da in (2.6, -2.6):
+        q = (p1[0] + 12 * math.cos(a + da), p1[1] + 12 * math.sin(a + da))
+        pygame.draw.line(surface, colour, p1, q, width)
+
+
+class SupportDrawing:
+    """Mixin of the battle screen: the fire support's overlays and the aircraft's flights."""
+
+    def plot_viewer(self) -> str | None:
+        """The side whose plotted missions the screen may show, or None: against the AI the
+        player's side; in a hotseat battle the side plotting now, in the joint plot phase
+        only (the other player has handed the screen over behind the curtain)."""
+        b = self.battle
+        humans = [s for s in b.sides if s not in self.ai]
+        if len(humans) == 1:
+            return humans[0]
+        if not humans or b.state.phase != "plot" or type(self.mode).__name__ == "CurtainMode":
+            return None
+        return b.to_act
+
+    def visible_missions(self) -> list:
+        """The plotted missions (not yet landed) the screen shows: the viewer's only."""
+        viewer = self.plot_viewer()
+        return [m for m in self.battle.state.missions if m.side == viewer]
+
+    def queue_flight(self, ev: dict) -> None:
+        """Show an air strike's aircraft flying its path (a line of the log)."""
+        if getattr(self, "ai_speed", 1) > 0:
+            self.flights.append([ev, 0.0])
+
+    def advance_flights(self, dt: float) -> None:
+        """Move the aircraft being shown on; drop those that have left the table."""
+        for f in self.flights:
+            f[1] += dt
+        self.flights = [f for f in self.flights if f[1] * FLIGHT_IN_S < _length(f[0]["path"])]
+
+    def landings(self) -> list[dict]:
+        """This turn's artillery and air strike lines (where missions landed)."""
+        b = self.battle
+        key = (len(b.log.events), b.state.turn)
+        if getattr(self, "_landings_key", None) != key:
+            turn = b.state.turn
+            self._landings = [
+                e
+                for e in b.log.events[-400:]
+                if e.get("turn") == turn and e["event"] in ("artillery", "air_strike")
+            ]
+            self._landings_key = key
+        return self._landings
+
+    def draw_fire_support(self, surface) -> None:
+        """Smoke as grey clouds, impact markers as orange rings, the viewer's plotted
+        missions dashed, this turn's deviations as arrows from the aim to where the markers
+        fell, and aircraft in flight."""
+        b, tv = self.battle, self.tv
+        r_px = RADIUS_IN * tv.view.scale
+        st = b.state
+        for a in st.smoke:
+            _alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
+        for imp in st.impacts:
+            c = tv.to_px(imp.x, imp.y)
+            pygame.draw.circle(surface, IMPACT, c, max(3, int(r_px)), 3)
+            pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
+            pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
+        for m in self.visible_missions():
+            points = m.sheaf if m.kind == "artillery" else (m.path[1],)
+            for x, y in points:
+                _dashed_circle(surface, PLOTTED, tv.to_px(x, y), r_px)
+            if m.kind == "air":
+                tv.polyline(surface, list(m.path), PLOTTED, 1)
+            x, y = points[0]
+            what = "air" if m.kind == "air" else m.ammo.upper()
+            label = tv.label(f"{m.id} {what} turn {m.lands_turn}", PLOTTED)
+            px, py = tv.to_px(x, y)
+            surface.blit(label, (px + r_px + 3, py - label.get_height() / 2))
+        for e in self.landings():
+            dev = e.get("deviation")
+            if not dev or dev.get("passed"):
+                continue
+            aim = e["aim"] if e["event"] == "artillery" else e["path"][1]
+            to = (aim[0] + dev["dx"], aim[1] + dev["dy"])
+            _arrow(surface, IMPACT, tv.to_px(*aim), tv.to_px(*to))
+        for ev, t in self.flights:
+            self._draw_aircraft(surface, ev, t * FLIGHT_IN_S)
+
+    def _draw_aircraft(self, surface, ev: dict, flown: float) -> None:
+        path = ev["path"]
+        tv = self.tv
+        tv.polyline(surface, path, (250, 250, 250), 1)
+        for p, q in zip(path, path[1:], strict=False):
+            seg = math.dist(p, q)
+            if flown <= seg and seg > 0:
+                x, y = p[0] + (q[0] - p[0]) * flown / seg, p[1] + (q[1] - p[1]) * flown / seg
+                c = tv.to_px(x, y)
+                a = math.atan2(-(q[1] - p[1]), q[0] - p[0])
+                nose = (c[0] + 14 * math.cos(a), c[1] + 14 * math.sin(a))
+                wing = [(c[0] + 9 * math.cos(a + s), c[1] + 9 * math.sin(a + s)) for s in (2, -2)]
+                pygame.draw.polygon(surface, (30, 30, 30), [nose, wing[0], c, wing[1]])
+                return
+            flown -= seg
+
+
+def _length(path) -> float:
+    return sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False))
+
+
+class _Aiming(Mode):
+    """What direct artillery and plotting share: firing stands picked by clicking them, an
+    aim point clicked on the table, the sheaf turned by dragging from it, HE or smoke, and
+    the engine's odds of the markers as aimed."""
+
+    drags = True  # a left drag turns the sheaf: the camera pans with the middle button
+    kind = "indirect"
+
+    def __init__(self):
+        self.firers: list[str] = []
+        self.aim: tuple[float, float] | None = None
+        self.heading = 90.0
+        self.ammo = "he"
+        self.down: tuple[float, float] | None = None
+
+    def sheaf(self, screen) -> tuple:
+        """The markers' centres as aimed (inches)."""
+        if self.aim is None or not self.firers:
+            return ()
+        return screen.battle.line_sheaf(self.aim, len(self.firers), self.heading)
+
+    def may_pick(self, screen, s) -> bool:
+        """Whether stand ``s`` may be picked to fire."""
+        return False
+
+    def on_event(self, screen, ev):
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            s = screen.stand_under(ev.pos)
+            if s is None or not self.may_pick(screen, s):
+                self.down = screen.tv.to_table(ev.pos)
+        elif ev.type == pygame.MOUSEMOTION and self.down is not None:
+            x, y = screen.tv.to_table(ev.pos)
+            if math.dist((x, y), self.down) > DRAG_IN:
+                self.aim = self.down
+                self.heading = math.degrees(math.atan2(y - self.down[1], x - self.down[0]))
+                self.enter(screen)
+        elif is_click(ev):
+            s = screen.stand_under(ev.pos)
+            if self.down is None and s is not None and self.may_pick(screen, s):
+                if s.id in self.firers:
+                    self.firers.remove(s.id)
+                else:
+                    self.firers.append(s.id)
+            elif self.down is not None:
+                x, y = screen.tv.to_table(ev.pos)
+                if math.dist((x, y), self.down) <= DRAG_IN:
+                    self.aim = self.down
+                self.down = None
+            self.enter(screen)
+        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_h:
+            self.ammo = "smoke" if self.ammo == "he" else "he"
+            self.enter(screen)
+        return None
+
+    def action(self, screen):
+        """The action as aimed, or None (each mode builds its own)."""
+        return None
+
+    def confirm(self, screen):
+        a = self.action(screen)
+        if a is not None:
+            screen.act(a)
+        return None
+
+    def odds_lines(self, screen, action) -> list[str]:
+        """The panel's lines of the mission as aimed: the engine's refusal, or each firing
+        stand's chance to fire, the chance it lands on the aim, and what the markers would do
+        to each stand under them now."""
+        b = screen.battle
+        why = b.fire_support_problem(action)
+        if why:
+            return [f"<font color='#b03010'>{html.escape(why)}</font>"]
+        odds = b.mission_odds(action.side, action.firers, action.sheaf, self.ammo, self.kind)
+        lines = [
+            "Fires: " + ", ".join(f"{f} {p:.0%}" for f, p in odds["p_laid"].items()),
+            f"Lands on the aim: {odds['p_on_aim']:.0%}"
+            + ("" if odds["p_on_aim"] >= 1 else ' (else 1-4" off, a D8 direction)'),
+        ]
+        if self.ammo == "smoke":
+            lines.append("Smoke: blocks sight, +3 into or out of it, to the end of next turn.")
+        for sid, dist in sorted(odds["stands"].items()):
+            t = b.stand(sid)
+            whose = "yours" if t.side == action.side else "enemy"
+            lines.append(
+                f"{screen.names[sid]} ({whose}): E {dist['E']:.0%}, D {dist['D']:.0%}, "
+                f"S {dist['S']:.0%}"
+            )
+        if self.ammo == "he" and not odds["stands"]:
+            lines.append("No stand is under the markers now.")
+        return lines
+
+    def draw_aim(self, screen, surface, ring_of) -> None:
+        """The picked stands outlined with their reach (``ring_of(stand)`` -> (min, max)
+        inches or None), the sheaf's markers, and the stands under them."""
+        b, tv = screen.battle, screen.tv
+        for sid in self.firers:
+            s = b.stand(sid)
+            tv.footprint_outline(surface, s.x, s.y, s.facing_deg, SELECT, 3)
+            ring = ring_of(s)
+            if ring:
+                c = tv.to_px(s.x, s.y)
+                for r, colour in zip(ring, (PAL.blocked, PAL.clear), strict=True):
+                    if r > 0:
+                        pygame.draw.circle(surface, colour, c, int(r * tv.view.scale), 1)
+        r_px = RADIUS_IN * tv.view.scale
+        colour = SMOKE[:3] if self.ammo == "smoke" else (255, 255, 255)
+        for x, y in self.sheaf(screen):
+            pygame.draw.circle(surface, colour, tv.to_px(x, y), max(3, int(r_px)), 2)
+
+
+class ArtilleryMode(_Aiming):
+    """The joint artillery fire phase (missions plotted for this turn have landed): click your
+    artillery stands with sight of the enemy, click the aim point (drag to turn the sheaf),
+    H for HE or smoke, Enter to fire; or pass."""
+
+    kind = "direct"
+
+    def may_pick(self, screen, s) -> bool:
+        b = screen.battle
+        return s.side == b.to_act and "artillery" in getattr(s.unit, "flags", ())
+
+    def action(self, screen):
+        """The attack as aimed, or None."""
+        sheaf = self.sheaf(screen)
+        if not sheaf:
+            return None
+        return ArtilleryFire(screen.battle.to_act, tuple(self.firers), sheaf, self.ammo)
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        guns = sorted(
+            s.id
+            for s in b.state.stands.values()
+            if s.side == side and s.active and "artillery" in getattr(s.unit, "flags", ())
+        )
+        lines = [f"<b>{PHASE_NAMES['artillery']}: {html.escape(screen.side_name(side))}</b>"]
+        lines.append(
+            "Missions plotted for this turn have landed (the log tells each roll). Your guns "
+            "may also fire directly at what they can see."
+        )
+        if guns:
+            lines.append(f"Your artillery: {', '.join(guns)}. Click them to pick the firers.")
+        picked = ", ".join(self.firers) or "none"
+        lines.append(f"Firing: {picked}. Ammunition: {self.ammo.upper()} (H to switch).")
+        lines.append("Click the aim point; drag from it to turn the line of markers.")
+        buttons = []
+        a = self.action(screen)
+        if a is not None:
+            lines += self.odds_lines(screen, a)
+            buttons.append(("Fire (Enter)", lambda: screen.set_mode(self.confirm(screen))))
+        buttons.append(("HE / smoke (H)", lambda: self._switch(screen)))
+        buttons.append(("Pass (P)", lambda: screen.act(Pass(side))))
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def _switch(self, screen):
+        self.ammo = "smoke" if self.ammo == "he" else "he"
+        self.enter(screen)
+
+    def draw(self, screen, surface):
+        def reach(s):
+            return (0, max(s.unit.he_range or 0, s.unit.ap_range or 0))
+
+        self.draw_aim(screen, surface, reach)
+
+    def cancel(self, screen):
+        return ArtilleryMode()
+
+
+class PlotFireMode(_Aiming):
+    """The joint plot phase: plot an indirect fire mission (click your guns, click the aim,
+    drag to turn the sheaf, H for HE or smoke, +/- for the landing turn) or an air strike
+    (A: click the point of attack; E and R move its entry and exit along the edges); Enter
+    plots; or pass. Your plotted missions are listed and drawn for you only."""
+
+    EDGES = ("home", "left", "bottom", "right", "top")
+
+    def __init__(self, air: bool = False):
+        super().__init__()
+        self.air = air
+        self.lands: int | None = None
+        self.entry = 0  # index into EDGES
+        self.exit = 0
+
+    def may_pick(self, screen, s) -> bool:
+        b = screen.battle
+        return not self.air and s.id in b.free_artillery(b.to_act, self._lands(screen))
+
+    def _lands(self, screen) -> int:
+        b = screen.battle
+        last = b.scenario.spec.turns
+        if self.lands is None:
+            self.lands = b.state.turn + 1
+        self.lands = max(b.state.turn + 1, min(self.lands, last))
+        return self.lands
+
+    def _edge_point(self, screen, which: int, x: float, y: float) -> tuple[float, float]:
+        b, t = screen.battle, screen.battle.table
+        edge = self.EDGES[which % len(self.EDGES)]
+        return {
+            "home": b.home_edge_point(b.to_act, x, y),
+            "left": (0.0, y),
+            "right": (t.width, y),
+            "bottom": (x, 0.0),
+            "top": (x, t.depth),
+        }[edge]
+
+    def strike_path(self, screen):
+        """The air strike as plotted: entry, point of attack, exit (inches), or None."""
+        if self.aim is None:
+            return None
+        x, y = self.aim
+        return (
+            self._edge_point(screen, self.entry, x, y),
+            self.aim,
+            self._edge_point(screen, self.exit, x, y),
+        )
+
+    def action(self, screen):
+        """The plot as it stands, or None."""
+        b = screen.battle
+        lands = self._lands(screen)
+        if self.air:
+            left = b.sorties_left(b.to_act)
+            path = self.strike_path(screen)
+            if not left or path is None:
+                return None
+            return PlotAirStrike(b.to_act, sorted(left)[0], path, lands)
+        sheaf = self.sheaf(screen)
+        if not sheaf:
+            return None
+        return PlotMission(b.to_act, tuple(self.firers), sheaf, self.ammo, lands)
+
+    def enter(self, screen):
+        b = screen.battle
+        side = b.to_act
+        lands = self._lands(screen)
+        lines = [f"<b>{PHASE_NAMES['plot']}: {html.escape(screen.side_name(side))} plots</b>"]
+        buttons = []
+        if self.air:
+            left = b.sorties_left(side)
+            craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items())) or "none left"
+            lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
+            lines.append(
+                "Click the point of attack. The aircraft flies in from an edge, attacks the "
+                "stand nearest where it lands (friend or foe) and flies out. E / R: move the "
+                "entry / exit edge."
+            )
+            path = self.strike_path(screen)
+            if path is not None:
+                aa = b.strike_aa(side, path)
+                lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
+        else:
+            free = b.free_artillery(side, lands)
+            lines.append(
+                f"Indirect fire landing in turn {lands} (+/- to change). Your guns free for "
+                f"it: {', '.join(free) or 'none'}. Click them to pick the firers; each lays "
+                'one 2" marker.'
+            )
+            lines.append(
+                f"Firing: {', '.join(self.firers) or 'none'}. Ammunition: {self.ammo.upper()} "
+                "(H). Click the aim point; drag from it to turn the line of markers."
+            )
+        a = self.action(screen)
+        if a is not None:
+            if self.air:
+                why = b.fire_support_problem(a)
+                if why:
+                    lines.append(f"<font color='#b03010'>{html.escape(why)}</font>")
+            else:
+                lines += self.odds_lines(screen, a)
+            buttons.append(("Plot (Enter)", lambda: screen.set_mode(self.confirm(screen))))
+        mine = [m for m in b.state.missions if m.side == side]
+        if mine:
+            lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
+            for m in mine:
+                what = (
+                    f"{m.aircraft} strike"
+                    if m.kind == "air"
+                    else f"{m.ammo.upper()} from {', '.join(m.firers)}"
+                )
+                lines.append(f"{m.id}: {html.escape(what)}, turn {m.lands_turn}")
+        other = "Artillery (A)" if self.air else "Air strike (A)"
+        buttons.append((other, lambda: screen.set_mode(PlotFireMode(not self.air))))
+        if not self.air:
+            buttons.append(("HE / smoke (H)", lambda: self._switch(screen)))
+        buttons.append(("Later turn (+)", lambda: self._turn(screen, 1)))
+        buttons.append(("Earlier turn (-)", lambda: self._turn(screen, -1)))
+        buttons.append(("Pass (P)", lambda: screen.act(Pass(side))))
+        screen.set_panel("<br>".join(lines), buttons)
+
+    def _switch(self, screen):
+        self.ammo = "smoke" if self.ammo == "he" else "he"
+        self.enter(screen)
+
+    def _turn(self, screen, step: int):
+        self.lands = self._lands(screen) + step
+        self.firers = [
+            f
+            for f in self.firers
+            if f in screen.battle.free_artillery(screen.battle.to_act, self._lands(screen))
+        ]
+        self.enter(screen)
+
+    def on_event(self, screen, ev):
+        if ev.type == pygame.KEYDOWN:
+            if ev.key == pygame.K_a:
+                return PlotFireMode(not self.air)
+            if ev.unicode in ("+", "=") or ev.unicode == "-":
+                self._turn(screen, -1 if ev.unicode == "-" else 1)
+                return None
+            if self.air and ev.key in (pygame.K_e, pygame.K_r):
+                if ev.key == pygame.K_e:
+                    self.entry += 1
+                else:
+                    self.exit += 1
+                self.enter(screen)
+                return None
+        return super().on_event(screen, ev)
+
+    def draw(self, screen, surface):
+        b, tv = screen.battle, screen.tv
+        if self.air:
+            path = self.strike_path(screen)
+            if path is None:
+                return
+            for sid in b.strike_aa(b.to_act, path):
+                s = b.stand(sid)
+                _alpha_circle(
+                    surface, AA_SHADE, tv.to_px(s.x, s.y), (s.unit.he_range or 0) * tv.view.scale
+                )
+                tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
+            tv.polyline(surface, list(path), (255, 255, 255), 2)
+            r_px = RADIUS_IN * tv.view.scale
+            pygame.draw.circle(surface, (255, 255, 255), tv.to_px(*path[1]), max(3, int(r_px)), 2)
+            for p in (path[0], path[2]):
+                pygame.draw.circle(surface, INK, tv.to_px(*p), 6)
+            return
+        self.draw_aim(screen, surface, lambda s: b.indirect_reach(s.id))
+
+    def cancel(self, screen):
+        return PlotFireMode(self.air)
