@@ -63,6 +63,9 @@ class MovementChooser:
             s = battle.stand(sid)
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
+            if s.on_table and battle.indirect_reach(sid) is not None:
+                self._stay.add((key, sid))  # guns on the table fire from where they are
+                continue
             if battle.rules.full_game:  # an overrun, or closing in to assault, when worth it
                 special = self._overrun(battle, s) or self._assault_move(battle, s)
                 if special is not None:
