@@ -288,19 +288,9 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
     """Artillery, smoke and air strikes (plot, artillery, impact, air_strike) in words."""
     name = ev["event"]
     side = sides.get(ev.get("side"), ev.get("side"))
-    if name == "plot":
-        x, y = ev["aim"]
-        if ev["kind"] == "air":
-            return (
-                f"{side} calls an air strike ({ev.get('aircraft')}) at ({x:.1f}, {y:.1f}) for "
-                f"turn {ev['lands_turn']}."
-            )
-        who = ", ".join(n(f) for f in ev.get("firers", ()))
-        ammo = "smoke" if ev.get("ammo") == "smoke" else "HE"
-        return (
-            f"{side} plots {ammo} from {who} at ({x:.1f}, {y:.1f}), landing in turn "
-            f"{ev['lands_turn']}."
-        )
+    if name == "plot":  # where and what stay hidden until it lands (the file has them)
+        what = "an air strike" if ev["kind"] == "air" else "a fire mission"
+        return f"{side} plots {what} ({ev['mission']}) for turn {ev['lands_turn']}."
     if name == "artillery":
         how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
         ammo = "smoke" if ev["ammo"] == "smoke" else "HE"

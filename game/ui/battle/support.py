@@ -24,6 +24,9 @@ PLOTTED = (250, 240, 120)
 AA_SHADE = (215, 45, 45, 50)
 FLIGHT_IN_S = 30.0
 """How fast an air strike is shown flying along its path (inches a second)."""
+TURNS_AHEAD = 3
+"""The landing-turn button cycles through the next this many turns (the + and - keys reach
+any later turn of the battle)."""
 DRAG_IN = 0.4
 """A left drag longer than this (inches) from the aim point turns the sheaf."""
 
@@ -394,8 +397,11 @@ class PlotFireMode(_Aiming):
         buttons = []
         if self.air:
             left = b.sorties_left(side)
-            craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items())) or "none left"
-            lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
+            craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items()))
+            if craft:
+                lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
+            else:
+                lines.append("You have no air strikes left (the scenario's air support).")
             lines.append(
                 "Click the point of attack. The aircraft flies in from an edge, attacks the "
                 "stand nearest where it lands (friend or foe) and flies out. E / R: move the "
@@ -439,9 +445,9 @@ class PlotFireMode(_Aiming):
         buttons.append((other, lambda: screen.set_mode(PlotFireMode(not self.air))))
         if not self.air:
             buttons.append(("HE / smoke (H)", lambda: self._switch(screen)))
-        buttons.append(("Later turn (+)", lambda: self._turn(screen, 1)))
-        buttons.append(("Earlier turn (-)", lambda: self._turn(screen, -1)))
-        buttons.append(("Pass (P)", lambda: screen.act(Pass(side))))
+        last = min(b.scenario.spec.turns, b.state.turn + TURNS_AHEAD)
+        step = 1 if lands < last else b.state.turn + 1 - lands  # cycles back to next turn
+        buttons.append((f"Lands turn {lands} (+/-)", lambda: self._turn(screen, step)))
         screen.set_panel("<br>".join(lines), buttons)
 
     def _switch(self, screen):
