@@ -112,8 +112,12 @@ def test_the_turn_of_wehrmacht_47():
 def _stand(tl, posture, attempts=0, speed=10):
     unit = SimpleNamespace(speed=speed)
     return SimpleNamespace(
-        tech_level=tl, posture=posture, fire_attempts=attempts, unit=unit, loaded=False,
-        aa_fired=False
+        tech_level=tl,
+        posture=posture,
+        fire_attempts=attempts,
+        unit=unit,
+        loaded=False,
+        aa_fired=False,
     )
 
 

@@ -26,12 +26,15 @@ COHESION_RANGE = (1, 20)
 @dataclass(frozen=True)
 class UnitLine:
     """One unit type of a force: ``count`` stands (an HQ or GHQ counted twice in the full
-    games: ``weighted``) of ``points`` each."""
+    games: ``weighted``) of ``points`` each; ``air`` a line of air strikes (the side's
+    ``air_support``: ``count`` sorties at the aircraft's points, fire_support.toml, house
+    values), which no balancing move adds or removes."""
 
     unit: str
     count: int
     weighted: int
     points: int
+    air: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,8 +54,8 @@ class Force:
 
     @property
     def stands(self) -> int:
-        """How many stands it has."""
-        return sum(ln.count for ln in self.lines)
+        """How many stands it has (its air strikes are not stands)."""
+        return sum(ln.count for ln in self.lines if not ln.air)
 
 
 @dataclass(frozen=True)
@@ -126,8 +129,22 @@ def forces(raw: dict, data: RulesData) -> tuple[Force, ...]:
         lines = tuple(
             UnitLine(u, n, w, units[u].points if u in units else 0)
             for u, (n, w) in sorted(count.items())
-        )
+        ) + _air_lines(side, data)
         out.append(Force(str(side.get("id")), str(side.get("name", "")), cohesion, lines))
+    return tuple(out)
+
+
+def _air_lines(side: dict, data: RulesData) -> tuple[UnitLine, ...]:
+    """A side's air strikes as lines of its force: each ``air_support`` row's sorties at its
+    aircraft's points (an aircraft the data does not know counts 0)."""
+    out = []
+    for row in _dicts(side.get("air_support")):
+        n = row.get("sorties")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            continue
+        air = data.fire_support.aircraft.get(str(row.get("aircraft")))
+        name = f"{row.get('aircraft')} (air strike)"
+        out.append(UnitLine(name, n, n, air.points if air else 0, air=True))
     return tuple(out)
 
 
@@ -188,7 +205,7 @@ def all_changes(fs: tuple[Force, ...]) -> list[Change]:
     out = []
     for f in fs:
         for ln in f.lines:
-            if ln.points <= 0:
+            if ln.points <= 0 or ln.air:
                 continue
             plain = ln.count - (ln.weighted - ln.count)  # the stands counted once
             for n in range(1, min(plain, f.stands - 1) + 1):
