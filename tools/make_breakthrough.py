@@ -9,8 +9,11 @@ centre so neither side is favoured.
 Both forces enter from the narrow edges on turn 1, their infantry aboard halftracks. Side A,
 Germany 1947: a Pz VIB (TL2, the GHQ) and two Pz V, Panzergrenadiers in SdKfz 251s, Pioniere,
 an 88 and a Pak 40. Side B, the Allies: four Pershings and a Comet (TL2), US rifle infantry
-in M3 halftracks, combat engineers and a 57 mm gun. The issue's artillery and air strikes wait
-for #32 (the joint artillery and plot phases are still empty), so neither side has them yet.
+in M3 halftracks, combat engineers and a 57 mm gun. Each side's fire support is on the table by
+its own edge from the start: the Germans a 105 mm howitzer, an 81 mm mortar and a 20 mm flak
+(with the 88, their AA against the Allies' two P-47 air strikes), the Allies a 105 mm
+howitzer and an 81 mm mortar (every value of theirs a house value: fire_support.toml,
+wwii_support.csv).
 
 How the forces were chosen (docs/performance.md, "Balance of wwii-47-breakthrough"): by
 points first (1285.5 against 1329, within 5%, an HQ or GHQ counting twice in the full games),
@@ -58,6 +61,19 @@ ALLIES = [
     ("US Combat Engineers", 1, None),
     ("57 mm AT Gun M1", 1, None),
 ]
+# fire support already on the table by each side's own edge (#32/#33): (unit, x, y); it keeps
+# to its own group (artillery does not fire and move in one turn, 004 step 3)
+GERMAN_GUNS = [
+    ("le FH 18 (105 mm)", 1.0, 1.5),
+    ("GrW 34 (81 mm Mortar)", 1.0, 22.5),
+    ("Flak 38 (20 mm)", 3.0, 21.0),
+]
+ALLIED_GUNS = [
+    ("M2A1 105 mm Howitzer", 47.0, 22.5),
+    ("M1 81 mm Mortar", 47.0, 1.5),
+]
+ALLIED_AIR = [{"aircraft": "P-47D Thunderbolt", "sorties": 2}]
+GERMAN_AIR = [{"aircraft": "Hs 129 B-3", "sorties": 1}]
 COHESION = (15, 15)
 TURNS = 15
 
@@ -87,6 +103,23 @@ def _force(side: str, rows, x: float, facing: float) -> list[dict]:
     return stands
 
 
+def _guns(side: str, rows, first: int, group: str, facing: float) -> list[dict]:
+    return [
+        {
+            "id": f"{side}{first + k}",
+            "unit": unit,
+            "side": side,
+            "x": x,
+            "y": y,
+            "facing_deg": facing,
+            "group": group,
+            "on_table": True,
+            "ghq": False,
+        }
+        for k, (unit, x, y) in enumerate(rows)
+    ]
+
+
 def build() -> dict:
     """The scenario as a dict."""
     raw = {
@@ -99,8 +132,11 @@ def build() -> dict:
             "Tech level 2 stands may fire from a movement group and then move half their "
             "allowance. Infantry ride until set down; vehicles may overrun, and stands in base "
             "contact may close-assault (a defender left disorganized falls back an inch). "
-            "Both sides enter from the narrow edges on turn 1. Break through: destroy a third "
-            "of the enemy (34%) while losing no more than half to win."
+            "Each side has a 105 mm howitzer and an 81 mm mortar by its own edge: plot their "
+            "fire in the joint plot phase, or fire at what they see in the joint artillery "
+            "phase. The Allies have two P-47 air strikes; the Germans' flak makes them less "
+            "likely to arrive. Both sides enter from the narrow edges on turn 1. Break "
+            "through: destroy a third of the enemy (34%) while losing no more than half to win."
         ),
         "ruleset": "wwii-47",
         "table": {"width": WIDTH, "depth": DEPTH},
@@ -129,8 +165,14 @@ def build() -> dict:
                 "entry_edge": "right",
             },
         ],
-        "stands": _force("A", GERMANY, 0.0, 0.0) + _force("B", ALLIES, WIDTH, 180.0),
+        "stands": [],
     }
+    a, b = _force("A", GERMANY, 0.0, 0.0), _force("B", ALLIES, WIDTH, 180.0)
+    a += _guns("A", GERMAN_GUNS, len(a) + 1, str(len(GERMANY) + 1), 0.0)
+    b += _guns("B", ALLIED_GUNS, len(b) + 1, str(len(ALLIES) + 1), 180.0)
+    raw["stands"] = a + b
+    raw["sides"][0]["air_support"] = GERMAN_AIR
+    raw["sides"][1]["air_support"] = ALLIED_AIR
     parse_scenario(raw, str(OUT))
     return raw
 
