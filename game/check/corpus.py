@@ -40,7 +40,7 @@ class Case:
 
 
 def cases() -> list[Case]:
-    """The corpus: 53 battles over five shipped maps and the four rulesets, with the random
+    """The corpus: 58 battles over six shipped maps and the four rulesets, with the random
     player, both AI levels and on-screen hotseat flows."""
     out: list[Case] = []
     for sc in ("modern-skirmish.json", "modern-meeting.json", "wwii-meeting.json"):
@@ -64,6 +64,11 @@ def cases() -> list[Case]:
     out += [Case(w47, s, ("random", "random")) for s in (1, 2)]
     out += [Case(w47, 11, ("recruit", "random")), Case(w47, 31, ("veteran", "recruit"))]
     out += [Case(w47, 9, ("screen", "random"))]
+    # artillery, smoke and air strikes (#32): random, both AI levels, and on screen
+    fs = "modern-fire-support.json"
+    out += [Case(fs, s, ("random", "random")) for s in (1, 2)]
+    out += [Case(fs, 11, ("recruit", "random")), Case(fs, 31, ("veteran", "recruit"))]
+    out += [Case(fs, 9, ("screen", "random"))]
     return out
 
 
