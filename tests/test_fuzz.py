@@ -59,6 +59,61 @@ def test_random_full_game_battles_break_no_rule(chunk):
             assert audit_random_battle(sc, seed, replay=seed % 4 == 0)[0] == [], f"seed {seed}"
 
 
+FIRE_SUPPORT = load_scenario(ROOT / "maps" / "modern-fire-support.json")
+BREAKTHROUGH = load_scenario(ROOT / "maps" / "wwii-47-breakthrough.json")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_battles_with_fire_support_break_no_rule(chunk):
+    """Artillery, smoke and air strikes (#32) under the audit and its own checks (deviation
+    from its dice, markers from their cells, one attack per marker, no artillery moving after
+    it fired): the full Modern game's fire-support scenario and the Wehrmacht '47
+    breakthrough, whose guns and aircraft the random player plots and fires."""
+    per = max(1, BATTLES // 8)
+    for seed in range(chunk * per, (chunk + 1) * per):
+        for sc in (FIRE_SUPPORT, BREAKTHROUGH):
+            assert audit_random_battle(sc, seed, replay=seed % 4 == 0)[0] == [], f"seed {seed}"
+
+
+def support_log(seed: int) -> list[dict]:
+    """A random fire-support battle's log (copied, to be broken), with a deviated mission."""
+    b = Battle(FIRE_SUPPORT, seed)
+    players = {s: RandomPlayer(i) for i, s in enumerate(b.sides)}
+    while not b.finished:
+        b.apply(players[b.to_act].choose(b))
+    return [dict(e) for e in b.log.events]
+
+
+def test_the_audit_finds_a_broken_fire_support_log():
+    """A deviation that is not its dice's and an impact's markers that do not follow from
+    its cell are each found."""
+    speeds = {s.id: float(s.unit.speed) for s in Battle(FIRE_SUPPORT, 0).state.stands.values()}
+    events = next(
+        ev
+        for seed in range(40)
+        for ev in [support_log(seed)]
+        if any(
+            e["event"] == "artillery" and e["deviation"] and not e["deviation"]["passed"]
+            for e in ev
+        )
+        and any(e["event"] == "impact" for e in ev)
+    )
+    assert audit_log(events, speeds) == []
+    art = next(
+        e
+        for e in events
+        if e["event"] == "artillery" and e["deviation"] and not e["deviation"]["passed"]
+    )
+    art["deviation"] = {**art["deviation"], "dx": art["deviation"]["dx"] + 1.0}
+    assert any("deviation is not" in p for p in audit_log(events, speeds))
+    art["deviation"] = {**art["deviation"], "dx": art["deviation"]["dx"] - 1.0}
+    hit = next(e for e in events if e["event"] == "impact")
+    after = dict(hit["target_markers_after"])
+    after["eliminated"] = not after["eliminated"]
+    hit["target_markers_after"] = after
+    assert any("impact left" in p for p in audit_log(events, speeds))
+
+
 def clean_log(seed: int) -> tuple[list[dict], dict[str, float]]:
     """A random battle's log (copied, to be broken) and the stands' speeds; its audit is clean."""
     b = Battle(SCENARIO, seed)
