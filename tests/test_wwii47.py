@@ -203,7 +203,7 @@ def test_a_second_standard_attack_on_one_target_in_one_fire_phase_is_refused():
 # ------------------------------------------------------------------ close assault (004 8.7)
 
 
-def _assault(extra=(), dice=(6, 6)):
+def _assault(extra=(), dice=(6, 6), before=None):
     """US Combat Engineers (movement posture) move into base contact with the front of a
     Tiger II (firing posture), which lets the move pass; they close-assault it. The
     Tiger rolls 20 and fails (no reply); the engineers roll 5 and attack: AP 10 against
@@ -224,9 +224,23 @@ def _assault(extra=(), dice=(6, 6)):
     if b.decision().kind == "opportunity_fire":
         b.apply(LetPass("B"))
     assert b.decision().kind == "close_assault"
+    if before is not None:
+        before(b)
     b.apply(CloseAssault("A", "B1"))
     (line,) = events(b, "close_assault")
     return b, line
+
+
+@pytest.mark.parametrize(
+    ("extra", "room"), [((), True), ((("B2", "B", TIGER2, 14.2, 12, 180),), False)]
+)
+def test_the_close_assault_odds_say_whether_the_defender_can_fall_back(extra, room):
+    """004 step 5 before the assault: the odds tell whether a defender left disorganized has
+    room to fall back 1" (else it is eliminated), as the assault then plays it."""
+    seen = {}
+    b, line = _assault(extra=extra, before=lambda b: seen.update(b.close_assault_odds("B1")))
+    assert seen["retreat_room"] is room
+    assert (len(line["retreat"]) == 2) is room
 
 
 def test_engineers_close_assault_a_tiger_ii_at_half_armour_and_it_falls_back():

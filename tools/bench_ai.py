@@ -61,8 +61,10 @@ KINDS = {
     "setup": "setup",
     "close_assault": "assault",  # the full games (002 8.7)
     "assault_reply": "assault",
+    "artillery": "artillery",  # the full games' joint artillery fire phase (#32)
+    "plot": "plot",  # the joint plot phase: missions and air strikes
 }
-KIND_ORDER = ("posture", "fire", "movement", "opportunity", "assault", "setup")
+KIND_ORDER = ("posture", "fire", "movement", "opportunity", "assault", "artillery", "plot", "setup")
 
 
 def scaled_scenario(

@@ -378,10 +378,25 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
     its facing; where it cannot (off the table, onto ground it may not enter, or onto
     another stand) it is eliminated. Returns the log's ``retreat``: the path walked (start
     first), only the start when it could not move, None when it does not retreat."""
-    from game.rules.moves import room_at
-
     if d.eliminated or not d.D:
         return None
+    start = [d.x, d.y]
+    spot = retreat_spot(ctx, d, assaulters)
+    if spot is None:
+        ctx.eliminate(d)
+        return [start]
+    d.x, d.y = spot
+    from game.rules.transport import carry
+
+    carry(ctx, d)  # riders aboard a carrier that falls back go with it
+    return [start, list(spot)]
+
+
+def retreat_spot(ctx, d: StandState, assaulters) -> tuple[float, float] | None:
+    """Where ``d`` would fall back to, 1" directly away from the assaulters' centre (inches),
+    or None where it cannot (004 close assault step 5; :func:`retreat`)."""
+    from game.rules.moves import room_at
+
     near = [ctx.stand(i) for i in assaulters]
     cx = sum(s.x for s in near) / len(near)
     cy = sum(s.y for s in near) / len(near)
@@ -389,7 +404,6 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
     length = math.hypot(dx, dy) or 1.0
     x = round(d.x + RETREAT_IN * dx / length, 6)
     y = round(d.y + RETREAT_IN * dy / length, 6)
-    start = [d.x, d.y]
     t = ctx.table
     costs, _ = t.move_costs_at([x], [y], d.unit.movement_class)
     ok = (
@@ -399,14 +413,7 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
         and not t.crosses_impassable(((d.x, d.y), (x, y)))
         and room_at(ctx, x, y, d.facing_deg, ignore=d.id)
     )
-    if not ok:
-        ctx.eliminate(d)
-        return [start]
-    d.x, d.y = x, y
-    from game.rules.transport import carry
-
-    carry(ctx, d)  # riders aboard a carrier that falls back go with it
-    return [start, [x, y]]
+    return (x, y) if ok else None
 
 
 def assault_options(ctx, side: str) -> list:
@@ -471,8 +478,10 @@ def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
     movement marker), ``replies`` {assaulter: the odds of the defender's attack on it, as
     :func:`combat.attack_odds` gives them, its cohesion roll included: absent when it carries
     a movement marker}, and ``assault`` (the odds of the assaulters' attacks on the defender,
-    in order, each after its own cohesion roll, their markers as they stand). Raises
-    IllegalAction when no close assault on it is open."""
+    in order, each after its own cohesion roll, their markers as they stand); 004 adds
+    ``retreat_room`` (a defender left disorganized could fall back 1" from where it stands;
+    else it is eliminated), None in 002. Raises IllegalAction when no close assault on it is
+    open."""
     group = ctx.state.assault_open
     targets = assault_targets(ctx, group) if group is not None else {}
     if defender_id not in targets:
@@ -500,6 +509,9 @@ def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
         "p_defender_fires": p_fires,
         "replies": replies,
         "assault": combat.attack_odds(ctx.crt, setups, d.S, d.D),
+        "retreat_room": (
+            retreat_spot(ctx, d, ids) is not None if ctx.rules.assault_card == "004" else None
+        ),
     }
 
 

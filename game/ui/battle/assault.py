@@ -40,6 +40,17 @@ class CloseAssaultMode(Mode):
                 f"to eliminate it; its answer, {_pct(odds['p_defender_fires'])} to strike back "
                 f"and up to {_pct(answer)} to eliminate one of yours."
             )
+            room = odds.get("retreat_room")
+            if room is not None:  # 004: a disorganized defender falls back 1", or is lost
+                final = odds["assault"]["final"]
+                p_d = final["D"] + final["SD"]
+                lines.append(
+                    f"Left disorganized ({_pct(p_d)}), it falls back 1"."
+                    if room
+                    else f"Left disorganized ({_pct(p_d)}), it has no room to fall back 1" "
+                    "and is eliminated: in all, "
+                    f"{_pct(odds['assault']['p_eliminated'] + p_d)} to eliminate it."
+                )
             buttons.append(
                 (f"Assault {a.defender}", lambda a=a: screen.act(a)),
             )
