@@ -421,3 +421,21 @@ def test_missions_in_flight_survive_a_save_and_load(tmp_path):
     drive(again, 2, "fire1")
     assert events(again, "artillery") == events(b, "artillery")
     assert again.state_hash() == b.state_hash()
+
+
+def test_a_gun_in_the_movement_posture_does_not_fire_its_mission():
+    """002 check list note 2 (and 004's postures): a gun declared into a movement group does
+    not fire the mission plotted for it; the log says why, and it may still move."""
+    stands = [
+        ("A1", "A", "le FH 18 (105 mm)", 2, 12, 0),
+        ("A2", "A", "Pz V", 4, 14, 0),
+        ("B1", "B", "Pz IVF2-H", 40, 12, 180),
+    ]
+    b = make(stands, ruleset="wwii-47", generation=(None, None))
+    b.stand("A1").posture = "movement"
+    fix(b, [])
+    artillery.fire_mission(b.ctx, "m1", "A", ("A1",), ((30.0, 12.0),), "he", "indirect")
+    (line,) = events(b, "artillery")
+    assert line["cohesion"] == {} and "movement posture" in line["not_fired"]["A1"]
+    assert line["markers"] == [] and line["deviation"] is None
+    assert not b.stand("A1").artillery_fired

@@ -44,8 +44,10 @@ SUPPORT = {
         ("ZSU-23-4 Shilka", 56.0, 29.5, 180),
     ],
 }
-AIR = {"A": [{"aircraft": "A-10A Thunderbolt II", "sorties": 2}],
-       "B": [{"aircraft": "Su-25 Frogfoot", "sorties": 2}]}
+AIR = {
+    "A": [{"aircraft": "A-10A Thunderbolt II", "sorties": 2}],
+    "B": [{"aircraft": "Su-25 Frogfoot", "sorties": 2}],
+}
 
 DESCRIPTION = (
     "The combined-arms battle with fire support. Each side has a battery of two howitzers and "

@@ -31,6 +31,8 @@ class PostureChooser:
         why: dict[str, str] = {}  # mover -> why it moves
         todo = []  # stands whose better position is still to be planned this turn
         for s in battle.undeclared(side):
+            if battle.indirect_reach(s.id) is not None:
+                continue  # guns stay to fire (artillery never fires and moves in one turn)
             if urgency.get(s.id, 0.0) > self.level.moves_at:
                 why[s.id] = "no shot" if self._offense.get(s.id, 0.0) <= 0 else "under fire"
             elif (battle.state.turn, s.id) not in self._moved_better:

@@ -268,9 +268,10 @@ def fire_mission(ctx, mission_id: str, side: str, firers, sheaf, ammo: str, kind
     (its S and D, the terrain at its aim point, and for indirect fire its tech level's
     modifier from data); those that pass lay their markers; then the deviation roll (indirect
     fire, and direct fire by mortars) moves the sheaf as one; HE markers attack every stand
-    under them, smoke markers become smoke areas. A firer gone from the table, or (indirect)
-    out of range, does not fire. The ``artillery`` line, then one ``impact`` line per attack
-    (002/004 direct artillery and indirect fire procedures)."""
+    under them, smoke markers become smoke areas. A firer gone from the table, in the
+    movement posture (002 check list note 2), or (indirect) out of range does not fire. The
+    ``artillery`` line, then one ``impact`` line per attack (002/004 direct artillery and
+    indirect fire procedures)."""
     st = ctx.state
     level = ctx.cohesion_level(side)
     rolls: dict[str, dict] = {}
@@ -279,6 +280,8 @@ def fire_mission(ctx, mission_id: str, side: str, firers, sheaf, ammo: str, kind
     for sid, (x, y) in zip(firers, sheaf, strict=True):
         s = ctx.stand(sid)
         why = None if s.active else f"{sid} is not on the table"
+        if why is None and s.posture == "movement":  # 002 check list note 2
+            why = f"{sid} is in the movement posture: it does not fire and move in one turn"
         if why is None and kind == "indirect":
             why = indirect_range_problem(ctx, s, x, y)
         if why:

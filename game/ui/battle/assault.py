@@ -45,9 +45,9 @@ class CloseAssaultMode(Mode):
                 final = odds["assault"]["final"]
                 p_d = final["D"] + final["SD"]
                 lines.append(
-                    f"Left disorganized ({_pct(p_d)}), it falls back 1"."
+                    f'Left disorganized ({_pct(p_d)}), it falls back 1".'
                     if room
-                    else f"Left disorganized ({_pct(p_d)}), it has no room to fall back 1" "
+                    else f'Left disorganized ({_pct(p_d)}), it has no room to fall back 1" '
                     "and is eliminated: in all, "
                     f"{_pct(odds['assault']['p_eliminated'] + p_d)} to eliminate it."
                 )
