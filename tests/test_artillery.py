@@ -207,6 +207,7 @@ ENTER = [
     ("A1", "A", "M109A6 Paladin", 12, 12, 0),
     ("A3", "A", "M1 Abrams", 24, 20, 270, {"group": "2"}),
     ("B1", "B", "T-80U / AT-11", 44, 2, 180),
+    ("B2", "B", "Motor Rifle Infantry", 30, 4, 180),  # in the gun's sight: the phase is played
 ]
 
 
@@ -250,6 +251,7 @@ SMOKE = [
     ("A1", "A", "M109A6 Paladin", 12, 10, 0),
     ("A3", "A", "M1 Abrams", 14, 12, 0),
     ("B1", "B", "T-80U / AT-11", 40, 12, 180),
+    ("B2", "B", "Motor Rifle Infantry", 30, 4, 180),  # in the gun's sight: the phase is played
 ]
 
 
@@ -439,3 +441,60 @@ def test_a_gun_in_the_movement_posture_does_not_fire_its_mission():
     assert line["cohesion"] == {} and "movement posture" in line["not_fired"]["A1"]
     assert line["markers"] == [] and line["deviation"] is None
     assert not b.stand("A1").artillery_fired
+
+
+def test_the_artillery_phase_is_skipped_when_no_gun_has_a_target():
+    """Nothing to decide in the joint artillery fire phase when no gun has sight and range
+    to an enemy stand (missions plotted for the turn still land as it begins)."""
+    b = make(INDIRECT)
+    assert b.state.phase == "fire1" and not events(b, "artillery")
+
+
+def test_the_air_strike_sentence_tells_the_flight_in_order():
+    """The log panel tells a strike as it flew: arrival, the AA flying in, deviation, the
+    attack, the AA flying out, and being shot down on the way out."""
+    from game.ui.logtext import describe
+
+    line = {
+        "event": "air_strike",
+        "side": "A",
+        "aircraft": "A-10A Thunderbolt II",
+        "arrival": {"roll": 4, "mods": [], "total": 4, "level": 15, "passed": True},
+        "aa": [
+            {
+                "leg": "in",
+                "stand": "B2",
+                "cohesion": {"roll": 19, "mods": [], "total": 19, "level": 15, "passed": False},
+            },
+            {
+                "leg": "out",
+                "stand": "B2",
+                "cohesion": {"roll": 3, "mods": [], "total": 3, "level": 15, "passed": True},
+                "differential": 4,
+                "crt": "E",
+                "result": "E",
+            },
+        ],
+        "deviation": {"roll": 2, "mods": [], "total": 2, "level": 15, "passed": True},
+        "target": "B1",
+        "firepower": 14,
+        "defense": 5,
+        "differential": 9,
+        "combat": {"dice": [3, 4], "mods": [], "total": 7},
+        "crt": "E",
+        "result": "E",
+        "aircraft_after": {"S": False, "D": False, "eliminated": True},
+    }
+    text = describe(line, {}, {"A": "US"})
+    order = [
+        text.index(w)
+        for w in (
+            "arrival",
+            "Flying in",
+            "Deviation",
+            "It attacks B1",
+            "Flying out",
+            "shot down on the way out",
+        )
+    ]
+    assert order == sorted(order)

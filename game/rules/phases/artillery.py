@@ -114,8 +114,9 @@ def options(ctx, side: str, kind: str) -> list[Action]:
 
 
 def skip(ctx) -> bool:
-    """Nothing to decide: no stand on either side may fire direct artillery."""
-    return not any(able(ctx, side) for side in ctx.sides)
+    """Nothing to decide: no stand on either side has a direct artillery attack (an able gun
+    with sight and range to an enemy stand)."""
+    return not any(direct_options(ctx, side) for side in ctx.sides)
 
 
 PHASE = Phase(
