@@ -137,17 +137,23 @@ def nearest_stand(ctx, x: float, y: float) -> tuple[StandState | None, list[int]
     """The active stand nearest (x, y) by centre distance, friend or foe; several at the same
     distance (to 1e-6") are decided by a die roll (002 air strike step 8). Returns the stand
     and the tie's die (None when there was no tie)."""
+    tied = nearest_stands(ctx, x, y)
+    if not tied:
+        return None, None
+    if len(tied) == 1:
+        return tied[0], None
+    k = ctx.dice.die(len(tied))
+    return tied[k - 1], [k]
+
+
+def nearest_stands(ctx, x: float, y: float) -> list[StandState]:
+    """The active stands nearest (x, y) by centre distance, friend or foe, those at the same
+    distance (to 1e-6") all of them, by id (002 air strike step 8)."""
     cands = sorted(
         ((math.hypot(s.x - x, s.y - y), s.id, s) for s in ctx.state.stands.values() if s.active),
         key=lambda e: (e[0], e[1]),
     )
-    if not cands:
-        return None, None
-    tied = [c for c in cands if c[0] <= cands[0][0] + 1e-6]
-    if len(tied) == 1:
-        return tied[0][2], None
-    k = ctx.dice.die(len(tied))
-    return tied[k - 1][2], [k]
+    return [c[2] for c in cands if c[0] <= cands[0][0] + 1e-6] if cands else []
 
 
 def air_defense(ctx, t: StandState) -> tuple[int, int]:

@@ -78,6 +78,15 @@ class FireSupportQueries:
         from and go home to, unless plotted otherwise."""
         return plot_phase.home_edge_point(self.ctx, side, x, y)
 
+    def home_edge(self, side: str) -> str:
+        """``side``'s own table edge: ``left``, ``right``, ``bottom`` or ``top``."""
+        return plot_phase.home_edge(self.ctx, side)
+
+    def strike_targets(self, x: float, y: float) -> list[str]:
+        """Ids of the stands an air strike landing at (x, y) would attack now: the nearest,
+        friend or foe (several when they are as near: a die then picks one; 002 step 8)."""
+        return [s.id for s in air.nearest_stands(self.ctx, x, y)]
+
     def on_edge(self, x: float, y: float) -> bool:
         """True when (x, y) is on a table edge (where a strike enters and leaves)."""
         return air.on_edge(self.ctx.table, x, y)

@@ -302,7 +302,9 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         text = text.rstrip(";") + "."
         text += _deviation(ev["deviation"])
         k = len(ev["markers"])
-        return text + (f" {k} marker{'s' if k != 1 else ''} land." if k else " Nothing lands.")
+        return text + (
+            f" {k} markers land." if k > 1 else " 1 marker lands." if k else " Nothing lands."
+        )
     if name == "impact":
         cb = ev["combat"]
         roll = (
@@ -316,17 +318,16 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
             f"{n(ev['target'])} {how} impact marker {ev['marker']}: {ev['firepower']} against "
             f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
         )
-    text = f"{side} air strike ({ev['aircraft']}): arrival {_roll(ev['arrival'])}."
-    for a in ev["aa"]:
-        text += f" AA {n(a['stand'])} {_roll(a['cohesion'])}"
-        if "arrival_mod" in a:
-            text += f" (+{a['arrival_mod']} to the arrival roll)" if a["arrival_mod"] else ""
-        elif a.get("crt"):
-            effect = "no effect" if a["result"] == "none" else RESULT_WORDS[a["result"]]
-            text += f", fires at {a['differential']:+d}: CRT {a['crt']}, {effect}"
-        text += "."
-    if ev["aircraft_after"].get("eliminated"):
-        text += " The aircraft is shot down."
+    aa = ev["aa"]
+    text = f"{side} air strike ({ev['aircraft']}):"
+    for a in (a for a in aa if "arrival_mod" in a):  # 004: flak spoils the arrival
+        plus = f", +{a['arrival_mod']} to the arrival roll" if a["arrival_mod"] else ""
+        text += f" flak {n(a['stand'])} {_roll(a['cohesion'])}{plus};"
+    text += f" arrival {_roll(ev['arrival'])}."
+    text += _aa_leg(aa, "in", "Flying in", n)
+    down_in = ev["aircraft_after"].get("eliminated") and ev["target"] is None
+    if down_in and ev["arrival"]["passed"]:
+        text += " It is shot down before it attacks."
     text += _deviation(ev["deviation"])
     if ev["target"] is not None:
         cb = ev.get("combat")
@@ -341,4 +342,22 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
             f" It attacks {n(ev['target'])}{friendly}: {ev['firepower']} against "
             f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
         )
+    text += _aa_leg(aa, "out", "Flying out", n)
+    if ev["aircraft_after"].get("eliminated") and ev["target"] is not None:
+        text += " It is shot down on the way out."
     return text
+
+
+def _aa_leg(aa: list, leg: str, words: str, n) -> str:
+    """The 002 AA fire on one leg of a strike's flight, in words."""
+    shots = [a for a in aa if a.get("leg") == leg]
+    if not shots:
+        return ""
+    parts = []
+    for a in shots:
+        part = f"AA {n(a['stand'])} {_roll(a['cohesion'])}"
+        if a.get("crt"):
+            effect = "no effect" if a["result"] == "none" else RESULT_WORDS[a["result"]]
+            part += f", fires at {a['differential']:+d}: CRT {a['crt']}, {effect}"
+        parts.append(part)
+    return f" {words}: " + "; ".join(parts) + "."

@@ -50,7 +50,18 @@ def sorties_left(ctx, side: str) -> dict[str, int]:
 
 
 def home_edge_point(ctx, side: str, x: float, y: float) -> tuple[float, float]:
-    """The point of ``side``'s own table edge nearest (x, y): its entry edge, or else the
+    """The point of ``side``'s own table edge (:func:`home_edge`) nearest (x, y)."""
+    t = ctx.table
+    return {
+        "left": (0.0, y),
+        "right": (t.width, y),
+        "bottom": (x, 0.0),
+        "top": (x, t.depth),
+    }[home_edge(ctx, side)]
+
+
+def home_edge(ctx, side: str) -> str:
+    """``side``'s own table edge (left, right, bottom or top): its entry edge, or else the
     edge nearest its stands (where its aircraft come from and go home to)."""
     t = ctx.table
     edge = ctx.side_spec[side].entry_edge
@@ -62,12 +73,7 @@ def home_edge_point(ctx, side: str, x: float, y: float) -> tuple[float, float]:
             (("left", cx), ("right", t.width - cx), ("bottom", cy), ("top", t.depth - cy)),
             key=lambda e: e[1],
         )[0]
-    return {
-        "left": (0.0, y),
-        "right": (t.width, y),
-        "bottom": (x, 0.0),
-        "top": (x, t.depth),
-    }[edge]
+    return edge
 
 
 def turn_problem(ctx, lands_turn: int) -> str | None:

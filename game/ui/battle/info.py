@@ -84,6 +84,9 @@ class InfoMixin:
             extra = sorted(u.flags) + ([f"carries {u.carrier}"] if u.carrier else [])
             if extra:
                 lines.append(", ".join(extra).replace("_", " "))
+            reach = b.indirect_reach(s.id)
+            if reach:
+                lines.append(f'indirect fire: {reach[0]}-{reach[1]}" (plotted a turn ahead)')
             aboard = [r.id for r in b.state.stands.values() if r.carried_by == s.id]
             if aboard:
                 lines.append("aboard: " + ", ".join(aboard))

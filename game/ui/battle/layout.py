@@ -22,4 +22,7 @@ HELP_TEXT = [
     "Full game: +1 infantry aboard; symbols: oval armour, cross infantry, cross and oval IFV or",
     "APC, diagonal recon, castle engineers. Click an enemy stand while plotting to end in base",
     "contact (to close-assault it); plot through it and beyond to overrun it.",
+    "Fire support: in the plot phase click your guns, then the aim (drag to turn the markers);",
+    "H: HE or smoke; + / -: the landing turn; A: an air strike (E / R: its entry / exit edge).",
+    "Orange rings: impact markers (in the firing side's colour), grey: smoke, dashed: your plots.",
 ]

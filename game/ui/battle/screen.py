@@ -309,7 +309,8 @@ class BattleScreen(
             self.log_view.append(line)
         seen = self._log_seen
         self.refresh_log()
-        fired = [e for e in b.log.events[seen:] if e["event"] == "fire"]
+        told = ("fire", "artillery", "impact", "air_strike")  # what the last action fired
+        fired = [e for e in b.log.events[seen:] if e["event"] in told]
         self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
         if animate:
             self._animate(b.log.events[seen:])

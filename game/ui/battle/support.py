@@ -15,15 +15,16 @@ from game import IMPACT_DIAMETER_IN, ArtilleryFire, Pass, PlotAirStrike, PlotMis
 from game.ui.battle.layout import PAL, SELECT
 from game.ui.logtext import PHASE_NAMES
 from game.ui.modes import Mode, is_click
-from game.ui.render import INK
+from game.ui.render import INK, SIDE_COLOURS
 
 RADIUS_IN = IMPACT_DIAMETER_IN / 2
 SMOKE = (205, 205, 200, 170)
 IMPACT = (235, 90, 20)
 PLOTTED = (250, 240, 120)
 AA_SHADE = (215, 45, 45, 50)
-FLIGHT_IN_S = 30.0
-"""How fast an air strike is shown flying along its path (inches a second)."""
+FLIGHT_IN_S = 18.0
+"""How fast an air strike is shown flying along its path (inches a second); strikes are shown
+one after another, in the order they flew."""
 TURNS_AHEAD = 3
 """The landing-turn button cycles through the next this many turns (the + and - keys reach
 any later turn of the battle)."""
@@ -45,6 +46,15 @@ def _dashed_circle(surface, colour, centre, radius_px: float, width: int = 2) ->
         p0 = (centre[0] + radius_px * math.cos(a0), centre[1] + radius_px * math.sin(a0))
         p1 = (centre[0] + radius_px * math.cos(a1), centre[1] + radius_px * math.sin(a1))
         pygame.draw.line(surface, colour, p0, p1, width)
+
+
+def _label(surface, tv, text: str, at, colour) -> None:
+    """A map label on a dark box, so it reads on any ground."""
+    img = tv.label(text, colour)
+    box = pygame.Rect(0, 0, img.get_width() + 6, img.get_height() + 2)
+    box.midleft = (int(at[0]), int(at[1]))
+    pygame.draw.rect(surface, (30, 32, 30), box)
+    surface.blit(img, (box.x + 3, box.y + 1))
 
 
 def _arrow(surface, colour, p0, p1, width: int = 3) -> None:
@@ -81,10 +91,11 @@ class SupportDrawing:
             self.flights.append([ev, 0.0])
 
     def advance_flights(self, dt: float) -> None:
-        """Move the aircraft being shown on; drop those that have left the table."""
-        for f in self.flights:
-            f[1] += dt
-        self.flights = [f for f in self.flights if f[1] * FLIGHT_IN_S < _length(f[0]["path"])]
+        """Move the aircraft being shown on (one at a time); drop it once it has left."""
+        if self.flights:
+            self.flights[0][1] += dt
+            if self.flights[0][1] * FLIGHT_IN_S >= _length(self.flights[0][0]["path"]):
+                self.flights.pop(0)
 
     def landings(self) -> list[dict]:
         """This turn's artillery and air strike lines (where missions landed)."""
@@ -111,9 +122,13 @@ class SupportDrawing:
             _alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
         for imp in st.impacts:
             c = tv.to_px(imp.x, imp.y)
+            own = SIDE_COLOURS[b.sides.index(imp.side) % 2] if imp.side in b.sides else IMPACT
             pygame.draw.circle(surface, IMPACT, c, max(3, int(r_px)), 3)
+            pygame.draw.circle(surface, own, c, max(2, int(r_px) - 3), 2)
             pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
             pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
+            if imp.id.endswith(".1"):
+                _label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
         for m in self.visible_missions():
             points = m.sheaf if m.kind == "artillery" else (m.path[1],)
             for x, y in points:
@@ -121,18 +136,22 @@ class SupportDrawing:
             if m.kind == "air":
                 tv.polyline(surface, list(m.path), PLOTTED, 1)
             x, y = points[0]
-            what = "air" if m.kind == "air" else m.ammo.upper()
-            label = tv.label(f"{m.id} {what} turn {m.lands_turn}", PLOTTED)
+            what = "air strike" if m.kind == "air" else m.ammo.upper()
             px, py = tv.to_px(x, y)
-            surface.blit(label, (px + r_px + 3, py - label.get_height() / 2))
+            _label(surface, tv, f"{m.id} {what}, turn {m.lands_turn}", (px + r_px + 4, py), PLOTTED)
         for e in self.landings():
             dev = e.get("deviation")
             if not dev or dev.get("passed"):
                 continue
             aim = e["aim"] if e["event"] == "artillery" else e["path"][1]
             to = (aim[0] + dev["dx"], aim[1] + dev["dy"])
-            _arrow(surface, IMPACT, tv.to_px(*aim), tv.to_px(*to))
-        for ev, t in self.flights:
+            own = SIDE_COLOURS[b.sides.index(e["side"]) % 2] if e["side"] in b.sides else IMPACT
+            _arrow(surface, own, tv.to_px(*aim), tv.to_px(*to))
+            _label(
+                surface, tv, f'{e["mission"]} off by {dev["distance_in"]:g}"', tv.to_px(*aim), own
+            )
+        if self.flights:
+            ev, t = self.flights[0]
             self._draw_aircraft(surface, ev, t * FLIGHT_IN_S)
 
     def _draw_aircraft(self, surface, ev: dict, flown: float) -> None:
@@ -147,7 +166,11 @@ class SupportDrawing:
                 a = math.atan2(-(q[1] - p[1]), q[0] - p[0])
                 nose = (c[0] + 14 * math.cos(a), c[1] + 14 * math.sin(a))
                 wing = [(c[0] + 9 * math.cos(a + s), c[1] + 9 * math.sin(a + s)) for s in (2, -2)]
-                pygame.draw.polygon(surface, (30, 30, 30), [nose, wing[0], c, wing[1]])
+                b = self.battle
+                own = SIDE_COLOURS[b.sides.index(ev["side"]) % 2] if ev["side"] in b.sides else INK
+                pygame.draw.polygon(surface, own, [nose, wing[0], c, wing[1]])
+                pygame.draw.polygon(surface, INK, [nose, wing[0], c, wing[1]], 1)
+                _label(surface, tv, ev["aircraft"], (c[0] + 16, c[1] - 14), own)
                 return
             flown -= seg
 
@@ -216,7 +239,7 @@ class _Aiming(Mode):
 
     def confirm(self, screen):
         a = self.action(screen)
-        if a is not None:
+        if a is not None and screen.battle.fire_support_problem(a) is None:
             screen.act(a)
         return None
 
@@ -235,7 +258,10 @@ class _Aiming(Mode):
             + ("" if odds["p_on_aim"] >= 1 else ' (else 1-4" off, a D8 direction)'),
         ]
         if self.ammo == "smoke":
-            lines.append("Smoke: blocks sight, +3 into or out of it, to the end of next turn.")
+            lines.append(
+                "Smoke: blocks sight; a shot into or out of it takes +3 on the firer's cohesion "
+                "and combat rolls; it lifts at the end of the turn after it lands."
+            )
         for sid, dist in sorted(odds["stands"].items()):
             t = b.stand(sid)
             whose = "yours" if t.side == action.side else "enemy"
@@ -299,6 +325,12 @@ class ArtilleryMode(_Aiming):
         )
         if guns:
             lines.append(f"Your artillery: {', '.join(guns)}. Click them to pick the firers.")
+        targets = [a for a in b.legal_actions() if isinstance(a, ArtilleryFire)]
+        if not targets:
+            lines.append(
+                "None of your guns can fire directly now (no enemy stand in their sight and "
+                "range): pass (P)."
+            )
         picked = ", ".join(self.firers) or "none"
         lines.append(f"Firing: {picked}. Ammunition: {self.ammo.upper()} (H to switch).")
         lines.append("Click the aim point; drag from it to turn the line of markers.")
@@ -306,7 +338,8 @@ class ArtilleryMode(_Aiming):
         a = self.action(screen)
         if a is not None:
             lines += self.odds_lines(screen, a)
-            buttons.append(("Fire (Enter)", lambda: screen.set_mode(self.confirm(screen))))
+            if screen.battle.fire_support_problem(a) is None:
+                buttons.append(("Fire (Enter)", lambda: screen.set_mode(self.confirm(screen))))
         buttons.append(("HE / smoke (H)", lambda: self._switch(screen)))
         buttons.append(("Pass (P)", lambda: screen.act(Pass(side))))
         screen.set_panel("<br>".join(lines), buttons)
@@ -331,14 +364,14 @@ class PlotFireMode(_Aiming):
     (A: click the point of attack; E and R move its entry and exit along the edges); Enter
     plots; or pass. Your plotted missions are listed and drawn for you only."""
 
-    EDGES = ("home", "left", "bottom", "right", "top")
+    EDGES = ("left", "bottom", "right", "top")
 
     def __init__(self, air: bool = False):
         super().__init__()
         self.air = air
         self.lands: int | None = None
-        self.entry = 0  # index into EDGES
-        self.exit = 0
+        self.entry: int | None = None  # index into EDGES; None: the side's own edge
+        self.exit: int | None = None
 
     def may_pick(self, screen, s) -> bool:
         b = screen.battle
@@ -352,16 +385,24 @@ class PlotFireMode(_Aiming):
         self.lands = max(b.state.turn + 1, min(self.lands, last))
         return self.lands
 
-    def _edge_point(self, screen, which: int, x: float, y: float) -> tuple[float, float]:
-        b, t = screen.battle, screen.battle.table
-        edge = self.EDGES[which % len(self.EDGES)]
+    def edge_name(self, screen, which: int | None) -> str:
+        """The edge an entry or exit index names (None: the side's own edge)."""
+        if which is None:
+            return screen.battle.home_edge(screen.battle.to_act)
+        return self.EDGES[which % len(self.EDGES)]
+
+    def _next_edge(self, screen, which: int | None) -> int:
+        now = self.EDGES.index(self.edge_name(screen, which))
+        return (now + 1) % len(self.EDGES)
+
+    def _edge_point(self, screen, which: int | None, x: float, y: float):
+        t = screen.battle.table
         return {
-            "home": b.home_edge_point(b.to_act, x, y),
             "left": (0.0, y),
             "right": (t.width, y),
             "bottom": (x, 0.0),
             "top": (x, t.depth),
-        }[edge]
+        }[self.edge_name(screen, which)]
 
     def strike_path(self, screen):
         """The air strike as plotted: entry, point of attack, exit (inches), or None."""
@@ -404,13 +445,25 @@ class PlotFireMode(_Aiming):
                 lines.append("You have no air strikes left (the scenario's air support).")
             lines.append(
                 "Click the point of attack. The aircraft flies in from an edge, attacks the "
-                "stand nearest where it lands (friend or foe) and flies out. E / R: move the "
-                "entry / exit edge."
+                "stand nearest where it lands (friend or foe) and flies out."
+            )
+            lines.append(
+                f"In from the {self.edge_name(screen, self.entry)} edge (E to change), out "
+                f"by the {self.edge_name(screen, self.exit)} edge (R)."
             )
             path = self.strike_path(screen)
             if path is not None:
                 aa = b.strike_aa(side, path)
                 lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
+                if b.scenario.ruleset == "wwii-47":
+                    lines.append(
+                        "(004: only AA in the firing posture within range of the point of "
+                        "attack counts; each adds +1, or +2 over 40 mm, to the arrival roll.)"
+                    )
+                near = b.strike_targets(*path[1])
+                if near:
+                    who = " or ".join(screen.names[i] for i in near)
+                    lines.append(f"If it lands on the aim it attacks {html.escape(who)}.")
         else:
             free = b.free_artillery(side, lands)
             lines.append(
@@ -420,17 +473,9 @@ class PlotFireMode(_Aiming):
             )
             lines.append(
                 f"Firing: {', '.join(self.firers) or 'none'}. Ammunition: {self.ammo.upper()} "
-                "(H). Click the aim point; drag from it to turn the line of markers."
+                "(H). Click the aim point; drag from it to turn the line of markers. Rings: "
+                "red, the closest a gun fires; green, its reach."
             )
-        a = self.action(screen)
-        if a is not None:
-            if self.air:
-                why = b.fire_support_problem(a)
-                if why:
-                    lines.append(f"<font color='#b03010'>{html.escape(why)}</font>")
-            else:
-                lines += self.odds_lines(screen, a)
-            buttons.append(("Plot (Enter)", lambda: screen.set_mode(self.confirm(screen))))
         mine = [m for m in b.state.missions if m.side == side]
         if mine:
             lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
@@ -441,6 +486,16 @@ class PlotFireMode(_Aiming):
                     else f"{m.ammo.upper()} from {', '.join(m.firers)}"
                 )
                 lines.append(f"{m.id}: {html.escape(what)}, turn {m.lands_turn}")
+        a = self.action(screen)
+        if a is not None:
+            if self.air:
+                why = b.fire_support_problem(a)
+                if why:
+                    lines.append(f"<font color='#b03010'>{html.escape(why)}</font>")
+            else:
+                lines += self.odds_lines(screen, a)
+            if b.fire_support_problem(a) is None:
+                buttons.append(("Plot (Enter)", lambda: screen.set_mode(self.confirm(screen))))
         other = "Artillery (A)" if self.air else "Air strike (A)"
         buttons.append((other, lambda: screen.set_mode(PlotFireMode(not self.air))))
         if not self.air:
@@ -472,9 +527,9 @@ class PlotFireMode(_Aiming):
                 return None
             if self.air and ev.key in (pygame.K_e, pygame.K_r):
                 if ev.key == pygame.K_e:
-                    self.entry += 1
+                    self.entry = self._next_edge(screen, self.entry)
                 else:
-                    self.exit += 1
+                    self.exit = self._next_edge(screen, self.exit)
                 self.enter(screen)
                 return None
         return super().on_event(screen, ev)
@@ -494,8 +549,16 @@ class PlotFireMode(_Aiming):
             tv.polyline(surface, list(path), (255, 255, 255), 2)
             r_px = RADIUS_IN * tv.view.scale
             pygame.draw.circle(surface, (255, 255, 255), tv.to_px(*path[1]), max(3, int(r_px)), 2)
-            for p in (path[0], path[2]):
-                pygame.draw.circle(surface, INK, tv.to_px(*p), 6)
+            for p, word in ((path[0], "in"), (path[2], "out")):
+                c = tv.to_px(*p)
+                pygame.draw.circle(surface, INK, c, 6)
+                _label(
+                    surface,
+                    tv,
+                    word,
+                    (c[0] + 8, c[1] - 10 if word == "in" else c[1] + 10),
+                    (255, 255, 255),
+                )
             return
         self.draw_aim(screen, surface, lambda s: b.indirect_reach(s.id))
 
