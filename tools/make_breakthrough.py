@@ -21,7 +21,9 @@ then by AI battles. With the E-100, two Pz VIB and '47 grenadiers nearly every b
 draw in 12 turns (the Germans lost 1 stand, the Allies 6.5); a breakthrough is won by
 destroying a third of the enemy (34%) while losing no more than half, over 15 turns, which
 makes the battles decisive. Allied infantry on foot died walking, so both sides ride
-halftracks. Over 200 battles Germany wins 61%, the Allies 39%, no draws.
+halftracks. Over 200 battles the ground forces alone gave Germany 61%, the Allies 39%. With
+the fire support (two P-47 strikes against one Hs 129; points 1608 against 1741.5, 1.08 apart)
+Germany wins 51.5%, the Allies 48.5%, no draws.
 
 No randomness beyond the fixed terrain seed: the output is the same on every run. The
 scenario is validated before it is written; the file is written atomically.
