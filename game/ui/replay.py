@@ -12,6 +12,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel
 
+from game.ui.battle.support import draw_markers
 from game.ui.logtext import PHASE_NAMES, describe
 from game.ui.logview import LogView
 from game.ui.table_view import TableView
@@ -276,6 +277,7 @@ class ReplayScreen:
         self.tv.draw_terrain(surface)
         b = self.replay.battle
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
+        draw_markers(surface, self.tv, b)  # smoke and impact markers (the full games)
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
         surface.set_clip(clip)
         self.log_view.draw(surface)

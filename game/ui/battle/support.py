@@ -65,6 +65,25 @@ def _arrow(surface, colour, p0, p1, width: int = 3) -> None:
         pygame.draw.line(surface, colour, p1, q, width)
 
 
+def draw_markers(surface, tv, b) -> None:
+    """Smoke areas as grey clouds and impact markers as orange rings in the firing side's
+    colour, the first of each mission labelled, of battle ``b`` (its ``state`` and ``sides``)
+    on table view ``tv``: the battle screen's and the replay's."""
+    r_px = RADIUS_IN * tv.view.scale
+    st = b.state
+    for a in st.smoke:
+        _alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
+    for imp in st.impacts:
+        c = tv.to_px(imp.x, imp.y)
+        own = SIDE_COLOURS[b.sides.index(imp.side) % 2] if imp.side in b.sides else IMPACT
+        pygame.draw.circle(surface, IMPACT, c, max(3, int(r_px)), 3)
+        pygame.draw.circle(surface, own, c, max(2, int(r_px) - 3), 2)
+        pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
+        pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
+        if imp.id.endswith(".1"):
+            _label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
+
+
 class SupportDrawing:
     """Mixin of the battle screen: the fire support's overlays and the aircraft's flights."""
 
@@ -117,18 +136,7 @@ class SupportDrawing:
         fell, and aircraft in flight."""
         b, tv = self.battle, self.tv
         r_px = RADIUS_IN * tv.view.scale
-        st = b.state
-        for a in st.smoke:
-            _alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
-        for imp in st.impacts:
-            c = tv.to_px(imp.x, imp.y)
-            own = SIDE_COLOURS[b.sides.index(imp.side) % 2] if imp.side in b.sides else IMPACT
-            pygame.draw.circle(surface, IMPACT, c, max(3, int(r_px)), 3)
-            pygame.draw.circle(surface, own, c, max(2, int(r_px) - 3), 2)
-            pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
-            pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
-            if imp.id.endswith(".1"):
-                _label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
+        draw_markers(surface, tv, b)
         for m in self.visible_missions():
             points = m.sheaf if m.kind == "artillery" else (m.path[1],)
             for x, y in points:
