@@ -432,3 +432,42 @@ def test_a_long_log_is_read_as_a_stream_in_bounded_memory(tmp_path, logs):
     assert time.perf_counter() - t0 < 2.0
     r.goto(r.length)
     assert r.battle.state.turn == events[-1]["turn"]
+
+
+def test_fire_support_lines_mutated_never_raise_from_the_replay_or_its_sentences():
+    """The plot, artillery, impact and air_strike lines (#32): any one field, nested ones
+    too, of the wrong type is refused with its line or replays and is put into words."""
+    from game.rules.logreplay import LogReplay, LogReplayError
+    from game.ui.logtext import describe
+
+    saves = sorted(CORPUS.glob("modern-fire-support-*.save.json"))[:3]
+    logs = [Battle.load(p).log.events for p in saves]
+    kinds = ("plot", "artillery", "impact", "air_strike")
+    assert all(any(e["event"] in kinds for e in ev) for ev in logs)
+    rng = random.Random(32)
+    refused = 0
+    for _ in range(600):
+        events = copy.deepcopy(rng.choice(logs))
+        ev = rng.choice([e for e in events if e["event"] in kinds])
+        target, key = ev, rng.choice(list(ev))
+        while True:
+            inner = target[key]
+            if isinstance(inner, dict) and inner and rng.random() < 0.7:
+                target, key = inner, rng.choice(list(inner))
+            elif isinstance(inner, list) and inner and rng.random() < 0.7:
+                target, key = inner, rng.randrange(len(inner))
+            else:
+                break
+        target[key] = rng.choice(WRONG)
+        try:
+            r = LogReplay(events, "m.jsonl")
+        except LogReplayError:
+            refused += 1
+            continue
+        names = {s: s for s in r.battle.state.stands}
+        sides = {s: s for s in r.battle.sides}
+        for e in r.all_events:
+            describe(e, names, sides)
+        r.goto(0)
+        r.goto(r.length)
+    assert refused > 100

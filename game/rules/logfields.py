@@ -156,6 +156,30 @@ def or_null(check: Check) -> Check:
 
 
 LOSSES = mapping(SIDE, INT)
+DEVIATION = or_null(
+    obj(
+        ROLL,
+        {
+            "direction_die": or_null(INT),
+            "distance_die": or_null(INT),
+            "distance_in": NUMBER,
+            "dx": NUMBER,
+            "dy": NUMBER,
+        },
+    )
+)
+"""A deviation roll (artillery and air strikes): its roll and, when it failed, its dice."""
+AA_FIRE = obj(
+    {"stand": STAND, "cohesion": obj(ROLL)},
+    {
+        "leg": one_of("in", "out"),
+        "differential": INT,
+        "crt": or_null(one_of(*sorted(CRT_CELLS))),
+        "result": one_of("none", "S", "D", "E"),
+        "arrival_mod": INT,
+    },
+)
+"""One AA stand's fire at an aircraft (002), or its arrival modifier (004)."""
 
 FIELDS: dict[str, dict[str, Check]] = {
     "regroup": {"side": SIDE, "stand": STAND, "group": TEXT, "hq": BOOL, "ghq": BOOL},
@@ -242,15 +266,18 @@ FIELDS: dict[str, dict[str, Check]] = {
         "side": SIDE,
         "firers": list_of(STAND),
         "cohesion": mapping(STAND, obj(ROLL)),
-        "deviation": or_null(obj(ROLL)),
+        "deviation": DEVIATION,
         "markers": list_of(POINT),
         "ammo": one_of("he", "smoke"),
     },
     "impact": {
         "mission": TEXT,
         "marker": TEXT,
+        "side": SIDE,
         "target": STAND,
         "cause": one_of("landing", "entered"),
+        "firepower": INT,
+        "defense": INT,
         "differential": INT,
         "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
         "crt": one_of(*sorted(CRT_CELLS)),
@@ -262,8 +289,8 @@ FIELDS: dict[str, dict[str, Check]] = {
         "side": SIDE,
         "aircraft": TEXT,
         "arrival": obj(ROLL),
-        "aa": list_of(obj({"stand": STAND, "cohesion": obj(ROLL)})),
-        "deviation": or_null(obj(ROLL)),
+        "aa": list_of(AA_FIRE),
+        "deviation": DEVIATION,
         "target": or_null(STAND),
         "aircraft_after": MARKERS,
     },
@@ -280,7 +307,12 @@ OPTIONAL: dict[str, dict[str, Check]] = {
         "cohesion": obj(ROLL),
         "pass_through": obj({**ROLL, "enemy": STAND}),
     },
+    "artillery": {"not_fired": mapping(STAND, TEXT), "mission": TEXT},
+    "plot": {"firers": list_of(STAND), "aircraft": TEXT},
     "air_strike": {
+        "friendly": BOOL,
+        "defense": INT,
+        "firepower": INT,
         "differential": INT,
         "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
         "crt": one_of(*sorted(CRT_CELLS)),

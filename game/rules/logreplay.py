@@ -476,8 +476,11 @@ class LogReplay(TurnSteps):
                 s.eliminated = s.eliminated or after["eliminated"]  # lost aboard: no wreck
 
     def _artillery(self, ev: dict) -> None:
-        """A mission lands: its impact markers (HE) or smoke areas, where they fell."""
+        """A mission lands: its firers have fired (each that rolled), its impact markers (HE)
+        or smoke areas lie where they fell."""
         st = self.view.state
+        for sid in ev["cohesion"]:
+            st.stands[sid].fire_attempts += 1
         for k, (x, y) in enumerate(ev["markers"]):
             mid = f"{ev['mission']}.{k + 1}"
             if ev["ammo"] == "smoke":

@@ -277,6 +277,8 @@ def _deviation(d: dict | None) -> str:
         return ""
     if d["passed"]:
         return f" Deviation {_roll(d)}: on target."
+    if d.get("direction_die") is None or d.get("distance_die") is None:
+        return f" Deviation {_roll(d)}."
     way = DIRECTIONS[(d["direction_die"] - 1) % 8]
     return (
         f" Deviation {_roll(d)}: direction die {d['direction_die']} ({way}), distance die "
