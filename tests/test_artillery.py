@@ -498,3 +498,25 @@ def test_the_air_strike_sentence_tells_the_flight_in_order():
         )
     ]
     assert order == sorted(order)
+
+
+def test_the_odds_of_a_sheaf_chain_its_markers_on_a_stand_under_two():
+    """The odds before firing (the panel's, the AI's): a stand under two markers is attacked
+    by each in turn. A T-80U (armour 18, halved 9) under both Paladin markers (AP 9: +0), each
+    laid 75% of the time (cohesion 15). At +0 with no modifier 2D6 gives D on 2-4 (6 in 36)
+    and S otherwise ((S) on 5-6, S on 7-8, -S- read as S on 9-12). Eliminated only by D then
+    D: (0.75 x 6/36)^2 = 1/64. Unchanged only when neither is laid: 0.25^2 = 1/16.
+    Disorganized: D once and not twice, or S then (S) (5 or 6: 9 in 36)."""
+    stands = [
+        ("A1", "A", "M109A6 Paladin", 12, 12, 0),
+        ("A2", "A", "M109A6 Paladin", 12, 14, 0),
+        ("B1", "B", "T-80U / AT-11", 30, 13, 180),
+    ]
+    b = make(stands)
+    odds = b.mission_odds("A", ("A1", "A2"), ((30, 12), (30, 14)), "he", "direct")
+    assert odds["p_laid"] == {"A1": 0.75, "A2": 0.75} and odds["p_on_aim"] == 1.0
+    got = odds["stands"]["B1"]
+    # by hand: one marker does D with 0.75 x 6/36 = 0.125 and S with 0.75 x 30/36 = 0.625
+    # D: not laid then D (0.25 x 0.125), D then no second D (0.125 x 0.875), S then D or (S)
+    # (0.625 x (0.125 + 0.75 x 9/36)) = 0.03125 + 0.109375 + 0.1953125 = 0.3359375
+    assert got == pytest.approx({"E": 1 / 64, "D": 0.3359375, "S": 0.5859375, "none": 1 / 16})

@@ -371,9 +371,10 @@ def clear_markers_of(st) -> None:
 def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
     """The exact odds of a mission before it is fired, if it lands where aimed: ``p_laid``
     (firer -> the chance its cohesion roll passes), ``p_on_aim`` (the deviation roll passes;
-    1 where none is rolled), and ``stands`` (id -> {"none", "S", "D", "E"}: what the markers
-    over it now would do to it, each marker's chance of being laid weighed in; one attack per
-    marker). Raises IllegalAction when the sheaf is not one marker per firer."""
+    1 where none is rolled), and ``stands`` (id -> {"none", "S", "D", "E"}: how each stand
+    under the markers now ends: unchanged, suppressed, disorganized (and not eliminated) or
+    eliminated, every marker over it attacking it in turn, each only when its firer's
+    cohesion roll passes). Raises IllegalAction when the sheaf is not one marker per firer."""
     if len(firers) != len(sheaf):
         raise IllegalAction("a sheaf needs one marker per firing stand")
     level = ctx.cohesion_level(side)
@@ -391,26 +392,41 @@ def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
     out: dict[str, dict[str, float]] = {}
     if ammo != "he":
         return {"p_laid": p_laid, "p_on_aim": p_on, "stands": out}
+    attacks: dict[str, list] = {}  # stand -> (chance, setup) of each marker over it, in order
     for sid, (x, y) in zip(firers, sheaf, strict=True):
         firer = ctx.stand(sid)
         for t in stands_under(ctx, x, y):
             setup = impact_setup(ctx, firer, t, x, y, kind == "indirect")
-            if setup is None:
-                continue
-            dist = _attack_dist(ctx, setup, t)
-            acc = out.setdefault(t.id, {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0})
-            p = p_laid[sid]
-            for r in ("S", "D", "E"):  # a rough sum over markers: each marker's chance alone
-                acc[r] = min(1.0, acc[r] + p * dist[r])
-            acc["none"] = max(0.0, 1.0 - acc["S"] - acc["D"] - acc["E"])
+            if setup is not None:
+                attacks.setdefault(t.id, []).append((p_laid[sid], setup))
+    for tid, marks in attacks.items():
+        t = ctx.stand(tid)
+        dist = {(t.S, t.D, False): 1.0}  # (S, D, eliminated) -> chance
+        for p, setup in marks:
+            dist = _after_attack(ctx, dist, p, setup)
+        final = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
+        for (s, d, e), q in dist.items():
+            key = "E" if e else "D" if d and not t.D else "S" if s and not t.S else "none"
+            final[key] += q
+        out[tid] = final
     return {"p_laid": p_laid, "p_on_aim": p_on, "stands": out}
 
 
-def _attack_dist(ctx, setup: dict, t: StandState) -> dict[str, float]:
+def _after_attack(ctx, dist: dict, p: float, setup: dict) -> dict:
+    """The chances of a stand's markers after one more impact attack, made with chance ``p``
+    (its firer's cohesion): below the CRT an S; else each cell of 2D6 plus the die mods."""
     if setup["below"]:
-        return {"none": 0.0, "S": 1.0, "D": 0.0, "E": 0.0}
-    out = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
-    mod = sum(v for _, v in setup["mods"])
-    for cell, p in combat.cell_probabilities(ctx.crt, setup["differential"], mod).items():
-        out[combat.crt_result(read_cell(cell, "S"), t.S, t.D)[0]] += p
+        cells = {"S": 1.0}
+    else:
+        mod = sum(v for _, v in setup["mods"])
+        cells = combat.cell_probabilities(ctx.crt, setup["differential"], mod)
+    out: dict = {}
+    for (s, d, e), q in dist.items():
+        if e:
+            out[(s, d, e)] = out.get((s, d, e), 0.0) + q
+            continue
+        out[(s, d, e)] = out.get((s, d, e), 0.0) + q * (1 - p)
+        for cell, c in cells.items():
+            _, s2, d2, e2 = combat.crt_result(read_cell(cell, "S"), s, d)
+            out[(s2, d2, e2)] = out.get((s2, d2, e2), 0.0) + q * p * c
     return out
