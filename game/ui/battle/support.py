@@ -327,10 +327,13 @@ class ArtilleryMode(_Aiming):
             if s.side == side and s.active and "artillery" in getattr(s.unit, "flags", ())
         )
         lines = [f"<b>{PHASE_NAMES['artillery']}: {html.escape(screen.side_name(side))}</b>"]
-        lines.append(
-            "Missions plotted for this turn have landed (the log tells each roll). Your guns "
-            "may also fire directly at what they can see."
-        )
+        landed = len(screen.landings())
+        if landed:
+            lines.append(
+                f"{landed} mission{'s' if landed > 1 else ''} plotted for this turn "
+                f"{'have' if landed > 1 else 'has'} landed (the log tells each roll)."
+            )
+        lines.append("Your guns may fire directly at what they can see.")
         if guns:
             lines.append(f"Your artillery: {', '.join(guns)}. Click them to pick the firers.")
         targets = [a for a in b.legal_actions() if isinstance(a, ArtilleryFire)]
