@@ -48,6 +48,24 @@ def _dashed_circle(surface, colour, centre, radius_px: float, width: int = 2) ->
         pygame.draw.line(surface, colour, p0, p1, width)
 
 
+class _OnTable:
+    """Clip drawing to the table itself (range rings and AA reach stop at its edges)."""
+
+    def __init__(self, surface, tv):
+        self.surface, self.tv = surface, tv
+
+    def __enter__(self):
+        self.old = self.surface.get_clip()
+        x0, y0 = self.tv.to_px(0, self.tv.table.depth)
+        x1, y1 = self.tv.to_px(self.tv.table.width, 0)
+        table = pygame.Rect(int(x0), int(y0), int(x1 - x0) + 1, int(y1 - y0) + 1)
+        self.surface.set_clip(table.clip(self.old))
+        return self
+
+    def __exit__(self, *exc):
+        self.surface.set_clip(self.old)
+
+
 def _label(surface, tv, text: str, at, colour) -> None:
     """A map label on a dark box, so it reads on any ground."""
     img = tv.label(text, colour)
@@ -291,9 +309,10 @@ class _Aiming(Mode):
             ring = ring_of(s)
             if ring:
                 c = tv.to_px(s.x, s.y)
-                for r, colour in zip(ring, (PAL.blocked, PAL.clear), strict=True):
-                    if r > 0:
-                        pygame.draw.circle(surface, colour, c, int(r * tv.view.scale), 1)
+                with _OnTable(surface, tv):
+                    for r, colour in zip(ring, (PAL.blocked, PAL.clear), strict=True):
+                        if r > 0:
+                            pygame.draw.circle(surface, colour, c, int(r * tv.view.scale), 1)
         r_px = RADIUS_IN * tv.view.scale
         colour = SMOKE[:3] if self.ammo == "smoke" else (255, 255, 255)
         for x, y in self.sheaf(screen):
@@ -553,9 +572,13 @@ class PlotFireMode(_Aiming):
                 return
             for sid in b.strike_aa(b.to_act, path):
                 s = b.stand(sid)
-                _alpha_circle(
-                    surface, AA_SHADE, tv.to_px(s.x, s.y), (s.unit.he_range or 0) * tv.view.scale
-                )
+                with _OnTable(surface, tv):
+                    _alpha_circle(
+                        surface,
+                        AA_SHADE,
+                        tv.to_px(s.x, s.y),
+                        (s.unit.he_range or 0) * tv.view.scale,
+                    )
                 tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
             tv.polyline(surface, list(path), (255, 255, 255), 2)
             r_px = RADIUS_IN * tv.view.scale
