@@ -348,12 +348,28 @@ def test_a_log_out_of_order_is_refused(tmp_path, capsys, wwii_log, name):
     assert words in said, said
 
 
-def test_six_hundred_mutations_never_raise_from_the_replay_or_its_sentences(logs):
-    """Every one-field mutation of a real log is refused with its one line, or replays and
-    puts every line into words; nothing else is raised (67 tracebacks before the mend)."""
+def replayed_or_refused(events) -> bool:
+    """Replay a (mutated) log and put every line into words: True when it replays, False
+    when the replay refuses it with its one line; anything else raised fails the test."""
     from game.rules.logreplay import LogReplay, LogReplayError
     from game.ui.logtext import describe
 
+    try:
+        r = LogReplay(events, "m.jsonl")
+    except LogReplayError:
+        return False
+    names = {s: s for s in r.battle.state.stands}
+    sides = {s: s for s in r.battle.sides}
+    for e in r.all_events:
+        describe(e, names, sides)
+    r.goto(0)
+    r.goto(r.length)
+    return True
+
+
+def test_six_hundred_mutations_never_raise_from_the_replay_or_its_sentences(logs):
+    """Every one-field mutation of a real log is refused with its one line, or replays and
+    puts every line into words; nothing else is raised (67 tracebacks before the mend)."""
     rng = random.Random(30)
     refused = 0
     for _ in range(600):
@@ -364,17 +380,7 @@ def test_six_hundred_mutations_never_raise_from_the_replay_or_its_sentences(logs
         while isinstance(target[key], dict) and target[key] and rng.random() < 0.6:
             target, key = target[key], rng.choice(list(target[key]))
         target[key] = rng.choice(WRONG)
-        try:
-            r = LogReplay(events, "m.jsonl")
-        except LogReplayError:
-            refused += 1
-            continue
-        names = {s: s for s in r.battle.state.stands}
-        sides = {s: s for s in r.battle.sides}
-        for e in r.all_events:
-            describe(e, names, sides)
-        r.goto(0)
-        r.goto(r.length)
+        refused += not replayed_or_refused(events)
     assert refused > 400
 
 
@@ -437,9 +443,6 @@ def test_a_long_log_is_read_as_a_stream_in_bounded_memory(tmp_path, logs):
 def test_fire_support_lines_mutated_never_raise_from_the_replay_or_its_sentences():
     """The plot, artillery, impact and air_strike lines (#32): any one field, nested ones
     too, of the wrong type is refused with its line or replays and is put into words."""
-    from game.rules.logreplay import LogReplay, LogReplayError
-    from game.ui.logtext import describe
-
     saves = sorted(CORPUS.glob("modern-fire-support-*.save.json"))[:3]
     logs = [Battle.load(p).log.events for p in saves]
     kinds = ("plot", "artillery", "impact", "air_strike")
@@ -459,15 +462,5 @@ def test_fire_support_lines_mutated_never_raise_from_the_replay_or_its_sentences
             else:
                 break
         target[key] = rng.choice(WRONG)
-        try:
-            r = LogReplay(events, "m.jsonl")
-        except LogReplayError:
-            refused += 1
-            continue
-        names = {s: s for s in r.battle.state.stands}
-        sides = {s: s for s in r.battle.sides}
-        for e in r.all_events:
-            describe(e, names, sides)
-        r.goto(0)
-        r.goto(r.length)
+        refused += not replayed_or_refused(events)
     assert refused > 100
