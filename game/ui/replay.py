@@ -12,7 +12,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel
 
-from game.ui.battle.support import draw_markers
+from game.ui.battle.support_draw import draw_markers
 from game.ui.logtext import PHASE_NAMES, describe
 from game.ui.logview import LogView
 from game.ui.table_view import TableView

@@ -27,7 +27,8 @@ from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode
 from game.ui.battle.saving import SavingMixin
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
-from game.ui.battle.support import ArtilleryMode, PlotFireMode, SupportDrawing
+from game.ui.battle.support import ArtilleryMode, PlotFireMode
+from game.ui.battle.support_draw import SupportDrawing
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.colours import UI
 from game.ui.logtext import PHASE_NAMES, describe
