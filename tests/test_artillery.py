@@ -507,3 +507,41 @@ def test_the_odds_of_a_sheaf_chain_its_markers_on_a_stand_under_two():
     # D: not laid then D (0.25 x 0.125), D then no second D (0.125 x 0.875), S then D or (S)
     # (0.625 x (0.125 + 0.75 x 9/36)) = 0.03125 + 0.109375 + 0.1953125 = 0.3359375
     assert got == pytest.approx({"E": 1 / 64, "D": 0.3359375, "S": 0.5859375, "none": 1 / 16})
+
+
+def test_the_odds_of_an_air_strike_through_two_aa_stands():
+    """002 before plotting: the A-10A arrives 75% of the time (cohesion 15). Flying in, the
+    Shilka fires 75% of the time at -1 (D on 2-3: 3/36, (S) on 4-5, S on 6-7: 18/36 in all,
+    -S- no effect), then the Avenger 75% at +4 (E on 2-5: 10/36, D on 6-9: 20/36, (S) and S
+    the rest). Shot down: from no mark or S, the Avenger's E (0.9375 x 0.75 x 10/36); from
+    D, E or D (0.0625 x 0.75 x 30/36): 0.234375 in all, x 0.75 = 0.17578125."""
+    b = make(AIR, air={"A": A10})
+    path = ((0.0, 12.0), (30.0, 12.0), (0.0, 12.0))
+    odds = b.strike_odds("A", "A-10A Thunderbolt II", path)
+    assert odds["p_arrives"] == 0.75
+    assert odds["p_down_first"] == pytest.approx(0.17578125)
+    assert 0 < odds["p_on_aim"] < 0.75 - 0.17578125
+
+
+def test_the_odds_of_a_004_strike_with_two_flak_guns():
+    """004: the Flak 38 (+1) and the Flak 36 (+2) each pass 75% of the time (cohesion 15);
+    the P-47 then arrives on 15 - (0, 1, 2 or 3): by hand 0.0625 x 0.75 + 0.1875 x 0.7 +
+    0.1875 x 0.65 + 0.5625 x 0.6 = 0.6375."""
+    stands = [
+        ("A1", "A", 'M4 "Sherman"', 4, 12, 0),
+        ("B1", "B", "Pz IVF2-H", 30, 6, 180),
+        ("B2", "B", "Flak 38 (20 mm)", 30, 16, 180),
+        ("B3", "B", "Flak 36 (88 mm)", 40, 16, 180),
+    ]
+    b = make(
+        stands,
+        air={"A": [{"aircraft": "P-47D Thunderbolt", "sorties": 1}]},
+        ruleset="wwii-47",
+        generation=(None, None),
+    )
+    for sid in ("B2", "B3"):
+        b.stand(sid).posture = "firing"
+    path = ((0.0, 12.0), (30.0, 12.0), (0.0, 12.0))
+    assert b.strike_aa("A", path) == ["B2", "B3"]
+    odds = b.strike_odds("A", "P-47D Thunderbolt", path)
+    assert odds["p_arrives"] == pytest.approx(0.6375) and odds["p_down_first"] == 0.0

@@ -75,14 +75,12 @@ def aa_firers(ctx, side: str, a, b) -> list[tuple[float, StandState, tuple[float
     return out
 
 
-def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
-    """One AA stand fires at the aircraft at point ``at`` (002 AA fire procedure): cohesion
-    (its S and D, a gun's range effect; missiles none), differential HE - the aircraft's
-    defence with the AA table's column shift (left never below -3), 2D6 on the CRT (``-S-`` no
-    effect). ``craft`` holds the aircraft's S, D and eliminated and is changed. Returns the
-    log's AA fields."""
-    dist = math.hypot(at[0] - s.x, at[1] - s.y)
-    band = max(1, math.ceil(dist - 1e-9))
+def aa_setup(ctx, s: StandState, aircraft, at) -> tuple[list, int, int]:
+    """(cohesion modifiers, column shift, differential after the shift) of AA stand ``s``
+    firing at ``aircraft`` at point ``at`` (inches): its S and D and, for a gun, the range
+    effect of its tech level's chart; HE firepower less the aircraft's defence, shifted by
+    the AA table (002 AA fire procedure steps 2-4)."""
+    band = max(1, math.ceil(math.hypot(at[0] - s.x, at[1] - s.y) - 1e-9))
     mods = marker_mods(s.S, s.D)
     if "aa_missile" not in s.unit.flags:
         charts = ctx.data.range_charts[ctx.ruleset_data.range]
@@ -90,14 +88,23 @@ def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
         rmod = chart.modifier(band)
         if rmod:
             mods.append(("range", rmod))
+    shift = aa_column_shift(s.tech_level or 1, aircraft.tech_level)
+    diff = shifted_differential(s.unit.he_attack - aircraft.defense, shift, ctx.crt.columns[0])
+    return mods, shift, diff
+
+
+def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
+    """One AA stand fires at the aircraft at point ``at`` (002 AA fire procedure): cohesion
+    (its S and D, a gun's range effect; missiles none), differential HE - the aircraft's
+    defence with the AA table's column shift (left never below -3), 2D6 on the CRT (``-S-`` no
+    effect). ``craft`` holds the aircraft's S, D and eliminated and is changed. Returns the
+    log's AA fields."""
+    mods, shift, diff = aa_setup(ctx, s, aircraft, at)
     r = combat.cohesion_roll(ctx, mods, ctx.cohesion_level(s.side))
     s.aa_fired = True
     fields: dict = {"stand": s.id, "at": [round(at[0], 6), round(at[1], 6)], "cohesion": r}
     if not r["passed"]:
         return fields
-    shift = aa_column_shift(s.tech_level or 1, aircraft.tech_level)
-    raw = s.unit.he_attack - aircraft.defense
-    diff = shifted_differential(raw, shift, ctx.crt.columns[0])
     fields.update(
         firepower=s.unit.he_attack, defense=aircraft.defense, column_shift=shift, differential=diff
     )
@@ -118,12 +125,7 @@ def arrival_aa_004(ctx, m: Mission, aircraft) -> tuple[list[tuple[str, int]], li
     rolls cohesion; each that passes adds +1 (40 mm and under) or +2 (over) to the strike's
     arrival roll, and fires at no ground target this turn (004 AA procedure)."""
     mods, lines = [], []
-    poa = m.path[1]
-    for s in sorted(ctx.state.stands.values(), key=lambda s: s.id):
-        if s.side == m.side or not s.active or not is_aa(s) or s.posture != "firing":
-            continue
-        if math.hypot(poa[0] - s.x, poa[1] - s.y) > aa_range(s) + 1e-9:
-            continue
+    for s in flak_in_range(ctx, m.side, m.path[1]):
         r = combat.cohesion_roll(ctx, marker_mods(s.S, s.D), ctx.cohesion_level(s.side))
         s.aa_fired = True
         value = AA_HEAVY_MOD if "aa_heavy" in s.unit.flags else AA_LIGHT_MOD
@@ -230,3 +232,71 @@ def fly_strike(ctx, m: Mission) -> None:
         aircraft_after=craft,
         **fields,
     )
+
+
+def flak_in_range(ctx, side: str, poa) -> list[StandState]:
+    """004: the enemy AA stands in the firing posture within range of the point of attack,
+    by id (those that may spoil the strike's arrival)."""
+    return [
+        s
+        for s in sorted(ctx.state.stands.values(), key=lambda s: s.id)
+        if s.side != side
+        and s.active
+        and is_aa(s)
+        and s.posture == "firing"
+        and math.hypot(poa[0] - s.x, poa[1] - s.y) <= aa_range(s) + 1e-9
+    ]
+
+
+def strike_odds(ctx, side: str, aircraft_name: str, path) -> dict:
+    """The exact odds of an air strike flying ``path`` (entry, point of attack, exit) now:
+    ``p_arrives`` (its arrival roll passes; 004: each flak stand's cohesion chance weighed
+    in), ``p_down_first`` (it arrives and the AA flying in shoots it down before it attacks;
+    0 in 004) and ``p_on_aim`` (it arrives, is not shot down, and its deviation roll, with
+    +4 S and +3 D from the AA, passes). 002 air strike and AA procedures; 004 AA chart."""
+    aircraft = ctx.data.fire_support.aircraft[aircraft_name]
+    level = ctx.cohesion_level(side)
+    entry, poa, _ = (tuple(p) for p in path)
+    if ctx.scenario.ruleset == "wwii-47":
+        mods = {0: 1.0}
+        for s in flak_in_range(ctx, side, poa):
+            p = combat.p_cohesion(
+                sum(v for _, v in marker_mods(s.S, s.D)), ctx.cohesion_level(s.side)
+            )
+            v = AA_HEAVY_MOD if "aa_heavy" in s.unit.flags else AA_LIGHT_MOD
+            nxt: dict = {}
+            for m, q in mods.items():
+                nxt[m] = nxt.get(m, 0.0) + q * (1 - p)
+                nxt[m + v] = nxt.get(m + v, 0.0) + q * p
+            mods = nxt
+        arrives = sum(q * combat.p_cohesion(m, level) for m, q in mods.items())
+        return {
+            "p_arrives": arrives,
+            "p_down_first": 0.0,
+            "p_on_aim": arrives * combat.p_cohesion(0, level),
+        }
+    arrives = combat.p_cohesion(0, level)
+    craft = {(False, False, False): 1.0}
+    for _, s, at in aa_firers(ctx, side, entry, poa):
+        mods_s, _, diff = aa_setup(ctx, s, aircraft, at)
+        if diff < ctx.crt.columns[0]:
+            continue
+        p = combat.p_cohesion(sum(v for _, v in mods_s), ctx.cohesion_level(s.side))
+        cells = combat.cell_probabilities(ctx.crt, diff, 0)
+        nxt = {}
+        for (cs, cd, ce), q in craft.items():
+            if ce:
+                nxt[(cs, cd, ce)] = nxt.get((cs, cd, ce), 0.0) + q
+                continue
+            nxt[(cs, cd, ce)] = nxt.get((cs, cd, ce), 0.0) + q * (1 - p)
+            for cell, c in cells.items():
+                _, s2, d2, e2 = crt_result(read_cell(cell, "-"), cs, cd)
+                nxt[(s2, d2, e2)] = nxt.get((s2, d2, e2), 0.0) + q * p * c
+        craft = nxt
+    down = sum(q for (_, _, e), q in craft.items() if e)
+    on_aim = sum(
+        q * combat.p_cohesion(AIR_SUPPRESSED_MOD * cs + AIR_DISORGANIZED_MOD * cd, level)
+        for (cs, cd, e), q in craft.items()
+        if not e
+    )
+    return {"p_arrives": arrives, "p_down_first": arrives * down, "p_on_aim": arrives * on_aim}

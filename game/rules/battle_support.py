@@ -82,6 +82,12 @@ class FireSupportQueries:
         """``side``'s own table edge: ``left``, ``right``, ``bottom`` or ``top``."""
         return plot_phase.home_edge(self.ctx, side)
 
+    def strike_odds(self, side: str, aircraft: str, path) -> dict:
+        """The exact odds of ``side``'s air strike by ``aircraft`` flying ``path`` now
+        (arriving, shot down before it attacks, attacking on the aim): see
+        :func:`game.rules.air.strike_odds`."""
+        return air.strike_odds(self.ctx, side, aircraft, path)
+
     def strike_targets(self, x: float, y: float) -> list[str]:
         """Ids of the stands an air strike landing at (x, y) would attack now: the nearest,
         friend or foe (several when they are as near: a die then picks one; 002 step 8)."""
@@ -97,14 +103,6 @@ class FireSupportQueries:
         either leg; 004 those in the firing posture with range to the point of attack."""
         entry, poa, exit_ = (tuple(p) for p in path)
         if self.ctx.scenario.ruleset == "wwii-47":
-            return sorted(
-                s.id
-                for s in self.state.stands.values()
-                if s.side != side
-                and s.active
-                and air.is_aa(s)
-                and s.posture == "firing"
-                and ((s.x - poa[0]) ** 2 + (s.y - poa[1]) ** 2) ** 0.5 <= air.aa_range(s)
-            )
+            return [s.id for s in air.flak_in_range(self.ctx, side, poa)]
         legs = air.aa_firers(self.ctx, side, entry, poa) + air.aa_firers(self.ctx, side, poa, exit_)
         return sorted({s.id for _, s, _ in legs})

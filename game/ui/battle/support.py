@@ -311,6 +311,14 @@ class PlotFireMode(_Aiming):
             if path is not None:
                 aa = b.strike_aa(side, path)
                 lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
+                if left:
+                    odds = b.strike_odds(side, sorted(left)[0], path)
+                    down = odds["p_down_first"]
+                    lines.append(
+                        f"Arrives {odds['p_arrives']:.0%}"
+                        + (f", shot down before it attacks {down:.0%}" if down else "")
+                        + f"; attacks on the aim {odds['p_on_aim']:.0%}."
+                    )
                 if b.scenario.ruleset == "wwii-47":
                     lines.append(
                         "(004: only AA in the firing posture within range of the point of "
