@@ -351,25 +351,32 @@ def test_an_air_strike_shot_down_on_the_way_in_attacks_nothing():
     assert b.dice.left == 0
 
 
+FLAK = [
+    ("A1", "A", 'M4 "Sherman"', 4, 12, 0),
+    ("B1", "B", "Pz IVF2-H", 30, 6, 180),
+    ("B2", "B", "Flak 38 (20 mm)", 30, 16, 180),
+    ("B3", "B", "Flak 36 (88 mm)", 40, 16, 180),
+]
+
+
+def flak_battle():
+    """Wehrmacht '47 (cohesion 15 each): a Sherman with a P-47 sortie against a Panzer IV,
+    a 20 mm flak 4" and an 88 12" from the point of attack (30, 12)."""
+    return make(
+        FLAK,
+        air={"A": [{"aircraft": "P-47D Thunderbolt", "sorties": 1}]},
+        ruleset="wwii-47",
+        generation=(None, None),
+    )
+
+
 @pytest.mark.parametrize(("roll", "arrives"), [(12, True), (13, False)])
 def test_004_arrival_roll_with_two_aa_guns(roll, arrives):
     """004 optional air strikes and AA: the Flak 38 (20 mm: +1) and the Flak 36 (88 mm: +2)
     are in the firing posture within range of the point of attack; both pass their cohesion
     rolls (5, 6), so the P-47's arrival roll takes +3: 12 + 3 = 15 <= 15 arrives, 13 + 3 =
     16 does not (the strike is aborted). Both then fire at no ground target that turn."""
-    stands = [
-        ("A1", "A", 'M4 "Sherman"', 4, 12, 0),
-        ("B1", "B", "Pz IVF2-H", 30, 6, 180),
-        ("B2", "B", "Flak 38 (20 mm)", 30, 16, 180),
-        ("B3", "B", "Flak 36 (88 mm)", 40, 16, 180),
-    ]
-    b = make(
-        stands,
-        air={"A": [{"aircraft": "P-47D Thunderbolt", "sorties": 1}]},
-        ruleset="wwii-47",
-        cohesion=(15, 15),
-        generation=(None, None),
-    )
+    b = flak_battle()
     drive(b, 1, "plot")
     if b.to_act == "B":
         b.apply(Pass("B"))
@@ -527,18 +534,7 @@ def test_the_odds_of_a_004_strike_with_two_flak_guns():
     """004: the Flak 38 (+1) and the Flak 36 (+2) each pass 75% of the time (cohesion 15);
     the P-47 then arrives on 15 - (0, 1, 2 or 3): by hand 0.0625 x 0.75 + 0.1875 x 0.7 +
     0.1875 x 0.65 + 0.5625 x 0.6 = 0.6375."""
-    stands = [
-        ("A1", "A", 'M4 "Sherman"', 4, 12, 0),
-        ("B1", "B", "Pz IVF2-H", 30, 6, 180),
-        ("B2", "B", "Flak 38 (20 mm)", 30, 16, 180),
-        ("B3", "B", "Flak 36 (88 mm)", 40, 16, 180),
-    ]
-    b = make(
-        stands,
-        air={"A": [{"aircraft": "P-47D Thunderbolt", "sorties": 1}]},
-        ruleset="wwii-47",
-        generation=(None, None),
-    )
+    b = flak_battle()
     for sid in ("B2", "B3"):
         b.stand(sid).posture = "firing"
     path = ((0.0, 12.0), (30.0, 12.0), (0.0, 12.0))

@@ -19,10 +19,9 @@ from __future__ import annotations
 import math
 
 from game.rules import combat
-from game.rules.artillery import card_rule, deviation, resolve_on
-from game.rules.combat import marker_mods, target_terrain_mods
+from game.rules.artillery import attack_numbers, card_rule, deviation, resolve_on
+from game.rules.combat import marker_mods
 from game.rules.fire_data import aa_column_shift, shifted_differential
-from game.rules.geometry import StandPose
 from game.rules.odds import crt_result, read_cell
 from game.rules.state import Mission, StandState
 
@@ -201,16 +200,7 @@ def fly_strike(ctx, m: Mission) -> None:
         if t is not None:
             base, defense = air_defense(ctx, t)
             firepower = aircraft.ordnance(t.unit.defense_class)
-            spot = StandPose("aircraft", m.side, x, y, 0.0)
-            diff = firepower - defense
-            setup = {
-                "firepower": firepower,
-                "defense_base": base,
-                "defense": defense,
-                "differential": diff,
-                "mods": target_terrain_mods(ctx, spot, t.pose()),
-                "below": diff < ctx.crt.columns[0],
-            }
+            setup = attack_numbers(ctx, t, firepower, base, defense, (x, y), m.side)
             fields.update(
                 target=t.id,
                 defense_class=t.unit.defense_class,

@@ -125,11 +125,17 @@ def artillery_refusal(ctx, s: StandState, side: str) -> str | None:
     return None
 
 
+def direct_range(s: StandState) -> int:
+    """How far (inches) an artillery stand fires directly: its HE range, or its AP range
+    where that is longer (002 direct artillery procedure; house reading, docs/rules.md)."""
+    return max(s.unit.he_range or 0, s.unit.ap_range or 0)
+
+
 def direct_problem(ctx, s: StandState, x: float, y: float) -> str | None:
     """Why ``s`` cannot fire direct artillery at (x, y), or None: range (its HE range, or AP
     where it has no HE) and a clear sight line to a stand-sized place there, as the fire check
     draws it (002 direct artillery procedure steps 1-3)."""
-    rng = max(s.unit.he_range or 0, s.unit.ap_range or 0)
+    rng = direct_range(s)
     d = math.hypot(x - s.x, y - s.y)
     if d > rng + 1e-9:
         return f'{s.id} reaches {rng}" with direct fire: the aim is {d:.1f}" away'
@@ -206,15 +212,22 @@ def impact_setup(ctx, firer: StandState, t: StandState, x: float, y: float, indi
     if gun is None:
         return None
     base, defense = impact_defense(ctx, t, indirect)
-    spot = StandPose("marker", firer.side, x, y, 0.0)
-    mods = target_terrain_mods(ctx, spot, t.pose())
-    differential = gun[0] - defense
+    return attack_numbers(ctx, t, gun[0], base, defense, (x, y), firer.side)
+
+
+def attack_numbers(ctx, t: StandState, firepower: int, base: int, defense: int, at, side):
+    """An artillery or air attack's numbers on ``t`` from the point ``at`` (inches) of
+    ``side``'s marker or aircraft: ``firepower``, ``defense_base``, ``defense``,
+    ``differential``, the die ``mods`` (the target's terrain, seen from ``at``) and
+    ``below`` (under the CRT's first column: the result is S, 002/004 CRT notes)."""
+    spot = StandPose("marker", side, at[0], at[1], 0.0)
+    differential = firepower - defense
     return {
-        "firepower": gun[0],
+        "firepower": firepower,
         "defense_base": base,
         "defense": defense,
         "differential": differential,
-        "mods": mods,
+        "mods": target_terrain_mods(ctx, spot, t.pose()),
         "below": differential < ctx.crt.columns[0],
     }
 

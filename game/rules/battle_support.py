@@ -47,6 +47,10 @@ class FireSupportQueries:
         r = self.ctx.data.fire_support.artillery.get(self.stand(stand_id).unit_name)
         return None if r is None else (r.min_range, r.max_range)
 
+    def direct_reach(self, stand_id: str) -> int:
+        """How far (inches) the stand fires direct artillery."""
+        return artillery.direct_range(self.stand(stand_id))
+
     def indirect_problem(self, stand_id: str, x: float, y: float) -> str | None:
         """Why the stand cannot fire indirectly at (x, y) (its range), or None."""
         return artillery.indirect_range_problem(self.ctx, self.stand(stand_id), x, y)

@@ -180,6 +180,16 @@ AA_FIRE = obj(
     },
 )
 """One AA stand's fire at an aircraft (002), or its arrival modifier (004)."""
+SUPPORT_ATTACK = {
+    "firepower": INT,
+    "defense": INT,
+    "differential": INT,
+    "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
+    "crt": one_of(*sorted(CRT_CELLS)),
+    "result": one_of("none", "S", "D", "E"),
+    "target_markers_after": MARKERS,
+}
+"""An impact marker's or an air strike's attack (no dice, ``combat`` null, below the CRT)."""
 
 FIELDS: dict[str, dict[str, Check]] = {
     "regroup": {"side": SIDE, "stand": STAND, "group": TEXT, "hq": BOOL, "ghq": BOOL},
@@ -276,13 +286,7 @@ FIELDS: dict[str, dict[str, Check]] = {
         "side": SIDE,
         "target": STAND,
         "cause": one_of("landing", "entered"),
-        "firepower": INT,
-        "defense": INT,
-        "differential": INT,
-        "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
-        "crt": one_of(*sorted(CRT_CELLS)),
-        "result": one_of("none", "S", "D", "E"),
-        "target_markers_after": MARKERS,
+        **SUPPORT_ATTACK,
     },
     "air_strike": {
         "mission": TEXT,
@@ -307,19 +311,9 @@ OPTIONAL: dict[str, dict[str, Check]] = {
         "cohesion": obj(ROLL),
         "pass_through": obj({**ROLL, "enemy": STAND}),
     },
-    "artillery": {"not_fired": mapping(STAND, TEXT), "mission": TEXT},
+    "artillery": {"not_fired": mapping(STAND, TEXT)},
     "plot": {"firers": list_of(STAND), "aircraft": TEXT},
-    "air_strike": {
-        "friendly": BOOL,
-        "defense": INT,
-        "firepower": INT,
-        "differential": INT,
-        "combat": or_null(obj({"dice": INTS, "mods": MODS, "total": INT})),
-        "crt": one_of(*sorted(CRT_CELLS)),
-        "result": one_of("none", "S", "D", "E"),
-        "target_markers_after": MARKERS,
-        "attack_point": POINT,
-    },
+    "air_strike": {"friendly": BOOL, "attack_point": POINT, **SUPPORT_ATTACK},
 }
 """Fields a line may leave out, checked when it has them."""
 

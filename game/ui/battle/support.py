@@ -206,7 +206,7 @@ class ArtilleryMode(_Aiming):
 
     def draw(self, screen, surface):
         def reach(s):
-            return (0, max(s.unit.he_range or 0, s.unit.ap_range or 0))
+            return (0, screen.battle.direct_reach(s.id))
 
         self.draw_aim(screen, surface, reach)
 

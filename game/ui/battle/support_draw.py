@@ -10,6 +10,7 @@ import math
 import pygame
 
 from game import IMPACT_DIAMETER_IN
+from game.ui.battle.turns import CurtainMode
 from game.ui.render import INK, SIDE_COLOURS
 
 RADIUS_IN = IMPACT_DIAMETER_IN / 2
@@ -106,7 +107,7 @@ class SupportDrawing:
         humans = [s for s in b.sides if s not in self.ai]
         if len(humans) == 1:
             return humans[0]
-        if not humans or b.state.phase != "plot" or type(self.mode).__name__ == "CurtainMode":
+        if not humans or b.state.phase != "plot" or isinstance(self.mode, CurtainMode):
             return None
         return b.to_act
 
