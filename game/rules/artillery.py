@@ -79,7 +79,7 @@ def aim_terrain_mods(ctx, x: float, y: float) -> list[Mod]:
     (002 direct and indirect procedures, "modified for terrain"): each area there with its
     "otherwise" value (house reading: the aim is a place, not a personnel target)."""
     mods: list[Mod] = []
-    for kind in ctx.table.terrain_at(x, y).areas:
+    for kind in ctx.table.terrain_at(x, y).effect_areas:
         tt = ctx.data.terrain[kind]
         if tt.combat_when == "target_moving":
             continue

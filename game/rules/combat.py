@@ -308,13 +308,14 @@ def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[s
     """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
     fire"): each area under its centre, hilltop +2 when its centre is on a hilltop (not the
     1" slope band) higher than the firer's ground (terrain chart **; RD "Hills"), wreck +1
-    when its centre is on a wreck, smoke when either is in smoke. A personnel target (full
-    games) takes the chart's "if personnel" values."""
+    when its centre is on a wreck, smoke +3 once when either or both are in smoke, however
+    many smoke areas overlap (ruling R3). A personnel target (full games) takes the chart's
+    "if personnel" values. Returns (code, value) pairs, e.g. ("terrain:woods", 2)."""
     here = ctx.table.terrain_at(tpose.x, tpose.y)
     mods = []
     target = ctx.state.stands.get(tpose.id)
     personnel = target is not None and target.personnel
-    for kind in here.areas:
+    for kind in here.effect_areas:
         tt = ctx.data.terrain[kind]
         # "target moving": only a target in the movement posture (WWII: 001 terrain chart)
         # or carrying a movement marker (full games)

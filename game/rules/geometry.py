@@ -266,6 +266,16 @@ class TerrainHere:
     hill_zone: Literal["slope", "hilltop"] | None
     road: str | None
 
+    @property
+    def effect_areas(self) -> tuple[str, ...]:
+        """The area types whose effects count here (movement cost, cover, cohesion): every
+        area, but smoke once however many smoke areas overlap (ruling R3: the chart's
+        "cumulative" adds different terrain, not the same cloud twice)."""
+        if self.areas.count("smoke") < 2:
+            return self.areas
+        i = self.areas.index("smoke")
+        return self.areas[: i + 1] + tuple(a for a in self.areas[i + 1 :] if a != "smoke")
+
 
 @dataclass(frozen=True)
 class Walk:

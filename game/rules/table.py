@@ -267,8 +267,11 @@ class Table(SightMixin):
     def _step_costs(
         self, xs: np.ndarray, ys: np.ndarray, movement_class: str
     ) -> tuple[list[float | None], list[bool]]:
-        """Per-inch cost at each point and whether it is a road rate (rules-decisions
-        "Movement")."""
+        """Per-inch cost (movement points per inch) at each point and whether it is a road
+        rate (rules-decisions "Movement"): the clear row's cost for ``movement_class`` (wheeled
+        2, 002/004 terrain chart), or the dearest base area over it, or the road's rate; plus
+        each additive (+N) effect (smoke, wire, slope, hilltop), smoke once however many
+        clouds overlap (ruling R3)."""
         costs: list[float | None] = []
         on_road: list[bool] = []
         known: dict[tuple, tuple[float | None, bool]] = {}  # the same ground, the same cost
@@ -279,10 +282,13 @@ class Table(SightMixin):
                 costs.append(cost)
                 on_road.append(road)
                 continue
-            base = 1.0  # clear
+            clear = self.terrain_types.get("clear")
+            # open ground costs the chart's clear row for the class (002/004 chart: tracked 1,
+            # wheeled 2, foot 1)
+            base = (clear.move_cost(movement_class) if clear else None) or 1.0
             extra = 0.0
             blocked = False
-            for kind in here.areas:
+            for kind in here.effect_areas:  # smoke's +N once (ruling R3)
                 t = self.terrain_types[kind]
                 c = t.move_cost(movement_class)
                 if c is None:
