@@ -147,9 +147,9 @@ class FullGameAudit:
     def cell(self, attacker: str, crt: str) -> str:
         """A CRT cell as it acted for ``attacker`` (002 CRT notes)."""
         u = self.unit.get(attacker, {})
-        if self.card == "004":
+        if self.card == "004":  # the card prints its -S- cells as "-" (the log too)
             support = set(u.get("flags", ())) & {"support", "artillery"}
-            return read_cell(crt, "S" if support else "-")
+            return read_cell("-S-" if crt == "-" else crt, "S" if support else "-")
         support = set(u.get("flags", ())) & {"support", "artillery", "close_support"}
         return read_cell(crt, "S" if support or (u.get("tech_level") or 0) > 2 else "-")
 

@@ -30,7 +30,9 @@ class SupportAudit:
 
     def _markers(self, ev: dict, target: str, crt: str, markers, after: dict) -> list[str]:
         s, d, e = markers[target]
-        _, s, d, e2 = crt_result(read_cell(crt, "S"), s, d)
+        # artillery and air strikes read -S- as S, and so 004's "-", which the log writes
+        # as the card prints it (002/004 CRT notes; ruling R2)
+        _, s, d, e2 = crt_result(read_cell("-S-" if crt == "-" else crt, "S"), s, d)
         markers[target] = (s, d, e or e2)
         want = dict(zip(("S", "D", "eliminated"), markers[target], strict=True))
         if after != want:

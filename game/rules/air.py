@@ -115,7 +115,9 @@ def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
     cell = ctx.crt.lookup(diff, total)
     result, craft["S"], craft["D"], elim = crt_result(read_cell(cell, "-"), craft["S"], craft["D"])
     craft["eliminated"] = craft["eliminated"] or elim
-    fields.update(combat={"dice": dice, "mods": [], "total": total}, crt=cell, result=result)
+    fields.update(
+        combat={"dice": dice, "mods": [], "total": total}, crt=ctx.crt.printed(cell), result=result
+    )
     return fields
 
 

@@ -19,7 +19,13 @@ from game.rules import combat
 from game.rules.combat import Mod, halved_up, marker_mods, target_terrain_mods
 from game.rules.context import IllegalAction
 from game.rules.fire_data import IMPACT_DIAMETER_IN
-from game.rules.geometry import StandPose, TerrainFeature, footprint, footprints
+from game.rules.geometry import (
+    OVERLAP_SQ_IN,
+    StandPose,
+    TerrainFeature,
+    footprint,
+    footprints,
+)
 from game.rules.log import mods_json
 from game.rules.odds import read_cell
 from game.rules.state import Impact, SmokeArea, StandState
@@ -175,7 +181,9 @@ def deviation(ctx, side: str, mods: list[Mod], distance_sides: int, halved: bool
 
 
 def stands_under(ctx, x: float, y: float) -> list[StandState]:
-    """Active stands whose footprint overlaps the 2" marker at (x, y), by id."""
+    """Active stands whose footprint overlaps the 2" marker at (x, y) (inches) by more than
+    ``OVERLAP_SQ_IN`` square inches, by id: touching its rim is no hit (rules-decisions
+    "Artillery, smoke and air strikes": overlap as stands overlap)."""
     near = [
         s
         for s in ctx.state.stands.values()
@@ -185,7 +193,8 @@ def stands_under(ctx, x: float, y: float) -> list[StandState]:
         return []
     circle = marker_circle(x, y)
     fps = footprints([s.pose() for s in near])
-    hit = shapely.intersects(fps, circle)
+    # overlapping by a positive area, as stands overlap; touching is not (RD "Artillery")
+    hit = shapely.area(shapely.intersection(fps, circle)) > OVERLAP_SQ_IN
     return sorted((s for s, h in zip(near, hit, strict=True) if h), key=lambda s: s.id)
 
 
@@ -248,7 +257,12 @@ def resolve_on(ctx, t: StandState, setup: dict, dash_s: str = "S") -> dict:
     result, t.S, t.D, elim = combat.crt_result(read_cell(cell, dash_s), t.S, t.D)
     if elim:
         ctx.eliminate(t)
-    fields.update(combat=combat_fields, crt=cell, result=result, target_markers_after=t.markers())
+    fields.update(
+        combat=combat_fields,
+        crt=ctx.crt.printed(cell),
+        result=result,
+        target_markers_after=t.markers(),
+    )
     return fields
 
 
@@ -347,7 +361,8 @@ def fire_mission(ctx, mission_id: str, side: str, firers, sheaf, ammo: str, kind
 def entered_impacts(ctx, s: StandState, points, headings) -> None:
     """A stand that moved into an impact marker is attacked by it, once per marker (002 step
     6: "stands entering artillery impact markers roll for effect"): ``points`` and
-    ``headings`` are its walked path's step centres and facings."""
+    ``headings`` are its walked path's step centres and facings (inches, degrees). Its swept
+    footprint must overlap the marker by a positive area (touching it is not entering)."""
     todo = [i for i in ctx.state.impacts if s.id not in i.hit]
     if not todo or not points:
         return
@@ -356,7 +371,7 @@ def entered_impacts(ctx, s: StandState, points, headings) -> None:
     for imp in todo:
         if not s.active:
             return
-        if shapely.intersects(swept, marker_circle(imp.x, imp.y)):
+        if shapely.intersection(swept, marker_circle(imp.x, imp.y)).area > OVERLAP_SQ_IN:
             impact_attack(ctx, imp, s, "entered", True)
 
 

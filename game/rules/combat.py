@@ -496,7 +496,7 @@ def resolve_attack(
                 defense=fs.defense,
                 differential=fs.differential,
                 combat={"dice": dice, "mods": mods_json(fs.combat_mods), "total": ctotal},
-                crt=cell,
+                crt=ctx.crt.printed(cell),
                 result=result,
                 target_markers_after=t.markers(),
             )

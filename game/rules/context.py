@@ -152,9 +152,14 @@ class BattleContext:
 
     def eliminate(self, s: StandState) -> None:
         """A stand is eliminated and leaves a wreck where it stood (000 07.05). A carrier's
-        riders get out after the log line that tells it (rules-decisions "Transport")."""
+        riders get out after the log line that tells it (rules-decisions "Transport"). A GHQ
+        lost takes its side's orders with it from that moment, the movement phase under way
+        included: the side may issue no further orders (000 08.02.02, 004 movement cohesion
+        chart); a movement action already ordered goes on."""
         s.eliminated = True
         self.state.wrecks.append(Wreck(s.id, s.x, s.y, s.facing_deg))
+        if s.ghq and self.state.orders.get(s.side):
+            self.state.orders[s.side] = 0
         if any(r.carried_by == s.id and not r.eliminated for r in self.state.stands.values()):
             self._bail_outs.append(s.id)
 

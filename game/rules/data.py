@@ -140,6 +140,14 @@ class Crt:
     columns: tuple[int, ...]
     rows: dict[int, tuple[CrtCell, ...]]
     above_max: Literal["E", "clamp"]
+    dash_printed: Literal["-S-", "-"] = "-S-"
+    """How the card prints a ``-S-`` cell, which the battle log writes: 002 prints "-S-";
+    004 prints "-" (read as S for artillery, support stands and air strikes)."""
+
+    def printed(self, cell: CrtCell) -> str:
+        """The cell as the card prints it (the battle log's ``crt``; event-log.md: the cell
+        as printed): ``-S-`` is "-" in the 004 table, every other cell as it is."""
+        return self.dash_printed if cell == "-S-" else cell
 
     def lookup(self, differential: int, total: int) -> CrtCell:
         """The cell for a combat differential and a modified 2D6 total (000/001 CRT).

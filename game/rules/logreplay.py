@@ -406,14 +406,16 @@ class LogReplay(TurnSteps):
         if name == "regroup":
             s = self._stand(ev["stand"], i, "stand")
             s.group, s.hq, s.ghq = ev["group"], ev["hq"], ev["ghq"]
-        elif name == "posture" and "posture" in ev:  # full games: battle groups stay
-            for sid in ev["stands"]:
-                s = self._stand(sid, i, "stands")
-                s.posture = "movement" if ev["posture"] == "move" else "firing"
         elif name == "posture":
+            moving = ev.get("posture", "move") == "move"
+            # WWII and Wehrmacht '47 movement groups (001 5.0 step 2); the full Modern game's
+            # TL1 postures keep their battle groups
+            group = self.wwii and moving
             for sid in ev["stands"]:
                 s = self._stand(sid, i, "stands")
-                s.posture, s.group = "movement", ev["group"]
+                s.posture = "movement" if moving else "firing"
+                if group:
+                    s.group = ev["group"]
         elif name == "fire":
             a = self._stand(ev["attacker"], i, "attacker")
             t = self._stand(ev["target"], i, "target")

@@ -48,10 +48,13 @@ CLOSING_MOD = -1  # 002 8.7: the assaulters closed the range to under 100 m
 
 
 def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
-    """The enemy stands a vehicle's walked path overruns (002 8.6; RD "Overrun"): those
-    whose footprint its footprint overlaps (more than 1e-6 sq in) at some step point, in the
-    order first met. ``points``: (x, y) inches walked, ``headings``: degrees at each. A foot
-    stand overruns nobody; nothing in the intro rulesets."""
+    """The enemy stands a vehicle's walked path overruns (002/004 8.6; RD "Overrun"): those
+    whose footprint its footprint overlaps (more than 1e-6 sq in) at some step point after
+    the start, in the order first met. ``points``: (x, y) inches actually walked, start
+    first (a crossing walked back is not in them), ``headings``: degrees at each. The start
+    does not count (ruling R4): a stand the mover began beside, turned towards its path
+    there, is not crossed unless the move itself drives into it. A foot stand overruns
+    nobody; nothing in the intro rulesets."""
     if not ctx.rules.full_game or mover.unit.movement_class == "F" or len(points) < 2:
         return []
     enemies = [e for e in ctx.state.stands.values() if e.active and e.side != mover.side]
@@ -62,6 +65,7 @@ def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
     out: list[str] = []
     for e in enemies:
         near = np.flatnonzero((np.abs(xs - e.x) < 1.5) & (np.abs(ys - e.y) < 1.5))
+        near = near[near > 0]  # after the start (ruling R4)
         if not len(near):
             continue
         efp = footprint(e.x, e.y, e.facing_deg)
@@ -107,7 +111,7 @@ def attack_fields(
         ctx.eliminate(target)
     fields.update(
         combat={"dice": dice, "mods": mods_json(all_mods), "total": total},
-        crt=cell,
+        crt=ctx.crt.printed(cell),
         result=result,
         target_markers_after=target.markers(),
     )
@@ -193,7 +197,7 @@ def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
             on_attacker = attack_fields(ctx, d, mover, OVERRUN_ATTACKER_COLUMN, [])
         ctx.event(
             "overrun",
-            rule="002 8.6",
+            rule=f"{ctx.rules.assault_card} 8.6",
             side=mover.side,
             mover=mover.id,
             defender=d.id,
@@ -311,8 +315,25 @@ def do_assault_reply(ctx, a) -> None:
     if a.target not in reply_options(ctx):
         raise IllegalAction(f"{d.id} may not attack {a.target} in this close assault")
     st.assault = None
-    reply = attack_fields(ctx, d, ctx.stand(a.target), None, [("close_assault", ASSAULT_MOD)])
+    reply = attack_fields(ctx, d, ctx.stand(a.target), None, defender_mods(ctx, d))
     finish_assault(ctx, ca.side, d, ca.assaulters, ca.defender_roll, reply)
+
+
+def defender_mods(ctx, d: StandState) -> list[Mod]:
+    """The die modifiers of a close-assaulted defender's attack on one assaulter (002/004
+    8.7 step 2): -3; in Wehrmacht '47 also the range chart's 0" band (its 1" band: -1) of
+    the defender's tech level, since every roll of the 004 close assault is at zero range
+    (004 close assault notes)."""
+    mods: list[Mod] = [("close_assault", ASSAULT_MOD)]
+    if ctx.rules.assault_card == "004":
+        mods.append(_zero_range(ctx, d))
+    return mods
+
+
+def _zero_range(ctx, s: StandState) -> Mod:
+    """The range modifier of an attack at 0" (the 1" band) by a stand of ``s``'s tech level
+    (004 range chart: -1 for TL1 and TL2 weapons)."""
+    return ("range", ctx.data.range_chart(ctx.scenario.ruleset, s.tech_level).modifier(1))
 
 
 def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
@@ -326,8 +347,7 @@ def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
     if "engineer" in flags or "type_s" in flags:
         mods.append(("engineer", ENGINEER_MOD))
     if ctx.rules.assault_card == "004":
-        chart = ctx.data.range_chart(ctx.scenario.ruleset, s.tech_level)
-        mods.append(("range", chart.modifier(1)))
+        mods.append(_zero_range(ctx, s))
         return mods
     if "cavalry" in flags and d.unit.defense_class != "armoured":
         mods.append(("cavalry", CAVALRY_MOD))
@@ -353,7 +373,7 @@ def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
                 attacks.append(fields)
     ctx.event(
         "close_assault",
-        rule="002 8.7",
+        rule=f"{ctx.rules.assault_card} 8.7",
         side=side,
         defender=d.id,
         assaulters=list(assaulters),
@@ -495,7 +515,7 @@ def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
         )
     replies = {}
     for i in ids if not d.movement_marker else ():
-        fs = attack_setup(ctx, d, ctx.stand(i), None, [("close_assault", ASSAULT_MOD)])
+        fs = attack_setup(ctx, d, ctx.stand(i), None, defender_mods(ctx, d))
         if fs is not None:
             a = ctx.stand(i)
             replies[i] = combat.attack_odds(ctx.crt, [fs], a.S, a.D)
@@ -563,7 +583,7 @@ def reply_odds(ctx, target_id: str) -> dict[str, float]:
     if ca is None or target_id not in reply_options(ctx):
         raise IllegalAction(f"no close-assaulted stand may strike back at {target_id} now")
     d, t = ctx.stand(ca.defender), ctx.stand(target_id)
-    return sure_attack_odds(ctx, attack_setup(ctx, d, t, None, [("close_assault", ASSAULT_MOD)]), t)
+    return sure_attack_odds(ctx, attack_setup(ctx, d, t, None, defender_mods(ctx, d)), t)
 
 
 def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, defender_id: str):
@@ -583,7 +603,7 @@ def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, d
     p_eliminate = p_fire * sure_attack_odds(ctx, fs, d)["E"]
     p_lose = 0.0
     if not d.movement_marker and may_attack(d, moved, low, ctx.rules.assault_card):
-        reply = attack_setup(ctx, d, moved, None, [("close_assault", ASSAULT_MOD)])
+        reply = attack_setup(ctx, d, moved, None, defender_mods(ctx, d))
         p_d = combat.p_cohesion(
             sum(v for _, v in marker_mods(d.S, d.D)), ctx.cohesion_level(d.side)
         )

@@ -122,7 +122,12 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         if ev.get("depleted"):
             text += "; its ATGMs are used up"
         return text + "."
-    if name == "posture" and "posture" in ev:  # full games: TL1 stands only
+    if name == "posture" and str(ev.get("rule", "")).startswith("004"):  # Wehrmacht '47
+        who = ", ".join(n(i) for i in ev["stands"])
+        if ev.get("posture") == "fire":
+            return f"{sides.get(ev['side'])}: {who} in the firing posture this turn."
+        return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
+    if name == "posture" and "posture" in ev:  # the full Modern game: TL1 stands only
         who = ", ".join(n(i) for i in ev["stands"])
         how = "may move, not fire" if ev["posture"] == "move" else "may fire, not move"
         return f"{sides.get(ev['side'])} TL1 posture: {who} {how} this turn."

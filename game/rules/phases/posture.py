@@ -9,6 +9,9 @@ from game.rules.geometry import base_contact
 from game.rules.phases import Phase
 from game.rules.state import StandState
 
+RULE_47 = "004 2"
+"""The rule a Wehrmacht '47 posture line cites: the 004 sequence of play, step 2."""
+
 
 def undeclared(ctx, side: str) -> list[StandState]:
     """In the posture phase (WWII): ``side``'s stands on the table whose posture is not yet
@@ -67,7 +70,7 @@ def on_begin(ctx) -> None:
             if s.side == side and not s.eliminated and not s.on_table:
                 waiting.setdefault(s.group, []).append(s.id)
         for group, ids in waiting.items():
-            ctx.event("posture", side=side, group=group, stands=ids)
+            ctx.event("posture", side=side, group=group, stands=ids, **_move(ctx))
 
 
 def do_declare_group(ctx, a: DeclareGroup) -> None:
@@ -110,14 +113,33 @@ def do_declare_group(ctx, a: DeclareGroup) -> None:
     for i in ids:
         s = ctx.stand(i)
         s.posture, s.group = "movement", group
-    ctx.event("posture", side=a.side, group=group, stands=ids)
+    ctx.event("posture", side=a.side, group=group, stands=ids, **_move(ctx))
     st.passes = 0
     st.to_act = ctx.other(a.side)
 
 
 def on_end(ctx) -> None:
-    """Whoever was not declared into a movement group fires this turn (001 5.0 step 2)."""
-    close_postures(ctx.state.stands.values())
+    """Whoever was not declared into a movement group fires this turn (001 5.0 step 2). In
+    Wehrmacht '47 (004 step 2: "mark each stand or group in movement posture") a stand in the
+    movement posture carries a movement marker from now until marker removal, moved or not
+    (rules-decisions "Movement markers"): a close-assaulted defender in it does not roll to
+    answer (004 close assault step 1), and as a personnel target its defence is halved."""
+    st = ctx.state
+    undecided = {side: [s.id for s in undeclared(ctx, side)] for side in ctx.sides}
+    close_postures(st.stands.values())
+    if ctx.rules.full_game:
+        for side, ids in undecided.items():  # the log names them (event-log.md, full games)
+            if ids:
+                ctx.event("posture", side=side, group="", stands=ids, posture="fire", rule=RULE_47)
+        for s in st.stands.values():
+            if s.active and s.posture == "movement":
+                s.movement_marker = True
+
+
+def _move(ctx) -> dict:
+    """The ``posture`` field of a movement-posture line: the full games' log writes it
+    (event-log.md "Lines of the full games"); the WWII intro log keeps its lines as they were."""
+    return {"posture": "move", "rule": RULE_47} if ctx.rules.full_game else {}
 
 
 def open_postures(stands) -> None:
