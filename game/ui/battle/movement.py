@@ -241,7 +241,11 @@ class PlotMode(Mode):
         else:
             w = self.walk
             spent = w.mp_spent if w else 0
-            halved = " (half: it loaded or unloaded this phase)" if s.loaded else ""
+            halved = ""
+            if s.loaded:
+                halved = " (half: it loaded or unloaded this phase)"
+            elif s.fire_attempts and mp < s.unit.speed:  # the engine's allowance, explained
+                halved = f" (of {mp_text(s.unit.speed)}: it fired this turn)"
             text = (
                 f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
                 f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
