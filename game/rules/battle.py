@@ -378,10 +378,9 @@ class Battle(FullGameQueries):
 
     def undeclared(self, side: str) -> list[StandState]:
         """In the posture phase: ``side``'s stands on the table whose posture is not yet
-        declared (WWII and Wehrmacht '47: every stand, 001 5.0 step 2, 004 sequence step 2;
-        the full Modern game: its TL1 stands, 002 check list note 1); those left at the end
-        take the firing posture. Which list is the turn's: the phase it holds decides, not
-        whether the game is a full one (Wehrmacht '47 is full and declares every stand)."""
+        declared (WWII and Wehrmacht '47: every stand, 001 5.0 step 2, 004 step 2; the full
+        Modern game: its TL1 stands, 002 check list note 1, as the turn's posture phase
+        says); those left at the end take the firing posture."""
         if tl1_posture.PHASE in self.rules.turn:
             return tl1_posture.undeclared(self.ctx, side)
         return undeclared(self.ctx, side)
