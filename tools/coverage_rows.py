@@ -183,7 +183,7 @@ air-friendly:{rs} | full | an air strike attacks its own side ({rs}) | @air | {r
 air-deviated:{rs} | full | an air strike deviates ({rs}) | @air | {rs}:air | no played {rs} scenario gives a side air support
 air-no-target:{rs} | full | an air strike finds no stand ({rs}) | @air | | the target is the nearest active stand anywhere on the table, and there is one while the battle goes on
 air-tie:{rs} | full | an air strike's target is chosen by a die: a tie ({rs}) | @air | | two stands' centres must be equally far, to 1e-6 inch, from where the aircraft comes down
-aa-fire:{rs} | modern-full | AA fires at an aircraft ({rs}) | @air | {rs}:air+aa | no played {rs} scenario has both air support and AA
+aa-fire:{rs} | modern-full | an AA stand rolls to fire at an aircraft ({rs}) | @air | {rs}:air+aa | no played {rs} scenario has both air support and AA
 aa-hit:{rs} | modern-full | AA fire has an effect on an aircraft ({rs}) | @air | {rs}:air+aa | no played {rs} scenario has both air support and AA
 shot-down-in:{rs} | modern-full | an aircraft is shot down flying in ({rs}) | @air | {rs}:air+aa | no played {rs} scenario has both air support and AA
 shot-down-out:{rs} | modern-full | an aircraft is shot down flying out ({rs}) | @air | {rs}:air+aa | no played {rs} scenario has both air support and AA

@@ -441,8 +441,9 @@ class Scan:
         for e in ev.get("aa") or ():
             if not isinstance(e, dict):
                 continue
-            if "crt" in e:
+            if "leg" in e:  # 002: each AA stand with range to a leg rolls to fire
                 self.hit(f"aa-fire:{rs}", ev)
+            if "crt" in e:
                 self._crt(ev, e)
                 if e.get("result") not in (None, "none"):
                     self.hit(f"aa-hit:{rs}", ev)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import multiprocessing as mp
 import os
 import subprocess
@@ -40,7 +41,7 @@ from coverage_facts import Tally, rules_data  # noqa: E402
 from coverage_rows import Row, build_rows, crt_row  # noqa: E402
 from coverage_scan import scan_file  # noqa: E402
 
-from game import load_scenario  # noqa: E402
+from game import ScenarioError, load_scenario  # noqa: E402
 from game.check.sim import PLAYERS, play_battle  # noqa: E402
 
 PAIRINGS = (("veteran", "veteran"), ("random", "random"))
@@ -87,7 +88,7 @@ def play_one(job: tuple[str, tuple[str, str], int, str | None]) -> tuple[Tally, 
     with tempfile.TemporaryDirectory() as tmp:
         log = keep or os.path.join(tmp, "battle.jsonl")
         result = play_battle(sc, seed, players, log)
-        tally = scan_file(log, label if keep is None else f"{label} ({keep})", facts)
+        tally = scan_file(log, label if keep is None else keep, facts)
     return tally, result.seconds, [f"{label}: {p}" for p in result.log_problems]
 
 
@@ -119,6 +120,7 @@ def run(
     t0 = time.perf_counter()
 
     def add(out) -> None:
+        """Merge one battle's (tally, seconds, problems) into the report."""
         tally, secs, problems = out
         report.tally.merge(tally)
         report.battles += 1
@@ -134,6 +136,38 @@ def run(
         with mp.get_context("spawn").Pool(jobs) as pool:
             for out in pool.imap(play_one, work):
                 add(out)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def scenario_facts(start: dict) -> set[str]:
+    """What a log's start line cannot say of its scenario, read from the scenario file it names
+    (``scenario.path``, as given or under the project): a side's air support. Empty when the
+    file is gone or does not load."""
+    where = Path(str((start.get("scenario") or {}).get("path", "")))
+    for p in (where, ROOT / where):
+        if where.name and p.is_file():
+            try:
+                sc = _scenario(str(p))
+            except ScenarioError:  # a file that no longer loads: no facts from it
+                return set()
+            return {f"{sc.ruleset}:air"} if any(s.air_support for s in sc.spec.sides) else set()
+    return set()
+
+
+def scan_logs(folder: str) -> Report:
+    """A report of battle logs already written (every ``*.jsonl`` under ``folder``, in name
+    order, each example named by its path): ``hulldown simulate --log-dir`` output, or this
+    tool's ``--log-dir``, read again without playing."""
+    report = Report(Tally(), games=0)
+    t0 = time.perf_counter()
+    for path in sorted(Path(folder).rglob("*.jsonl")):
+        with open(path, encoding="utf-8") as fh:
+            first = fh.readline()
+        start = json.loads(first) if first.strip() else {}
+        report.tally.merge(scan_file(path, str(path), scenario_facts(start)))
+        report.battles += 1
+    report.scenarios = (folder,)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -207,14 +241,20 @@ def render(report: Report, extra: dict[str, str] | None = None) -> str:
     t = report.tally
     pairs = "; ".join(",".join(p) for p in report.pairings)
     last = report.seed + report.games - 1
+    if report.games:
+        played = (
+            f"{report.battles} battles: {report.games} of each scenario for each pairing "
+            f"({pairs}), seeds {report.seed}-{last}; scenarios: "
+            + ", ".join(Path(s).stem for s in report.scenarios)
+            + f". {report.seconds:.0f} s on {report.jobs} process(es) "
+            f"({report.battle_seconds:.0f} s of battles)"
+        )
+    else:
+        played = f"{report.battles} battle logs read from {', '.join(report.scenarios)}"
     lines = [
         "# Rules coverage",
         "",
-        f"{report.battles} battles: {report.games} of each scenario for each pairing ({pairs}), "
-        f"seeds {report.seed}-{last}; scenarios: "
-        + ", ".join(Path(s).stem for s in report.scenarios)
-        + f". {report.seconds:.0f} s on {report.jobs} process(es) "
-        f"({report.battle_seconds:.0f} s of battles); engine commit {_commit()}.",
+        f"{played}; engine commit {_commit()}.",
         "",
         "Count: how often the rule happened (log lines; attacks or rolls within a line). An "
         "example names the battle and the line's `seq`: `hulldown simulate maps/STEM.json "
@@ -285,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", metavar="OUT", help="also write the report to OUT")
     ap.add_argument("--why", metavar="FILE", help="reasons for rows that may stay at 0")
     ap.add_argument("--log-dir", help="keep every battle log under this folder")
+    ap.add_argument("--logs", metavar="DIR", help="play nothing: read the logs under DIR")
     ap.add_argument(
         "--require-all", action="store_true", help="exit 1 if a row is 0 without a reason"
     )
@@ -301,9 +342,12 @@ def main(argv: list[str] | None = None) -> int:
 
     pairings = tuple(args.pairing or PAIRINGS)
     total = len(scenarios) * len(pairings) * args.games
-    with tqdm(total=total, desc="battles", unit="battle", file=sys.stderr) as bar:
-        report = run(scenarios, pairings, args.games, args.seed, args.jobs, args.log_dir,
-                     lambda done: bar.update(done - bar.n))  # fmt: skip
+    if args.logs:
+        report = scan_logs(args.logs)
+    else:
+        with tqdm(total=total, desc="battles", unit="battle", file=sys.stderr) as bar:
+            report = run(scenarios, pairings, args.games, args.seed, args.jobs, args.log_dir,
+                         lambda done: bar.update(done - bar.n))  # fmt: skip
     text = render(report, extra)
     print(text, end="")
     if args.markdown:
