@@ -112,6 +112,7 @@ def roll(passed=True, n=10, mods=NO_MODS, level=15):
 
 
 def mod(why, value):
+    """A modifier as a log line writes it."""
     return {"why": why, "value": value}
 
 
@@ -145,6 +146,7 @@ def line_path(x0, y0, x1, y1, step=0.5):
 
 
 def build(log: Log, lines) -> Log:
+    """Add ``(event, turn, phase, fields)`` lines to ``log``; returns it."""
     for event, turn, phase, fields in lines:
         log.add(event, turn, phase, **fields)
     return log
@@ -568,6 +570,15 @@ def test_the_command_line_writes_the_table_and_require_all_fails_on_a_finding(tm
     why.write_text("# reasons\nflank: told so\n", encoding="utf-8")
     args = ["--games", "1", "--scenarios", "modern-skirmish", "--pairing", "random,random",
             "--jobs", "1", "--markdown", str(out), "--why", str(why)]  # fmt: skip
-    assert main(args) == 0
+    assert main([*args, "--log-dir", str(tmp_path / "logs")]) == 0
+    played = out.read_text(encoding="utf-8")
+    assert "| rule | where" in played
     assert main([*args, "--require-all"]) == 1  # a skirmish leaves many rules unplayed
-    assert "| rule | where" in out.read_text(encoding="utf-8")
+    assert main(["--logs", str(tmp_path / "logs"), "--markdown", str(out)]) == 0
+    read = out.read_text(encoding="utf-8")
+    assert "1 battle logs read from" in read
+
+    def counts(text):
+        return [line.split(" | ")[:3] for line in text.splitlines() if line.startswith("| ")]
+
+    assert counts(read) == counts(played)  # the same log read again counts the same
