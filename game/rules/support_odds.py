@@ -1,0 +1,161 @@
+"""The exact odds of fire support over every place it may land (rules-decisions "Artillery,
+smoke and air strikes"; 002/004 indirect fire and air strike procedures): a mission or an
+air strike weighed over its deviation roll (on the aim, or 1D8 directions times the distance
+die), and the impact markers a move would drive into (002 step 6). These are what the
+screens and the AI ask before they plot a mission or plan a move, so that they weigh the
+harm to their own stands as the dice will deal it; nothing here changes the battle.
+
+``where`` (optional, stand id -> (x, y) inches) places stands where they are expected to be
+when the fire lands (a plot lands next turn, after both sides have moved); the rest stand
+where they are. Units: inches."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import shapely
+
+from game.rules import air, artillery
+from game.rules.geometry import footprint, heading_deg
+from game.rules.state import StandState
+
+NO_EFFECT = {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0}
+
+
+def _placed(ctx, where) -> list[StandState]:
+    """The active stands, each moved to ``where`` if it names it (copies; the battle's own
+    stands are not touched)."""
+    out = []
+    for s in ctx.state.stands.values():
+        if not s.active:
+            continue
+        if where and s.id in where:
+            x, y = where[s.id]
+            s = dataclasses.replace(s, x=float(x), y=float(y))
+        out.append(s)
+    return out
+
+
+def _under(stands: list[StandState], x: float, y: float) -> list[StandState]:
+    """The stands of ``stands`` whose footprint overlaps the 2" marker at (x, y), by id
+    (:func:`game.rules.artillery.stands_under` for placed stands)."""
+    reach = artillery.MARKER_RADIUS_IN + 0.75
+    near = [s for s in stands if math.hypot(s.x - x, s.y - y) <= reach]
+    if not near:
+        return []
+    circle = artillery.marker_circle(x, y)
+    hit = [shapely.intersects(footprint(s.x, s.y, s.facing_deg), circle) for s in near]
+    return sorted((s for s, h in zip(near, hit, strict=True) if h), key=lambda s: s.id)
+
+
+def _add(total: dict, sid: str, chances: dict, p: float) -> None:
+    row = total.setdefault(sid, {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0})
+    for k in ("S", "D", "E"):
+        row[k] += p * chances[k]
+
+
+def _close(total: dict) -> dict:
+    for row in total.values():
+        row["none"] = max(0.0, 1.0 - row["S"] - row["D"] - row["E"])
+    return total
+
+
+def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=None) -> dict:
+    """The odds of a mission over every place it may land: ``p_laid`` and ``p_on_aim`` as
+    :func:`game.rules.artillery.mission_odds` gives them, and ``stands`` (id -> chance of
+    "none", "S", "D" and "E"): how each stand that any landing would put under a marker
+    ends, landing on the aim or deviated (1D8 directions, 1D8/2" when the deviation roll is
+    rolled and fails), each marker laid when its firer's cohesion roll passes."""
+    base = artillery.mission_odds(ctx, side, tuple(firers), tuple(sheaf), ammo, kind)
+    out = {"p_laid": base["p_laid"], "p_on_aim": base["p_on_aim"], "stands": {}}
+    if ammo != "he":
+        return out
+    p_on = base["p_on_aim"]
+    landings = [((0.0, 0.0), p_on)]
+    if p_on < 1.0:
+        landings += [(off, (1.0 - p_on) * w) for off, w in artillery.deviation_offsets(8, True)]
+    stands = _placed(ctx, where)
+    indirect = kind == "indirect"
+    total: dict = {}
+    for (dx, dy), p in landings:
+        attacks: dict[str, tuple[StandState, list]] = {}
+        for sid, (x, y) in zip(firers, sheaf, strict=True):
+            firer = ctx.stand(sid)
+            mx, my = x + dx, y + dy
+            for t in _under(stands, mx, my):
+                setup = artillery.impact_setup(ctx, firer, t, mx, my, indirect)
+                if setup is not None:
+                    attacks.setdefault(t.id, (t, []))[1].append((base["p_laid"][sid], setup))
+        for tid, (t, marks) in attacks.items():
+            _add(total, tid, artillery.result_chances(ctx, t, marks), p)
+    out["stands"] = _close(total)
+    return out
+
+
+def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dict:
+    """The odds of an air strike over every place it may attack: ``p_arrives``,
+    ``p_down_first`` and ``p_on_aim`` as :func:`game.rules.air.strike_odds` gives them, and
+    ``stands`` (id -> chance of "none", "S", "D" and "E"): the stand nearest where it comes
+    down, friend or foe, is attacked (002 step 8; stands as near share a die), on the point
+    of attack or deviated (1D8 directions, 1D10" in 002, 1D8" in 004)."""
+    odds = air.strike_odds(ctx, side, aircraft_name, path)
+    out = {**odds, "stands": {}}
+    aircraft = ctx.data.fire_support.aircraft[aircraft_name]
+    _, poa, _ = (tuple(p) for p in path)
+    sides = 10 if ctx.scenario.ruleset == "modern-full" else 8
+    p_dev = max(0.0, odds["p_arrives"] - odds["p_down_first"] - odds["p_on_aim"])
+    landings = [((0.0, 0.0), odds["p_on_aim"])]
+    landings += [(off, p_dev * w) for off, w in artillery.deviation_offsets(sides, False)]
+    stands = _placed(ctx, where)
+    if not stands:
+        return out
+    total: dict = {}
+    for (dx, dy), p in landings:
+        if p <= 0:
+            continue
+        x, y = poa[0] + dx, poa[1] + dy
+        dist = [(math.hypot(s.x - x, s.y - y), s.id, s) for s in stands]
+        best = min(d for d, _, _ in dist)
+        tied = [s for d, _, s in sorted(dist, key=lambda e: (e[0], e[1])) if d <= best + 1e-6]
+        for t in tied:
+            base_d, defense = air.air_defense(ctx, t)
+            firepower = aircraft.ordnance(t.unit.defense_class)
+            setup = artillery.attack_numbers(ctx, t, firepower, base_d, defense, (x, y), side)
+            _add(total, t.id, artillery.result_chances(ctx, t, [(1.0, setup)]), p / len(tied))
+    out["stands"] = _close(total)
+    return out
+
+
+def entry_odds(ctx, stand_id: str, points, facing_deg: float) -> dict:
+    """What the impact markers on the table would do to ``stand_id`` walked through
+    ``points`` (its step centres, inches, the start first) and ending facing ``facing_deg``:
+    ``markers`` (the ids of those it would enter that have not attacked it yet, 002 step 6:
+    once per marker) and the chance of each of "none", "S", "D" and "E" after their attacks,
+    made as the engine makes them when its move ends (the stand where it stops, carrying a
+    movement marker in the full games)."""
+    s = ctx.stand(stand_id)
+    todo = [i for i in ctx.state.impacts if s.id not in i.hit]
+    pts = [tuple(p) for p in points]
+    if not todo or len(pts) < 2:
+        return {"markers": [], **NO_EFFECT}
+    reach = artillery.MARKER_RADIUS_IN + 0.75
+    todo = [i for i in todo if any(math.hypot(x - i.x, y - i.y) <= reach for x, y in pts)]
+    if not todo:
+        return {"markers": [], **NO_EFFECT}
+    heads = [heading_deg(*pts[k - 1], *pts[k]) % 360.0 for k in range(1, len(pts))]
+    heads = [heads[0], *heads]
+    swept = shapely.union_all([footprint(x, y, h) for (x, y), h in zip(pts, heads, strict=True)])
+    entered = [i for i in todo if shapely.intersects(swept, artillery.marker_circle(i.x, i.y))]
+    if not entered:
+        return {"markers": [], **NO_EFFECT}
+    marker = s.movement_marker or bool(ctx.rules.full_game)
+    t = dataclasses.replace(
+        s, x=pts[-1][0], y=pts[-1][1], facing_deg=facing_deg % 360.0, movement_marker=marker
+    )
+    attacks = []
+    for imp in entered:
+        setup = artillery.impact_setup(ctx, ctx.stand(imp.firer), t, imp.x, imp.y, True)
+        if setup is not None:
+            attacks.append((1.0, setup))
+    return {"markers": [i.id for i in entered], **artillery.result_chances(ctx, t, attacks)}
