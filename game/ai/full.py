@@ -29,9 +29,11 @@ fire on the way is above this (in stands)."""
 RIDE_MARGIN_IN = 1.0
 """A foot stand boards a carrier, or waits beside one for it, when riding takes it at least
 this much further (inches) towards where it is needed than its own feet would this phase."""
-FETCH_WORTH = 0.3
-"""What driving a carrier with room to a foot stand that has far to go is worth (stands):
-next turn it boards and rides at half the carrier's allowance, not its own 2-4"."""
+FETCH_WORTH = 0.04
+"""What driving a carrier with room to a foot stand that has far to go is worth, per inch of
+the way it saves the stand over the next two turns (stands; the rate at which a position's
+score counts the way still to go): it waits this turn, then boards and rides at half the
+carrier's allowance, then at its whole, where on foot it walks 2-4" a turn."""
 OVERRUN_BEYOND_IN = 1.5
 """How far past the defender's centre an overrun's straight path ends (inches): clear of it,
 so the stand need not be walked back."""
@@ -165,14 +167,15 @@ class FullGameChooser:
         stand of ours that has far to go and no carrier beside it, the stand behind the
         carrier and the carrier facing where the stand is going, so that next turn it boards
         as the carrier's move begins (rules-decisions "Transport"). Scored as the position
-        there (the same measure as every move) plus :data:`FETCH_WORTH`, less the
+        there (the same measure as every move) plus :data:`FETCH_WORTH` for each inch the ride
+        saves the stand over the next two turns, less the
         opportunity fire on the way (``threat_preview``) and the impact markers driven into;
         None when no foot stand is in reach or the carrier has no room."""
         if c.moved or not self._room_in(battle, c):
             return None
         reach = battle.movement_points(c.id)
         enemies = self._enemies(battle, c.side)
-        moves, whom = [], {}
+        moves, whom, saved = [], {}, {}
         for f in battle.state.stands.values():
             if f.side != c.side or f.id == c.id or not f.personnel or not f.active:
                 continue
@@ -180,13 +183,24 @@ class FullGameChooser:
                 continue
             if self._ride_beside(battle, f) is not None or self._ride_gain(battle, f, c.id) <= 0:
                 continue
+            way = self._way_to_go(battle, f)
+            rides = min(way, battle.carry_reach(c.id) + reach)
+            saved[f.id] = rides - min(way, 2 * battle.movement_points(f.id))
+            if saved[f.id] <= RIDE_MARGIN_IN:
+                continue
             gx, gy = self._goal(battle, f, enemies)
-            ahead = math.atan2(gy - f.y, gx - f.x)
-            for turn in (0.0, math.pi / 2, -math.pi / 2, math.pi):
-                a = ahead + turn
-                end = (f.x + math.cos(a), f.y + math.sin(a))
-                facing = math.degrees(a) % 360.0
-                lead = (f.x + 2.0 * math.cos(a), f.y + 2.0 * math.sin(a))
+            ahead = math.degrees(math.atan2(gy - f.y, gx - f.x)) % 360.0
+            # square to it, so that the footprints touch: the side nearest where it goes
+            # first, the carrier facing as near that way as a quarter turn allows
+            facing = min(
+                ((f.facing_deg + 90.0 * k) % 360.0 for k in range(4)),
+                key=lambda h: abs((h - ahead + 180.0) % 360.0 - 180.0),
+            )
+            spots = []
+            for spot in range(4):
+                lead, end, _ = battle.contact_approach(f.id, spot)
+                spots.append((math.dist(end, (gx, gy)), lead, end))
+            for _, lead, end in sorted(spots):
                 far = math.dist((c.x, c.y), lead) > 0.25
                 path = ((c.x, c.y), lead, end) if far else ((c.x, c.y), end)
                 moves.append((path, end, facing))
@@ -201,7 +215,8 @@ class FullGameChooser:
             if not base_contact(pose, battle.stand(f_id).pose()):
                 continue
             goal = self._goal(battle, c, enemies)
-            score = self._score_positions(battle, c, [pose], enemies, goal)[0] + FETCH_WORTH
+            score = self._score_positions(battle, c, [pose], enemies, goal)[0]
+            score += FETCH_WORTH * saved[f_id] * stand_value(battle.stand(f_id))
             threat = battle.threat_preview(c.id, path, facing)
             score -= (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(c)
             score -= self._marker_harm(battle, c, walk, facing)
