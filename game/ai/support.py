@@ -29,6 +29,10 @@ SMOKE_NEAR_IN = 16.0
 distance (inches) and sight of them."""
 AA_COST = 0.35
 """What each enemy AA stand along a strike's path costs it (in stands)."""
+SHEAF_REACH_IN = 7.5
+"""A stand of ours further than this (inches) from every marker centre of a sheaf cannot come
+under a marker however the sheaf deviates (1D8/2": at most 4", the marker's 1" radius, a
+stand's half diagonal): its outcomes are not asked."""
 OWN_WEIGHT = 1.5
 """How much more our own stands' expected losses to our own fire weigh than the enemy's."""
 
@@ -150,11 +154,20 @@ class FireSupportChooser:
                 a = PlotMission(side, (guns[0],), ((x, y),), "he", lands)
                 if battle.fire_support_problem(a):
                     continue
-            laid = battle.mission_outcomes(side, a.firers, a.sheaf, "he", "indirect", where)
+            near = any(
+                math.dist(where[o.id], c) <= SHEAF_REACH_IN
+                for o in battle.state.stands.values()
+                if o.side == side and o.id in where
+                for c in a.sheaf
+            )
+            if near:  # one of ours may come under a marker, on the aim or deviated
+                laid = battle.mission_outcomes(side, a.firers, a.sheaf, "he", "indirect", where)
+                gain, own = self._harm_split(battle, side, laid)
+                if own > 0 and own >= gain:
+                    continue  # the sheaf would hurt us more than him
+            else:
+                laid, own = battle.mission_odds(side, a.firers, a.sheaf, "he", "indirect"), 0.0
             share = sum(laid["p_laid"].values()) / max(1, len(laid["p_laid"]))
-            gain, own = self._harm_split(battle, side, laid)
-            if own > 0 and own >= gain:
-                continue  # the sheaf, on the aim or deviated, would hurt us more than him
             score = 0.35 * value * share * laid["p_on_aim"] - OWN_WEIGHT * own
             opts.append(Option(f"HE at ({x:.0f}, {y:.0f}) from {len(a.firers)}", score, a))
         return opts

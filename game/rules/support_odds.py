@@ -14,10 +14,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
 import shapely
 
 from game.rules import air, artillery
-from game.rules.geometry import footprint, heading_deg
+from game.rules.geometry import footprint, footprints, heading_deg
 from game.rules.state import StandState
 
 NO_EFFECT = {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0}
@@ -37,16 +38,35 @@ def _placed(ctx, where) -> list[StandState]:
     return out
 
 
-def _under(stands: list[StandState], x: float, y: float) -> list[StandState]:
-    """The stands of ``stands`` whose footprint overlaps the 2" marker at (x, y), by id
-    (:func:`game.rules.artillery.stands_under` for placed stands)."""
-    reach = artillery.MARKER_RADIUS_IN + 0.75
-    near = [s for s in stands if math.hypot(s.x - x, s.y - y) <= reach]
-    if not near:
-        return []
-    circle = artillery.marker_circle(x, y)
-    hit = [shapely.intersects(footprint(s.x, s.y, s.facing_deg), circle) for s in near]
-    return sorted((s for s, h in zip(near, hit, strict=True) if h), key=lambda s: s.id)
+def _under_all(stands, spots) -> list[list[StandState]]:
+    """For each of ``spots`` (inches), the stands of ``stands`` whose footprint overlaps the 2"
+    marker there, by id (:func:`game.rules.artillery.stands_under` for placed stands): the
+    markers near a stand are drawn, as :func:`game.rules.artillery.marker_circle` draws
+    each, and tested, all at once."""
+    out: list[list[StandState]] = [[] for _ in spots]
+    if not stands or not spots:
+        return out
+    fps = footprints([s.pose() for s in stands])
+    xy = np.array([(s.x, s.y) for s in stands], dtype=float)
+    sp = np.array(spots, dtype=float)
+    d = np.hypot(sp[:, None, 0] - xy[None, :, 0], sp[:, None, 1] - xy[None, :, 1])
+    pi, si = np.nonzero(d <= artillery.MARKER_RADIUS_IN + 0.75)
+    if not len(pi):
+        return out
+    at = np.unique(pi)
+    circles = dict(zip(at.tolist(), _circles(sp[at]), strict=True))
+    hit = shapely.intersects(fps[si], np.array([circles[k] for k in pi.tolist()], dtype=object))
+    for p, k, h in zip(pi.tolist(), si.tolist(), hit, strict=True):
+        if h:
+            out[p].append(stands[k])
+    return [sorted(u, key=lambda s: s.id) for u in out]
+
+
+def _circles(spots) -> np.ndarray:
+    """The 2" markers centred at ``spots`` (an (n, 2) array), as
+    :func:`game.rules.artillery.marker_circle` draws each, all at once."""
+    points = shapely.points(spots[:, 0], spots[:, 1])
+    return shapely.buffer(points, artillery.MARKER_RADIUS_IN, quad_segs=16)
 
 
 def _add(total: dict, sid: str, chances: dict, p: float) -> None:
@@ -76,6 +96,9 @@ def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=
     if p_on < 1.0:
         landings += [(off, (1.0 - p_on) * w) for off, w in artillery.deviation_offsets(8, True)]
     stands = _placed(ctx, where)
+    spots = [(x + dx, y + dy) for (dx, dy), _ in landings for x, y in sheaf]
+    ctx.table.terrain_at_many(spots + [(s.x, s.y) for s in stands])  # asked below, at once
+    under = iter(_under_all(stands, spots))
     indirect = kind == "indirect"
     total: dict = {}
     for (dx, dy), p in landings:
@@ -83,7 +106,7 @@ def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=
         for sid, (x, y) in zip(firers, sheaf, strict=True):
             firer = ctx.stand(sid)
             mx, my = x + dx, y + dy
-            for t in _under(stands, mx, my):
+            for t in next(under):
                 setup = artillery.impact_setup(ctx, firer, t, mx, my, indirect)
                 if setup is not None:
                     attacks.setdefault(t.id, (t, []))[1].append((base["p_laid"][sid], setup))
@@ -110,6 +133,8 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
     stands = _placed(ctx, where)
     if not stands:
         return out
+    spots = [(poa[0] + dx, poa[1] + dy) for (dx, dy), _ in landings]
+    ctx.table.terrain_at_many(spots + [(s.x, s.y) for s in stands])  # asked below, at once
     total: dict = {}
     for (dx, dy), p in landings:
         if p <= 0:
