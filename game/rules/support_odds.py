@@ -101,13 +101,17 @@ def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=
     under = iter(_under_all(stands, spots))
     indirect = kind == "indirect"
     total: dict = {}
+    known: dict = {}  # a marker's numbers depend on where it lands only through its terrain
     for (dx, dy), p in landings:
         attacks: dict[str, tuple[StandState, list]] = {}
         for sid, (x, y) in zip(firers, sheaf, strict=True):
             firer = ctx.stand(sid)
             mx, my = x + dx, y + dy
             for t in next(under):
-                setup = artillery.impact_setup(ctx, firer, t, mx, my, indirect)
+                key = (sid, t.id, t.x, t.y, ctx.table.terrain_at(mx, my))
+                if key not in known:
+                    known[key] = artillery.impact_setup(ctx, firer, t, mx, my, indirect)
+                setup = known[key]
                 if setup is not None:
                     attacks.setdefault(t.id, (t, []))[1].append((base["p_laid"][sid], setup))
         for tid, (t, marks) in attacks.items():
@@ -136,6 +140,7 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
     spots = [(poa[0] + dx, poa[1] + dy) for (dx, dy), _ in landings]
     ctx.table.terrain_at_many(spots + [(s.x, s.y) for s in stands])  # asked below, at once
     total: dict = {}
+    known: dict = {}  # the attack depends on where it comes down only through its terrain
     for (dx, dy), p in landings:
         if p <= 0:
             continue
@@ -144,10 +149,13 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
         best = min(d for d, _, _ in dist)
         tied = [s for d, _, s in sorted(dist, key=lambda e: (e[0], e[1])) if d <= best + 1e-6]
         for t in tied:
-            base_d, defense = air.air_defense(ctx, t)
-            firepower = aircraft.ordnance(t.unit.defense_class)
-            setup = artillery.attack_numbers(ctx, t, firepower, base_d, defense, (x, y), side)
-            _add(total, t.id, artillery.result_chances(ctx, t, [(1.0, setup)]), p / len(tied))
+            key = (t.id, t.x, t.y, ctx.table.terrain_at(x, y))
+            if key not in known:
+                base_d, defense = air.air_defense(ctx, t)
+                firepower = aircraft.ordnance(t.unit.defense_class)
+                setup = artillery.attack_numbers(ctx, t, firepower, base_d, defense, (x, y), side)
+                known[key] = artillery.result_chances(ctx, t, [(1.0, setup)])
+            _add(total, t.id, known[key], p / len(tied))
     out["stands"] = _close(total)
     return out
 
