@@ -1,14 +1,14 @@
 """The scripted AI's choices of the full games (ruleset ``modern-full``): when its carriers
-set their infantry down, which close assaults it makes, and which assaulter a close-assaulted
-stand of its own strikes back at. Every number it weighs comes from the engine
+set their infantry down and take them aboard again, which close assaults it makes, and which
+assaulter a close-assaulted stand of its own strikes back at. Every number it weighs comes from the engine
 (``Battle.close_assault_odds``, ``legal_actions``); the AI computes no rule itself."""
 
 from __future__ import annotations
 
 import math
 
-from game import CloseAssault, EndCloseAssaults, Move, Unload
-from game.ai.values import Option, stand_value
+from game import CloseAssault, EndCloseAssaults, Mount, Move, StandPose, Unload, base_contact
+from game.ai.values import Option, harm, stand_value
 
 UNLOAD_NEAR_IN = 12.0
 """A carrier sets its riders down once an enemy stand is this close (inches) after its move,
@@ -26,6 +26,14 @@ ASSAULT_MOVE_AT = 0.2
 """A foot stand moves into base contact to close-assault when the chance of eliminating the
 defender (at its value) less the chance of losing itself to the answer and to opportunity
 fire on the way is above this (in stands)."""
+RIDE_MARGIN_IN = 1.0
+"""A foot stand boards a carrier, or waits beside one for it, when riding takes it at least
+this much further (inches) towards where it is needed than its own feet would this phase."""
+FETCH_WORTH = 0.04
+"""What driving a carrier with room to a foot stand that has far to go is worth, per inch of
+the way it saves the stand over the next two turns (stands; the rate at which a position's
+score counts the way still to go): it waits this turn, then boards and rides at half the
+carrier's allowance, then at its whole, where on foot it walks 2-4" a turn."""
 OVERRUN_BEYOND_IN = 1.5
 """How far past the defender's centre an overrun's straight path ends (inches): clear of it,
 so the stand need not be walked back."""
@@ -54,6 +62,175 @@ class FullGameChooser:
             if best is None or score > best.score:
                 best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
         return [best] if best is not None else []
+
+    def _way_to_go(self, battle, s) -> float:
+        """How far (inches) foot stand ``s`` still has to go to where it is needed: to
+        within :data:`UNLOAD_NEAR_IN` of the nearest enemy stand on the table (where a carrier
+        sets its riders down), or to the fight's likely place while none is on the table."""
+        enemies = self._enemies(battle, s.side)
+        if not enemies:
+            gx, gy = self._goal(battle, s, [])
+            return math.hypot(gx - s.x, gy - s.y)
+        return max(0.0, self._nearest_enemy_in(battle, s.x, s.y, s.side) - UNLOAD_NEAR_IN)
+
+    def _has_shot(self, battle, s) -> bool:
+        """Whether an enemy stand on the table is in sight and in range of ``s`` (the
+        engine's sight matrix): a stand that could fire does not climb aboard."""
+        enemies = self._enemies(battle, s.side)
+        if not enemies:
+            return False
+        m_ab, _ = battle.table.sight_matrices(
+            [s.pose()],
+            [e.pose() for e in enemies],
+            battle.poses(),
+            battle.sighting_in,
+            battle.ruleset_data,
+        )
+        return bool((m_ab.clear[0] & (m_ab.range_band_in[0] <= s.unit.max_range_in)).any())
+
+    def _ride_gain(self, battle, s, carrier_id: str) -> float:
+        """How much further (inches) foot stand ``s`` gets towards where it is needed riding
+        in ``carrier_id`` (at most half the carrier's allowance, ``Battle.carry_reach``) than
+        on its own feet this phase; 0 when that is under :data:`RIDE_MARGIN_IN`, when it has
+        a shot where it is, or when it is a gun that fires from where it stands."""
+        if not s.personnel or battle.indirect_reach(s.id) is not None:
+            return 0.0
+        way = self._way_to_go(battle, s)
+        walk = battle.movement_points(s.id)
+        gain = min(way, battle.carry_reach(carrier_id)) - min(way, walk)
+        if gain < RIDE_MARGIN_IN or self._has_shot(battle, s):
+            return 0.0
+        return gain
+
+    def _room_in(self, battle, c) -> bool:
+        """Whether ``c`` is a carrier of ours on the table with room for one more rider."""
+        if not c.active or not c.unit.carrier:
+            return False
+        aboard = sum(1 for r in battle.state.stands.values() if r.carried_by == c.id)
+        return aboard < c.unit.carrier
+
+    def _ride_beside(self, battle, s):
+        """A carrier with room in base contact with foot stand ``s`` that would take it
+        further than it walks (``_ride_gain``) and will still be there when its next move
+        begins (it has moved this phase, or is not of the group moving now: one that is had
+        its chance, ``_mount``), or None."""
+        if not s.personnel or not s.active:
+            return None
+        mg = battle.state.moving
+        moving = set(mg.stands) if mg is not None and mg.side == s.side else set()
+        for c in battle.state.stands.values():
+            if (
+                c.side == s.side
+                and (c.moved or c.id not in moving)
+                and abs(c.x - s.x) < 1.6
+                and abs(c.y - s.y) < 1.6
+                and self._room_in(battle, c)
+                and base_contact(c.pose(), s.pose())
+                and self._ride_gain(battle, s, c.id) > 0
+            ):
+                return c
+        return None
+
+    def _mount(self, battle, side, legal, key) -> list[Option]:
+        """Take a foot stand aboard a carrier of the moving group as its move begins when the
+        ride takes it further towards where it is needed than it would walk (``_ride_gain``)
+        and the carrier's own best move (``_plan_in_action``, for the movement action
+        ``key``), cut to the half allowance it has once loaded, takes it nearer the enemy by
+        that much; the carrier then sets it down near the enemy (``_unload``). Empty when
+        none should."""
+        best: Option | None = None
+        for a in legal:
+            if not isinstance(a, Mount):
+                continue
+            s = battle.stand(a.stand)
+            gain = self._ride_gain(battle, s, a.carrier)
+            if gain <= 0 or (best is not None and gain <= best.score):
+                continue
+            plan, stay = self._plan_in_action(battle, battle.stand(a.carrier), key)
+            if plan is None or plan.score - stay <= 0.02:
+                continue  # the carrier would stay: the stand had better walk
+            (x0, y0), (x1, y1) = plan.action.path[0], plan.action.path[-1]
+            d = math.hypot(x1 - x0, y1 - y0)
+            k = min(1.0, battle.carry_reach(a.carrier) / d) if d > 0 else 0.0
+            near = self._nearest_enemy_in(battle, s.x, s.y, side)
+            there = self._nearest_enemy_in(battle, x0 + k * (x1 - x0), y0 + k * (y1 - y0), side)
+            way, walk = self._way_to_go(battle, s), battle.movement_points(s.id)
+            ride = min(way, max(0.0, near - there)) - min(way, walk)
+            if math.isinf(near):  # no enemy on the table yet: towards the fight's likely place
+                ride = gain
+            if ride >= RIDE_MARGIN_IN and (best is None or ride > best.score):
+                best = Option(f'{a.stand} boards {a.carrier} ({ride:.0f}" further)', ride, a)
+        return [best] if best is not None else []
+
+    def _fetch(self, battle, c) -> Option | None:
+        """A move of carrier ``c`` (with room, not yet moved) into base contact with a foot
+        stand of ours that has far to go and no carrier beside it, the stand behind the
+        carrier and the carrier facing where the stand is going, so that next turn it boards
+        as the carrier's move begins (rules-decisions "Transport"). Scored as the position
+        there (the same measure as every move) plus :data:`FETCH_WORTH` for each inch the ride
+        saves the stand over the next two turns, less the
+        opportunity fire on the way (``threat_preview``) and the impact markers driven into;
+        None when no foot stand is in reach or the carrier has no room."""
+        if c.moved or not self._room_in(battle, c):
+            return None
+        reach = battle.movement_points(c.id)
+        enemies = self._enemies(battle, c.side)
+        moves, whom, saved = [], {}, {}
+        for f in battle.state.stands.values():
+            if f.side != c.side or f.id == c.id or not f.personnel or not f.active:
+                continue
+            if math.hypot(f.x - c.x, f.y - c.y) > reach + 1.5:
+                continue
+            if self._ride_beside(battle, f) is not None or self._ride_gain(battle, f, c.id) <= 0:
+                continue
+            way = self._way_to_go(battle, f)
+            rides = min(way, battle.carry_reach(c.id) + reach)
+            saved[f.id] = rides - min(way, 2 * battle.movement_points(f.id))
+            if saved[f.id] <= RIDE_MARGIN_IN:
+                continue
+            gx, gy = self._goal(battle, f, enemies)
+            ahead = math.degrees(math.atan2(gy - f.y, gx - f.x)) % 360.0
+            # square to it, so that the footprints touch: the side nearest where it goes
+            # first, the carrier facing as near that way as a quarter turn allows
+            facing = min(
+                ((f.facing_deg + 90.0 * k) % 360.0 for k in range(4)),
+                key=lambda h: abs((h - ahead + 180.0) % 360.0 - 180.0),
+            )
+            spots = []
+            for spot in range(4):
+                lead, end, _ = battle.contact_approach(f.id, spot)
+                spots.append((math.dist(end, (gx, gy)), lead, end))
+            for _, lead, end in sorted(spots):
+                far = math.dist((c.x, c.y), lead) > 0.25
+                path = ((c.x, c.y), lead, end) if far else ((c.x, c.y), end)
+                moves.append((path, end, facing))
+                whom[len(moves) - 1] = f.id
+        if not moves:
+            return None
+        found = self._exactly_to(battle, c, moves, set())
+        best: Option | None = None
+        for end, path, facing, walk in found:
+            f_id = next(whom[k] for k, m in enumerate(moves) if m[0] == path)
+            pose = StandPose(c.id, c.side, end[0], end[1], facing)
+            if not base_contact(pose, battle.stand(f_id).pose()):
+                continue
+            goal = self._goal(battle, c, enemies)
+            score = self._score_positions(battle, c, [pose], enemies, goal)[0]
+            score += FETCH_WORTH * saved[f_id] * stand_value(battle.stand(f_id))
+            threat = battle.threat_preview(c.id, path, facing)
+            score -= (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(c)
+            score -= self._marker_harm(battle, c, walk, facing)
+            if best is None or score > best.score:
+                best = Option(f"{c.id} fetches {f_id}", score, Move(c.side, c.id, path, facing))
+        return best
+
+    def _marker_harm(self, battle, s, points, facing: float) -> float:
+        """What the impact markers a walk through ``points`` would drive ``s`` into are
+        expected to do to it (stands), by the engine's odds (``Battle.impact_entry_odds``)."""
+        if not battle.state.impacts:
+            return 0.0
+        odds = battle.impact_entry_odds(s.id, points, facing)
+        return harm(odds, stand_value(s)) if odds["markers"] else 0.0
 
     def _overrun(self, battle, s) -> Option | None:
         """The best overrun open to vehicle ``s`` of the moving group: a straight drive
@@ -84,6 +261,7 @@ class FullGameChooser:
             heading = math.degrees(math.atan2(uy, ux)) % 360
             threat = battle.threat_preview(s.id, path, heading)
             loss += (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(s)
+            loss += self._marker_harm(battle, s, walk.points, heading)
             score = gain - loss
             if score > OVERRUN_AT and (best is None or score > best.score):
                 best = Option(f"overrun {e.id}", score, Move(s.side, s.id, path, heading))
@@ -121,6 +299,7 @@ class FullGameChooser:
                     continue
                 threat = battle.threat_preview(s.id, path, facing)
                 risk = (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(s)
+                risk += self._marker_harm(battle, s, walk.points, facing)
                 if gain - risk > ASSAULT_MOVE_AT and (best is None or gain - risk > best.score):
                     best = Option(
                         f"close in on {e.id} to assault it",

@@ -55,6 +55,12 @@ class MovementChooser:
             if unload:
                 return unload
         legal = battle.legal_actions()
+        if battle.rules.full_game:
+            mount = self._mount(
+                battle, side, legal, (battle.state.turn, mg.group)
+            )  # foot stands far from the fight aboard
+            if mount:
+                return mount
         end = Option("end the movement action", 0.0, EndMoves(side))
         if self._holding(battle, side) and end.action in legal:
             return [end]
@@ -70,6 +76,9 @@ class MovementChooser:
                 special = self._overrun(battle, s) or self._assault_move(battle, s)
                 if special is not None:
                     return [end, special] if end.action in legal else [special]
+                if self._ride_beside(battle, s) is not None:
+                    self._stay.add((key, sid))  # it boards as that carrier's move begins
+                    continue
             best, stay = self._plan_in_action(battle, s, key)
             hidden = self._plan_hidden  # (asking the others below plans them too)
             if (
@@ -79,6 +88,11 @@ class MovementChooser:
             ):
                 self._waiting.add((key, sid))
                 best = hidden  # its best move that stays out of sight, if any
+            fetch = self._fetch(battle, s) if battle.rules.full_game and s.on_table else None
+            if fetch is not None and fetch.score - stay > max(
+                0.02, best.score - stay if best is not None else 0.0
+            ):
+                best = fetch  # a foot stand far from the fight gets a ride next turn
             if best is not None and best.score - stay > 0.02:
                 move = Option(best.label, best.score - stay, best.action)
                 return [end, move] if end.action in legal else [move]
@@ -164,7 +178,9 @@ class MovementChooser:
         _, best, stay, self._plan_exposed, self._stay_exposed, self._plan_hidden = known
         return best, stay
 
-    def _bounded_scores(self, parts, exposed, reckon, caution, n, hidden) -> dict[int, float]:
+    def _bounded_scores(
+        self, parts, exposed, reckon, caution, n, hidden, marks=None
+    ) -> dict[int, float]:
         """The scores (stands) of those of the candidate moves ``0..n-1`` that could be the
         best one or, if ``hidden``, the best one out of every enemy's sight (``exposed``, per
         pose): a move's position (``parts``, ``finish``) weighed by the chance of getting there
@@ -173,7 +189,10 @@ class MovementChooser:
         the best score free of risk down, and the rest are left unweighed once, even free of
         risk, they score below the best (and the best hidden) weighed so far: the best (and
         the best hidden) are those weighing every way gives, to the last bit and on ties.
-        Returns {index: score} of the moves weighed; never raises."""
+        ``marks`` (optional, ``_marker_reckoner``): per move, what the impact markers it
+        drives into take (stands, and the chance of getting there alive lost to them), which
+        also only lowers a score. Returns {index: score} of the moves weighed; never
+        raises."""
         free = [finish(parts[i], 1.0) for i in range(n)]
         order = sorted(range(n), key=lambda i: -free[i])
         scores: dict[int, float] = {}
@@ -187,7 +206,11 @@ class MovementChooser:
                     break  # (the rest score even less free of risk)
                 continue  # still looking for the best move out of sight
             risk, kill = reckon(i)
-            scores[i] = finish(parts[i], 1.0 - kill) - caution * risk
+            if marks is None:
+                scores[i] = finish(parts[i], 1.0 - kill) - caution * risk
+            else:
+                loss, lost = marks(i)
+                scores[i] = finish(parts[i], (1.0 - kill) * (1.0 - lost)) - caution * risk - loss
             best = scores[i] if best is None else max(best, scores[i])
             if not exposed[i]:
                 best_hidden = scores[i] if best_hidden is None else max(best_hidden, scores[i])
@@ -235,7 +258,10 @@ class MovementChooser:
         # the best move out of sight is asked for only where company is waited for
         # (``_short_of_company``: a level that waits, and not where stands take postures)
         want_hidden = bool(self.level.crosses_with) and not battle.rules.postures
-        scores = self._bounded_scores(parts, exposed, reckon, caution, len(cands), want_hidden)
+        marks = self._marker_reckoner(battle, s, cands)  # impact markers on the way
+        scores = self._bounded_scores(
+            parts, exposed, reckon, caution, len(cands), want_hidden, marks
+        )
         stay = finish(parts[-1], 1.0) if stay_pose is not None else -3.0
         best_i = max(scores, key=lambda i: (scores[i], -i))
         self._plan_exposed = exposed[best_i]

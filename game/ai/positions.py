@@ -12,7 +12,13 @@ import numpy as np
 from shapely.geometry import Point
 
 from game import StandPose, base_contact, heading_deg, sight_info
-from game.ai.values import attack_value, final_odds, first_shot
+from game.ai.values import attack_value, final_odds, first_shot, harm, stand_value
+
+OWN_AIM_CLEAR_IN = 5.0
+"""Our stands end their moves at least this far (inches) from where our own air strikes and
+HE missions that land next turn aim; nearer, a position loses up to :data:`OWN_AIM_COST`
+of the stand's value (the most on the aim point itself)."""
+OWN_AIM_COST = 0.5
 
 
 class PositionsMixin:
@@ -95,6 +101,41 @@ class PositionsMixin:
         both = [reckon(i) for i in range(len(walks))]
         self._path_kill = [k for _, k in both]
         return [r for r, _ in both]
+
+    def _own_aims(self, battle, side) -> list[tuple[float, float]]:
+        """The points where our own air strikes and HE missions plotted to land next turn
+        aim (each marker centre of a sheaf): an air strike attacks the stand nearest where
+        it comes down, friend or foe, and a marker every stand under it, so our stands keep
+        clear of them (:data:`OWN_AIM_CLEAR_IN`)."""
+        out: list[tuple[float, float]] = []
+        for m in battle.state.missions:
+            if m.side != side or m.lands_turn > battle.state.turn + 1:
+                continue
+            if m.kind == "air" and len(m.path) == 3:
+                out.append(tuple(m.path[1]))
+            elif m.kind == "artillery" and m.ammo == "he":
+                out += [tuple(c) for c in m.sheaf]
+        return out
+
+    def _marker_reckoner(self, battle, s, cands):
+        """A function of a candidate move's index in ``cands`` (``(end, path, facing,
+        walk)``) that gives (what the impact markers on the table it would drive into are
+        expected to do to ``s``, stands; their chance, 0..1, of eliminating it), by the
+        engine's odds (``Battle.impact_entry_odds``: each marker attacks a stand entering it
+        once a turn, 002 step 6), whoever laid them. None when no marker is on the table."""
+        if not battle.state.impacts:
+            return None
+        value = stand_value(s)
+        known: dict[int, tuple[float, float]] = {}
+
+        def marks(i: int) -> tuple[float, float]:
+            if i not in known:
+                _end, _path, facing, walk = cands[i]
+                odds = battle.impact_entry_odds(s.id, walk, facing)
+                known[i] = (harm(odds, value), odds["E"]) if odds["markers"] else (0.0, 0.0)
+            return known[i]
+
+        return marks
 
     def _risk_reckoner(self, battle, s, walks, enemies, order=None):
         """A function of a path's index in ``walks`` that gives (the opportunity fire it
@@ -304,6 +345,7 @@ class PositionsMixin:
             for e, q in zip(enemies, placed, strict=True)
         ]
         caution = self._caution(battle, side, press)
+        aims = self._own_aims(battle, side)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
@@ -352,6 +394,10 @@ class PositionsMixin:
                 adjust.append((-1, 0.04 * max(0.0, press - 0.4) * near))
             if gx is not None:
                 adjust.append((-1, 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)))
+            for ax, ay in aims:  # keep clear of where our own fire support comes down
+                d = math.hypot(p.x - ax, p.y - ay)
+                if d < OWN_AIM_CLEAR_IN:
+                    adjust.append((-1, OWN_AIM_COST * stand_value(s) * (1 - d / OWN_AIM_CLEAR_IN)))
             if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
                 adjust.append((1, bonus))  # on the way: once in the fight, each stand seeks
                 # its own shot

@@ -2,7 +2,8 @@
 direct artillery it fires, where it plots HE for next turn (where the enemy stands or must
 pass), when it lays smoke in front of its own advance, and where it sends its air strikes (the
 enemy's best stands, away from its own and from the enemy's AA). Every number it weighs comes
-from the engine (``Battle.mission_odds``, ``fire_support_problem``, ``strike_aa``): the AI
+from the engine (``Battle.mission_outcomes`` and ``strike_outcomes``, the odds over every
+place a mission or a strike may come down, ``fire_support_problem``, ``strike_aa``): the AI
 computes no rule itself."""
 
 from __future__ import annotations
@@ -28,27 +29,55 @@ SMOKE_NEAR_IN = 16.0
 distance (inches) and sight of them."""
 AA_COST = 0.35
 """What each enemy AA stand along a strike's path costs it (in stands)."""
+SHEAF_REACH_IN = 7.5
+"""A stand of ours further than this (inches) from every marker centre of a sheaf cannot come
+under a marker however the sheaf deviates (1D8/2": at most 4", the marker's 1" radius, a
+stand's half diagonal): its outcomes are not asked."""
+OWN_WEIGHT = 1.5
+"""How much more our own stands' expected losses to our own fire weigh than the enemy's."""
 
 
 class FireSupportChooser:
     """Mixin of :class:`game.ai.scripted.ScriptedAI` for the fire support decisions."""
 
     def _worth(self, battle, side: str, odds: dict) -> float:
-        """What a mission's odds are worth: the enemy's losses less our own."""
-        total = 0.0
+        """What a mission's odds over every place it may land (``Battle.mission_outcomes``)
+        are worth: the enemy's losses less our own, which weigh half as much again."""
+        gain, own = self._harm_split(battle, side, odds)
+        return gain - OWN_WEIGHT * own
+
+    def _harm_split(self, battle, side: str, odds: dict) -> tuple[float, float]:
+        """(the enemy's expected losses, ours), stands, from the odds of how each stand ends
+        (``Battle.mission_outcomes``, ``strike_outcomes``)."""
+        gain = own = 0.0
         for sid, dist in odds["stands"].items():
             t = battle.stand(sid)
             v = sum(p * RESULT_WORTH[r] for r, p in dist.items()) * stand_value(t)
-            total += v if t.side != side else -1.5 * v
-        return total * odds["p_on_aim"]
+            if t.side == side:
+                own += v
+            else:
+                gain += v
+        return gain, own
+
+    def _expected_places(self, battle, side: str) -> dict[str, tuple[float, float]]:
+        """Where each stand is expected to be when a plot made now lands (``_expected_at``):
+        the enemy's part of his move towards our nearest stand, ours part of theirs towards
+        his (both sides move before it lands: our own stands that drove up to where the enemy
+        was expected were the nearest stands when the strikes came down)."""
+        return {
+            s.id: self._expected_at(battle, battle.other(s.side), s)
+            for s in battle.state.stands.values()
+            if s.active
+        }
 
     def _artillery(self, battle, side) -> list[Option]:
-        """Direct artillery: each attack the engine lists, weighed by its exact odds."""
+        """Direct artillery: each attack the engine lists, weighed by its exact odds over
+        every place it may land (a mortar's deviates)."""
         opts = [Option("hold the guns", FIRE_AT, Pass(side))]
         for a in battle.legal_actions():
             if not isinstance(a, ArtilleryFire):
                 continue
-            odds = battle.mission_odds(side, a.firers, a.sheaf, a.ammo, "direct")
+            odds = battle.mission_outcomes(side, a.firers, a.sheaf, a.ammo, "direct")
             opts.append(
                 Option(f"direct fire by {', '.join(a.firers)}", self._worth(battle, side, odds), a)
             )
@@ -113,6 +142,7 @@ class FireSupportChooser:
 
     def _he_options(self, battle, side, free, aims, lands) -> list[Option]:
         opts = []
+        where = self._expected_places(battle, side)
         for x, y, value in aims:
             guns = [g for g in free if battle.indirect_problem(g, x, y) is None]
             if not guns:
@@ -124,9 +154,21 @@ class FireSupportChooser:
                 a = PlotMission(side, (guns[0],), ((x, y),), "he", lands)
                 if battle.fire_support_problem(a):
                     continue
-            laid = battle.mission_odds(side, a.firers, a.sheaf, "he", "indirect")
+            near = any(
+                math.dist(where[o.id], c) <= SHEAF_REACH_IN
+                for o in battle.state.stands.values()
+                if o.side == side and o.id in where
+                for c in a.sheaf
+            )
+            if near:  # one of ours may come under a marker, on the aim or deviated
+                laid = battle.mission_outcomes(side, a.firers, a.sheaf, "he", "indirect", where)
+                gain, own = self._harm_split(battle, side, laid)
+                if own > 0 and own >= gain:
+                    continue  # the sheaf would hurt us more than him
+            else:
+                laid, own = battle.mission_odds(side, a.firers, a.sheaf, "he", "indirect"), 0.0
             share = sum(laid["p_laid"].values()) / max(1, len(laid["p_laid"]))
-            score = 0.35 * value * share * laid["p_on_aim"]
+            score = 0.35 * value * share * laid["p_on_aim"] - OWN_WEIGHT * own
             opts.append(Option(f"HE at ({x:.0f}, {y:.0f}) from {len(a.firers)}", score, a))
         return opts
 
@@ -165,9 +207,14 @@ class FireSupportChooser:
         return None
 
     def _air_options(self, battle, side, aircraft, aims, lands) -> list[Option]:
-        """A strike at each good aim from the entry that flies past the fewest enemy AA."""
+        """A strike at each good aim from the entry that flies past the fewest enemy AA,
+        less what it is expected to do to our own stands (it attacks the stand nearest where
+        it comes down, friend or foe, on the aim or deviated up to 10": the engine's
+        ``strike_outcomes``, the enemy where he is expected to be); none where that harm
+        outweighs what it is expected to do to the enemy."""
         t = battle.table
         opts = []
+        where = self._expected_places(battle, side)
         for x, y, value in aims[:4]:
             entries = [
                 battle.home_edge_point(side, x, y),
@@ -184,6 +231,11 @@ class FireSupportChooser:
                 score = 0.6 * value - AA_COST * aa
                 if best is None or score > best.score:
                     best = Option(f"{aircraft} at ({x:.0f}, {y:.0f}), {aa} AA", score, a)
-            if best is not None:
-                opts.append(best)
+            if best is None:
+                continue
+            odds = battle.strike_outcomes(side, aircraft, best.action.path, where)
+            gain, own = self._harm_split(battle, side, odds)
+            if own > 0 and own >= gain:
+                continue  # it would more likely hurt us than him
+            opts.append(Option(best.label, best.score - OWN_WEIGHT * own, best.action))
         return opts

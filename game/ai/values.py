@@ -50,6 +50,12 @@ def worth(S: bool, D: bool, E: bool, value: float) -> float:
     return value * (0.15 * S + 0.45 * D + (0.05 if S and D else 0.0))
 
 
+def harm(chances: dict, value: float) -> float:
+    """What an attack's results do to a stand of ``value``, in stands: ``chances`` of "S",
+    "D" and "E" (the engine's odds of how the stand ends), weighed 0.15, 0.45 and 1."""
+    return (chances["E"] + 0.45 * chances["D"] + 0.15 * chances["S"]) * value
+
+
 # id(crt) -> (crt, {odds key: the engine's "final" odds}); holding the table keeps its id
 # unique. The odds are a pure function of the CRT, the target's markers and, per legal shot in
 # order, its cohesion and combat numbers (``combat.attack_odds``), so an entry never goes stale.

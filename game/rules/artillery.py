@@ -169,15 +169,29 @@ def deviation(ctx, side: str, mods: list[Mod], distance_sides: int, halved: bool
     direction = ctx.dice.die(8)
     dist_die = ctx.dice.die(distance_sides)
     dist = math.ceil(dist_die / 2) if halved else dist_die
-    bearing = math.radians((direction - 1) * 45.0)  # clockwise from the top edge (+y)
-    out.update(
-        direction_die=direction,
-        distance_die=dist_die,
-        distance_in=dist,
-        dx=round(math.sin(bearing) * dist, 6),
-        dy=round(math.cos(bearing) * dist, 6),
-    )
+    dx, dy = deviation_offset(direction, dist)
+    out.update(direction_die=direction, distance_die=dist_die, distance_in=dist, dx=dx, dy=dy)
     return out
+
+
+def deviation_offset(direction: int, distance_in: float) -> tuple[float, float]:
+    """(dx, dy) inches of a deviation: ``direction`` 1-8 (1 towards the top edge, then
+    clockwise in 45-degree steps), ``distance_in`` inches (002/004 deviation)."""
+    bearing = math.radians((direction - 1) * 45.0)  # clockwise from the top edge (+y)
+    return round(math.sin(bearing) * distance_in, 6), round(math.cos(bearing) * distance_in, 6)
+
+
+def deviation_offsets(distance_sides: int, halved: bool) -> list[tuple[tuple[float, float], float]]:
+    """Every (dx, dy) a failed deviation roll may give (:func:`deviation`), each with its
+    chance: 1D8 for the direction, a die of ``distance_sides`` for the distance, halved and
+    rounded up when ``halved``."""
+    p = 1.0 / (8 * distance_sides)
+    out: dict[tuple[float, float], float] = {}
+    for direction in range(1, 9):
+        for die in range(1, distance_sides + 1):
+            off = deviation_offset(direction, math.ceil(die / 2) if halved else die)
+            out[off] = out.get(off, 0.0) + p
+    return list(out.items())
 
 
 def stands_under(ctx, x: float, y: float) -> list[StandState]:
@@ -438,6 +452,21 @@ def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
             final[key] += q
         out[tid] = final
     return {"p_laid": p_laid, "p_on_aim": p_on, "stands": out}
+
+
+def result_chances(ctx, t: StandState, attacks) -> dict[str, float]:
+    """How ``t`` ends after ``attacks`` (each (its chance of being made, its setup as
+    :func:`impact_setup` or :func:`attack_numbers` give it), made in turn): the chance of
+    each of "none", "S", "D" (and not eliminated) and "E", as :func:`mission_odds` gives
+    them."""
+    dist = {(t.S, t.D, False): 1.0}
+    for p, setup in attacks:
+        dist = _after_attack(ctx, dist, p, setup)
+    final = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
+    for (s, d, e), q in dist.items():
+        key = "E" if e else "D" if d and not t.D else "S" if s and not t.S else "none"
+        final[key] += q
+    return final
 
 
 def _after_attack(ctx, dist: dict, p: float, setup: dict) -> dict:

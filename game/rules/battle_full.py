@@ -5,6 +5,8 @@ and the AI ask these, never working out a rule themselves."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from game.rules import melee, moves, transport
 from game.rules.battle_support import FireSupportQueries
 from game.rules.geometry import footprints, heading_deg
@@ -31,6 +33,12 @@ class FullGameQueries(FireSupportQueries):
         it: where a rider is set down (rules-decisions "Transport") and where a move ends to
         close-assault (002 8.7)."""
         return transport.spot_xy(self.stand(stand_id), spot)
+
+    def carry_reach(self, carrier_id: str) -> float:
+        """The movement points ``carrier_id`` would have this phase if it loaded or set
+        down a rider (rules-decisions "Transport": at most half its allowance)."""
+        c = self.stand(carrier_id)
+        return self.ctx.rules.movement_points(dataclasses.replace(c, loaded=True))
 
     def overrun_odds(self, mover_id: str, defender_id: str) -> dict:
         """The exact odds of ``mover_id`` overrunning ``defender_id`` as they stand (full

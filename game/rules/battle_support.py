@@ -7,7 +7,7 @@ working out a rule themselves. Units: inches."""
 
 from __future__ import annotations
 
-from game.rules import air, artillery
+from game.rules import air, artillery, support_odds
 from game.rules.actions import Action, ArtilleryFire, PlotAirStrike, PlotMission
 from game.rules.context import IllegalAction
 from game.rules.phases import artillery as artillery_phase
@@ -23,6 +23,29 @@ class FireSupportQueries:
         :func:`game.rules.artillery.mission_odds`. Raises IllegalAction for a sheaf of the
         wrong length."""
         return artillery.mission_odds(self.ctx, side, tuple(firers), tuple(sheaf), ammo, kind)
+
+    def mission_outcomes(
+        self, side: str, firers, sheaf, ammo: str = "he", kind: str = "indirect", where=None
+    ) -> dict:
+        """The exact odds of a mission over every place it may land (on the aim or
+        deviated), with each stand placed where ``where`` (id -> (x, y)) expects it: see
+        :func:`game.rules.support_odds.mission_outcomes`."""
+        return support_odds.mission_outcomes(
+            self.ctx, side, tuple(firers), tuple(sheaf), ammo, kind, where
+        )
+
+    def strike_outcomes(self, side: str, aircraft: str, path, where=None) -> dict:
+        """The exact odds of an air strike over every place it may come down, and who the
+        nearest stand it attacks there would be, friend or foe, with each stand placed where
+        ``where`` (id -> (x, y)) expects it: see
+        :func:`game.rules.support_odds.strike_outcomes`."""
+        return support_odds.strike_outcomes(self.ctx, side, aircraft, path, where)
+
+    def impact_entry_odds(self, stand_id: str, points, facing_deg: float) -> dict:
+        """Which impact markers a move through ``points`` (the stand's step centres, as
+        :meth:`preview_move` walks them) would enter, and how the stand would end after
+        their attacks (002 step 6): see :func:`game.rules.support_odds.entry_odds`."""
+        return support_odds.entry_odds(self.ctx, stand_id, points, facing_deg)
 
     def fire_support_problem(self, action: Action) -> str | None:
         """Why a direct artillery attack or a plot may not be made now, or None when it may
