@@ -346,7 +346,7 @@ class Battle(FullGameQueries):
     def room_at(self, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
         """True when a footprint at (x, y, facing) overlaps no stand on the table but
         ``ignore`` (000 08.03.05; wrecks never count)."""
-        return moves.room_at(self.ctx, x, y, facing, ignore)
+        return self.ctx.room_at(x, y, facing, ignore)
 
     def entry_point(self, stand_id: str, x: float, y: float) -> tuple[float, float]:
         """The point of the stand's side's entry edge nearest (x, y) inches, where a stand

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose
+from game.rules.geometry import StandPose, footprint, footprints
 from game.rules.log import LogWriter
 from game.rules.scenario import Scenario
 from game.rules.state import BattleState, StandState, Wreck, state_hash
@@ -149,6 +149,17 @@ class BattleContext:
         """Every stand on the table and every wreck, as the geometry needs them."""
         out = [s.pose() for s in self.state.stands.values() if s.active and s.id != exclude]
         return out + [w.pose() for w in self.state.wrecks]
+
+    def room_at(self, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
+        """True when a footprint at (x, y, facing) overlaps no stand on the table but
+        ``ignore`` (000 08.03.05; wrecks never count)."""
+        fp = footprint(x, y, facing)
+        near = [
+            o.pose()
+            for o in self.state.stands.values()
+            if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
+        ]
+        return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
     def eliminate(self, s: StandState) -> None:
         """A stand is eliminated and leaves a wreck where it stood (000 07.05). A carrier's

@@ -415,8 +415,6 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
 def retreat_spot(ctx, d: StandState, assaulters) -> tuple[float, float] | None:
     """Where ``d`` would fall back to, 1" directly away from the assaulters' centre (inches),
     or None where it cannot (004 close assault step 5; :func:`retreat`)."""
-    from game.rules.moves import room_at
-
     near = [ctx.stand(i) for i in assaulters]
     cx = sum(s.x for s in near) / len(near)
     cy = sum(s.y for s in near) / len(near)
@@ -431,7 +429,7 @@ def retreat_spot(ctx, d: StandState, assaulters) -> tuple[float, float] | None:
         and 0.5 <= y <= t.depth - 0.5
         and math.isfinite(float(costs[0]))
         and not t.crosses_impassable(((d.x, d.y), (x, y)))
-        and room_at(ctx, x, y, d.facing_deg, ignore=d.id)
+        and ctx.room_at(x, y, d.facing_deg, ignore=d.id)
     )
     return (x, y) if ok else None
 
