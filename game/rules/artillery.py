@@ -22,16 +22,14 @@ from game.rules.fire_data import IMPACT_DIAMETER_IN
 from game.rules.geometry import (
     OVERLAP_SQ_IN,
     StandPose,
-    TerrainFeature,
     footprint,
     footprints,
 )
 from game.rules.log import mods_json
 from game.rules.odds import read_cell
+from game.rules.smoke import MARKER_RADIUS_IN, marker_circle
 from game.rules.state import Impact, SmokeArea, StandState
-from game.rules.table import Table
 
-MARKER_RADIUS_IN = IMPACT_DIAMETER_IN / 2
 SHEAF_TOUCH_IN = IMPACT_DIAMETER_IN + 1e-6
 """Each marker of a sheaf after the first touches one laid before it: centres at most 2"
 apart (rules-decisions: "each touching the next")."""
@@ -42,11 +40,6 @@ def card_rule(ctx, modern: str, wwii: str) -> str:
     """The rule a log line cites: ``"002 <modern>"`` in the full Modern game, else
     ``"004 <wwii>"`` (Wehrmacht '47)."""
     return f"002 {modern}" if ctx.scenario.ruleset == "modern-full" else f"004 {wwii}"
-
-
-def marker_circle(x: float, y: float) -> shapely.Geometry:
-    """An impact marker or smoke area centred at (x, y): a 2" circle (64-sided polygon)."""
-    return shapely.Point(x, y).buffer(MARKER_RADIUS_IN, quad_segs=16)
 
 
 def is_artillery(s: StandState) -> bool:
@@ -373,13 +366,6 @@ def entered_impacts(ctx, s: StandState, points, headings) -> None:
             return
         if shapely.intersection(swept, marker_circle(imp.x, imp.y)).area > OVERLAP_SQ_IN:
             impact_attack(ctx, imp, s, "entered", True)
-
-
-def smoke_table(base, centres) -> Table:
-    """``base`` (a :class:`~game.rules.table.Table`) with a 2" smoke area at each of
-    ``centres`` (inches) added to its terrain."""
-    extra = [TerrainFeature("smoke", marker_circle(x, y)) for x, y in centres]
-    return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types)
 
 
 def clear_markers(ctx) -> None:

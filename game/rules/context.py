@@ -12,6 +12,7 @@ from game.rules.dice import Dice
 from game.rules.geometry import StandPose, footprint, footprints
 from game.rules.log import LogWriter
 from game.rules.scenario import Scenario
+from game.rules.smoke import smoke_table
 from game.rules.state import BattleState, StandState, Wreck, state_hash
 
 
@@ -118,8 +119,6 @@ class BattleContext:
             return self.base_table
         seen, n = self._smoke_seen
         if smoke is not seen or len(smoke) != n:
-            from game.rules.artillery import smoke_table
-
             self._smoke_table = smoke_table(self.base_table, [(a.x, a.y) for a in smoke])
             self._smoke_seen = (smoke, len(smoke))
         return self._smoke_table

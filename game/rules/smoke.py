@@ -1,0 +1,27 @@
+"""Impact markers and smoke areas on the table (rules-decisions "Artillery, smoke and air
+strikes"): each is a 2" circle; the table as the rules see it with smoke is the scenario's
+terrain plus a smoke area (the chart's smoke row) at each smoke marker. Below the battle
+context, which builds that table, and the artillery, which lays the markers. Units: inches.
+"""
+
+from __future__ import annotations
+
+import shapely
+
+from game.rules.fire_data import IMPACT_DIAMETER_IN
+from game.rules.geometry import TerrainFeature
+from game.rules.table import Table
+
+MARKER_RADIUS_IN = IMPACT_DIAMETER_IN / 2
+
+
+def marker_circle(x: float, y: float) -> shapely.Geometry:
+    """An impact marker or smoke area centred at (x, y): a 2" circle (64-sided polygon)."""
+    return shapely.Point(x, y).buffer(MARKER_RADIUS_IN, quad_segs=16)
+
+
+def smoke_table(base, centres) -> Table:
+    """``base`` (a :class:`~game.rules.table.Table`) with a 2" smoke area at each of
+    ``centres`` (inches) added to its terrain."""
+    extra = [TerrainFeature("smoke", marker_circle(x, y)) for x, y in centres]
+    return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types)
