@@ -20,7 +20,7 @@ import json
 import os
 from pathlib import Path
 
-from game.rules import combat, moves, turns
+from game.rules import combat, moves, transport, turns
 from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.battle_full import FullGameQueries
 from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_info
@@ -95,9 +95,8 @@ class Battle(FullGameQueries):
             )
         seed = int(seed)
         rules = RULESETS[scenario.ruleset]
-        ctx = BattleContext(
-            scenario, seed, dice if dice is not None else Dice(seed), rules, log_path
-        )
+        dice = dice if dice is not None else Dice(seed)
+        ctx = BattleContext(scenario, seed, dice, rules, log_path, bail_out=transport.bail_out)
         self.ctx = ctx
         # the context's parts, as the screens, the AI and the tools read them
         self.scenario = scenario

@@ -7,6 +7,7 @@ a phase reads and changes the battle only through it and the rule modules beside
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from game.rules.dice import Dice
 from game.rules.geometry import StandPose, footprint, footprints
@@ -35,6 +36,9 @@ class BattleContext:
         The :class:`~game.rules.rulesets.Ruleset` the scenario plays by.
     log_path : path, optional
         Where the battle log is written as the battle goes.
+    bail_out : callable
+        ``bail_out(ctx, carrier_id)``: the riders of a carrier just eliminated get out
+        (``transport.bail_out``; passed in, as the carriers' rules sit above the context).
     """
 
     def __init__(
@@ -44,6 +48,8 @@ class BattleContext:
         dice: Dice,
         ruleset,
         log_path: str | os.PathLike | None = None,
+        *,
+        bail_out: Callable[[BattleContext, str], None],
     ):
         self.scenario = scenario
         self.seed = int(seed)
@@ -86,6 +92,7 @@ class BattleContext:
         self.log = LogWriter(log_path)
         self.new_events: list[dict] = []
         self._bail_outs: list[str] = []  # carriers eliminated with riders aboard
+        self._bail_out = bail_out
 
     # ---------------------------------------------------------------- the log
 
@@ -97,11 +104,9 @@ class BattleContext:
         )
         self.new_events.append(ev)
         if self._bail_outs:  # riders of a carrier this line eliminated get out after it
-            from game.rules.transport import bail_out
-
             carriers, self._bail_outs = self._bail_outs, []
             for cid in carriers:
-                bail_out(self, cid)
+                self._bail_out(self, cid)
         return ev
 
     # ---------------------------------------------------------------- small queries
