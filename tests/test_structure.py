@@ -99,11 +99,14 @@ def _bodies_matching(pattern: str) -> list[str]:
 def test_the_cohesion_roll_is_written_once():
     """A D20 is drawn for a cohesion roll in one function (combat.cohesion_roll); the only
     other draw of a D20 is none (initiative and orders roll D6s)."""
-    assert _bodies_matching(r"dice\.d20\(\)") == ["game/rules/combat.py:" + str(_line_of_d20())]
+    assert _bodies_matching(r"dice\.d20\(\)") == [
+        "game/rules/procedures/combat.py:" + str(_line_of_d20())
+    ]
 
 
 def _line_of_d20() -> int:
-    text = (ROOT / "game" / "rules" / "combat.py").read_text(encoding="utf-8").splitlines()
+    path = ROOT / "game" / "rules" / "procedures" / "combat.py"
+    text = path.read_text(encoding="utf-8").splitlines()
     return next(i for i, t in enumerate(text, start=1) if "dice.d20()" in t)
 
 
@@ -159,9 +162,9 @@ def test_a_new_phase_touches_only_the_ruleset_and_its_module(monkeypatch):
     from game.ai.scripted import ScriptedAI
     from game.rules import battle as battle_module
     from game.rules.battle import Battle
+    from game.rules.files.scenario import load_scenario
     from game.rules.phases import Phase
     from game.rules.rulesets import ModernRules
-    from game.rules.scenario import load_scenario
 
     begun = []
     recon = Phase("recon", auto=True, on_begin=lambda ctx: begun.append(ctx.state.turn))

@@ -5,9 +5,9 @@ and the AI ask these, never working out a rule themselves."""
 
 from __future__ import annotations
 
-from game.rules import melee, melee_odds, moves, transport
 from game.rules.battle_support import FireSupportQueries
-from game.rules.geometry import footprints, heading_deg
+from game.rules.procedures import melee, melee_odds, moves, transport
+from game.rules.table.geometry import footprints, heading_deg
 
 
 class FullGameQueries(FireSupportQueries):
@@ -16,13 +16,13 @@ class FullGameQueries(FireSupportQueries):
 
     def close_assault_odds(self, defender_id: str) -> dict:
         """The exact odds of close-assaulting ``defender_id`` now (full games, 002 8.7): see
-        :func:`game.rules.melee_odds.close_assault_odds`. Raises IllegalAction when no close
+        :func:`game.rules.procedures.melee_odds.close_assault_odds`. Raises IllegalAction when no close
         assault on it is open."""
         return melee_odds.close_assault_odds(self.ctx, self.state.to_act, defender_id)
 
     def reply_odds(self, target_id: str) -> dict[str, float]:
         """The chance of each result of the close-assaulted stand's attack on the assaulter
-        ``target_id`` (full games, 002 8.7): see :func:`game.rules.melee_odds.reply_odds`."""
+        ``target_id`` (full games, 002 8.7): see :func:`game.rules.procedures.melee_odds.reply_odds`."""
         return melee_odds.reply_odds(self.ctx, target_id)
 
     def contact_spot(self, stand_id: str, spot: int) -> tuple[float, float]:
@@ -34,7 +34,7 @@ class FullGameQueries(FireSupportQueries):
 
     def overrun_odds(self, mover_id: str, defender_id: str) -> dict:
         """The exact odds of ``mover_id`` overrunning ``defender_id`` as they stand (full
-        games, 002 8.6): see :func:`game.rules.melee_odds.overrun_odds`."""
+        games, 002 8.6): see :func:`game.rules.procedures.melee_odds.overrun_odds`."""
         return melee_odds.overrun_odds(self.ctx, mover_id, defender_id)
 
     def contact_approach(
@@ -73,5 +73,5 @@ class FullGameQueries(FireSupportQueries):
         self, assaulter_id: str, x: float, y: float, facing: float, defender_id: str
     ) -> dict | None:
         """The odds of a close assault by one stand after a move to (x, y, facing) (full
-        games, 002 8.7): see :func:`game.rules.melee_odds.assault_preview`."""
+        games, 002 8.7): see :func:`game.rules.procedures.melee_odds.assault_preview`."""
         return melee_odds.assault_preview(self.ctx, assaulter_id, x, y, facing, defender_id)

@@ -7,11 +7,11 @@ working out a rule themselves. Units: inches."""
 
 from __future__ import annotations
 
-from game.rules import air, artillery
 from game.rules.actions import Action, ArtilleryFire, PlotAirStrike, PlotMission
 from game.rules.context import IllegalAction
 from game.rules.phases import artillery as artillery_phase
 from game.rules.phases import plot as plot_phase
+from game.rules.procedures import air, artillery
 
 
 class FireSupportQueries:
@@ -20,7 +20,7 @@ class FireSupportQueries:
     def mission_odds(self, side: str, firers, sheaf, ammo: str = "he", kind: str = "indirect"):
         """The exact odds of a mission of ``firers`` laying ``sheaf`` (one marker centre per
         firer, inches) if it lands where aimed: see
-        :func:`game.rules.artillery.mission_odds`. Raises IllegalAction for a sheaf of the
+        :func:`game.rules.procedures.artillery.mission_odds`. Raises IllegalAction for a sheaf of the
         wrong length."""
         return artillery.mission_odds(self.ctx, side, tuple(firers), tuple(sheaf), ammo, kind)
 
@@ -74,7 +74,7 @@ class FireSupportQueries:
 
     def line_sheaf(self, aim, n: int, heading_deg: float = 0.0) -> tuple:
         """``n`` marker centres in a line through ``aim``, each touching the next: see
-        :func:`game.rules.artillery.line_sheaf`."""
+        :func:`game.rules.procedures.artillery.line_sheaf`."""
         return artillery.line_sheaf(tuple(aim), n, heading_deg)
 
     def home_edge_point(self, side: str, x: float, y: float) -> tuple[float, float]:
@@ -89,7 +89,7 @@ class FireSupportQueries:
     def strike_odds(self, side: str, aircraft: str, path) -> dict:
         """The exact odds of ``side``'s air strike by ``aircraft`` flying ``path`` now
         (arriving, shot down before it attacks, attacking on the aim): see
-        :func:`game.rules.air.strike_odds`."""
+        :func:`game.rules.procedures.air.strike_odds`."""
         return air.strike_odds(self.ctx, side, aircraft, path)
 
     def strike_targets(self, x: float, y: float) -> list[str]:

@@ -10,11 +10,11 @@ import os
 from collections.abc import Callable
 
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose, footprint, footprints
-from game.rules.log import LogWriter
-from game.rules.scenario import Scenario
-from game.rules.smoke import smoke_table
+from game.rules.files.log import LogWriter
+from game.rules.files.scenario import Scenario
 from game.rules.state import BattleState, StandState, Wreck, state_hash
+from game.rules.table.geometry import StandPose, footprint, footprints
+from game.rules.table.smoke import smoke_table
 
 
 class IllegalAction(ValueError):

@@ -1,6 +1,6 @@
 """The exact odds of an overrun or a close assault before any die is rolled (002/004 8.6 and
 8.7): the battle's queries for the screens and the AI, worked out with the procedures of
-:mod:`game.rules.melee` and the CRT's arithmetic of :mod:`game.rules.combat`.
+:mod:`game.rules.procedures.melee` and the CRT's arithmetic of :mod:`game.rules.procedures.combat`.
 
 Units: inches, degrees.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from game.rules import combat
-from game.rules.combat import FireSetup, Mod, marker_mods, read_cell, target_terrain_mods
 from game.rules.context import IllegalAction
-from game.rules.melee import (
+from game.rules.procedures import combat
+from game.rules.procedures.combat import FireSetup, Mod, marker_mods, read_cell, target_terrain_mods
+from game.rules.procedures.melee import (
     IFV_LOADED_MOD,
     OVERRUN_ATTACKER_COLUMN,
     OVERRUN_DEFENDER_COLUMN,

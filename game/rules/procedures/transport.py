@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 
-from game.rules import combat
 from game.rules.actions import Mount, Unload
-from game.rules.combat import marker_mods
 from game.rules.context import IllegalAction
-from game.rules.geometry import base_contact
-from game.rules.log import pos
+from game.rules.files.log import pos
+from game.rules.procedures import combat
+from game.rules.procedures.combat import marker_mods
 from game.rules.state import MovingGroup, StandState
+from game.rules.table.geometry import base_contact
 
 SPOTS = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0))
 """(forward, left) offsets in inches of the four spots beside a carrier: behind, left, right,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import shapely
 
-from game.rules.fire_data import IMPACT_DIAMETER_IN
-from game.rules.geometry import TerrainFeature
-from game.rules.table import Table
+from game.rules.charts.fire_data import IMPACT_DIAMETER_IN
+from game.rules.table.geometry import TerrainFeature
+from game.rules.table.table import Table
 
 MARKER_RADIUS_IN = IMPACT_DIAMETER_IN / 2
 
@@ -21,7 +21,7 @@ def marker_circle(x: float, y: float) -> shapely.Geometry:
 
 
 def smoke_table(base, centres) -> Table:
-    """``base`` (a :class:`~game.rules.table.Table`) with a 2" smoke area at each of
+    """``base`` (a :class:`~game.rules.table.table.Table`) with a 2" smoke area at each of
     ``centres`` (inches) added to its terrain."""
     extra = [TerrainFeature("smoke", marker_circle(x, y)) for x, y in centres]
     return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types)

@@ -15,20 +15,20 @@ import math
 
 import shapely
 
-from game.rules import combat
-from game.rules.combat import Mod, halved_up, marker_mods, target_terrain_mods
+from game.rules.charts.fire_data import IMPACT_DIAMETER_IN
 from game.rules.context import IllegalAction
-from game.rules.fire_data import IMPACT_DIAMETER_IN
-from game.rules.geometry import (
+from game.rules.files.log import mods_json
+from game.rules.procedures import combat
+from game.rules.procedures.combat import Mod, halved_up, marker_mods, target_terrain_mods
+from game.rules.procedures.odds import read_cell
+from game.rules.state import Impact, SmokeArea, StandState
+from game.rules.table.geometry import (
     OVERLAP_SQ_IN,
     StandPose,
     footprint,
     footprints,
 )
-from game.rules.log import mods_json
-from game.rules.odds import read_cell
-from game.rules.smoke import MARKER_RADIUS_IN, marker_circle
-from game.rules.state import Impact, SmokeArea, StandState
+from game.rules.table.smoke import MARKER_RADIUS_IN, marker_circle
 
 SHEAF_TOUCH_IN = IMPACT_DIAMETER_IN + 1e-6
 """Each marker of a sheaf after the first touches one laid before it: centres at most 2"

@@ -12,11 +12,12 @@ import math
 
 import numpy as np
 
-from game.rules import artillery, combat, melee, transport
 from game.rules.actions import Action, Move, MoveAttempt
-from game.rules.combat import FireSetup, marker_mods, sight_info
 from game.rules.context import IllegalAction
-from game.rules.geometry import (
+from game.rules.procedures import artillery, combat, melee, transport
+from game.rules.procedures.combat import FireSetup, marker_mods, sight_info
+from game.rules.state import MovingGroup, PendingMove, StandState
+from game.rules.table.geometry import (
     FREE_MOVE_IN,
     STEP_IN,
     StandPose,
@@ -27,7 +28,6 @@ from game.rules.geometry import (
     overlaps,
     path_after,
 )
-from game.rules.state import MovingGroup, PendingMove, StandState
 
 PASS_THROUGH_MOD = (
     3  # cohesion penalty of the nerve roll to pass through an enemy stand (001 8.3.6)

@@ -22,20 +22,20 @@ import math
 import numpy as np
 import shapely
 
-from game.rules import combat
 from game.rules.actions import CloseAssault, EndCloseAssaults
-from game.rules.combat import (
+from game.rules.context import IllegalAction
+from game.rules.files.log import mods_json
+from game.rules.procedures import combat
+from game.rules.procedures.combat import (
     Mod,
     halved_up,
     marker_mods,
     read_cell,
     target_terrain_mods,
 )
-from game.rules.context import IllegalAction
-from game.rules.geometry import OVERLAP_SQ_IN, aspect, base_contact, footprint
-from game.rules.log import mods_json
+from game.rules.procedures.transport import carry
 from game.rules.state import CloseAssaultState, MovingGroup, StandState
-from game.rules.transport import carry
+from game.rules.table.geometry import OVERLAP_SQ_IN, aspect, base_contact, footprint
 
 OVERRUN_DEFENDER_COLUMN = 6  # 002 8.6 step 3: the defender suffers an attack at +6
 OVERRUN_ATTACKER_COLUMN = 2  # 002 8.6 step 5: a failed attacker suffers an attack at +2
