@@ -12,7 +12,7 @@ import sys
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
 AI_SPEED_RANGE = (1.0, 1000.0)  # play --ai-speed, inches a second, or 0 (game.rules.battle's)
 GAMES_RANGE = (1, 100_000)  # simulate --games
-SEED_DIGITS = 18  # --seed: saves hold integers of at most 20 digits (game.rules.jsonfile)
+SEED_DIGITS = 18  # --seed: saves hold integers of at most 20 digits (game.rules.files.jsonfile)
 
 
 def _shown(text: str) -> str:

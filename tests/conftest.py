@@ -7,9 +7,9 @@ import os
 import pytest
 from shapely.geometry import LineString, Polygon, box
 
-from game.rules.data import load_rules_data
-from game.rules.geometry import StandPose, TerrainFeature
-from game.rules.table import Table
+from game.rules.charts.data import load_rules_data
+from game.rules.table.geometry import StandPose, TerrainFeature
+from game.rules.table.table import Table
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -148,7 +148,7 @@ def battle(stands, dice, terrain=(), **kw):
     phase with A to choose who goes first. ``dice`` follow the initiative dice."""
     from game.rules.battle import Battle
     from game.rules.dice import FixedDice
-    from game.rules.scenario import parse_scenario
+    from game.rules.files.scenario import parse_scenario
 
     sc = parse_scenario(scenario_dict(stands, terrain, **kw), "test.json")
     b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, *dice]))

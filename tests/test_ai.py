@@ -25,8 +25,8 @@ from game.rules.actions import (
     Pass,
 )
 from game.rules.battle import Battle
-from game.rules.geometry import StandPose, base_contact
-from game.rules.scenario import load_scenario, parse_scenario
+from game.rules.files.scenario import load_scenario, parse_scenario
+from game.rules.table.geometry import StandPose, base_contact
 from game.ui.logtext import PHASE_NAMES
 from tests.conftest import battle, pass_phase, scenario_dict
 from tests.test_movement import to_movement
@@ -250,7 +250,7 @@ def test_a_loaded_battle_can_be_handed_to_the_ai(tmp_path, monkeypatch, capsys):
         assert main(argv) == 0
     finally:
         pygame.quit()
-    from game.rules.journal import read_journal
+    from game.rules.files.journal import read_journal
 
     auto, _ = read_journal(data / "autosave.json")  # the autosave journal (#30)
     assert auto["meta"]["ai"] == {"A": "veteran"}

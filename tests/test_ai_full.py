@@ -11,10 +11,10 @@ import pytest
 import shapely
 
 from game.ai.scripted import ScriptedAI
-from game.rules import artillery
 from game.rules.actions import Mount, Move, MoveAttempt, Pass, PlotAirStrike
-from game.rules.geometry import footprint
 from game.rules.state import Impact, Mission
+from game.rules.table.geometry import footprint
+from game.rules.table.smoke import marker_circle
 from tests.conftest import battle
 from tests.test_artillery import drive, make
 from tests.test_full_game import to_movement
@@ -80,7 +80,7 @@ def _crosses(b, move, x, y) -> bool:
     walk = b.preview_move(move.stand, move.path)
     pts = walk.points
     fps = [footprint(px, py, 0.0) for px, py in pts]
-    return bool(shapely.intersects(shapely.union_all(fps), artillery.marker_circle(x, y)))
+    return bool(shapely.intersects(shapely.union_all(fps), marker_circle(x, y)))
 
 
 def test_the_ai_drives_round_an_impact_marker_on_its_way():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules import air, artillery
 from game.rules.actions import (
     ArtilleryFire,
     ChooseFirst,
@@ -22,8 +21,9 @@ from game.rules.actions import (
 )
 from game.rules.battle import Battle, IllegalAction
 from game.rules.dice import Dice, FixedDice
-from game.rules.log import check_log
-from game.rules.scenario import parse_scenario
+from game.rules.files.log import check_log
+from game.rules.files.scenario import parse_scenario
+from game.rules.procedures import air, artillery
 from tests.conftest import scenario_dict
 
 

@@ -9,12 +9,12 @@ import json
 import pytest
 
 from game.ai.random_player import RandomPlayer
-from game.rules import journal as journal_module
 from game.rules.actions import action_from_dict
 from game.rules.battle import Battle, SaveError
-from game.rules.journal import JOURNAL_FORMAT, read_journal
-from game.rules.replay import Replay
-from game.rules.scenario import load_scenario
+from game.rules.files import journal as journal_module
+from game.rules.files.journal import JOURNAL_FORMAT, read_journal
+from game.rules.files.replay import Replay
+from game.rules.files.scenario import load_scenario
 
 
 def _play(battle: Battle, n: int, seed: int = 5) -> None:
@@ -245,7 +245,7 @@ def test_every_file_written_atomically_gets_the_users_permissions(tmp_path):
     and a log copy now get 0666 less the umask, and a file written over keeps its own."""
     import os
 
-    from game.rules.jsonfile import write_atomic
+    from game.rules.files.jsonfile import write_atomic
 
     old = os.umask(0o022)
     try:

@@ -7,7 +7,7 @@ import pytest
 
 from game import cli
 from game.check.balance import SideResult, run_balance, verdict, wilson
-from game.rules.jsonfile import read_json_file
+from game.rules.files.jsonfile import read_json_file
 
 
 @pytest.mark.parametrize(

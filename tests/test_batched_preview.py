@@ -1,4 +1,4 @@
-"""The batched walk (game.rules.walks.walk_paths, Table.walks, Battle.preview_moves) gives each
+"""The batched walk (game.rules.table.walks.walk_paths, Table.walks, Battle.preview_moves) gives each
 path exactly the Walk that the step-by-step walk of that path alone gives, field for field and
 to the last bit: on the shipped maps, on the geometry benchmark's busy map, with enemy
 footprints in the way, minefields, zero-length and bent paths (000 08.03, 09.00)."""
@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import Battle, footprint, load_scenario
-from game.rules.geometry import Walk
-from game.rules.table import Table
-from game.rules.walks import walk_paths
+from game.rules.table.geometry import Walk
+from game.rules.table.table import Table
+from game.rules.table.walks import walk_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -35,7 +35,7 @@ def shipped(name: str):
 def bench_table() -> Table:
     from bench_geometry import D, W, make_map
 
-    from game.rules.data import load_rules_data
+    from game.rules.charts.data import load_rules_data
 
     return Table(W, D, make_map(np.random.default_rng(5)), load_rules_data().terrain)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.rules.data import DataError, load_rules_data
+from game.rules.charts.data import DataError, load_rules_data
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 DATA = load_rules_data()

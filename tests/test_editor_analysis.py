@@ -25,8 +25,8 @@ from game.editor.analysis import (
     sight_coverage,
     table_halves,
 )
-from game.rules.geometry import StandPose
-from game.rules.scenario import parse_scenario
+from game.rules.files.scenario import parse_scenario
+from game.rules.table.geometry import StandPose
 from tests.conftest import DATA, MODERN, scenario_dict
 
 T80 = "T-80U / AT-11"
@@ -351,9 +351,9 @@ _STRESS = """
 import threading
 import numpy as np
 from game.editor.analysis import sight_coverage
-from game.rules.data import load_rules_data
-from game.rules.geometry import StandPose
-from game.rules.scenario import parse_scenario
+from game.rules.charts.data import load_rules_data
+from game.rules.table.geometry import StandPose
+from game.rules.files.scenario import parse_scenario
 from tests.conftest import scenario_dict
 
 data = load_rules_data()

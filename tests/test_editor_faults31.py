@@ -116,7 +116,7 @@ def field_text(s, text):
 
 
 def test_the_scenario_panel_bounds_are_the_scenario_checks():
-    from game.rules import scenario_file
+    from game.rules.files import scenario_file
     from game.ui.editor import setup_panels
 
     assert setup_panels.MIN_TABLE_IN == scenario_file.MIN_TABLE_IN

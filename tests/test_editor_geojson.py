@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.editor.geojson import GeoJSONError, export_terrain, import_terrain, table_size_for
-from game.rules.scenario import parse_scenario
+from game.rules.files.scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 MEETING = ROOT / "maps" / "modern-meeting.json"

@@ -23,8 +23,8 @@ from game.editor.document import (
     write_session,
 )
 from game.editor.history import History
-from game.rules.data import load_rules_data
-from game.rules.scenario import load_scenario
+from game.rules.charts.data import load_rules_data
+from game.rules.files.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = load_rules_data()

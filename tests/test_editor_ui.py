@@ -11,7 +11,7 @@ import pygame_gui
 import pytest
 
 from game.editor.document import Document
-from game.rules.scenario import load_scenario
+from game.rules.files.scenario import load_scenario
 from game.ui.battle import BattleScreen
 from game.ui.editor import editor_screen
 from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode

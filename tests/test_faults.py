@@ -12,7 +12,7 @@ import pytest
 from game.rules.actions import ChooseFirst, Pass
 from game.rules.battle import Battle, SaveError
 from game.rules.dice import FixedDice
-from game.rules.scenario import parse_scenario
+from game.rules.files.scenario import parse_scenario
 from tests.conftest import scenario_dict
 
 STANDS = [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 30, 12, 180)]
@@ -157,7 +157,7 @@ def test_a_killed_writes_leftover_is_removed_by_the_next_save(tmp_path):
     import os
     import time
 
-    from game.rules.jsonfile import STALE_TEMP_S, write_atomic
+    from game.rules.files.jsonfile import STALE_TEMP_S, write_atomic
 
     target = tmp_path / "autosave.json"
     old = tmp_path / ".autosave.json.abc123.tmp"
@@ -177,7 +177,7 @@ def test_a_loaded_battle_writes_the_log_of_the_whole_battle(tmp_path, monkeypatc
     """A battle saved half way and loaded from the menu writes to the same log file the whole
     battle: byte for byte the log of the same battle played without a break."""
     from game.check.sim import make_players
-    from game.rules.scenario import load_scenario
+    from game.rules.files.scenario import load_scenario
     from game.saves import battle_log_path
     from game.ui.menu import continue_log
 
@@ -215,7 +215,7 @@ def test_battle_log_names_are_safe(tmp_path, monkeypatch):
 def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, monkeypatch, label):
     """A save's scenario_path is a label: "Play again" after loading plays the scenario the
     save carries (seed + 1), whatever file the label names."""
-    from game.rules.scenario import load_scenario
+    from game.rules.files.scenario import load_scenario
     from game.ui.menu import new_battle
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
@@ -246,7 +246,7 @@ def test_a_new_battle_on_a_full_disk_starts_and_says_why(tmp_path, monkeypatch):
     def full(path, text):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("game.rules.journal.write_atomic", full)
+    monkeypatch.setattr("game.rules.files.journal.write_atomic", full)
     b = new_battle("maps/modern-skirmish.json", 1)
     assert b.autosave_error.endswith(
         "autosave.json: the autosave could not be written (No space left on device)"

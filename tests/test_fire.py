@@ -6,7 +6,7 @@ import pytest
 
 from game.rules.actions import ChooseFirst, Fire, Pass
 from game.rules.battle import IllegalAction
-from game.rules.log import check_log
+from game.rules.files.log import check_log
 from tests.conftest import battle
 
 M1A2, T80, T72, T62 = "M1A2 Abrams", "T-80U / AT-11", "T-72", "T-62"
@@ -575,8 +575,8 @@ def test_odds_of_two_shots_chain_the_markers():
 def test_a_target_whose_centre_is_on_a_wreck_gets_plus_one(tx, ty, on_wreck):
     """Wreck +1 to the combat roll when the target's centre is on a wreck's footprint
     (000 09.01; docs/rules.md, Fire)."""
-    from game.rules.geometry import StandPose
     from game.rules.state import Wreck
+    from game.rules.table.geometry import StandPose
 
     b = battle([("A1", "A", "T-72", 5, 12, 0), ("B1", "B", "T-72", 35, 12, 180)], [])
     b.state.wrecks.append(Wreck("X9", 20.0, 12.0, 0.0))

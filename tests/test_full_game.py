@@ -23,11 +23,11 @@ from game.rules.actions import (
     Unload,
 )
 from game.rules.battle import Battle, IllegalAction
-from game.rules.data import load_rules_data
+from game.rules.charts.data import load_rules_data
 from game.rules.dice import FixedDice
-from game.rules.log import check_log
+from game.rules.files.log import check_log
+from game.rules.files.scenario import ScenarioError, parse_scenario
 from game.rules.rulesets import ModernFullRules
-from game.rules.scenario import ScenarioError, parse_scenario
 from tests.conftest import battle, pass_phase, scenario_dict
 from tests.test_fire import to_fire2
 
@@ -623,7 +623,7 @@ def test_hostile_unit_tables_get_one_line_errors(tmp_path, old, new, want):
 def test_hulldown_check_names_the_broken_row(tmp_path, monkeypatch, capsys):
     """A player replacing house values gets the row and column, not a traceback."""
     from game import cli
-    from game.rules import data as data_module
+    from game.rules.charts import data as data_module
     from tests.test_data import _copy_data
 
     d = _copy_data(tmp_path)
@@ -649,7 +649,7 @@ def test_hulldown_check_names_the_broken_row(tmp_path, monkeypatch, capsys):
 def _play(raw_or_path, seed, players):
     from game.ai.random_player import RandomPlayer
     from game.ai.scripted import ScriptedAI
-    from game.rules.scenario import load_scenario
+    from game.rules.files.scenario import load_scenario
 
     sc = (
         load_scenario(raw_or_path)
@@ -694,7 +694,7 @@ def test_random_battles_at_close_quarters_keep_the_log_and_its_replay_true(seed)
     """Whole battles of random legal actions at close quarters (every new rule comes up):
     the log passes its checks, the log's replay shows the engine's stands after every action,
     and the save replays to the same state."""
-    from game.rules.logreplay import LogReplay
+    from game.rules.files.logreplay import LogReplay
     from tests.test_logreplay import differences
 
     raw = scenario_dict(CLOSE_QUARTERS, CQ_TERRAIN, turns=6, **FULL)

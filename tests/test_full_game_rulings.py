@@ -19,12 +19,12 @@ from game.rules.actions import (
     OpportunityFire,
     Pass,
 )
-from game.rules.artillery import stands_under
 from game.rules.battle import Battle, IllegalAction
-from game.rules.combat import target_terrain_mods
 from game.rules.dice import FixedDice
-from game.rules.log import check_log_line
-from game.rules.scenario import parse_scenario
+from game.rules.files.log import check_log_line
+from game.rules.files.scenario import parse_scenario
+from game.rules.procedures.artillery import stands_under
+from game.rules.procedures.combat import target_terrain_mods
 from tests.conftest import battle, make_table, scenario_dict
 
 PERSHING, TIGER2, SHERMAN = 'M26 "Pershing"', "Pz VIB", 'M4 "Sherman"'

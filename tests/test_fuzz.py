@@ -11,7 +11,7 @@ import pytest
 from game.ai.random_player import RandomPlayer
 from game.check.audit import audit_log, audit_random_battle
 from game.rules.battle import Battle
-from game.rules.scenario import load_scenario
+from game.rules.files.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 BATTLES = int(os.environ.get("HULLDOWN_FUZZ_BATTLES", "200"))

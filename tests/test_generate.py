@@ -13,8 +13,8 @@ from shapely.geometry import shape
 from game import cli
 from game.editor.generate import generate_scenario
 from game.editor.stats import map_statistics
-from game.rules.data import load_rules_data
-from game.rules.scenario import parse_scenario
+from game.rules.charts.data import load_rules_data
+from game.rules.files.scenario import parse_scenario
 
 DATA = load_rules_data()
 SEEDS = range(100)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from game.rules.geometry import (
+from game.rules.table.geometry import (
     aspect,
     base_contact,
     engaged,

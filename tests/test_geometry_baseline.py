@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from game.rules import sight as sight_module
-from game.rules.geometry import TerrainFeature
-from game.rules.table import Table
+from game.rules.table import sight as sight_module
+from game.rules.table.geometry import TerrainFeature
+from game.rules.table.table import Table
 from tests.conftest import DATA, MODERN, WWII, pose
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 
-from game.rules.geometry import TerrainFeature, aspect, footprint, overlaps
-from game.rules.table import Table
+from game.rules.table.geometry import TerrainFeature, aspect, footprint, overlaps
+from game.rules.table.table import Table
 from tests.conftest import DATA, MODERN, WWII, make_table, pose
 
 W, D = 40.0, 24.0

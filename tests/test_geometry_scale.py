@@ -13,8 +13,8 @@ import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from game.rules import sight as sight_module
-from game.rules.geometry import HALF, TOUCH_IN, _seg_point_dist, footprint, overlaps
+from game.rules.table import sight as sight_module
+from game.rules.table.geometry import HALF, TOUCH_IN, _seg_point_dist, footprint, overlaps
 from tests.conftest import MODERN, WWII, make_table, pose
 
 W, D = 30.0, 20.0

@@ -17,8 +17,8 @@ import pytest
 
 from game import Battle, SaveError, ScenarioError, load_scenario
 from game.cli import AI_SPEED_RANGE, build_parser, main
-from game.rules import savefile
-from game.rules.jsonfile import MAX_BYTES, JsonFileError, read_json_file
+from game.rules.files import savefile
+from game.rules.files.jsonfile import MAX_BYTES, JsonFileError, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import game.rules.log as log_module
+import game.rules.files.log as log_module
 from game.cli import main
-from game.rules.log import check_log
+from game.rules.files.log import check_log
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = str(ROOT / "maps" / "modern-skirmish.json")

@@ -14,7 +14,7 @@ import pytest
 
 from game import ScenarioError, load_scenario
 from game.cli import main
-from game.rules.scenario_file import (
+from game.rules.files.scenario_file import (
     MAX_DESCRIPTION_CHARS,
     MAX_FEATURES,
     MAX_NAME_CHARS,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from game.rules.battle import Battle
-from game.rules.log import check_log, check_log_line
+from game.rules.files.log import check_log, check_log_line
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 WRONG = [None, "x", [], {}, 1.5, -1, True, [1], {"a": 1}]
@@ -313,7 +313,7 @@ def long_log(events: list[dict], lines: int):
 def _replay_says(tmp_path, events, capsys) -> str:
     """The one line ``LogReplay.from_file`` raises, and ``hulldown replay`` says with exit 1."""
     from game.cli import main
-    from game.rules.logreplay import LogReplay, LogReplayError
+    from game.rules.files.logreplay import LogReplay, LogReplayError
 
     path = tmp_path / "hostile.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
@@ -351,7 +351,7 @@ def test_a_log_out_of_order_is_refused(tmp_path, capsys, wwii_log, name):
 def replayed_or_refused(events) -> bool:
     """Replay a (mutated) log and put every line into words: True when it replays, False
     when the replay refuses it with its one line; anything else raised fails the test."""
-    from game.rules.logreplay import LogReplay, LogReplayError
+    from game.rules.files.logreplay import LogReplay, LogReplayError
     from game.ui.logtext import describe
 
     try:
@@ -386,7 +386,7 @@ def test_six_hundred_mutations_never_raise_from_the_replay_or_its_sentences(logs
 
 def test_a_log_cut_by_a_kill_says_it_ends_before_the_battle(tmp_path, capsys, logs):
     from game.cli import main
-    from game.rules.logreplay import UNFINISHED, LogReplay
+    from game.rules.files.logreplay import UNFINISHED, LogReplay
     from game.ui.replay import Sentences
 
     whole = LogReplay(logs[0])
@@ -413,7 +413,7 @@ def test_a_long_log_is_read_as_a_stream_in_bounded_memory(tmp_path, logs):
     import time
     import tracemalloc
 
-    from game.rules.logreplay import MAX_CHECKPOINTS, LogReplay
+    from game.rules.files.logreplay import MAX_CHECKPOINTS, LogReplay
 
     events = logs[0]
     path = tmp_path / "long.jsonl"

@@ -1,4 +1,4 @@
-"""Replaying a battle from its battle log (game/rules/logreplay.py): every battle of the
+"""Replaying a battle from its battle log (game/rules/files/logreplay.py): every battle of the
 regression corpus, read from its log, shows the same stands as the engine at every action;
 jumps back and forth land where stepping does; a broken log gives one clear line naming the
 file, the line and the field."""
@@ -12,8 +12,8 @@ import pytest
 
 from game.check.corpus import CORPUS_DIR, cases
 from game.rules.battle import Battle
-from game.rules.logreplay import LogReplay, LogReplayError
-from game.rules.scenario import load_scenario
+from game.rules.files.logreplay import LogReplay, LogReplayError
+from game.rules.files.scenario import load_scenario
 
 CASES = cases()
 POS_TOL_IN = 2e-6  # the log rounds coordinates to 6 decimals

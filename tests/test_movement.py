@@ -15,7 +15,7 @@ from game.rules.actions import (
     Pass,
 )
 from game.rules.battle import IllegalAction
-from game.rules.log import check_log_line
+from game.rules.files.log import check_log_line
 from tests.conftest import battle
 
 M1A2, T80, T72, T62 = "M1A2 Abrams", "T-80U / AT-11", "T-72", "T-62"

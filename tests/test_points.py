@@ -7,7 +7,7 @@ import pytest
 
 from game import cli
 from game.editor.points import balancing_moves, forces, ratio
-from game.rules.data import load_rules_data
+from game.rules.charts.data import load_rules_data
 from tests.conftest import scenario_dict
 
 DATA = load_rules_data()
@@ -105,7 +105,7 @@ def test_a_broken_file_is_costed_as_far_as_it_goes(spoil, capsys, tmp_path):
 
 from game import ScenarioError, parse_scenario  # noqa: E402
 from game.editor.points import Change, apply_change  # noqa: E402
-from game.rules.jsonfile import read_json_file  # noqa: E402
+from game.rules.files.jsonfile import read_json_file  # noqa: E402
 
 
 def _meeting() -> dict:

@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from game.cli import main
-from game.rules.scenario import load_scenario
+from game.rules.files.scenario import load_scenario
 from game.ui.render import ROAD_STYLE, SIDE_COLOURS, TERRAIN_COLOURS, View
 from game.ui.viewer import run_viewer
 

@@ -1,4 +1,4 @@
-"""Replays (game/rules/replay.py): the table after any number of a battle's actions, forward
+"""Replays (game/rules/files/replay.py): the table after any number of a battle's actions, forward
 and back, reaching the very states the battle did."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from game.check.corpus import CORPUS_DIR, load_manifest
 from game.rules.battle import Battle
-from game.rules.replay import Replay
+from game.rules.files.replay import Replay
 
 MANIFEST = load_manifest()
 CASES = [

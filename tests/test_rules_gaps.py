@@ -20,10 +20,10 @@ from game.rules.actions import (
     Regroup,
 )
 from game.rules.battle import Battle
-from game.rules.combat import crt_result
 from game.rules.dice import FixedDice
-from game.rules.log import check_log_line
-from game.rules.scenario import parse_scenario
+from game.rules.files.log import check_log_line
+from game.rules.files.scenario import parse_scenario
+from game.rules.procedures.combat import crt_result
 from tests.conftest import MODERN, battle, make_table, pose, scenario_dict
 from tests.test_movement import events, to_movement
 from tests.test_wwii import wwii_battle as wwii  # past set-up, its initiative rolled

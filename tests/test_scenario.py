@@ -11,7 +11,7 @@ import pytest
 import shapely
 
 from game.cli import main
-from game.rules.scenario import ScenarioError, load_scenario, parse_scenario, write_scenario
+from game.rules.files.scenario import ScenarioError, load_scenario, parse_scenario, write_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -1,12 +1,12 @@
 """The engine's odds of fire support over every place it may land, and of the impact markers a
-move drives into (game/rules/support_odds.py): what the AI and the screens weigh before they
+move drives into (game/rules/procedures/support_odds.py): what the AI and the screens weigh before they
 plot or move. Each case worked by hand."""
 
 from __future__ import annotations
 
 import pytest
 
-from game.rules import artillery
+from game.rules.procedures import artillery
 from game.rules.state import Impact
 from tests.test_artillery import ENTER, make
 

@@ -10,9 +10,9 @@ import pytest
 from game.rules.actions import ChooseFirst, Fire, Pass, Regroup
 from game.rules.battle import Battle, IllegalAction, SaveError
 from game.rules.dice import FixedDice
-from game.rules.journal import read_journal
-from game.rules.log import check_log
-from game.rules.scenario import parse_scenario
+from game.rules.files.journal import read_journal
+from game.rules.files.log import check_log
+from game.rules.files.scenario import parse_scenario
 from tests.conftest import battle, pass_phase, scenario_dict
 
 T72, M1A2, T80 = "T-72", "M1A2 Abrams", "T-80U / AT-11"
@@ -286,7 +286,7 @@ def test_draw_after_the_last_turn():
 def _random_battle(seed, n_actions, path=None):
     import random
 
-    from game.rules.scenario import load_scenario
+    from game.rules.files.scenario import load_scenario
 
     b = Battle(load_scenario(MAP), seed, autosave=path)
     rng = random.Random(seed)
@@ -342,7 +342,7 @@ def test_a_bad_save_names_file_field_and_problem(tmp_path, change, message):
 
 
 def test_log_file_is_written_line_by_line(tmp_path):
-    from game.rules.scenario import load_scenario
+    from game.rules.files.scenario import load_scenario
 
     log = tmp_path / "battle.jsonl"
     b = Battle(load_scenario(MAP), 1, log_path=log)

@@ -13,7 +13,7 @@ import pytest
 from game.rules.actions import EndMoves, Move, Regroup
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
-from game.rules.scenario import load_scenario, parse_scenario
+from game.rules.files.scenario import load_scenario, parse_scenario
 from game.ui.battle import (
     AttemptMode,
     BattleScreen,

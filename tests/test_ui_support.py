@@ -10,7 +10,7 @@ import pytest
 
 from game.rules.actions import ChooseFirst, Pass, PlotMission
 from game.rules.battle import Battle
-from game.rules.scenario import parse_scenario
+from game.rules.files.scenario import parse_scenario
 from game.ui.battle import BattleScreen, CurtainMode
 from game.ui.battle.support import ArtilleryMode, PlotFireMode
 from tests.conftest import scenario_dict

@@ -38,12 +38,14 @@ def test_the_wheel_holds_every_data_file(wheel):
 def test_an_installed_layout_finds_its_data_under_share(tmp_path, monkeypatch):
     """The wheel's data files unpacked as pip puts them (PREFIX/share/hulldown/...), and the
     package's folder outside the source tree: shipped_dir finds them there."""
-    import game.rules.shipped as shipped
+    import game.rules.files.shipped as shipped
 
     prefix = tmp_path / "venv"
     for name in ("assets/data", "maps"):
         (prefix / "share" / "hulldown" / name).mkdir(parents=True)
-    monkeypatch.setattr(shipped, "__file__", str(tmp_path / "site" / "game" / "rules" / "x.py"))
+    monkeypatch.setattr(
+        shipped, "__file__", str(tmp_path / "site" / "game" / "rules" / "files" / "x.py")
+    )
     monkeypatch.setattr(shipped.sysconfig, "get_path", lambda name: str(prefix))
     assert shipped.shipped_dir("maps") == prefix / "share" / "hulldown" / "maps"
     assert shipped.shipped_dir("assets/data") == prefix / "share" / "hulldown" / "assets/data"

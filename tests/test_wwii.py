@@ -23,9 +23,9 @@ from game.rules.actions import (
 )
 from game.rules.battle import Battle, IllegalAction
 from game.rules.dice import FixedDice
-from game.rules.log import check_log, check_log_line
+from game.rules.files.log import check_log, check_log_line
+from game.rules.files.scenario import load_scenario, parse_scenario
 from game.rules.rulesets import WwiiRules
-from game.rules.scenario import load_scenario, parse_scenario
 from tests.conftest import scenario_dict
 
 PZ, SHERMAN = "Pz IIIJ-M", 'M4 "Sherman"'

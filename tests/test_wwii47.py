@@ -19,11 +19,11 @@ from game.rules.actions import (
     Pass,
 )
 from game.rules.battle import Battle, IllegalAction
-from game.rules.data import load_rules_data
+from game.rules.charts.data import load_rules_data
 from game.rules.dice import FixedDice
-from game.rules.log import check_log_line
+from game.rules.files.log import check_log_line
+from game.rules.files.scenario import parse_scenario
 from game.rules.rulesets import Wwii47Rules
-from game.rules.scenario import parse_scenario
 from tests.conftest import scenario_dict
 
 DATA = load_rules_data()

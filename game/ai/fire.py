@@ -67,7 +67,7 @@ class FireChooser:
         stand (``battle.engaged_with``, 000 07.08.04), else None. A planning shot given this
         pose as ``attacker_pose`` is the engine's shot from where the stand is, without the
         engine asking again, for every target, whether it is engaged: an unengaged stand may
-        fire at any target (``game.rules.combat.fire_setup``). Ask it once per query, never
+        fire at any target (``game.rules.procedures.combat.fire_setup``). Ask it once per query, never
         across a change of the battle."""
         if firer.active and not battle.engaged_with(firer.id):
             return firer.pose()

@@ -4,13 +4,13 @@
   area and the two forces' points as the seed scenario sheets count them, from a scenario
   dict that may still be invalid.
 - :func:`sight_coverage`: which ground a side can see from its deployment zone, with the
-  engine's own sight rules (:meth:`game.rules.geometry.Table.sight_matrix`).
+  engine's own sight rules (:meth:`game.rules.table.geometry.Table.sight_matrix`).
 - :func:`movement_cost_field`: the movement points a stand needs to reach each point of the
   table from its side's entry edge or deployment zone, each step charged by the engine
-  (:meth:`game.rules.geometry.Table.step_costs`).
+  (:meth:`game.rules.table.geometry.Table.step_costs`).
 
 Nothing here re-implements a rule: sight and movement costs come from
-``game/rules/geometry.py``. Units: inches for lengths and coordinates (origin bottom-left, x
+``game/rules/table/geometry.py``. Units: inches for lengths and coordinates (origin bottom-left, x
 right, y up), square inches for areas, movement points (MP) for costs. Grids are numpy arrays
 of shape (ny, nx): row j holds the cells whose centre has y = ``ys[j]``, column i those with
 x = ``xs[i]``.

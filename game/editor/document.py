@@ -255,7 +255,7 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
 
 
 def table_of(raw: dict, data: RulesData):
-    """The engine's :class:`~game.rules.table.Table` of a scenario being edited, built from
+    """The engine's :class:`~game.rules.table.table.Table` of a scenario being edited, built from
     the features that are usable as they stand, and the indices of those left out (unknown
     type, wrong or invalid geometry). The ruler, the sight check and the drawing use it, so
     they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).

@@ -9,8 +9,9 @@ seed and actions; ``Battle.load`` replays them and checks the state hash.
 
 The rules themselves live below this facade: the context the phases share
 (``context.py``), the sequence of play (``turns.py``), each phase in ``phases/``, the fire
-procedure and the cohesion roll (``combat.py``), moving stands (``moves.py``), and each
-ruleset's data and list of phases (``rulesets.py``). See docs/architecture.md.
+procedure and the cohesion roll (``procedures/combat.py``), moving stands
+(``procedures/moves.py``), and each ruleset's data and list of phases (``rulesets.py``). See
+docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -20,35 +21,27 @@ import json
 import os
 from pathlib import Path
 
-from game.rules import combat, moves, turns
+from game.rules import turns
 from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.battle_full import FullGameQueries
-from game.rules.combat import COVERING_FIRE_MOD, FireSetup, SightInfo, sight_info
+from game.rules.charts.units import units_json
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose, Walk, edge_point, heading_deg
-from game.rules.journal import Journal
-from game.rules.jsonfile import write_atomic
-from game.rules.log import FORMAT
-from game.rules.moves import PASS_THROUGH_MOD
+from game.rules.files.journal import Journal
+from game.rules.files.jsonfile import write_atomic
+from game.rules.files.log import FORMAT
+from game.rules.files.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
+from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.phases import Phase, tl1_posture
 from game.rules.phases.posture import contact_chains, undeclared
+from game.rules.procedures import combat, moves, transport
+from game.rules.procedures.combat import FireSetup
 from game.rules.rulesets import RULESETS
-from game.rules.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
-from game.rules.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.state import StandState
-from game.rules.units import units_json
+from game.rules.table.geometry import StandPose, Walk, edge_point, heading_deg
 
-__all__ = [
-    "COVERING_FIRE_MOD",
-    "PASS_THROUGH_MOD",
-    "Battle",
-    "IllegalAction",
-    "SaveError",
-    "SightInfo",
-    "sight_info",
-]
+__all__ = ["Battle", "IllegalAction", "SaveError"]
 
 
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
@@ -69,7 +62,7 @@ class Battle(FullGameQueries):
         Where to write the battle log (``hulldown-log/1``) as the battle goes.
     autosave : path, optional
         The autosave journal (``hulldown-journal/1``): written whole once, then one line
-        appended per action (game/rules/journal.py).
+        appended per action (game/rules/files/journal.py).
 
     Raises
     ------
@@ -95,9 +88,8 @@ class Battle(FullGameQueries):
             )
         seed = int(seed)
         rules = RULESETS[scenario.ruleset]
-        ctx = BattleContext(
-            scenario, seed, dice if dice is not None else Dice(seed), rules, log_path
-        )
+        dice = dice if dice is not None else Dice(seed)
+        ctx = BattleContext(scenario, seed, dice, rules, log_path, bail_out=transport.bail_out)
         self.ctx = ctx
         # the context's parts, as the screens, the AI and the tools read them
         self.scenario = scenario
@@ -260,11 +252,11 @@ class Battle(FullGameQueries):
 
     def fire_setup(self, attacker_id: str, target_id: str, *args, **kw) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken
-        (:func:`game.rules.combat.fire_setup`, 000 07.04, 07.01, 07.03, 07.08)."""
+        (:func:`game.rules.procedures.combat.fire_setup`, 000 07.04, 07.01, 07.03, 07.08)."""
         return combat.fire_setup(self.ctx, attacker_id, target_id, *args, **kw)
 
     def target_terrain_mods(self, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
-        """Effects of the terrain a target stands in (:func:`game.rules.combat.target_terrain_mods`)."""
+        """Effects of the terrain a target stands in (:func:`game.rules.procedures.combat.target_terrain_mods`)."""
         return combat.target_terrain_mods(self.ctx, firer, tpose)
 
     def engaged_with(self, stand_id: str) -> set[str]:
@@ -313,17 +305,17 @@ class Battle(FullGameQueries):
 
     def preview_moves(self, stand_id: str, paths) -> list[Walk]:
         """:meth:`preview_move` for many paths of one stand at once, the same Walk for each
-        (:func:`game.rules.moves.preview_moves`; 000 08.03, 09.00)."""
+        (:func:`game.rules.procedures.moves.preview_moves`; 000 08.03, 09.00)."""
         return moves.preview_moves(self.ctx, stand_id, paths)
 
     def pass_through_at(self, stand_id: str, path) -> tuple[str, float] | None:
         """Where a move along ``path`` would stop to roll the stand's nerve, and the chance it
-        passes (:func:`game.rules.moves.pass_through_at`, 001 8.3.6)."""
+        passes (:func:`game.rules.procedures.moves.pass_through_at`, 001 8.3.6)."""
         return moves.pass_through_at(self.ctx, stand_id, path)
 
     def threat_preview(self, stand_id: str, path, facing_deg: float = 0.0) -> dict:
         """Who could opportunity-fire where along a move being plotted, before it is
-        committed: the engine's own offer for that path (:func:`game.rules.moves.threats`;
+        committed: the engine's own offer for that path (:func:`game.rules.procedures.moves.threats`;
         000 07.06.05). Returns ``points`` (the steps the stand would walk), ``offer`` (step ->
         [(firer, weapon)]), ``worst`` (the step with the most firers, or None) and ``odds``
         (:func:`combat.attack_odds` of all of them firing there, or None)."""
@@ -340,13 +332,13 @@ class Battle(FullGameQueries):
 
     def path_problem(self, stand_id: str, path) -> str | None:
         """Why a move along ``path`` would be refused for the stand, or None
-        (:func:`game.rules.moves.path_problem`)."""
+        (:func:`game.rules.procedures.moves.path_problem`)."""
         return moves.path_problem(self.ctx, stand_id, path)
 
     def room_at(self, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
         """True when a footprint at (x, y, facing) overlaps no stand on the table but
         ``ignore`` (000 08.03.05; wrecks never count)."""
-        return moves.room_at(self.ctx, x, y, facing, ignore)
+        return self.ctx.room_at(x, y, facing, ignore)
 
     def entry_point(self, stand_id: str, x: float, y: float) -> tuple[float, float]:
         """The point of the stand's side's entry edge nearest (x, y) inches, where a stand
@@ -357,7 +349,7 @@ class Battle(FullGameQueries):
 
     def entry_due(self, side: str, attempts: list[Action] | None = None) -> list[str]:
         """Groups of ``side`` that hold stands waiting to enter and may still try to move this
-        movement phase (:func:`game.rules.moves.entry_due`)."""
+        movement phase (:func:`game.rules.procedures.moves.entry_due`)."""
         return moves.entry_due(self.ctx, side, attempts)
 
     def opportunity_setups(self) -> dict[int, list[FireSetup]]:
@@ -373,7 +365,7 @@ class Battle(FullGameQueries):
 
     def fire_options(self) -> dict[str, list[FireSetup]]:
         """Every legal shot of the side to act in a fire phase, by target
-        (:func:`game.rules.combat.fire_options`). Empty outside the fire phases."""
+        (:func:`game.rules.procedures.combat.fire_options`). Empty outside the fire phases."""
         return combat.fire_options(self.ctx)
 
     def undeclared(self, side: str) -> list[StandState]:
@@ -569,7 +561,7 @@ class Battle(FullGameQueries):
         action on (the journal written anew).
 
         Raises SaveError, one line naming the file, the field and the problem: a file the JSON
-        reader refuses (:func:`game.rules.jsonfile.read_json_file`), a seed that is not a whole
+        reader refuses (:func:`game.rules.files.jsonfile.read_json_file`), a seed that is not a whole
         number, actions that are not a list of objects or an action field of the wrong type
         (:func:`game.rules.actions.action_from_dict`), a ``meta.ai`` that is not side: level
         of the scenario's sides and the AI's levels, a ``meta.ai_speed`` that is not 0 or from

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from game.rules import melee, moves, transport
 from game.rules.battle_support import FireSupportQueries
-from game.rules.geometry import footprints, heading_deg
+from game.rules.procedures import melee, melee_odds, moves, transport
+from game.rules.table.geometry import footprints, heading_deg
 
 
 class FullGameQueries(FireSupportQueries):
@@ -18,14 +18,14 @@ class FullGameQueries(FireSupportQueries):
 
     def close_assault_odds(self, defender_id: str) -> dict:
         """The exact odds of close-assaulting ``defender_id`` now (full games, 002 8.7): see
-        :func:`game.rules.melee.close_assault_odds`. Raises IllegalAction when no close
+        :func:`game.rules.procedures.melee_odds.close_assault_odds`. Raises IllegalAction when no close
         assault on it is open."""
-        return melee.close_assault_odds(self.ctx, self.state.to_act, defender_id)
+        return melee_odds.close_assault_odds(self.ctx, self.state.to_act, defender_id)
 
     def reply_odds(self, target_id: str) -> dict[str, float]:
         """The chance of each result of the close-assaulted stand's attack on the assaulter
-        ``target_id`` (full games, 002 8.7): see :func:`game.rules.melee.reply_odds`."""
-        return melee.reply_odds(self.ctx, target_id)
+        ``target_id`` (full games, 002 8.7): see :func:`game.rules.procedures.melee_odds.reply_odds`."""
+        return melee_odds.reply_odds(self.ctx, target_id)
 
     def contact_spot(self, stand_id: str, spot: int) -> tuple[float, float]:
         """The centre (inches) of a stand in base contact with ``stand_id`` at ``spot`` (0
@@ -42,8 +42,8 @@ class FullGameQueries(FireSupportQueries):
 
     def overrun_odds(self, mover_id: str, defender_id: str) -> dict:
         """The exact odds of ``mover_id`` overrunning ``defender_id`` as they stand (full
-        games, 002 8.6): see :func:`game.rules.melee.overrun_odds`."""
-        return melee.overrun_odds(self.ctx, mover_id, defender_id)
+        games, 002 8.6): see :func:`game.rules.procedures.melee_odds.overrun_odds`."""
+        return melee_odds.overrun_odds(self.ctx, mover_id, defender_id)
 
     def contact_approach(
         self, stand_id: str, spot: int
@@ -81,5 +81,5 @@ class FullGameQueries(FireSupportQueries):
         self, assaulter_id: str, x: float, y: float, facing: float, defender_id: str
     ) -> dict | None:
         """The odds of a close assault by one stand after a move to (x, y, facing) (full
-        games, 002 8.7): see :func:`game.rules.melee.assault_preview`."""
-        return melee.assault_preview(self.ctx, assaulter_id, x, y, facing, defender_id)
+        games, 002 8.7): see :func:`game.rules.procedures.melee_odds.assault_preview`."""
+        return melee_odds.assault_preview(self.ctx, assaulter_id, x, y, facing, defender_id)

@@ -7,11 +7,11 @@ working out a rule themselves. Units: inches."""
 
 from __future__ import annotations
 
-from game.rules import air, artillery, support_odds
 from game.rules.actions import Action, ArtilleryFire, PlotAirStrike, PlotMission
 from game.rules.context import IllegalAction
 from game.rules.phases import artillery as artillery_phase
 from game.rules.phases import plot as plot_phase
+from game.rules.procedures import air, artillery, support_odds
 
 
 class FireSupportQueries:
@@ -20,7 +20,7 @@ class FireSupportQueries:
     def mission_odds(self, side: str, firers, sheaf, ammo: str = "he", kind: str = "indirect"):
         """The exact odds of a mission of ``firers`` laying ``sheaf`` (one marker centre per
         firer, inches) if it lands where aimed: see
-        :func:`game.rules.artillery.mission_odds`. Raises IllegalAction for a sheaf of the
+        :func:`game.rules.procedures.artillery.mission_odds`. Raises IllegalAction for a sheaf of the
         wrong length."""
         return artillery.mission_odds(self.ctx, side, tuple(firers), tuple(sheaf), ammo, kind)
 
@@ -29,7 +29,7 @@ class FireSupportQueries:
     ) -> dict:
         """The exact odds of a mission over every place it may land (on the aim or
         deviated), with each stand placed where ``where`` (id -> (x, y)) expects it: see
-        :func:`game.rules.support_odds.mission_outcomes`."""
+        :func:`game.rules.procedures.support_odds.mission_outcomes`."""
         return support_odds.mission_outcomes(
             self.ctx, side, tuple(firers), tuple(sheaf), ammo, kind, where
         )
@@ -38,13 +38,13 @@ class FireSupportQueries:
         """The exact odds of an air strike over every place it may come down, and who the
         nearest stand it attacks there would be, friend or foe, with each stand placed where
         ``where`` (id -> (x, y)) expects it: see
-        :func:`game.rules.support_odds.strike_outcomes`."""
+        :func:`game.rules.procedures.support_odds.strike_outcomes`."""
         return support_odds.strike_outcomes(self.ctx, side, aircraft, path, where)
 
     def impact_entry_odds(self, stand_id: str, points, facing_deg: float) -> dict:
         """Which impact markers a move through ``points`` (the stand's step centres, as
         :meth:`preview_move` walks them) would enter, and how the stand would end after
-        their attacks (002 step 6): see :func:`game.rules.support_odds.entry_odds`."""
+        their attacks (002 step 6): see :func:`game.rules.procedures.support_odds.entry_odds`."""
         return support_odds.entry_odds(self.ctx, stand_id, points, facing_deg)
 
     def fire_support_problem(self, action: Action) -> str | None:
@@ -97,7 +97,7 @@ class FireSupportQueries:
 
     def line_sheaf(self, aim, n: int, heading_deg: float = 0.0) -> tuple:
         """``n`` marker centres in a line through ``aim``, each touching the next: see
-        :func:`game.rules.artillery.line_sheaf`."""
+        :func:`game.rules.procedures.artillery.line_sheaf`."""
         return artillery.line_sheaf(tuple(aim), n, heading_deg)
 
     def home_edge_point(self, side: str, x: float, y: float) -> tuple[float, float]:
@@ -112,7 +112,7 @@ class FireSupportQueries:
     def strike_odds(self, side: str, aircraft: str, path) -> dict:
         """The exact odds of ``side``'s air strike by ``aircraft`` flying ``path`` now
         (arriving, shot down before it attacks, attacking on the aim): see
-        :func:`game.rules.air.strike_odds`."""
+        :func:`game.rules.procedures.air.strike_odds`."""
         return air.strike_odds(self.ctx, side, aircraft, path)
 
     def strike_targets(self, x: float, y: float) -> list[str]:

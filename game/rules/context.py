@@ -7,12 +7,14 @@ a phase reads and changes the battle only through it and the rule modules beside
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from game.rules.dice import Dice
-from game.rules.geometry import StandPose
-from game.rules.log import LogWriter
-from game.rules.scenario import Scenario
+from game.rules.files.log import LogWriter
+from game.rules.files.scenario import Scenario
 from game.rules.state import BattleState, StandState, Wreck, state_hash
+from game.rules.table.geometry import StandPose, footprint, footprints
+from game.rules.table.smoke import smoke_table
 
 
 class IllegalAction(ValueError):
@@ -34,6 +36,9 @@ class BattleContext:
         The :class:`~game.rules.rulesets.Ruleset` the scenario plays by.
     log_path : path, optional
         Where the battle log is written as the battle goes.
+    bail_out : callable
+        ``bail_out(ctx, carrier_id)``: the riders of a carrier just eliminated get out
+        (``transport.bail_out``; passed in, as the carriers' rules sit above the context).
     """
 
     def __init__(
@@ -43,6 +48,8 @@ class BattleContext:
         dice: Dice,
         ruleset,
         log_path: str | os.PathLike | None = None,
+        *,
+        bail_out: Callable[[BattleContext, str], None],
     ):
         self.scenario = scenario
         self.seed = int(seed)
@@ -85,6 +92,7 @@ class BattleContext:
         self.log = LogWriter(log_path)
         self.new_events: list[dict] = []
         self._bail_outs: list[str] = []  # carriers eliminated with riders aboard
+        self._bail_out = bail_out
 
     # ---------------------------------------------------------------- the log
 
@@ -96,11 +104,9 @@ class BattleContext:
         )
         self.new_events.append(ev)
         if self._bail_outs:  # riders of a carrier this line eliminated get out after it
-            from game.rules.transport import bail_out
-
             carriers, self._bail_outs = self._bail_outs, []
             for cid in carriers:
-                bail_out(self, cid)
+                self._bail_out(self, cid)
         return ev
 
     # ---------------------------------------------------------------- small queries
@@ -118,8 +124,6 @@ class BattleContext:
             return self.base_table
         seen, n = self._smoke_seen
         if smoke is not seen or len(smoke) != n:
-            from game.rules.artillery import smoke_table
-
             self._smoke_table = smoke_table(self.base_table, [(a.x, a.y) for a in smoke])
             self._smoke_seen = (smoke, len(smoke))
         return self._smoke_table
@@ -149,6 +153,17 @@ class BattleContext:
         """Every stand on the table and every wreck, as the geometry needs them."""
         out = [s.pose() for s in self.state.stands.values() if s.active and s.id != exclude]
         return out + [w.pose() for w in self.state.wrecks]
+
+    def room_at(self, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
+        """True when a footprint at (x, y, facing) overlaps no stand on the table but
+        ``ignore`` (000 08.03.05; wrecks never count)."""
+        fp = footprint(x, y, facing)
+        near = [
+            o.pose()
+            for o in self.state.stands.values()
+            if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
+        ]
+        return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
     def eliminate(self, s: StandState) -> None:
         """A stand is eliminated and leaves a wreck where it stood (000 07.05). A carrier's

@@ -12,8 +12,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from game.rules.data import UnitType
-from game.rules.geometry import StandPose
+from game.rules.charts.data import UnitType
+from game.rules.table.geometry import StandPose
 
 
 @dataclass

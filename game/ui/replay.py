@@ -1,7 +1,7 @@
 """The replay screen: a finished (or saved) battle shown after any number of its actions, with
 the battle log in step. Left/Right step by action, Page Up/Down by turn, Home/End to either
 end, Space plays and pauses at the chosen speed, the slider seeks anywhere (checkpoints make a
-jump a restore and a few actions, ``game.rules.replay``)."""
+jump a restore and a few actions, ``game.rules.files.replay``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class Sentences(Sequence):
     """The log panel's sentences of a battle log's lines 0..``upto``, each made when the panel
     first shows it: a long log (780k lines) is never put into words whole. ``note``, if given,
     is one more sentence after them (the log stops before the battle's end). The lines are
-    checked (``game.rules.logfields``): every one has its sentence."""
+    checked (``game.rules.files.logfields``): every one has its sentence."""
 
     def __init__(self, lines, upto: int, names: dict, sides: dict, note: str | None = None):
         self.lines, self.upto, self.names, self.sides = lines, upto, names, sides
@@ -49,8 +49,8 @@ class Sentences(Sequence):
 
 
 class ReplayScreen:
-    """A replay in the window. ``replay`` is a :class:`game.rules.replay.Replay` (a save's
-    actions) or a :class:`game.rules.logreplay.LogReplay` (a battle log's lines); ``on_back``
+    """A replay in the window. ``replay`` is a :class:`game.rules.files.replay.Replay` (a save's
+    actions) or a :class:`game.rules.files.logreplay.LogReplay` (a battle log's lines); ``on_back``
     is called by the Back button (None: it closes the window)."""
 
     def __init__(self, app, replay, on_back=None, title: str = ""):

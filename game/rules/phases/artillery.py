@@ -5,17 +5,17 @@ direct artillery fire procedure; rules-decisions "Artillery, smoke and air strik
 
 from __future__ import annotations
 
-from game.rules import air, artillery
 from game.rules.actions import Action, ArtilleryFire, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
+from game.rules.procedures import air, artillery
 
 
 def land_missions(ctx) -> None:
     """The missions plotted to land this turn fly or fire, alternating between the sides
     (the side with the initiative first, each side's in the order plotted): air strikes by
-    :func:`game.rules.air.fly_strike`, artillery by
-    :func:`game.rules.artillery.fire_mission` as indirect fire."""
+    :func:`game.rules.procedures.air.fly_strike`, artillery by
+    :func:`game.rules.procedures.artillery.fire_mission` as indirect fire."""
     st = ctx.state
     due = [m for m in st.missions if m.lands_turn <= st.turn]
     if not due:

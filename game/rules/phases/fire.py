@@ -3,10 +3,10 @@ in turn until both pass."""
 
 from __future__ import annotations
 
-from game.rules import combat
 from game.rules.actions import Action, Fire, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
+from game.rules.procedures import combat
 
 
 def fire_actions(ctx, side: str) -> list[Action]:

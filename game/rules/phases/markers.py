@@ -3,10 +3,10 @@ engine plays it through with the battle's dice."""
 
 from __future__ import annotations
 
-from game.rules import artillery, combat
-from game.rules.combat import marker_mods
-from game.rules.log import mods_json
+from game.rules.files.log import mods_json
 from game.rules.phases import Phase
+from game.rules.procedures import artillery, combat
+from game.rules.procedures.combat import marker_mods
 
 RESUPPLY_MOD = 4  # a depleted ATGM stand's resupply roll (000 07.03.04)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from game.rules import combat, melee, moves, transport
 from game.rules.actions import (
     Action,
     AssaultReply,
@@ -21,9 +20,10 @@ from game.rules.actions import (
     Pass,
     Unload,
 )
-from game.rules.combat import marker_mods
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase, opportunity
+from game.rules.procedures import combat, melee, moves, transport
+from game.rules.procedures.combat import marker_mods
 from game.rules.state import MovingGroup
 
 

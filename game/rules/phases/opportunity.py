@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-from game.rules import combat, moves, transport
 from game.rules.actions import (
     Action,
     CoveringFire,
@@ -12,10 +11,11 @@ from game.rules.actions import (
     LetPass,
     OpportunityFire,
 )
-from game.rules.combat import marker_mods
 from game.rules.context import IllegalAction
-from game.rules.geometry import StandPose
+from game.rules.procedures import combat, moves, transport
+from game.rules.procedures.combat import marker_mods
 from game.rules.state import CoveringWindow
+from game.rules.table.geometry import StandPose
 
 
 def covering_options(ctx, side: str) -> list[Action]:

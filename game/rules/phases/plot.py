@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 
-from game.rules import air, artillery
 from game.rules.actions import Action, Pass, PlotAirStrike, PlotMission
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
+from game.rules.procedures import air, artillery
 from game.rules.state import Mission
 
 OPTION_TARGETS = 8

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from game.rules.actions import Action, DeclareGroup, Pass
 from game.rules.context import IllegalAction
-from game.rules.geometry import base_contact
 from game.rules.phases import Phase
 from game.rules.state import StandState
+from game.rules.table.geometry import base_contact
 
 RULE_47 = "004 2"
 """The rule a Wehrmacht '47 posture line cites: the 004 sequence of play, step 2."""

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from game.rules.rowfiles import (
+from game.rules.charts.rowfiles import (
     ATGM_COLUMNS,
     STRICT,
     Atgm,

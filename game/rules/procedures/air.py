@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 
-from game.rules import combat
-from game.rules.artillery import attack_numbers, card_rule, deviation, resolve_on
-from game.rules.combat import marker_mods
-from game.rules.fire_data import aa_column_shift, shifted_differential
-from game.rules.odds import crt_result, read_cell
+from game.rules.charts.fire_data import aa_column_shift, shifted_differential
+from game.rules.procedures import combat
+from game.rules.procedures.artillery import attack_numbers, card_rule, deviation, resolve_on
+from game.rules.procedures.combat import marker_mods
+from game.rules.procedures.odds import crt_result, read_cell
 from game.rules.state import Mission, StandState
 
 AA_LIGHT_MOD = 1  # 004 AA chart: each AA stand 40 mm and under

@@ -28,7 +28,7 @@ import stat
 import threading
 from pathlib import Path
 
-from game.rules.jsonfile import (
+from game.rules.files.jsonfile import (
     JsonFileError,
     _decode,
     _parse,
@@ -176,7 +176,7 @@ def read_journal(path: str | os.PathLike) -> tuple[dict, dict[int, str]]:
     ------
     JsonFileError
         One line naming the file and the line: the file cannot be read (as
-        :func:`game.rules.jsonfile.read_json_file`), a line is not valid JSON or not an
+        :func:`game.rules.files.jsonfile.read_json_file`), a line is not valid JSON or not an
         object, the header is not a journal's or its ``actions`` is not a list or its
         ``state_hash`` not text, a line has no ``action`` object or no ``state_hash`` text.
     """

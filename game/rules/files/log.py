@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import IO
 
-from game.rules.jsonfile import is_json_int, is_json_number
+from game.rules.files.jsonfile import is_json_int, is_json_number
 
 FORMAT = "hulldown-log/1"
 PHASE_ORDER = (

@@ -5,8 +5,8 @@ Units: inches for lengths and coordinates (origin bottom-left, x right, y up), d
 facings (counter-clockwise from +x), movement points for costs. Everything here follows
 ``rules-decisions.md`` and is documented, with the rule numbers, in ``docs/rules.md``.
 
-The table of a map with its indexed terrain is :class:`game.rules.table.Table` (points and
-movement), whose sight lines are :mod:`game.rules.sight`; stand positions are passed in as
+The table of a map with its indexed terrain is :class:`game.rules.table.table.Table` (points and
+movement), whose sight lines are :mod:`game.rules.table.sight`; stand positions are passed in as
 :class:`StandPose` values, so one code path answers the UI's line-of-sight tool, the engine's
 fire check and the AI's sight matrix.
 """

@@ -1,8 +1,8 @@
 """The engine's walk of planned paths in 0.5" steps (000 08.03.02, 08.03.03, 09.00.01), for
 one path or many paths of one stand at once: :func:`walk_paths` lays out the steps of every
 path together, asks the terrain once for all their midpoints, builds the no-pass footprints'
-search tree once, and gives each path exactly the :class:`~game.rules.geometry.Walk` (to the
-last bit) that :meth:`game.rules.table.Table.walk` gives for that path alone (step by step, the
+search tree once, and gives each path exactly the :class:`~game.rules.table.geometry.Walk` (to the
+last bit) that :meth:`game.rules.table.table.Table.walk` gives for that path alone (step by step, the
 reference: tests/test_batched_preview.py holds the two together). Units: inches, movement
 points.
 """
@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely import Polygon, STRtree
 
-from game.rules.geometry import FREE_MOVE_IN, HALF, STEP_IN, Walk, corners, overlaps
+from game.rules.table.geometry import FREE_MOVE_IN, HALF, STEP_IN, Walk, corners, overlaps
 
 _REACH_IN = HALF * math.sqrt(2) + 1e-9  # half a footprint's diagonal: how far it reaches
 
@@ -115,7 +115,7 @@ def walk_paths(
 
     Parameters
     ----------
-    table : game.rules.table.Table
+    table : game.rules.table.table.Table
         The table walked on.
     paths : sequence of paths, each a sequence of (x, y)
         Polylines in inches, the stand's centre first; any number of them (none gives []).
@@ -131,7 +131,7 @@ def walk_paths(
     Returns
     -------
     list of Walk, one per path in order, each exactly what
-    :meth:`game.rules.table.Table.walk` gives for that path alone. Each step costs its length
+    :meth:`game.rules.table.table.Table.walk` gives for that path alone. Each step costs its length
     times the per-inch cost at its midpoint (see :meth:`Table.move_costs_at`) plus the costs
     paid on leaving an area (minefield); a step that cannot be paid is not taken unless the
     whole move so far is within ``free_in``; impassable ground, the table edge and ``no_pass``

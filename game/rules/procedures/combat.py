@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import shapely
 
 from game.rules.context import IllegalAction
-from game.rules.geometry import STAND_SIZE_IN, StandPose, engaged, footprint, in_front_arc
-from game.rules.log import mods_json, pos
-from game.rules.odds import (  # noqa: F401 - the CRT's arithmetic, read as combat.* too
+from game.rules.files.log import mods_json, pos
+from game.rules.procedures.odds import (  # noqa: F401 - the CRT's arithmetic, read as combat.* too
     attack_odds,
     cell_probabilities,
     cohesion_passes,
@@ -23,6 +22,7 @@ from game.rules.odds import (  # noqa: F401 - the CRT's arithmetic, read as comb
     p_cohesion,
     read_cell,
 )
+from game.rules.table.geometry import STAND_SIZE_IN, StandPose, engaged, footprint, in_front_arc
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 

@@ -4,7 +4,7 @@ table as it stood after any line of the log, forward and back.
 A log holds what happened, not every choice that led to it (who chose to act first, the end
 of a movement action and letting a move pass leave no line, and a move's line holds the
 points walked, not the path plotted), so a log is not played again through the engine as a
-save is (:mod:`game.rules.replay`). It is read: its ``start`` line gives the table, the
+save is (:mod:`game.rules.files.replay`). It is read: its ``start`` line gives the table, the
 terrain, the sides and the stands, each later line moves stands, sets markers, leaves wrecks
 and marks postures as the engine did when it wrote it. The tests hold the two replays of
 every battle of the regression corpus to the same stands at every action.
@@ -15,7 +15,7 @@ set up, position ``length`` after the last line.
 A log is read as a stream (``LogReplay.from_file``): each line is checked and applied as it
 is read, the lines are kept compressed in blocks, and the checkpoints are thinned as the log
 grows, so memory stays bounded however long the log (a 780k-line log took 1.4 GB before).
-Every field the replay or the log panel reads is checked first (:mod:`game.rules.logfields`),
+Every field the replay or the log panel reads is checked first (:mod:`game.rules.files.logfields`),
 and so is the order of the lines: one start line, first; turns that never go back nor skip;
 nothing after the end. A log with no end line (a battle stopped by a kill) replays what it
 holds, and :attr:`LogReplay.unfinished` says so.
@@ -33,11 +33,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from game.rules.artillery import clear_markers_of
 from game.rules.battle import Battle
-from game.rules.jsonfile import JsonFileError, iter_json_lines
-from game.rules.log import PHASE_ORDER, check_log_line
-from game.rules.logfields import (
+from game.rules.files.jsonfile import JsonFileError, iter_json_lines
+from game.rules.files.log import PHASE_ORDER, check_log_line
+from game.rules.files.logfields import (
     NOBODY,
     START,
     START_SIDE,
@@ -45,11 +44,12 @@ from game.rules.logfields import (
     Known,
     field_problem,
 )
+from game.rules.files.replay import TurnSteps
+from game.rules.files.scenario import ScenarioError, parse_scenario
 from game.rules.phases import posture as posture_phase
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
-from game.rules.replay import TurnSteps
-from game.rules.scenario import ScenarioError, parse_scenario
+from game.rules.procedures.artillery import clear_markers_of
 from game.rules.state import BattleState, Impact, SmokeArea, Wreck
 
 CHECKPOINT_EVERY = 25  # lines between checkpoints beside those at each turn's start, at first
@@ -180,7 +180,7 @@ class LogReplay(TurnSteps):
     ``events`` are the log's lines as JSON objects, the ``start`` line first (any iterable:
     a list, or the lines of a file as they are read); ``where`` names the log in errors;
     ``progress``, if given, is called as lines are read with the count read so far. The
-    attribute interface is that of :class:`game.rules.replay.Replay` (``battle``, ``length``,
+    attribute interface is that of :class:`game.rules.files.replay.Replay` (``battle``, ``length``,
     ``position``, ``events``, ``turn_starts``, ``goto``, ``step``, ``next_turn``,
     ``previous_turn``), so the replay screen shows either; ``step_name`` is "line".
     ``unfinished`` is None for a log that ends with its ``end`` line, else a sentence saying
@@ -192,7 +192,7 @@ class LogReplay(TurnSteps):
         The first problem met, one line naming the log, the line and the field: a line that
         breaks the log format (``check_log_line``); a field the replay or the log panel reads
         that is of the wrong type or names a side or stand that the start line does not
-        (:func:`game.rules.logfields.field_problem`); lines out of order (a start line that is
+        (:func:`game.rules.files.logfields.field_problem`); lines out of order (a start line that is
         not the first, turns going back or skipping one or past the battle's last, a turn not
         opening with its initiative roll, phases going back within a turn, a line after the
         end); a ruleset not built; a start line that is not a valid scenario.

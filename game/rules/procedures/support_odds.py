@@ -17,9 +17,10 @@ import math
 import numpy as np
 import shapely
 
-from game.rules import air, artillery
-from game.rules.geometry import footprint, footprints, heading_deg
+from game.rules.procedures import air, artillery
 from game.rules.state import StandState
+from game.rules.table.geometry import footprint, footprints, heading_deg
+from game.rules.table.smoke import MARKER_RADIUS_IN, marker_circle, on_marker
 
 NO_EFFECT = {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0}
 
@@ -40,8 +41,8 @@ def _placed(ctx, where) -> list[StandState]:
 
 def _under_all(stands, spots) -> list[list[StandState]]:
     """For each of ``spots`` (inches), the stands of ``stands`` whose footprint overlaps the 2"
-    marker there, by id (:func:`game.rules.artillery.stands_under` for placed stands): the
-    markers near a stand are drawn, as :func:`game.rules.artillery.marker_circle` draws
+    marker there, by id (:func:`game.rules.procedures.artillery.stands_under` for placed stands): the
+    markers near a stand are drawn, as :func:`game.rules.table.smoke.marker_circle` draws
     each, and tested, all at once."""
     out: list[list[StandState]] = [[] for _ in spots]
     if not stands or not spots:
@@ -50,12 +51,12 @@ def _under_all(stands, spots) -> list[list[StandState]]:
     xy = np.array([(s.x, s.y) for s in stands], dtype=float)
     sp = np.array(spots, dtype=float)
     d = np.hypot(sp[:, None, 0] - xy[None, :, 0], sp[:, None, 1] - xy[None, :, 1])
-    pi, si = np.nonzero(d <= artillery.MARKER_RADIUS_IN + 0.75)
+    pi, si = np.nonzero(d <= MARKER_RADIUS_IN + 0.75)
     if not len(pi):
         return out
     at = np.unique(pi)
     circles = dict(zip(at.tolist(), _circles(sp[at]), strict=True))
-    hit = shapely.intersects(fps[si], np.array([circles[k] for k in pi.tolist()], dtype=object))
+    hit = on_marker(fps[si], np.array([circles[k] for k in pi.tolist()], dtype=object))
     for p, k, h in zip(pi.tolist(), si.tolist(), hit, strict=True):
         if h:
             out[p].append(stands[k])
@@ -64,9 +65,9 @@ def _under_all(stands, spots) -> list[list[StandState]]:
 
 def _circles(spots) -> np.ndarray:
     """The 2" markers centred at ``spots`` (an (n, 2) array), as
-    :func:`game.rules.artillery.marker_circle` draws each, all at once."""
+    :func:`game.rules.table.smoke.marker_circle` draws each, all at once."""
     points = shapely.points(spots[:, 0], spots[:, 1])
-    return shapely.buffer(points, artillery.MARKER_RADIUS_IN, quad_segs=16)
+    return shapely.buffer(points, MARKER_RADIUS_IN, quad_segs=16)
 
 
 def _add(total: dict, sid: str, chances: dict, p: float) -> None:
@@ -172,14 +173,14 @@ def entry_odds(ctx, stand_id: str, points, facing_deg: float) -> dict:
     pts = [tuple(p) for p in points]
     if not todo or len(pts) < 2:
         return {"markers": [], **NO_EFFECT}
-    reach = artillery.MARKER_RADIUS_IN + 0.75
+    reach = MARKER_RADIUS_IN + 0.75
     todo = [i for i in todo if any(math.hypot(x - i.x, y - i.y) <= reach for x, y in pts)]
     if not todo:
         return {"markers": [], **NO_EFFECT}
     heads = [heading_deg(*pts[k - 1], *pts[k]) % 360.0 for k in range(1, len(pts))]
     heads = [heads[0], *heads]
     swept = shapely.union_all([footprint(x, y, h) for (x, y), h in zip(pts, heads, strict=True)])
-    entered = [i for i in todo if shapely.intersects(swept, artillery.marker_circle(i.x, i.y))]
+    entered = [i for i in todo if on_marker(swept, marker_circle(i.x, i.y))]
     if not entered:
         return {"markers": [], **NO_EFFECT}
     marker = s.movement_marker or bool(ctx.rules.full_game)

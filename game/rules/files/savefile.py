@@ -9,9 +9,9 @@ import json
 import os
 
 from game.rules.actions import Action, ActionFieldError, action_from_dict, describe_value
-from game.rules.journal import JOURNAL_FORMAT, is_journal, read_journal
-from game.rules.jsonfile import JsonFileError, is_json_int, read_json_file
-from game.rules.scenario import Scenario, ScenarioError, parse_scenario
+from game.rules.files.journal import JOURNAL_FORMAT, is_journal, read_journal
+from game.rules.files.jsonfile import JsonFileError, is_json_int, read_json_file
+from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 
 SAVE_FORMAT = "hulldown-save/2"
 """Saves written now: ``scenario_hash`` and ``actions_hash`` are required."""

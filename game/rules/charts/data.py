@@ -18,8 +18,8 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from game.rules.fire_data import FireSupportData, load_fire_support
-from game.rules.rowfiles import (
+from game.rules.charts.fire_data import FireSupportData, load_fire_support
+from game.rules.charts.rowfiles import (
     ATGM_COLUMNS,
     STRICT,
     Atgm,
@@ -30,8 +30,8 @@ from game.rules.rowfiles import (
     read_toml,
     validate,
 )
-from game.rules.shipped import shipped_dir
-from game.rules.units import FullUnit, load_full_units
+from game.rules.charts.units import FullUnit, load_full_units
+from game.rules.files.shipped import shipped_dir
 
 DATA_DIR = shipped_dir("assets/data")
 ASSETS_DIR = DATA_DIR.parent

@@ -1,13 +1,13 @@
 """The combat results table's arithmetic (000 04.00, 07.04-07.06; 002 CRT notes): whether a
 cohesion roll passes and how likely it is, what a cell does to a stand's markers, and the exact
 odds of an attack before rolling. Pure functions of the tables and the numbers; the fire
-procedure (:mod:`game.rules.combat`) and every odds query use them."""
+procedure (:mod:`game.rules.procedures.combat`) and every odds query use them."""
 
 from __future__ import annotations
 
 from itertools import product
 
-from game.rules.data import Crt
+from game.rules.charts.data import Crt
 
 
 def cohesion_passes(roll: int, total: int, level: int) -> bool:
@@ -71,7 +71,7 @@ def cell_probabilities(crt: Crt, differential: int, combat_mod: int) -> dict[str
 
 def attack_odds(crt: Crt, setups: list, S: bool, D: bool) -> dict:
     """Exact odds of an attack before rolling: each legal shot in order (``setups``: the
-    :class:`~game.rules.combat.FireSetup` of each shot), then the target.
+    :class:`~game.rules.procedures.combat.FireSetup` of each shot), then the target.
 
     Returns {"shots": [{"attacker", "weapon", "p_fire", "none", "S", "D", "E"}], "final":
     {"unchanged", "S", "D", "SD", "eliminated"}, "p_eliminated"}. Per shot, "none/S/D/E" are

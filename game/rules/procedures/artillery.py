@@ -15,23 +15,20 @@ import math
 
 import shapely
 
-from game.rules import combat
-from game.rules.combat import Mod, halved_up, marker_mods, target_terrain_mods
+from game.rules.charts.fire_data import IMPACT_DIAMETER_IN
 from game.rules.context import IllegalAction
-from game.rules.fire_data import IMPACT_DIAMETER_IN
-from game.rules.geometry import (
-    OVERLAP_SQ_IN,
+from game.rules.files.log import mods_json
+from game.rules.procedures import combat
+from game.rules.procedures.combat import Mod, halved_up, marker_mods, target_terrain_mods
+from game.rules.procedures.odds import read_cell
+from game.rules.state import Impact, SmokeArea, StandState
+from game.rules.table.geometry import (
     StandPose,
-    TerrainFeature,
     footprint,
     footprints,
 )
-from game.rules.log import mods_json
-from game.rules.odds import read_cell
-from game.rules.state import Impact, SmokeArea, StandState
-from game.rules.table import Table
+from game.rules.table.smoke import MARKER_RADIUS_IN, marker_circle, on_marker
 
-MARKER_RADIUS_IN = IMPACT_DIAMETER_IN / 2
 SHEAF_TOUCH_IN = IMPACT_DIAMETER_IN + 1e-6
 """Each marker of a sheaf after the first touches one laid before it: centres at most 2"
 apart (rules-decisions: "each touching the next")."""
@@ -42,11 +39,6 @@ def card_rule(ctx, modern: str, wwii: str) -> str:
     """The rule a log line cites: ``"002 <modern>"`` in the full Modern game, else
     ``"004 <wwii>"`` (Wehrmacht '47)."""
     return f"002 {modern}" if ctx.scenario.ruleset == "modern-full" else f"004 {wwii}"
-
-
-def marker_circle(x: float, y: float) -> shapely.Geometry:
-    """An impact marker or smoke area centred at (x, y): a 2" circle (64-sided polygon)."""
-    return shapely.Point(x, y).buffer(MARKER_RADIUS_IN, quad_segs=16)
 
 
 def is_artillery(s: StandState) -> bool:
@@ -208,7 +200,7 @@ def stands_under(ctx, x: float, y: float) -> list[StandState]:
     circle = marker_circle(x, y)
     fps = footprints([s.pose() for s in near])
     # overlapping by a positive area, as stands overlap; touching is not (RD "Artillery")
-    hit = shapely.area(shapely.intersection(fps, circle)) > OVERLAP_SQ_IN
+    hit = on_marker(fps, circle)
     return sorted((s for s, h in zip(near, hit, strict=True) if h), key=lambda s: s.id)
 
 
@@ -385,15 +377,8 @@ def entered_impacts(ctx, s: StandState, points, headings) -> None:
     for imp in todo:
         if not s.active:
             return
-        if shapely.intersection(swept, marker_circle(imp.x, imp.y)).area > OVERLAP_SQ_IN:
+        if on_marker(swept, marker_circle(imp.x, imp.y)):
             impact_attack(ctx, imp, s, "entered", True)
-
-
-def smoke_table(base, centres) -> Table:
-    """``base`` (a :class:`~game.rules.table.Table`) with a 2" smoke area at each of
-    ``centres`` (inches) added to its terrain."""
-    extra = [TerrainFeature("smoke", marker_circle(x, y)) for x, y in centres]
-    return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types)
 
 
 def clear_markers(ctx) -> None:

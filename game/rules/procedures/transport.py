@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import math
 
-from game.rules import combat
 from game.rules.actions import Mount, Unload
-from game.rules.combat import marker_mods
 from game.rules.context import IllegalAction
-from game.rules.geometry import base_contact
-from game.rules.log import pos
+from game.rules.files.log import pos
+from game.rules.procedures import combat
+from game.rules.procedures.combat import marker_mods
 from game.rules.state import MovingGroup, StandState
+from game.rules.table.geometry import base_contact
 
 SPOTS = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0))
 """(forward, left) offsets in inches of the four spots beside a carrier: behind, left, right,
@@ -52,8 +52,6 @@ def spot_xy(carrier: StandState, spot: int) -> tuple[float, float]:
 def spot_problem(ctx, carrier: StandState, rider: StandState, spot: int) -> str | None:
     """Why ``rider`` may not be set down at ``spot`` beside ``carrier``, or None: on the
     table, on ground a foot stand may enter, with room (no overlap with a stand)."""
-    from game.rules.moves import room_at
-
     if spot not in range(len(SPOTS)):
         return f"spot {spot} is not 0 (behind), 1 (left), 2 (right) or 3 (in front)"
     x, y = spot_xy(carrier, spot)
@@ -63,7 +61,7 @@ def spot_problem(ctx, carrier: StandState, rider: StandState, spot: int) -> str 
     costs, _ = t.move_costs_at([x], [y], "F")
     if t.crosses_impassable(((x, y),)) or not math.isfinite(float(costs[0])):
         return "that spot is on ground the stand may not enter"
-    if not room_at(ctx, x, y, carrier.facing_deg, ignore=rider.id):
+    if not ctx.room_at(x, y, carrier.facing_deg, ignore=rider.id):
         return "another stand is in the way there"
     return None
 

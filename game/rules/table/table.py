@@ -1,7 +1,7 @@
 """The table of one map: its size and terrain, indexed once (STRtrees and prepared
 geometries) for fast queries of the ground under points and of movement along paths; its
-sight lines are the :class:`~game.rules.sight.SightMixin` it inherits. Units as in
-:mod:`game.rules.geometry`: inches, degrees, movement points.
+sight lines are the :class:`~game.rules.table.sight.SightMixin` it inherits. Units as in
+:mod:`game.rules.table.geometry`: inches, degrees, movement points.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import numpy as np
 import shapely
 from shapely import LineString, Polygon, STRtree
 
-from game.rules.data import TerrainType
-from game.rules.geometry import (
+from game.rules.charts.data import TerrainType
+from game.rules.table.geometry import (
     _ERODE_IN,
     FREE_MOVE_IN,
     HALF,
@@ -27,8 +27,8 @@ from game.rules.geometry import (
     footprint,
     overlaps,
 )
-from game.rules.sight import SightMixin
-from game.rules.walks import step_layout, walk_paths
+from game.rules.table.sight import SightMixin
+from game.rules.table.walks import step_layout, walk_paths
 
 
 def _erode(geom: shapely.Geometry) -> shapely.Geometry:
@@ -439,7 +439,7 @@ class Table(SightMixin):
         """:meth:`walk` for many paths of one stand at once (one terrain query for all their
         steps, one search tree of ``no_pass``): a list of Walk, one per path in order, each
         exactly what :meth:`walk` gives for it (000 08.03.02, 09.00.01). Raises ValueError
-        when a path has no point. See :func:`game.rules.walks.walk_paths`."""
+        when a path has no point. See :func:`game.rules.table.walks.walk_paths`."""
         return walk_paths(self, paths, mp_allowed, movement_class, free_in, no_pass)
 
     def crosses_impassable(self, path: Sequence[tuple[float, float]]) -> bool:

@@ -1,5 +1,5 @@
 """The shape of a scenario file (``hulldown-scenario/1``, docs/formats.md) as pydantic
-models: the first of the scenario checks (``game.rules.scenario`` runs the rules and geometry
+models: the first of the scenario checks (``game.rules.files.scenario`` runs the rules and geometry
 checks on what these accept). Units: inches, degrees."""
 
 from __future__ import annotations

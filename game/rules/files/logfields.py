@@ -1,9 +1,9 @@
 """The types of every field a battle log's replay reads (``hulldown replay LOG.jsonl``): the
-replay's own reading of the lines (:mod:`game.rules.logreplay`) and the log panel's sentences
+replay's own reading of the lines (:mod:`game.rules.files.logreplay`) and the log panel's sentences
 (``game.ui.logtext.describe``), checked before either reads a line, as the save loader checks
 a save's fields before its replay.
 
-:func:`check_log_line` (``game.rules.log``) holds a line to the log format; this holds it to
+:func:`check_log_line` (``game.rules.files.log``) holds a line to the log format; this holds it to
 what the replay assumes besides: sides and stands that the start line names, whole numbers
 where a sentence writes ``{:+d}``, text where it calls a string method, true/false where it
 tests. Before this check, 67 hostile logs raised from the panel's sentences
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.rules.jsonfile import is_json_int, is_json_number
-from game.rules.log import CRT_CELLS, STOPPED_BY
+from game.rules.files.jsonfile import is_json_int, is_json_number
+from game.rules.files.log import CRT_CELLS, STOPPED_BY
 
 
 @dataclass(frozen=True)
@@ -338,7 +338,7 @@ START = obj(
     }
 )
 """The start line's layout that the replay rebuilds its scenario from; the values are then
-checked as a scenario file's are (``game.rules.logreplay.scenario_of_start``)."""
+checked as a scenario file's are (``game.rules.files.logreplay.scenario_of_start``)."""
 NOBODY = Known(frozenset(), frozenset())
 """What a start line is checked against (it names the sides and stands itself)."""
 

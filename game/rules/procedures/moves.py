@@ -12,11 +12,12 @@ import math
 
 import numpy as np
 
-from game.rules import artillery, combat, melee, transport
 from game.rules.actions import Action, Move, MoveAttempt
-from game.rules.combat import FireSetup, marker_mods, sight_info
 from game.rules.context import IllegalAction
-from game.rules.geometry import (
+from game.rules.procedures import artillery, combat, melee, transport
+from game.rules.procedures.combat import FireSetup, marker_mods, sight_info
+from game.rules.state import MovingGroup, PendingMove, StandState
+from game.rules.table.geometry import (
     FREE_MOVE_IN,
     STEP_IN,
     StandPose,
@@ -27,7 +28,6 @@ from game.rules.geometry import (
     overlaps,
     path_after,
 )
-from game.rules.state import MovingGroup, PendingMove, StandState
 
 PASS_THROUGH_MOD = (
     3  # cohesion penalty of the nerve roll to pass through an enemy stand (001 8.3.6)
@@ -201,12 +201,12 @@ def move_samples(ctx, moving: MovingGroup) -> list[Action]:
             vertical = ctx.side_spec[s.side].entry_edge in ("left", "right")
             base, limit = (s.y, d) if vertical else (s.x, w)
             along = [v for v in (base, base - 3, base + 3) if 0.5 <= v <= limit - 0.5]
-            if not any(room_at(ctx, *edge_point(ctx, s, v), 0.0) for v in along):
+            if not any(ctx.room_at(*edge_point(ctx, s, v), 0.0) for v in along):
                 # stands in the way there: the nearest points of the edge with room
                 free = [
                     v
                     for v in np.arange(0.5, limit - 0.5 + 1e-9, STEP_IN)
-                    if room_at(ctx, *edge_point(ctx, s, float(v)), 0.0)
+                    if ctx.room_at(*edge_point(ctx, s, float(v)), 0.0)
                 ]
                 along = sorted(free, key=lambda v: (abs(v - base), v))[:2]
             starts = [edge_point(ctx, s, float(v)) for v in along]
@@ -377,20 +377,8 @@ def check_entry(ctx, s: StandState, path) -> None:
             f'{s.id} must drive onto the table: end its path at least 0.5" in from the edge'
         )
     heading = heading_deg(x, y, *path[1]) if len(path) > 1 else s.facing_deg
-    if not room_at(ctx, x, y, heading):
+    if not ctx.room_at(x, y, heading):
         raise IllegalAction(f"there is no room for {s.id} to enter there")
-
-
-def room_at(ctx, x: float, y: float, facing: float, ignore: str | None = None) -> bool:
-    """True when a footprint at (x, y, facing) overlaps no stand on the table but
-    ``ignore`` (000 08.03.05; wrecks never count)."""
-    fp = footprint(x, y, facing)
-    near = [
-        o.pose()
-        for o in ctx.state.stands.values()
-        if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
-    ]
-    return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
 
 
 def road_flags(ctx, points) -> tuple[bool, ...]:
@@ -494,7 +482,7 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
         mods = [("pass_through", PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
         nerve = {"enemy": pm.blocker, **combat.cohesion_roll(ctx, mods, ctx.cohesion_level(s.side))}
         x, y = pm.points[end]
-        if not nerve["passed"] and room_at(ctx, x, y, pm.facing_deg, ignore=s.id):
+        if not nerve["passed"] and ctx.room_at(x, y, pm.facing_deg, ignore=s.id):
             facing = pm.facing_deg  # it stays, and may still turn as the player asked
     ev = dict(
         side=pm.side,

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 from pydantic.dataclasses import dataclass
 
-from game.rules.rowfiles import STRICT, NonNeg, Positive, read_toml, validate
+from game.rules.charts.rowfiles import STRICT, NonNeg, Positive, read_toml, validate
 
 IMPACT_DIAMETER_IN = 2.0
 """An impact marker is a circle 2" across (rules-decisions "Artillery, smoke and air

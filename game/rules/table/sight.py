@@ -1,7 +1,7 @@
 """Sight on the table (000 07.01, 07.08; 001 6.1; rules-decisions "Line of sight"): from
 every firer to every target at once on numpy arrays, the answer the LOS tool shows, the fire
 check uses and the AI's sight matrices read. :class:`SightMixin` is part of
-:class:`game.rules.table.Table`, whose indexed terrain it reads."""
+:class:`game.rules.table.table.Table`, whose indexed terrain it reads."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from game.rules.data import Ruleset
-from game.rules.geometry import (
+from game.rules.charts.data import Ruleset
+from game.rules.table.geometry import (
     ANGLE_EPS_DEG,
     CONTACT_IN,
     HALF,
@@ -30,7 +30,7 @@ from game.rules.geometry import (
 
 
 class SightMixin:
-    """The sight queries of a :class:`~game.rules.table.Table`."""
+    """The sight queries of a :class:`~game.rules.table.table.Table`."""
 
     # ---------------------------------------------------------------- sight
 

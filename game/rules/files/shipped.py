@@ -20,7 +20,7 @@ def shipped_dir(name: str) -> Path:
     install), else under the installation's data root (``pip install .`` of the wheel, which
     carries them as data files: a venv's ``share/hulldown/NAME``, or the user base's for a
     ``--user`` install). When neither exists, the source tree's path, so an error names it."""
-    here = Path(__file__).resolve().parents[2] / name
+    here = Path(__file__).resolve().parents[3] / name
     if here.is_dir():
         return here
     roots = [sysconfig.get_path("data"), sys.prefix, sys.exec_prefix, site.getuserbase()]

@@ -25,11 +25,11 @@ import shapely
 from pydantic import BaseModel, ValidationError
 from shapely.geometry import shape
 
-from game.rules.data import RulesData, UnitType, load_rules_data
-from game.rules.fire_data import air_support_problems
-from game.rules.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
-from game.rules.jsonfile import JsonFileError, is_json_number, read_json_file, write_atomic
-from game.rules.scenario_file import (
+from game.rules.charts.data import RulesData, UnitType, load_rules_data
+from game.rules.charts.fire_data import air_support_problems
+from game.rules.charts.units import carried_problems, units_files
+from game.rules.files.jsonfile import JsonFileError, is_json_number, read_json_file, write_atomic
+from game.rules.files.scenario_file import (
     MAX_FEATURES,
     MAX_STANDS,
     MAX_VERTICES,
@@ -42,8 +42,8 @@ from game.rules.scenario_file import (
     capped_lists,
     over_cap,
 )
-from game.rules.table import Table
-from game.rules.units import carried_problems, units_files
+from game.rules.table.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
+from game.rules.table.table import Table
 
 FORMAT = "hulldown-scenario/1"
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}

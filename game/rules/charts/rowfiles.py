@@ -1,6 +1,6 @@
 """The rules data files' common parts: the error every loader raises, strict pydantic
 settings, the ATGM mount, and reading CSV and TOML tables with one problem line per bad cell
-(``file: field: problem``). :mod:`game.rules.data` and :mod:`game.rules.units` build on them."""
+(``file: field: problem``). :mod:`game.rules.charts.data` and :mod:`game.rules.charts.units` build on them."""
 
 from __future__ import annotations
 
