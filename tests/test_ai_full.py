@@ -30,16 +30,24 @@ def _movement(stands, width=48):
     return b
 
 
-@pytest.mark.parametrize(("enemy_x", "boards"), [(46, True), (24, False)])
-def test_infantry_boards_an_empty_carrier_beside_it_when_the_enemy_is_far(enemy_x, boards):
+@pytest.mark.parametrize(
+    ("unit", "enemy_x", "boards"),
+    [
+        ("US Mech Infantry", 46, True),
+        ("US Mech Infantry", 24, False),
+        ("US TOW Team", 46, False),
+    ],
+)
+def test_infantry_boards_an_empty_carrier_beside_it_when_the_enemy_is_far(unit, enemy_x, boards):
     """The M113 (18 MP; 9 when it loads) has room and the infantry (4 MP) stands behind it.
     With the T-72 about 37" off, riding takes the infantry 9" nearer, walking 4": it boards,
     and the carrier drives on with it. With the T-72 about 16" off the infantry is nearly
-    where a carrier would set it down (12" from the enemy): it does not board."""
+    where a carrier would set it down (12" from the enemy): it does not board. A TOW team
+    (37" of range) is where it is needed 37" off: it does not board either."""
     b = _movement(
         [
             ("A1", "A", "M113A3", 10, 12, 0),
-            ("A2", "A", "US Mech Infantry", 9, 12, 0),
+            ("A2", "A", unit, 9, 12, 0),
             ("B1", "B", "T-72", enemy_x, 20, 180),
         ]
     )

@@ -66,12 +66,15 @@ class FullGameChooser:
     def _way_to_go(self, battle, s) -> float:
         """How far (inches) foot stand ``s`` still has to go to where it is needed: to
         within :data:`UNLOAD_NEAR_IN` of the nearest enemy stand on the table (where a carrier
-        sets its riders down), or to the fight's likely place while none is on the table."""
+        sets its riders down), or within its weapon's range where that reaches further (an
+        ATGM team fires from afar), or to the fight's likely place while none is on the
+        table."""
         enemies = self._enemies(battle, s.side)
         if not enemies:
             gx, gy = self._goal(battle, s, [])
             return math.hypot(gx - s.x, gy - s.y)
-        return max(0.0, self._nearest_enemy_in(battle, s.x, s.y, s.side) - UNLOAD_NEAR_IN)
+        near = max(UNLOAD_NEAR_IN, float(s.unit.max_range_in))
+        return max(0.0, self._nearest_enemy_in(battle, s.x, s.y, s.side) - near)
 
     def _has_shot(self, battle, s) -> bool:
         """Whether an enemy stand on the table is in sight and in range of ``s`` (the
