@@ -349,3 +349,28 @@ def test_000_08_02_02_a_side_whose_ghq_falls_mid_phase_issues_no_further_orders(
     with pytest.raises(IllegalAction):
         b.apply(MoveAttempt("A", "2", True))
     assert MoveAttempt("A", "2", False) in b.legal_actions()
+
+
+def test_002_8_6_a_wheeled_vehicle_overruns_without_the_tracked_plus_3():
+    """002 8.6 by hand, the wheeled case: a BTR-80 (W, 20 MP: 8" of clear ground costs 16)
+    drives through a Motor Rifle stand. The defender rolls 14 with no modifier (+3 is only
+    against a tracked vehicle, and the BTR carries no one): 14 <= 15 passes, no attack. The
+    BTR rolls 5 and passes."""
+    b = battle(
+        [("A1", "A", "BTR-80", 10, 12, 0), ("B1", "B", "Motor Rifle Infantry", 14, 12, 90)],
+        [3, 4, 3, 4, 5, 14, 5],
+        ruleset="modern-full",
+    )
+    for _ in range(2):
+        b.apply(ChooseFirst("A", "A"))
+        b.apply(Pass("A"))
+        b.apply(Pass("B"))
+    b.apply(ChooseFirst("A", "A"))
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
+    if b.decision().kind == "opportunity_fire":
+        b.apply(LetPass("B"))
+    (line,) = [e for e in b.log.events if e["event"] == "overrun"]
+    assert line["defender_roll"]["mods"] == [] and line["defender_roll"]["total"] == 14
+    assert line["defender_roll"]["passed"] and line["attack_on_defender"] is None
+    assert line["attacker_roll"]["passed"] and not b.state.stands["B1"].eliminated
