@@ -427,15 +427,7 @@ def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
             if setup is not None:
                 attacks.setdefault(t.id, []).append((p_laid[sid], setup))
     for tid, marks in attacks.items():
-        t = ctx.stand(tid)
-        dist = {(t.S, t.D, False): 1.0}  # (S, D, eliminated) -> chance
-        for p, setup in marks:
-            dist = _after_attack(ctx, dist, p, setup)
-        final = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
-        for (s, d, e), q in dist.items():
-            key = "E" if e else "D" if d and not t.D else "S" if s and not t.S else "none"
-            final[key] += q
-        out[tid] = final
+        out[tid] = result_chances(ctx, ctx.stand(tid), marks)
     return {"p_laid": p_laid, "p_on_aim": p_on, "stands": out}
 
 
@@ -444,7 +436,7 @@ def result_chances(ctx, t: StandState, attacks) -> dict[str, float]:
     :func:`impact_setup` or :func:`attack_numbers` give it), made in turn): the chance of
     each of "none", "S", "D" (and not eliminated) and "E", as :func:`mission_odds` gives
     them."""
-    dist = {(t.S, t.D, False): 1.0}
+    dist = {(t.S, t.D, False): 1.0}  # (S, D, eliminated) -> chance
     for p, setup in attacks:
         dist = _after_attack(ctx, dist, p, setup)
     final = {"none": 0.0, "S": 0.0, "D": 0.0, "E": 0.0}
