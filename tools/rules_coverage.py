@@ -280,7 +280,9 @@ def render(report: Report, extra: dict[str, str] | None = None) -> str:
                 findings.append(row)
                 count, example = "**0**", "**never happened**"
             else:
-                count, example = "0", f"cannot happen here: {why}"
+                # a reason of --why: the rule can happen, but these players never lead to it
+                lead = "not played to here" if row.key in extra else "cannot happen here"
+                count, example = "0", f"{lead}: {why}"
         lines.append(f"| {row.rule} | {row.where} | {count} | {example} |")
     lines += ["", f"## Findings: {len(findings)} rules never happened", ""]
     lines += [f"- `{r.key}`: {r.rule} ({r.where})" for r in findings] or ["None."]
