@@ -13,7 +13,7 @@ from game.rules.dice import Dice
 from game.rules.files.log import LogWriter
 from game.rules.files.scenario import Scenario
 from game.rules.state import BattleState, StandState, Wreck, state_hash
-from game.rules.table.geometry import StandPose, footprint, footprints
+from game.rules.table.geometry import StandPose, footprint, footprints, overlaps
 from game.rules.table.smoke import smoke_table
 
 
@@ -163,7 +163,7 @@ class BattleContext:
             for o in self.state.stands.values()
             if o.active and o.id != ignore and abs(o.x - x) < 1.5 and abs(o.y - y) < 1.5
         ]
-        return not any(fp.intersection(o).area > 1e-6 for o in footprints(near))
+        return not any(overlaps(fp, o) for o in footprints(near))
 
     def eliminate(self, s: StandState) -> None:
         """A stand is eliminated and leaves a wreck where it stood (000 07.05). A carrier's
