@@ -872,3 +872,25 @@ def test_full_game_a_click_on_an_enemy_ends_the_move_in_contact_and_opens_the_as
     assert s.battle.decision().kind == "close_assault"
     s.update(0.016)
     assert "Close assault" in s._panel_text and "to eliminate it" in s._panel_text
+
+
+def test_a_wehrmacht_47_tl2_tank_is_picked_for_a_movement_group_by_click(app):
+    """004 step 2 on screen: a Pz VIB (TL2) is clicked and declared into a movement group
+    like any stand (the screen had said it was "already in movement group")."""
+    d = scenario_dict(
+        [("A1", "A", "Pz VIB", 10, 12, 0), ("B1", "B", 'M26 "Pershing"', 40, 12, 180)],
+        generation=(None, None),
+        sighting=20,
+        ruleset="wwii-47",
+    )
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, 3, 3, 3, 3]))
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    assert isinstance(s.mode, PostureMode)
+    click_at(s, 10, 12)
+    assert s.mode.picked == ["A1"]
+    key(s, pygame.K_RETURN)
+    assert b.stand("A1").posture == "movement" and b.stand("A1").movement_marker is False
+    assert "movement group M1" in " ".join(s.log_lines)
