@@ -149,11 +149,13 @@ def nearest_stand(ctx, x: float, y: float) -> tuple[StandState | None, list[int]
     return tied[k - 1], [k]
 
 
-def nearest_stands(ctx, x: float, y: float) -> list[StandState]:
+def nearest_stands(ctx, x: float, y: float, stands=None) -> list[StandState]:
     """The active stands nearest (x, y) by centre distance, friend or foe, those at the same
-    distance (to 1e-6") all of them, by id (002 air strike step 8)."""
+    distance (to 1e-6") all of them, by id (002 air strike step 8). ``stands``: the stands to
+    choose among (the odds place them where they are expected to be), else the battle's."""
+    pool = ctx.state.stands.values() if stands is None else stands
     cands = sorted(
-        ((math.hypot(s.x - x, s.y - y), s.id, s) for s in ctx.state.stands.values() if s.active),
+        ((math.hypot(s.x - x, s.y - y), s.id, s) for s in pool if s.active),
         key=lambda e: (e[0], e[1]),
     )
     return [c[2] for c in cands if c[0] <= cands[0][0] + 1e-6] if cands else []

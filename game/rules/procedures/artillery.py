@@ -369,16 +369,28 @@ def entered_impacts(ctx, s: StandState, points, headings) -> None:
     6: "stands entering artillery impact markers roll for effect"): ``points`` and
     ``headings`` are its walked path's step centres and facings (inches, degrees). Its swept
     footprint must overlap the marker by a positive area (touching it is not entering)."""
-    todo = [i for i in ctx.state.impacts if s.id not in i.hit]
-    if not todo or not points:
-        return
-    fps = [footprint(x, y, h) for (x, y), h in zip(points, headings, strict=False)]
-    swept = shapely.union_all(fps)
-    for imp in todo:
+    for imp in entered_markers(ctx, s, points, headings):
         if not s.active:
             return
-        if on_marker(swept, marker_circle(imp.x, imp.y)):
-            impact_attack(ctx, imp, s, "entered", True)
+        impact_attack(ctx, imp, s, "entered", True)
+
+
+def entered_markers(ctx, s: StandState, points, headings) -> list:
+    """The impact markers on the table that a stand walked through ``points`` (step centres,
+    inches) at ``headings`` (degrees at each) enters and that have not attacked it yet (002
+    step 6: once per marker): its swept footprint overlaps each by a positive area. The one
+    test of entering a marker, for the move and for its odds before it."""
+    reach = MARKER_RADIUS_IN + 0.75  # no footprint point is farther from its centre
+    todo = [
+        i
+        for i in ctx.state.impacts
+        if s.id not in i.hit and any(math.hypot(x - i.x, y - i.y) <= reach for x, y in points)
+    ]
+    if not todo:
+        return []
+    fps = [footprint(x, y, h) for (x, y), h in zip(points, headings, strict=False)]
+    swept = shapely.union_all(fps)
+    return [i for i in todo if on_marker(swept, marker_circle(i.x, i.y))]
 
 
 def clear_markers(ctx) -> None:

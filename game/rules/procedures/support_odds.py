@@ -12,15 +12,14 @@ where they are. Units: inches."""
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 import shapely
 
 from game.rules.procedures import air, artillery
 from game.rules.state import StandState
-from game.rules.table.geometry import footprint, footprints, heading_deg
-from game.rules.table.smoke import MARKER_RADIUS_IN, marker_circle, on_marker
+from game.rules.table.geometry import footprints, heading_deg
+from game.rules.table.smoke import MARKER_RADIUS_IN, on_marker
 
 NO_EFFECT = {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0}
 
@@ -146,9 +145,7 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
         if p <= 0:
             continue
         x, y = poa[0] + dx, poa[1] + dy
-        dist = [(math.hypot(s.x - x, s.y - y), s.id, s) for s in stands]
-        best = min(d for d, _, _ in dist)
-        tied = [s for d, _, s in sorted(dist, key=lambda e: (e[0], e[1])) if d <= best + 1e-6]
+        tied = air.nearest_stands(ctx, x, y, stands)  # the engine's choice, ties by a die
         for t in tied:
             key = (t.id, t.x, t.y, ctx.table.terrain_at(x, y))
             if key not in known:
@@ -169,18 +166,11 @@ def entry_odds(ctx, stand_id: str, points, facing_deg: float) -> dict:
     made as the engine makes them when its move ends (the stand where it stops, carrying a
     movement marker in the full games)."""
     s = ctx.stand(stand_id)
-    todo = [i for i in ctx.state.impacts if s.id not in i.hit]
     pts = [tuple(p) for p in points]
-    if not todo or len(pts) < 2:
-        return {"markers": [], **NO_EFFECT}
-    reach = MARKER_RADIUS_IN + 0.75
-    todo = [i for i in todo if any(math.hypot(x - i.x, y - i.y) <= reach for x, y in pts)]
-    if not todo:
+    if not ctx.state.impacts or len(pts) < 2:
         return {"markers": [], **NO_EFFECT}
     heads = [heading_deg(*pts[k - 1], *pts[k]) % 360.0 for k in range(1, len(pts))]
-    heads = [heads[0], *heads]
-    swept = shapely.union_all([footprint(x, y, h) for (x, y), h in zip(pts, heads, strict=True)])
-    entered = [i for i in todo if on_marker(swept, marker_circle(i.x, i.y))]
+    entered = artillery.entered_markers(ctx, s, pts, [heads[0], *heads])
     if not entered:
         return {"markers": [], **NO_EFFECT}
     marker = s.movement_marker or bool(ctx.rules.full_game)
