@@ -107,10 +107,7 @@ class FullGameChooser:
 
     def _room_in(self, battle, c) -> bool:
         """Whether ``c`` is a carrier of ours on the table with room for one more rider."""
-        if not c.active or not c.unit.carrier:
-            return False
-        aboard = sum(1 for r in battle.state.stands.values() if r.carried_by == c.id)
-        return aboard < c.unit.carrier
+        return c.active and battle.seats_free(c.id) > 0
 
     def _ride_beside(self, battle, s):
         """A carrier with room in base contact with foot stand ``s`` that would take it

@@ -34,6 +34,11 @@ class FullGameQueries(FireSupportQueries):
         close-assault (002 8.7)."""
         return transport.spot_xy(self.stand(stand_id), spot)
 
+    def seats_free(self, carrier_id: str) -> int:
+        """How many more personnel stands ``carrier_id`` may take aboard (RD "Transport";
+        :func:`game.rules.procedures.transport.seats_free`)."""
+        return transport.seats_free(self.ctx, self.stand(carrier_id))
+
     def carry_reach(self, carrier_id: str) -> float:
         """The movement points ``carrier_id`` would have this phase if it loaded or set
         down a rider (rules-decisions "Transport": at most half its allowance)."""

@@ -38,6 +38,12 @@ def riders(ctx, carrier_id: str) -> list[StandState]:
     )
 
 
+def seats_free(ctx, c: StandState) -> int:
+    """How many more personnel stands carrier ``c`` may take aboard (its ``carrier`` places
+    less those riding in it; 0 for a stand that carries nobody; RD "Transport")."""
+    return max(0, (c.unit.carrier or 0) - len(riders(ctx, c.id)))
+
+
 def spot_xy(carrier: StandState, spot: int) -> tuple[float, float]:
     """The centre (inches) of spot ``spot`` (0-3) beside the carrier."""
     fwd, left = SPOTS[spot]
@@ -74,9 +80,7 @@ def mount_options(ctx, group: MovingGroup) -> list[Mount]:
     st = ctx.state
     for cid in group.stands:
         c = st.stands[cid]
-        if not c.active or c.moved or not c.unit.carrier:
-            continue
-        if len(riders(ctx, cid)) >= c.unit.carrier:
+        if not c.active or c.moved or not seats_free(ctx, c):
             continue
         cp = c.pose()
         for s in st.stands.values():
@@ -136,7 +140,7 @@ def do_mount(ctx, a: Mount) -> None:
         s = ctx.stand(a.stand)
         if c.moved:
             raise IllegalAction(f"{c.id} has moved: troops board as its move begins")
-        if len(riders(ctx, c.id)) >= c.unit.carrier:
+        if not seats_free(ctx, c):
             raise IllegalAction(f"{c.id} is full")
         raise IllegalAction(
             f"{s.id} may not board {c.id}: it must be a friendly personnel stand in base "
