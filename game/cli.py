@@ -92,7 +92,13 @@ def _cmd_points(args: argparse.Namespace) -> int:
     them nearest even (000/001 "Create your own Tank Scenario"); exit 1 for a file that
     cannot be read as a scenario."""
     from game import JsonFileError, load_rules_data, read_json_file
+    from game.editor.mend import showable
     from game.editor.points import balancing_moves, forces, ratio
+
+    def say(line: str) -> None:
+        # a title or name may hold a lone surrogate or a control character (#42): shown as
+        # U+FFFD, as the editor shows it, never an encoding error
+        print(showable(line))
 
     bad = 0
     data = load_rules_data()
@@ -108,14 +114,14 @@ def _cmd_points(args: argparse.Namespace) -> int:
             bad += 1
             continue
         fs = forces(raw, data)
-        print(f"{path}: {raw.get('title', '')} ({raw.get('ruleset', '?')})")
+        say(f"{path}: {raw.get('title', '')} ({raw.get('ruleset', '?')})")
         for f in fs:
             parts = " + ".join(
                 f"{ln.count} {ln.unit} x {ln.points}"
                 + (f" (an HQ counts twice: {ln.weighted})" if ln.weighted != ln.count else "")
                 for ln in f.lines
             )
-            print(
+            say(
                 f"  {f.name or f.side_id} ({f.side_id}): {parts or 'no stands'}, "
                 f"x cohesion {f.cohesion:g} / 10 = {f.value:g}"
             )
@@ -124,12 +130,12 @@ def _cmd_points(args: argparse.Namespace) -> int:
         r = ratio(fs[0].value, fs[1].value)
         strong = fs[0] if fs[0].value >= fs[1].value else fs[1]
         even = " (even)" if r == 1 else f" ({strong.name or strong.side_id} stronger)"
-        print(f"  ratio {r:.3f}{even}")
+        say(f"  ratio {r:.3f}{even}")
         moves = balancing_moves(raw, data, args.moves)
         if moves:
-            print("  the sheets' balancing moves, nearest even first:")
+            say("  the sheets' balancing moves, nearest even first:")
         for m in moves:
-            print(f"    {m.what}: {m.values[0]:g} against {m.values[1]:g}, ratio {m.ratio:.3f}")
+            say(f"    {m.what}: {m.values[0]:g} against {m.values[1]:g}, ratio {m.ratio:.3f}")
     return 1 if bad else 0
 
 

@@ -36,6 +36,37 @@ def _made(path: Path) -> Path:
     return path
 
 
+def exists(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names something, never raising: a path the system cannot even look
+    at (over 4,096 bytes, a name over 255, a NUL, no permission on a parent) counts as not
+    there, so a data folder with such a path is used like a missing one (#42). Writing
+    there then raises OSError, which every writer reports."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def is_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a regular file (or a link to one), never raising (see
+    :func:`exists`)."""
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
+
+
+def listed(folder: Path, pattern: str) -> list[Path]:
+    """The files of ``folder`` whose names match ``pattern`` (a glob), sorted; an empty
+    list, never an error, for a folder that cannot be read (missing, a file, a path too
+    long, no permission) (#42)."""
+    try:
+        return sorted(folder.glob(pattern))
+    except (OSError, ValueError):
+        return []
+
+
 def data_dir() -> Path:
     """The folder for saves and logs (made if missing and possible; never raises)."""
     return _made(_base())
@@ -84,6 +115,17 @@ def folder_problem(folder: str | os.PathLike) -> str | None:
     return None
 
 
+def shown(path: str | os.PathLike, most: int = 160) -> str:
+    """``path`` as a message shows it: whole when at most ``most`` characters, else its
+    start and end around "..." and its length, so a line naming a path of thousands of
+    characters still fits a screen (#42)."""
+    text = str(path)
+    if len(text) <= most:
+        return text
+    keep = (most - 5) // 2
+    return f"{text[:keep]}...{text[-keep:]} (a path of {len(text)} characters)"
+
+
 def data_dir_problem() -> str | None:
     """What is wrong with the data folder or its ``logs``, ``saves`` and ``scenarios``, as
     one line naming the folder and the problem (``the data folder's logs folder FOLDER: it
@@ -91,11 +133,11 @@ def data_dir_problem() -> str | None:
     base = _base()
     problem = folder_problem(base)
     if problem is not None:
-        return f"the data folder {base}: {problem}"
+        return f"the data folder {shown(base)}: {problem}"
     for name in SUBFOLDERS:
         problem = folder_problem(base / name)
         if problem is not None:
-            return f"the data folder's {name} folder {base / name}: {problem}"
+            return f"the data folder's {name} folder {shown(base / name)}: {problem}"
     return None
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game import JsonFileError, read_json_file, write_atomic
-from game.saves import data_dir
+from game.saves import data_dir, exists
 
 UI_SCALES = (1.0, 1.25, 1.5, 2.0)
 PALETTES = {
@@ -41,7 +41,7 @@ def load_settings() -> tuple[Settings, str]:
     """The saved settings and "", or the defaults and why the file was not used (a missing
     file is no problem)."""
     path = settings_path()
-    if not path.exists():
+    if not exists(path):
         return Settings(), ""
     try:
         return Settings.model_validate(read_json_file(path)), ""

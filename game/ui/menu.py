@@ -14,7 +14,15 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from pygame_gui.windows import UIFileDialog
 
 import game
-from game.saves import autosave_path, battle_log_path, scenarios_dir
+from game.editor.mend import showable
+from game.saves import (
+    autosave_path,
+    battle_log_path,
+    exists,
+    folder_problem,
+    listed,
+    scenarios_dir,
+)
 from game.ui.colours import INK
 
 if TYPE_CHECKING:
@@ -96,7 +104,8 @@ def new_battle(
         battle = game.Battle(sc, seed, log_path=log, autosave=autosave_path())
     except OSError as err:  # no logs folder (a file in its place, read-only): play on, unlogged
         battle = game.Battle(sc, seed, autosave=autosave_path())
-        battle.log.error = f"{log}: the battle log could not be written ({err.strerror or err})"
+        why = folder_problem(log.parent) or err.strerror or err
+        battle.log.error = f"{log}: the battle log could not be written ({why})"
     battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
     try:
         battle.save(battle.autosave)
@@ -146,7 +155,7 @@ class MenuScreen:
     def __init__(self, app, message: str = ""):
         self.app = app
         self.message = message
-        self.maps = sorted(MAPS_DIR.glob("*.json")) + sorted(user_maps().glob("*.json"))
+        self.maps = listed(MAPS_DIR, "*.json") + listed(user_maps(), "*.json")
         if not message and getattr(app, "data_problem", ""):
             self.message = app.data_problem  # kept under the buttons, after the toast
         # the seed Modern sheet first, as before the full game's map sorted ahead of it
@@ -197,7 +206,7 @@ class MenuScreen:
         self.new_button = UIButton(pygame.Rect(x, y, 460, 44), "New battle", m)
         y += 52
         self.resume_button = UIButton(pygame.Rect(x, y, 226, 40), "Resume the autosave", m)
-        if not autosave_path().exists():
+        if not exists(autosave_path()):
             self.resume_button.disable()
         self.load_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Load a save...", m)
         y += 48
@@ -216,7 +225,10 @@ class MenuScreen:
         for p in self.maps:
             counts[p.name] = counts.get(p.name, 0) + 1
         self._labels = {
-            (p.name if counts[p.name] == 1 else f"{p.parent.name}/{p.name}"): p for p in self.maps
+            # a file name may hold a control character or undecodable bytes (#42): shown as
+            # U+FFFD, never handed to the font as they are
+            showable(p.name if counts[p.name] == 1 else f"{p.parent.name}/{p.name}"): p
+            for p in self.maps
         }
         names = list(self._labels) or ["(no maps)"]
         chosen = next((k for k, p in self._labels.items() if p == self.chosen), names[0])
@@ -242,7 +254,7 @@ class MenuScreen:
                     f"{f.name or f.side_id} {f.value:g}" for f in fs
                 )
                 text += f" (ratio {ratio(fs[0].value, fs[1].value):.2f} : 1)"
-        self.points.set_text(text)
+        self.points.set_text(showable(text))  # a side named with a NUL (#42)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -255,7 +267,7 @@ class MenuScreen:
     def say(self, text: str) -> None:
         """Show a message under the buttons."""
         self.message = text
-        self.status.set_text(text.replace("\n", "<br>"))
+        self.status.set_text(showable(text).replace("\n", "<br>"))
 
     def start_new(self) -> None:
         """Start a battle of the chosen scenario with the seed typed."""

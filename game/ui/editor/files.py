@@ -28,6 +28,7 @@ from game.editor.document import (
     recent_files,
     remember_recent,
 )
+from game.saves import exists
 from game.ui.editor.fields import counted, to_mend
 from game.ui.editor.layout import autosave_file, recent_list_file
 from game.ui.menu import user_maps as user_maps_dir
@@ -116,7 +117,7 @@ class FilesMixin:
         earlier session not restored."""
         if self.doc.history.dirty:
             return f"the unsaved changes to {self.doc.name}"
-        if self._autosave_held and autosave_file().exists():
+        if self._autosave_held and exists(autosave_file()):
             return "the unsaved map in the editor's autosave (offered back under New)"
         return None
 
@@ -292,7 +293,7 @@ class FilesMixin:
         """The new-table dialog: a preset or a custom size, and the autosave offered back."""
         m = self.app.manager
         w, h = self.app.size
-        restore = autosave_file().exists()
+        restore = exists(autosave_file())
         recent = recent_files(recent_list_file())[:4]
         rows = 36 * restore + (28 + 36 * len(recent) if recent else 0)
         win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + rows), m, "New table")

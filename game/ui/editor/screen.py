@@ -24,6 +24,7 @@ from game.editor.document import (
     table_of,
     write_session,
 )
+from game.saves import exists
 from game.ui.editor.actions import ActionsMixin
 from game.ui.editor.balance import BalanceViewsMixin
 from game.ui.editor.balance_check import BalanceCheckMixin
@@ -119,7 +120,7 @@ class EditorScreen(
         self._dialogs: list = []  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
         # an earlier session's unsaved map, until restored or knowingly replaced
-        self._autosave_held = autosave_file().exists()
+        self._autosave_held = exists(autosave_file())
         self._chosen_files: set[Path] = set()  # files the user opened or named this session
         if self.doc.path is not None:
             self._chosen_files.add(self.doc.path.resolve())
