@@ -14,6 +14,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from game import (
     JsonFileError,
@@ -26,6 +27,7 @@ from game import (
 )
 from game.editor.commands import Command
 from game.editor.history import History
+from game.saves import is_file
 
 PRESETS = {
     'WWII 48"x24" (seed sheet)': ("wwii", 48, 24),
@@ -104,11 +106,16 @@ def dumps(raw: dict) -> str:
     return json.dumps(raw, indent=1, ensure_ascii=False) + "\n"
 
 
+AUTOSAVE_FORMAT = "hulldown-editor-autosave/1"
+"""The ``format`` of the editor's autosave (see :func:`write_session`)."""
+
+
 def read_json(path: str | os.PathLike) -> dict:
     """Read a scenario file for editing, valid or not (the editor shows its problems).
 
     Raises EditorFileError naming the file when it cannot be read, is not JSON or is not a
-    JSON object."""
+    JSON object, or when it (or the map an editor autosave holds) is over the caps of
+    :func:`caps_problem`."""
     where = str(path)
     try:
         raw = read_json_file(path)
@@ -116,7 +123,58 @@ def read_json(path: str | os.PathLike) -> dict:
         raise EditorFileError(str(err)) from None
     if not isinstance(raw, dict):
         raise EditorFileError(f"{where}: $: a scenario must be a JSON object")
+    scenario = raw.get("scenario") if raw.get("format") == AUTOSAVE_FORMAT else raw
+    if isinstance(scenario, dict) and (problem := caps_problem(scenario, where)):
+        raise EditorFileError(problem)
     return raw
+
+
+def caps_problem(raw: dict, where: str) -> str | None:
+    """Why the editor will not open the scenario dict ``raw`` (a line naming ``where``, the
+    JSON path and the cap), or None: more stands, terrain features or terrain positions than
+    a scenario may hold (MAX_STANDS, MAX_FEATURES, MAX_VERTICES, the caps ``check``
+    refuses). Such a file could never be played, and the editor would take seconds a frame
+    to draw it (#42: 100,000 stands on one point took 2-3 s a frame); the file is left as
+    it is, to be cut down with a text editor or a script."""
+    from game.rules.files.scenario_file import MAX_FEATURES, MAX_STANDS, MAX_VERTICES
+
+    stands = raw.get("stands")
+    if isinstance(stands, list) and len(stands) > MAX_STANDS:
+        return (
+            f"{where}: $.stands: {len(stands)} stands; a scenario holds at most {MAX_STANDS}, "
+            "so the editor does not open it"
+        )
+    terrain = raw.get("terrain")
+    feats = terrain.get("features") if isinstance(terrain, dict) else None
+    if not isinstance(feats, list):
+        return None
+    if len(feats) > MAX_FEATURES:
+        return (
+            f"{where}: $.terrain.features: {len(feats)} features; a scenario holds at most "
+            f"{MAX_FEATURES}, so the editor does not open it"
+        )
+    positions = 0
+    todo = [
+        f.get("geometry", {}).get("coordinates")
+        for f in feats
+        if isinstance(f, dict) and isinstance(f.get("geometry"), dict)
+    ]
+    while todo:
+        item = todo.pop()
+        if not isinstance(item, list):
+            continue
+        if item and not isinstance(item[0], list):
+            positions += 1  # a position [x, y]
+            continue
+        todo.extend(item)
+        if positions > MAX_VERTICES:
+            break
+    if positions > MAX_VERTICES:
+        return (
+            f"{where}: $.terrain: more than {MAX_VERTICES} positions in all; a scenario holds "
+            "at most that many, so the editor does not open it"
+        )
+    return None
 
 
 MENDED = "(mended on opening)"
@@ -219,7 +277,7 @@ def write_session(path: Path, doc: Document) -> None:
     from game.editor.history import history_to_json
 
     payload = {
-        "format": "hulldown-editor-autosave/1",
+        "format": AUTOSAVE_FORMAT,
         "saved_at": time.time(),
         "path": str(Path(doc.path).absolute()) if doc.path else None,
         "scenario": doc.raw,
@@ -234,9 +292,7 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
 
     Raises EditorFileError when the autosave cannot be read or is not one."""
     raw = read_json(path)
-    if raw.get("format") != "hulldown-editor-autosave/1" or not isinstance(
-        raw.get("scenario"), dict
-    ):
+    if raw.get("format") != AUTOSAVE_FORMAT or not isinstance(raw.get("scenario"), dict):
         raise EditorFileError(f"{path}: not an editor autosave")
     from game.editor.history import history_from_json
     from game.editor.mend import mend_shape
@@ -245,13 +301,33 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
     notes = mend_shape(scenario)  # before the history is fitted to it
     try:
         history = history_from_json(raw.get("history"), scenario)
-    except ValueError:
+    except ValueError as err:
         history = History(scenario)  # an older autosave, or one edited by hand: no undo
+        if raw.get("history") is not None:  # one edited by hand, or broken (#42): say so
+            notes.append(f"$.history: {err}; the undo history starts from here")
+    except RecursionError:  # a batch of batches nested beyond Python's stack
+        history = History(scenario)
+        notes.append("$.history: nested too deep; the undo history starts from here")
     doc = Document(history, None, data or load_rules_data(), notes)
-    p = raw.get("path")
-    doc.path = Path(p) if isinstance(p, str) and p else None
+    doc.path = _autosaved_path(raw.get("path"), doc.mended)
     doc.history.saved_position = None  # whatever it holds was not saved
     return doc
+
+
+def _autosaved_path(p: Any, notes: list[str]) -> Path | None:
+    """The file an autosave says its map belongs to, or None (Save as then asks where) when
+    it names none or one no file can have: not text, a NUL, a lone surrogate or a control
+    character, over 4,096 characters (#42; each said in ``notes``)."""
+    if p is None or p == "":
+        return None
+    from game.editor.mend import showable
+
+    if not isinstance(p, str) or showable(p) != p or len(p) > 4096:
+        notes.append(
+            "$.path: not a file name any file can have; Save as asks where to save the map"
+        )
+        return None
+    return Path(p)
 
 
 def table_of(raw: dict, data: RulesData):
@@ -317,7 +393,7 @@ def recent_files(where: Path) -> list[Path]:
     paths = raw.get("recent") if isinstance(raw, dict) else None
     if not isinstance(paths, list):
         return []
-    return [Path(p) for p in paths if isinstance(p, str) and p and Path(p).is_file()]
+    return [Path(p) for p in paths if isinstance(p, str) and p and is_file(p)]
 
 
 def remember_recent(where: Path, file: Path) -> None:

@@ -192,9 +192,12 @@ def command_from_json(data: Any) -> Command:
         if not cond:
             raise ValueError(f"not a history command: {what}")
 
+    from game.editor.mend import showable
+
     need(isinstance(data, dict), "not an object")
     op, label = data.get("op"), data.get("label", "")
     need(isinstance(label, str), "label")
+    label = showable(label)  # shown and written again: no NUL or lone surrogate (#42)
     if op in ("insert", "remove", "replace"):
         kind, index = data.get("kind"), data.get("index")
         need(kind in ("feature", "stand"), "kind")
@@ -233,11 +236,14 @@ def history_to_json(history: History) -> dict:
 def history_from_json(data: Any, raw: dict) -> History:
     """A history over ``raw`` (the scenario as it stands, at the end of the entries) from
     what :func:`history_to_json` wrote, never saved. Every entry is undone and redone on a
-    copy first, so a history that does not lead to ``raw`` is refused, not kept.
+    copy first, so a history that does not lead to ``raw``, or that undoes to a map the
+    editor would have to mend (:func:`~game.editor.mend.mend_shape`), is refused, not kept.
 
     Raises ValueError when ``data`` is not such a history or does not lead to ``raw``."""
     import copy
     import json
+
+    from game.editor.mend import mend_shape, showable
 
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise ValueError("not a history: no list of entries")
@@ -245,15 +251,27 @@ def history_from_json(data: Any, raw: dict) -> History:
     for e in data["entries"]:
         if not isinstance(e, dict) or not isinstance(e.get("label"), str):
             raise ValueError("not a history entry")
+        # a label is shown in the History panel: no NUL or lone surrogate reaches the font
         entries.append(
-            Entry(e["label"], command_from_json(e["redo"]), command_from_json(e["undo"]))
+            Entry(
+                showable(e["label"]),
+                command_from_json(e.get("redo")),
+                command_from_json(e.get("undo")),
+            )
         )
     trial = copy.deepcopy(raw)
     try:
-        for e in reversed(entries):
+        for k, e in enumerate(reversed(entries)):
             e.undo.perform(trial)
-        for e in entries:
+            # every map the history can undo to must be one the editor can show as it is,
+            # as the maps it was recorded on were (#42: an undo to a null feature or a
+            # feature-less terrain crashed the drawing)
+            if mend_shape(copy.deepcopy(trial)):
+                raise ValueError(f"undoing {k + 1} change(s) gives a map the editor cannot show")
+        for k, e in enumerate(entries):
             e.redo.perform(trial)
+            if k < len(entries) - 1 and mend_shape(copy.deepcopy(trial)):
+                raise ValueError(f"redoing {k + 1} change(s) gives a map the editor cannot show")
     except Exception as err:  # any command that does not fit the scenario
         raise ValueError(f"the history does not fit the scenario ({err})") from None
     if json.dumps(trial, sort_keys=True) != json.dumps(raw, sort_keys=True):
