@@ -3,9 +3,11 @@
 Runs ``hulldown check``, ``simulate --games 1`` and ``render`` on each file of
 tests/fixtures/hostile/ and tests/fixtures/bad/ (plus the big and strict-type cases
 tests/test_hostile_limits.py builds), and ``hulldown replay`` on the hostile battle logs of
-tests/test_log_hostile.py, each in its own process, and measures each process's wall time and peak memory (its own
-rusage from os.wait4). Prints one line per run and a summary: tracebacks, hangs (over 10 s),
-the slowest run and the largest. Exits 1 on a traceback or a hang.
+tests/test_log_hostile.py, and every file of tests/fixtures/hostile42/ (#42) through the
+commands a user would run on it (:func:`hostile42_jobs`), each in its own process, and
+measures each process's wall time and peak memory (its own rusage from os.wait4). Prints one line per run and a summary: tracebacks, signals (a
+segfault or an abort), hangs (over 10 s), the slowest run and the largest. Exits 1 on a
+traceback, a signal or a hang.
 
 Usage: python tools/hostile_figures.py [--long-log 780000]
 """
@@ -27,7 +29,8 @@ HANG_S = 10.0
 
 def run(argv: list[str], hang_s: float = HANG_S) -> tuple[float, float, str, bool]:
     """Run ``hulldown ARGV`` headless, killed after ``hang_s`` seconds; returns (seconds,
-    peak MB, stderr, hung)."""
+    peak MB, stderr, hung). A process ended by a signal of its own (a segfault, an abort: #42)
+    has ``SIGNAL N`` appended to its stderr, so it counts as a finding like a traceback."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as err:
@@ -40,18 +43,20 @@ def run(argv: list[str], hang_s: float = HANG_S) -> tuple[float, float, str, boo
         )
         hung = False
         while True:
-            pid, _status, usage = os.wait4(proc.pid, os.WNOHANG)
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() - t0 > hang_s:
                 proc.kill()
-                _pid, _status, usage = os.wait4(proc.pid, 0)
+                _pid, status, usage = os.wait4(proc.pid, 0)
                 hung = True
                 break
             time.sleep(0.01)
         proc.returncode = 0  # reaped here; keep Popen from waiting again
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
+        if not hung and os.WIFSIGNALED(status):
+            text += f"\nSIGNAL {os.WTERMSIG(status)}"
     peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
     return time.perf_counter() - t0, peak_mb, text, hung
 
@@ -105,9 +110,43 @@ def long_log_figures(folder: Path, lines: int) -> None:
         fh.writelines(long_log(log_with_every_kind(), lines))
     n = sum(1 for _ in path.open(encoding="utf-8"))
     secs, mb, err, hung = run(["replay", str(path), "--frames", "3"], hang_s=600.0)
-    flag = " TRACEBACK" if "Traceback" in err else (" HANG" if hung else "")
+    flag = finding(err) or (" HANG" if hung else "")
     size = path.stat().st_size / 2**20
     print(f"replay   a log of {n} lines ({size:.0f} MB): {secs:5.2f} s {mb:6.0f} MB{flag}")
+
+
+def finding(err: str) -> str:
+    """ " TRACEBACK" or " SIGNAL" when a run's stderr shows one (see :func:`run`), else ""."""
+    if "Traceback" in err:
+        return " TRACEBACK"
+    return " SIGNAL" if "\nSIGNAL " in err else ""
+
+
+def hostile42_jobs(png: str) -> list[tuple[str, list[str], Path]]:
+    """The files of tests/fixtures/hostile42/ (#42) and the commands a user would run on
+    each: a ``.json`` scenario through check, simulate, render, points and the editor; a
+    ``.jsonl`` battle log through replay and ``replay --check``; a ``.save.json`` save
+    through ``play --load``; a ``.geojson`` is imported by the editor (its tests), so it
+    is opened here with ``check`` only."""
+    jobs = []
+    for f in sorted((ROOT / "tests/fixtures/hostile42").rglob("*")):
+        if not f.is_file():
+            continue
+        name = f.name
+        if name.endswith(".save.json"):
+            jobs.append(("play", ["play", "--load", str(f), "--frames", "2"], f))
+        elif name.endswith(".jsonl"):
+            jobs.append(("replay", ["replay", str(f), "--frames", "2"], f))
+            jobs.append(("replay?", ["replay", str(f), "--check"], f))
+        elif name.endswith(".json"):
+            jobs.append(("check", ["check", str(f)], f))
+            jobs.append(("simulate", ["simulate", str(f), "--games", "1"], f))
+            jobs.append(("render", ["render", str(f), "--out", png], f))
+            jobs.append(("points", ["points", str(f)], f))
+            jobs.append(("edit", ["edit", str(f), "--frames", "2"], f))
+        elif name.endswith(".geojson"):
+            jobs.append(("check", ["check", str(f)], f))
+    return jobs
 
 
 def main() -> int:
@@ -124,34 +163,32 @@ def main() -> int:
             "simulate": lambda f: ["simulate", str(f), "--games", "1"],
             "render": lambda f: ["render", str(f), "--out", png],
         }
-        rows = []
-        for f in files:
-            for name, argv in commands.items():
-                secs, mb, err, hung = run(argv(f))
-                tb = "Traceback" in err
-                rows.append((secs, mb, tb, hung, name, f.name))
-                flag = " TRACEBACK" if tb else (" HANG" if hung else "")
-                print(f"{name:8} {f.name:45} {secs:5.2f} s {mb:6.0f} MB{flag}")
+        jobs = [(name, argv(f), f) for f in files for name, argv in commands.items()]
         logs = log_cases(Path(tmp))
-        for f in logs:
-            secs, mb, err, hung = run(["replay", str(f), "--frames", "2"])
-            tb = "Traceback" in err
-            rows.append((secs, mb, tb, hung, "replay", f.name))
-            flag = " TRACEBACK" if tb else (" HANG" if hung else "")
-            print(f"replay   {f.name:45} {secs:5.2f} s {mb:6.0f} MB{flag}")
+        jobs += [("replay", ["replay", str(f), "--frames", "2"], f) for f in logs]
         files += logs
+        new = hostile42_jobs(png)
+        jobs += new
+        files += sorted({f for _n, _a, f in new})
+        rows = []
+        for name, argv, f in jobs:
+            secs, mb, err, hung = run(argv)
+            flag = finding(err) or (" HANG" if hung else "")
+            rows.append((secs, mb, flag.strip(), hung, name, f.name))
+            print(f"{name:8} {f.name:45} {secs:5.2f} s {mb:6.0f} MB{flag}", flush=True)
         if long_lines:
             long_log_figures(Path(tmp), long_lines)
-    tracebacks = sum(r[2] for r in rows)
+    tracebacks = sum(r[2] == "TRACEBACK" for r in rows)
+    signals = sum(r[2] == "SIGNAL" for r in rows)
     hangs = sum(r[3] for r in rows)
     slow = max(rows)
     big = max(rows, key=lambda r: r[1])
     print(
-        f"{len(rows)} runs on {len(files)} files: {tracebacks} tracebacks, {hangs} hangs; "
-        f"slowest {slow[0]:.2f} s ({slow[4]} {slow[5]}), largest {big[1]:.0f} MB "
-        f"({big[4]} {big[5]})"
+        f"{len(rows)} runs on {len(files)} files: {tracebacks} tracebacks, {signals} signals, "
+        f"{hangs} hangs; slowest {slow[0]:.2f} s ({slow[4]} {slow[5]}), largest "
+        f"{big[1]:.0f} MB ({big[4]} {big[5]})"
     )
-    return 1 if tracebacks or hangs else 0
+    return 1 if tracebacks or signals or hangs else 0
 
 
 if __name__ == "__main__":
