@@ -110,6 +110,7 @@ def test_a_broken_editor_autosave_is_restored_undone_and_redone_without_a_traceb
     frame(s)
     press(s, "Restore the unsaved map")
     assert bool(s.doc.history.entries) is kept
+    assert ("undo history was broken" in s.message[0]) is (not kept)
     if words:
         assert any(words in p.text for p in s.doc.problems()), [p.text for p in s.doc.problems()]
     for _ in range(5):

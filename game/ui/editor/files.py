@@ -382,7 +382,13 @@ class FilesMixin:
         self.load(doc)
         self._autosave_held = False  # it is shown now, and autosaved again as it changes
         n = len(self.doc.history.entries)
-        self.say(f"Restored the unsaved map from the autosave ({n} change(s) to undo).")
+        if any(note.startswith("$.history:") for note in self.doc.mended):
+            self.say(
+                "Restored the unsaved map from the autosave; its undo history was broken and "
+                "is not kept (see Problems)."
+            )
+        else:
+            self.say(f"Restored the unsaved map from the autosave ({n} change(s) to undo).")
 
 
 def file_stem(title) -> str:
