@@ -69,6 +69,8 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "phase_titles": ("game.rules.rulesets", "phase_titles"),
     "range_band": ("game.rules.table.geometry", "range_band"),
     "read_json_file": ("game.rules.files.jsonfile", "read_json_file"),
+    "MAX_SEED": ("game.rules.files.jsonfile", "MAX_SEED"),
+    "SEED_DIGITS": ("game.rules.files.jsonfile", "SEED_DIGITS"),
     "remove_old_files": ("game.rules.files.jsonfile", "remove_old_files"),
     "Regroup": ("game.rules.actions", "Regroup"),
     "Replay": ("game.rules.files.replay", "Replay"),

@@ -8,11 +8,12 @@ import math
 import os
 import sys
 
+from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
+
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
 AI_SPEED_RANGE = (1.0, 1000.0)  # play --ai-speed, inches a second, or 0 (game.rules.battle's)
 GAMES_RANGE = (1, 100_000)  # simulate --games
-SEED_DIGITS = 18  # --seed: saves hold integers of at most 20 digits (game.rules.files.jsonfile)
 
 
 def _shown(text: str) -> str:
@@ -62,8 +63,7 @@ def games_arg(text: str) -> int:
 def seed_arg(text: str) -> int:
     """``--seed``: a whole number of at most 18 digits, so a save or a run of battles from it
     keeps seeds the save reader accepts."""
-    top = 10**SEED_DIGITS - 1
-    return _whole(text, -top, top, f"of at most {SEED_DIGITS} digits")
+    return _whole(text, -MAX_SEED, MAX_SEED, f"of at most {SEED_DIGITS} digits")
 
 
 def _cmd_check(args: argparse.Namespace) -> int:

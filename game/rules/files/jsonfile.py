@@ -32,6 +32,14 @@ MAX_DEPTH = 64
 """Arrays and objects inside one another, at most (a scenario needs 7)."""
 MAX_INT_DIGITS = 20
 """Digits of an integer, at most (a seed is at most 20 digits: 2**64 has 20)."""
+SEED_DIGITS = 18
+"""Digits of a battle's seed, at most, wherever one is typed (``--seed``, the main menu, Quick
+battle; issue #42): a seed of 18 digits and the seeds after it (``simulate`` and "Play again"
+add 1) stay within :data:`MAX_INT_DIGITS`, so its saves and autosave load again (a 30-digit
+seed typed in the menu made a battle that could never be resumed or saved)."""
+MAX_SEED = 10**SEED_DIGITS - 1
+"""The largest seed that may be typed (:data:`SEED_DIGITS` nines); the smallest is its
+negative on the command line, 0 in the screens."""
 
 
 class JsonFileError(ValueError):
