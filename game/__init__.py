@@ -70,6 +70,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "range_band": ("game.rules.table.geometry", "range_band"),
     "read_json_file": ("game.rules.files.jsonfile", "read_json_file"),
     "MAX_SEED": ("game.rules.files.jsonfile", "MAX_SEED"),
+    "NotARegularFile": ("game.rules.files.jsonfile", "NotARegularFile"),
     "SEED_DIGITS": ("game.rules.files.jsonfile", "SEED_DIGITS"),
     "remove_old_files": ("game.rules.files.jsonfile", "remove_old_files"),
     "Regroup": ("game.rules.actions", "Regroup"),

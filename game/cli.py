@@ -173,7 +173,7 @@ def _cmd_balance(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from game import ScenarioError, load_scenario
+    from game import NotARegularFile, ScenarioError, load_scenario
     from game.ui.render import render_png
 
     try:
@@ -183,10 +183,14 @@ def _cmd_render(args: argparse.Namespace) -> int:
         return 1
     try:
         w, h = render_png(sc, args.out, args.scale)
-    except (OSError, ValueError) as err:  # pygame.error is a RuntimeError subclass
-        print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
+    except NotARegularFile as err:  # a FIFO or a device at --out: refused, left as it is
+        print(f"hulldown render: {err}", file=sys.stderr)
         return 1
-    except RuntimeError as err:
+    except OSError as err:  # a full disk: nothing written (atomic), the old file kept
+        why = err.strerror or err
+        print(f"{args.out}: cannot write the picture ({why}); nothing written", file=sys.stderr)
+        return 1
+    except (ValueError, RuntimeError) as err:  # pygame.error is a RuntimeError subclass
         print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
         return 1
     print(f"wrote {args.out} ({w}x{h} px)")

@@ -4,6 +4,7 @@ with the one line it must give."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from game.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "maps" / "modern-skirmish.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile42" / "loss"
+GEN = ["--a", "T-72", "--b", "M1A1 Abrams", "--seed", "7"]
 
 
 # ---------------------------------------------------------------- 1. a long seed in the menu
@@ -49,3 +51,166 @@ def test_the_longest_seed_the_menu_takes_is_resumed(app, capsys):
     assert app.screen.battle.seed == 10**18 - 1
     assert main(["play", "--resume", "--frames", "1"]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 4. a full disk: render, F12
+
+FULL_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
+from game.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _run(*args: str, env_extra: dict | None = None, timeout: float = 60.0):
+    """``python -m game ARGS`` (or ``python -c`` when the first argument is ``-c``) in a
+    subprocess, headless; returns the CompletedProcess."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.update(env_extra or {})
+    cmd = [sys.executable, *args] if args[0] == "-c" else [sys.executable, "-m", "game", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def test_render_on_a_full_disk_says_so_and_keeps_the_old_picture(tmp_path):
+    """The disk holds 1,000 bytes more (RLIMIT_FSIZE: pygame's C writer fails as on a full
+    disk). Before: ``wrote out.png (800x600 px)``, exit 0, a PNG cut at 1,000 bytes."""
+    out = tmp_path / "out.png"
+    out.write_bytes(b"the old picture")
+    r = _run("-c", FULL_DISK, "1000", "render", str(SKIRMISH), "--out", str(out))
+    assert r.returncode == 1, r.stdout
+    assert r.stderr.splitlines() == [
+        f"{out}: cannot write the picture (File too large); nothing written"
+    ]
+    assert "wrote" not in r.stdout
+    assert out.read_bytes() == b"the old picture"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.png"]  # no temporary file left
+
+
+def test_render_with_a_writer_that_raises_enospc(tmp_path, monkeypatch, capsys):
+    """A file object whose write raises ENOSPC, as a full tmpfs does (tests/test_faults.py)."""
+    import errno
+    import io
+
+    import game.rules.files.jsonfile as jsonfile
+
+    real_fdopen = jsonfile.os.fdopen
+
+    class Full(io.BufferedWriter):
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd, mode="r", *a, **kw):
+        if "w" in mode:
+            return Full(io.FileIO(fd, "w"))
+        return real_fdopen(fd, mode, *a, **kw)
+
+    monkeypatch.setattr(jsonfile.os, "fdopen", fdopen)
+    out = tmp_path / "out.png"
+    assert main(["render", str(SKIRMISH), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"{out}: cannot write the picture (No space left on device); nothing written"
+    ]
+    assert "wrote" not in captured.out
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_f12_on_a_full_disk_says_not_saved_and_leaves_no_empty_file(app, tmp_path, monkeypatch):
+    """F12 with 100 bytes left (RLIMIT_FSIZE in this process, put back after). Before: the
+    toast said "Screenshot saved" over a file cut at 100 bytes."""
+    import resource
+    import signal
+
+    import platformdirs
+    import pygame
+
+    pictures = tmp_path / "Pictures"
+    monkeypatch.setattr(platformdirs, "user_pictures_dir", lambda: str(pictures))
+    pictures.mkdir()
+    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100, limits[1]))
+    try:
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0, unicode=""))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, old_handler)
+    assert app.toast[0].startswith("Screenshot not saved: ")
+    assert app.toast[0].endswith(": File too large")
+    assert list(pictures.iterdir()) == []
+
+
+# ---------------------------------------------------------------- 5. a link or a FIFO at --out
+
+
+def test_generate_out_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_path, capsys):
+    """Before: the link was replaced by a regular file; the file it led to was left as it
+    was."""
+    target = tmp_path / "real" / "quick.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main(["generate", *GEN, "--out", str(link)]) == 0
+    assert link.is_symlink() and link.resolve() == target
+    assert json.loads(target.read_text())["format"] == "hulldown-scenario/1"
+    assert main(["check", str(link)]) == 0
+
+
+def test_generate_out_through_a_dangling_symlink_makes_its_target(tmp_path):
+    target = tmp_path / "quick.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main(["generate", *GEN, "--out", str(link)]) == 0
+    assert link.is_symlink() and json.loads(target.read_text())["stands"]
+
+
+def test_generate_out_on_a_fifo_is_refused_with_one_line(tmp_path, capsys):
+    """Before: the FIFO was replaced by a regular file."""
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert main(["generate", *GEN, "--out", str(fifo)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"hulldown generate: {fifo}: it is a FIFO, not a regular file; nothing was written there"
+    ]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe.json"]
+
+
+def test_render_out_on_a_fifo_is_refused_with_one_line(tmp_path):
+    """In a subprocess: before the mend, pygame opened the FIFO for writing and waited for a
+    reader for good (or replaced it)."""
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    r = _run("render", str(SKIRMISH), "--out", str(fifo), timeout=30)
+    assert r.returncode == 1
+    assert r.stderr.splitlines() == [
+        f"hulldown render: {fifo}: it is a FIFO, not a regular file; nothing was written there"
+    ]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_save_through_a_symlink_keeps_the_link(tmp_path):
+    """Every writer goes through write_atomic: a save (Ctrl+S, the autosave's header) too."""
+    from game import Battle, load_scenario
+
+    target = tmp_path / "saves" / "s.json"
+    target.parent.mkdir()
+    link = tmp_path / "s.json"
+    link.symlink_to(target)
+    b = Battle(load_scenario(SKIRMISH), 3)
+    b.save(link)
+    assert link.is_symlink() and Battle.load(link).state_hash() == b.state_hash()
