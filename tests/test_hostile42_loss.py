@@ -14,13 +14,13 @@ from game.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = ROOT / "maps" / "modern-skirmish.json"
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile42" / "loss"
+pytestmark = pytest.mark.usefixtures("data_dir")  # saves, logs, the autosave: a temporary folder
 GEN = ["--a", "T-72", "--b", "M1A1 Abrams", "--seed", "7"]
 
 
 # ---------------------------------------------------------------- 1. a long seed in the menu
 
 
-@pytest.mark.usefixtures("data_dir")
 def test_a_30_digit_seed_typed_in_the_menu_is_refused(app):
     """Before: the battle started, and its autosave and saves held a 30-digit integer that
     the save reader refuses (at most 20 digits): it could never be resumed or loaded."""
@@ -35,7 +35,6 @@ def test_a_30_digit_seed_typed_in_the_menu_is_refused(app):
     assert app.screen is menu
 
 
-@pytest.mark.usefixtures("data_dir")
 def test_the_longest_seed_the_menu_takes_is_resumed(app, capsys):
     """18 nines, the longest seed the menu, Quick battle and ``--seed`` take: its autosave
     resumes with ``hulldown play --resume``."""
@@ -121,7 +120,6 @@ def test_render_with_a_writer_that_raises_enospc(tmp_path, monkeypatch, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.usefixtures("data_dir")
 def test_f12_on_a_full_disk_says_not_saved_and_leaves_no_empty_file(app, tmp_path, monkeypatch):
     """F12 with 100 bytes left (RLIMIT_FSIZE in this process, put back after). Before: the
     toast said "Screenshot saved" over a file cut at 100 bytes."""
@@ -214,3 +212,65 @@ def test_a_save_through_a_symlink_keeps_the_link(tmp_path):
     b = Battle(load_scenario(SKIRMISH), 3)
     b.save(link)
     assert link.is_symlink() and Battle.load(link).state_hash() == b.state_hash()
+
+
+# ---------------------------------------------------------------- 6. a /1 save, digests deleted
+
+
+def _old_save(tmp_path, edit) -> Path:
+    """A save of a skirmish 4 actions in, made ``hulldown-save/1`` with both digests deleted
+    and ``edit`` applied to its document."""
+    from game import Battle, Pass, load_scenario
+
+    b = Battle(load_scenario(SKIRMISH), 3)
+    b.apply(Pass(b.to_act))
+    path = tmp_path / "old.json"
+    b.save(path)
+    doc = json.loads(path.read_text())
+    doc["format"] = "hulldown-save/1"
+    del doc["scenario_hash"], doc["actions_hash"]
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["scenario"].update(turns=100),
+        lambda d: d["scenario"]["sides"][0].update(cohesion=40),
+        lambda d: None,
+    ],
+    ids=["100 turns", "cohesion 40", "not edited"],
+)
+def test_an_old_save_without_its_scenario_hash_is_refused(tmp_path, capsys, edit):
+    """Before: ``play --load`` opened the battle with 100 turns (or any other edit of the
+    scenario the save carries) as if it were the one saved. A /1 save without its
+    ``scenario_hash`` cannot be told from an edited one, so it is refused, edited or not."""
+    path = _old_save(tmp_path, edit)
+    assert main(["play", "--load", str(path), "--frames", "1"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}: $.scenario_hash: required field is missing (a hulldown-save/1 file without "
+        "it cannot be told from one whose scenario was edited; start the battle again from "
+        "its scenario)"
+    ]
+
+
+def test_an_old_save_with_its_scenario_hash_is_checked(tmp_path, capsys):
+    """A /1 save of #26-#30 (a scenario_hash, no actions_hash): loads; edited, refused."""
+
+    def keep_hash(doc):
+        from game.rules.files.savefile import scenario_hash
+
+        doc["scenario_hash"] = scenario_hash(doc["scenario"], doc["seed"])
+
+    good = _old_save(tmp_path, keep_hash)
+    assert main(["play", "--load", str(good), "--frames", "1"]) == 0
+
+    def edit_after(doc):
+        keep_hash(doc)
+        doc["scenario"]["turns"] = 100
+
+    bad = _old_save(tmp_path, edit_after)
+    assert main(["play", "--load", str(bad), "--frames", "1"]) == 1
+    assert "no longer match $.scenario_hash" in capsys.readouterr().err

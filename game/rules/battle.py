@@ -565,8 +565,8 @@ class Battle(FullGameQueries):
         number, actions that are not a list of objects or an action field of the wrong type
         (:func:`game.rules.actions.action_from_dict`), a ``meta.ai`` that is not side: level
         of the scenario's sides and the AI's levels, a ``meta.ai_speed`` that is not 0 or from
-        1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (required but in ``/1``
-        saves) or one that does not match, an action the replay refuses or a state hash it
+        1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (``actions_hash`` not
+        required in ``/1`` saves) or one that does not match, an action the replay refuses or a state hash it
         does not reach.
         """
         where = str(path)
