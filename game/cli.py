@@ -389,6 +389,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.resume or args.load:
             path = autosave_path() if args.resume else args.load
             battle = Battle.load(path, autosave=autosave_path())
+            if battle.load_note:  # a power cut's zeros dropped from the journal (#42)
+                print(f"hulldown play: {battle.load_note}", file=sys.stderr)
             if no_such_side(battle.sides):
                 return 2
             continue_log(battle)

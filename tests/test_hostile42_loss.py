@@ -274,3 +274,83 @@ def test_an_old_save_with_its_scenario_hash_is_checked(tmp_path, capsys):
     bad = _old_save(tmp_path, edit_after)
     assert main(["play", "--load", str(bad), "--frames", "1"]) == 1
     assert "no longer match $.scenario_hash" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 2. a journal's zeroed tail
+
+
+def _journal_of(actions: int) -> tuple[Path, list[int]]:
+    """The autosave journal of a skirmish (random against random, seed 5) ``actions`` in;
+    returns its path and the byte offset where each line ends."""
+    from game import Battle, load_scenario
+    from game.check.sim import make_players
+    from game.saves import autosave_path
+
+    b = Battle(load_scenario(SKIRMISH), 5, autosave=autosave_path())
+    players = make_players(b, ("random", "random"))
+    while len(b.actions) < actions:
+        b.apply(players[b.to_act].choose(b))
+    b._journal.close()
+    data = autosave_path().read_bytes()
+    ends = [i + 1 for i, c in enumerate(data) if c == ord("\n")]
+    return autosave_path(), ends
+
+
+@pytest.mark.parametrize(
+    "zeros",
+    ["over the last 3 lines", "appended, 4096 bytes", "from the middle of a line"],
+)
+def test_a_journal_whose_tail_is_zeros_resumes_every_intact_line(capsys, zeros):
+    """A power cut: the journal's length reached the disk, its last block did not. Before:
+    ``play --resume`` refused it whole (``line 38: ... control character``), every action
+    lost. Now: the actions before the zeros resume, and one line says how many were dropped."""
+    path, ends = _journal_of(40)
+    data = path.read_bytes()
+    lines = len(ends)  # the header and one line per action since it
+    if zeros == "over the last 3 lines":
+        keep_lines = lines - 3
+        data = data[: ends[keep_lines - 1]] + b"\0" * (len(data) - ends[keep_lines - 1])
+    elif zeros == "appended, 4096 bytes":
+        keep_lines = lines
+        data += b"\0" * 4096
+    else:
+        keep_lines = lines - 2
+        middle = (ends[keep_lines - 1] + ends[keep_lines]) // 2
+        data = data[:middle] + b"\0" * (len(data) - middle)
+    path.write_bytes(data)
+    header_actions = len(json.loads(data[: ends[0]])["actions"])
+    kept = header_actions + keep_lines - 1
+    assert main(["play", "--resume", "--frames", "1"]) == 0
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"hulldown play: {path}: its last ")
+    assert f"resumed from the {kept} actions before them; about " in line
+    from game import Battle
+
+    assert len(Battle.load(path).actions) == kept  # the journal was written anew, whole
+    assert b"\0" not in path.read_bytes()
+
+
+def test_the_battle_screen_says_what_the_zeros_took(app):
+    """Resume the autosave from the main menu: the battle screen says it too."""
+    from game.ui.battle import BattleScreen
+    from game.ui.menu import MenuScreen
+
+    path, ends = _journal_of(30)
+    data = path.read_bytes()
+    path.write_bytes(data[: ends[-3]] + b"\0" * (len(data) - ends[-3]))
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.load(path)
+    assert isinstance(app.screen, BattleScreen)
+    assert "were zeros or a line cut short (a power cut?): resumed from the" in (app.screen.message)
+
+
+def test_a_journal_whose_header_is_zeroed_is_refused_with_one_line(capsys):
+    """Nothing to resume from when the zeros begin in the header (the scenario and seed)."""
+    path, ends = _journal_of(3)
+    data = path.read_bytes()
+    path.write_bytes(data[:100] + b"\0" * (len(data) - 100))
+    assert main(["play", "--resume", "--frames", "1"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}: not an autosave journal (zero bytes from its first line on: a power cut?)"
+    ]

@@ -127,7 +127,9 @@ class SaveError(ValueError):
     problem."""
 
 
-def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
+def read_save(
+    path: str | os.PathLike, notes: list[str] | None = None
+) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
     """A save's document (``hulldown-save/2``, the older ``/1``, or the autosave journal
     ``hulldown-journal/1``), checked before any replay: the state hashes to reach on the way
     (after a number of actions; a journal's lines, empty for a save), its scenario and its
@@ -138,13 +140,15 @@ def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, 
     ``actions_hash`` but in ``/1`` saves), a field of the wrong type, a scenario that does not
     validate, an action field of the wrong type, a digest that does not match, a bad
     ``meta``; a ``/1`` save without ``scenario_hash`` (#42: :data:`OLD_SAVE_FORMAT`).
+    ``notes`` (when given) gets one line for what was dropped from a journal whose tail a
+    power cut filled with zeros (:func:`game.rules.files.journal.read_journal`).
     """
     where = str(path)
     checks: dict[int, str] = {}
     checks: dict[int, str] = {}
     try:
         if is_journal(path):
-            doc, checks = read_journal(path)
+            doc, checks = read_journal(path, notes)
         else:
             doc = read_json_file(path, allow_nan=False)
     except JsonFileError as err:
