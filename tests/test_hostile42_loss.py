@@ -354,3 +354,69 @@ def test_a_journal_whose_header_is_zeroed_is_refused_with_one_line(capsys):
     assert capsys.readouterr().err.splitlines() == [
         f"{path}: not an autosave journal (zero bytes from its first line on: a power cut?)"
     ]
+
+
+# ---------------------------------------------------------------- 3. kill -9 during play --resume
+
+
+def _killed_resume(log: Path, when: str, delay: float) -> None:
+    """Run ``hulldown play --resume`` and SIGKILL it: ``when`` "rewrite" kills it the moment
+    the log shrinks or a temporary file of it appears (the rewrite under way), "after" kills
+    it ``delay`` seconds after it started."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    size = log.stat().st_size
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "game", "play", "--resume", "--frames", "100000"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    t0 = time.monotonic()
+    try:
+        while proc.poll() is None and time.monotonic() - t0 < 30:
+            if when == "after" and time.monotonic() - t0 >= delay:
+                break
+            if when == "rewrite":
+                try:
+                    shrunk = log.stat().st_size < size
+                except FileNotFoundError:
+                    shrunk = True
+                if shrunk or any(log.parent.glob(f".{log.name}.*.tmp")):
+                    break
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+
+def test_kill_9_during_play_resume_leaves_the_log_whole(data_dir):
+    """The resumed battle rewrites its log from the autosave. Before: opened with "wb", the
+    log was empty or cut at the kill (the "rewrite" kill saw it at 0 bytes). Now it is
+    written aside and renamed: old or new, it is whole (and the same bytes)."""
+    from game import Battle, load_scenario
+    from game.check.sim import make_players
+    from game.ui.menu import new_battle
+
+    scenario = load_scenario(ROOT / "maps" / "modern-fire-support.json")
+    dry = Battle(scenario, 11)  # how many actions the battle lasts, random against random
+    players = make_players(dry, ("random", "random"))
+    while not dry.finished:
+        dry.apply(players[dry.to_act].choose(dry))
+    b = new_battle(scenario, 11)  # the same battle, stopped one action before its end
+    players = make_players(b, ("random", "random"))
+    while len(b.actions) < len(dry.actions) - 1:
+        b.apply(players[b.to_act].choose(b))
+    b._journal.close()
+    b.log.close()
+    log = Path(b.log_path)
+    whole = log.read_bytes()
+    assert whole.count(b"\n") > 300
+    for when, delay in [("rewrite", 0), ("rewrite", 0), (("after", 0.8)), ("after", 1.5)]:
+        _killed_resume(log, when, delay)
+        assert log.read_bytes() == whole, f"kill at {when} {delay}"
