@@ -14,6 +14,7 @@ import functools
 import json
 import math
 import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from game import load_scenario, parse_scenario
 from game.check.sim import play_battle
+from game.lifeline import die_with_parent, no_ctrl_c
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -98,8 +100,10 @@ def seats(players: tuple[str, str], k: int) -> tuple[str, str]:
     return players if k % 2 == 0 else (players[1], players[0])
 
 
-def _init(path: str, players: tuple[str, str]) -> None:
+def _init(path: str, players: tuple[str, str], parent_pid: int | None = None) -> None:
     global _SCENARIO, _PLAYERS
+    if parent_pid is not None:  # a pool worker: ends with the parent, Ctrl-C is the parent's
+        die_with_parent(parent_pid)
     _SCENARIO = load_scenario(path)
     _PLAYERS = players
 
@@ -188,7 +192,9 @@ def run_balance(
                 progress(len(results))
     else:
         ctx = mp.get_context("spawn")
-        with ctx.Pool(jobs, initializer=_init, initargs=(path, players)) as pool:
+        with no_ctrl_c():  # workers start with Ctrl-C ignored: the parent's to handle (#42)
+            pool = ctx.Pool(jobs, initializer=_init, initargs=(path, players, os.getpid()))
+        with pool:  # an exception here (Ctrl-C, SIGTERM: lifeline.Stopped) terminates them
             for r in pool.imap(_one, work, chunksize=4):
                 results.append(r)
                 if progress:
