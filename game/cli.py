@@ -43,6 +43,16 @@ def _whole(text: str, lo: int, hi: int, span: str) -> int:
     return value
 
 
+JOBS_RANGE = (1, 1024)  # balance --jobs; capped again at the cores and memory when it runs
+
+
+def jobs_arg(text: str) -> int:
+    """``balance --jobs``: 1 to 1,024 processes (``balance`` caps it at the machine's cores
+    and free memory: game.check.balance.job_limit)."""
+    lo, hi = JOBS_RANGE
+    return _whole(text, lo, hi, f"from {lo} to {hi:,}")
+
+
 def scale_arg(text: str) -> float:
     """``render --scale``: pixels per inch, finite, 1 to 200."""
     return _number(text, *SCALE_RANGE)
@@ -476,7 +486,12 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("--games", type=games_arg, default=200)
     bl.add_argument("--seed", type=seed_arg, default=1, help="seed of the first battle")
     bl.add_argument("--players", default="veteran", help="veteran, recruit, or A,B")
-    bl.add_argument("--jobs", type=int, default=2, help="processes (default 2, the cores)")
+    bl.add_argument(
+        "--jobs",
+        type=jobs_arg,
+        default=2,
+        help="processes (default 2; capped at the cores and the memory free)",
+    )
     bl.add_argument("--quiet", action="store_true", help="no progress bar")
     bl.add_argument("--chart", metavar="PNG", help="draw the outcomes and losses to this PNG")
     bl.add_argument(

@@ -174,3 +174,40 @@ def test_kill_9_while_the_ai_thinks_leaves_no_traceback(tmp_path, decision, dela
     assert _gone_within(workers, 3.0) == []
     err = proc.stderr.read().decode()  # to the end: the AI's process shares the pipe
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_balance_jobs_is_capped_at_the_cores_and_memory(tmp_path):
+    """``--jobs 40`` on this machine. Before: 40 processes started (2.3 GB). Now one line
+    says the cap, and the run goes on with at most that many workers."""
+    from game.check.balance import job_limit
+
+    limit, why = job_limit()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "game", "balance", SKIRMISH, "--games", "100"]
+        + ["--jobs", "40", "--quiet"],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    most = 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 4 and proc.poll() is None:
+        most = max(most, sum("spawn_main" in _cmdline(p) for p in _children(proc.pid)))
+        time.sleep(0.05)
+    proc.terminate()
+    out, err = proc.communicate(timeout=30)
+    assert 1 <= most <= limit < 40
+    assert err.splitlines()[0] == f"hulldown balance: --jobs 40: capped at {limit} ({why})"
+
+
+@pytest.mark.parametrize("jobs", ["0", "-3", "100000"])
+def test_balance_jobs_out_of_range_is_refused(jobs, capsys):
+    from game.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["balance", SKIRMISH, "--jobs", jobs])
+    assert exit_.value.code == 2
+    assert f"give a whole number from 1 to 1,024, not {jobs}" in capsys.readouterr().err

@@ -21,6 +21,15 @@ def balance_command(args: argparse.Namespace) -> int:
 
     players = tuple(args.players.split(","))
     players = players * 2 if len(players) == 1 else players
+    if not args.scheduler:  # a local pool: no more processes than cores and memory (#42)
+        from game.check.balance import job_limit
+
+        limit, why = job_limit()
+        if args.jobs > limit:
+            print(
+                f"hulldown balance: --jobs {args.jobs}: capped at {limit} ({why})", file=sys.stderr
+            )
+            args.jobs = limit
     if args.suggest:
         return balance_suggest(args, players)
     bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
