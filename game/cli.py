@@ -8,11 +8,12 @@ import math
 import os
 import sys
 
+from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
+
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
 AI_SPEED_RANGE = (1.0, 1000.0)  # play --ai-speed, inches a second, or 0 (game.rules.battle's)
 GAMES_RANGE = (1, 100_000)  # simulate --games
-SEED_DIGITS = 18  # --seed: saves hold integers of at most 20 digits (game.rules.files.jsonfile)
 
 
 def _shown(text: str) -> str:
@@ -42,6 +43,16 @@ def _whole(text: str, lo: int, hi: int, span: str) -> int:
     return value
 
 
+JOBS_RANGE = (1, 1024)  # balance --jobs; capped again at the cores and memory when it runs
+
+
+def jobs_arg(text: str) -> int:
+    """``balance --jobs``: 1 to 1,024 processes (``balance`` caps it at the machine's cores
+    and free memory: game.check.balance.job_limit)."""
+    lo, hi = JOBS_RANGE
+    return _whole(text, lo, hi, f"from {lo} to {hi:,}")
+
+
 def scale_arg(text: str) -> float:
     """``render --scale``: pixels per inch, finite, 1 to 200."""
     return _number(text, *SCALE_RANGE)
@@ -62,8 +73,7 @@ def games_arg(text: str) -> int:
 def seed_arg(text: str) -> int:
     """``--seed``: a whole number of at most 18 digits, so a save or a run of battles from it
     keeps seeds the save reader accepts."""
-    top = 10**SEED_DIGITS - 1
-    return _whole(text, -top, top, f"of at most {SEED_DIGITS} digits")
+    return _whole(text, -MAX_SEED, MAX_SEED, f"of at most {SEED_DIGITS} digits")
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -179,7 +189,7 @@ def _cmd_balance(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from game import ScenarioError, load_scenario
+    from game import NotARegularFile, ScenarioError, load_scenario
     from game.ui.render import render_png
 
     try:
@@ -189,10 +199,14 @@ def _cmd_render(args: argparse.Namespace) -> int:
         return 1
     try:
         w, h = render_png(sc, args.out, args.scale)
-    except (OSError, ValueError) as err:  # pygame.error is a RuntimeError subclass
-        print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
+    except NotARegularFile as err:  # a FIFO or a device at --out: refused, left as it is
+        print(f"hulldown render: {err}", file=sys.stderr)
         return 1
-    except RuntimeError as err:
+    except OSError as err:  # a full disk: nothing written (atomic), the old file kept
+        why = err.strerror or err
+        print(f"{args.out}: cannot write the picture ({why}); nothing written", file=sys.stderr)
+        return 1
+    except (ValueError, RuntimeError) as err:  # pygame.error is a RuntimeError subclass
         print(f"{args.out}: cannot write the picture ({err})", file=sys.stderr)
         return 1
     print(f"wrote {args.out} ({w}x{h} px)")
@@ -391,6 +405,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.resume or args.load:
             path = autosave_path() if args.resume else args.load
             battle = Battle.load(path, autosave=autosave_path())
+            if battle.load_note:  # a power cut's zeros dropped from the journal (#42)
+                print(f"hulldown play: {battle.load_note}", file=sys.stderr)
             if no_such_side(battle.sides):
                 return 2
             continue_log(battle)
@@ -476,7 +492,12 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("--games", type=games_arg, default=200)
     bl.add_argument("--seed", type=seed_arg, default=1, help="seed of the first battle")
     bl.add_argument("--players", default="veteran", help="veteran, recruit, or A,B")
-    bl.add_argument("--jobs", type=int, default=2, help="processes (default 2, the cores)")
+    bl.add_argument(
+        "--jobs",
+        type=jobs_arg,
+        default=2,
+        help="processes (default 2; capped at the cores and the memory free)",
+    )
     bl.add_argument("--quiet", action="store_true", help="no progress bar")
     bl.add_argument("--chart", metavar="PNG", help="draw the outcomes and losses to this PNG")
     bl.add_argument(

@@ -49,15 +49,17 @@ def test_a_save_edited_after_saving_is_refused(tmp_path, edit):
         Battle.load(path)
 
 
-def test_a_save_from_before_the_hash_still_loads(tmp_path):
-    """A hulldown-save/1 file written before the digests were kept loads as before."""
+def test_a_save_from_before_the_actions_hash_still_loads(tmp_path):
+    """A hulldown-save/1 file written before the actions' digest was kept (#26 to #30) loads
+    as before; one without its scenario_hash too is refused (#42,
+    tests/test_hostile42_loss.py)."""
     b = _battle()
     b.apply(Pass("A"))
     path = tmp_path / "s.json"
     b.save(path)
     doc = json.loads(path.read_text())
     doc["format"] = "hulldown-save/1"
-    del doc["scenario_hash"], doc["actions_hash"]
+    del doc["actions_hash"]
     path.write_text(json.dumps(doc))
     assert Battle.load(path).state_hash() == b.state_hash()
 

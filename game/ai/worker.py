@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import pickle
 import threading
 import weakref
 
 from game import Action
+from game.lifeline import die_with_parent, no_ctrl_c
 
 
 class OutOfStep(RuntimeError):
@@ -27,8 +29,21 @@ class OutOfStep(RuntimeError):
     are not its seed's, or an engine that does not replay to the same state)."""
 
 
-def _serve(conn) -> None:
-    """The thinking process: answers ``ThinkingProcess`` requests until the pipe closes."""
+def _serve(conn, parent_pid: int | None = None) -> None:
+    """The thinking process: answers ``ThinkingProcess`` requests until the pipe closes, and
+    ends quietly when the window's process dies (#42: a kill -9 of ``play`` while the AI
+    thought made the answer's send raise BrokenPipeError, printed as a traceback)."""
+    if parent_pid is not None:  # not PDEATHSIG: the thread that starts it may end first
+        die_with_parent(parent_pid, pdeathsig=False)
+    try:
+        _answer(conn)
+    except (EOFError, OSError):  # the pipe broke: nobody is left to answer
+        return
+
+
+def _answer(conn) -> None:
+    """Answer requests on ``conn`` until it closes (see :func:`_serve`). Raises EOFError or
+    OSError when the pipe breaks."""
     import game.ai.scripted  # noqa: F401  (all it needs, imported before the first request)
     from game import Battle, parse_scenario
 
@@ -57,6 +72,8 @@ def _serve(conn) -> None:
             ai = pickle.loads(player)
             action = ai.choose(battle)
             conn.send(("ok", action, pickle.dumps(ai)))
+        except (BrokenPipeError, EOFError):
+            raise  # the window's process is gone: _serve ends quietly
         except Exception as err:  # said to the window, which thinks in its own thread
             battles.pop(token, None)
             conn.send(("failed", repr(err), None))
@@ -75,8 +92,11 @@ class ThinkingProcess:
     def __init__(self):
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="hulldown-ai")
-        self._proc.start()
+        self._proc = ctx.Process(
+            target=_serve, args=(child, os.getpid()), daemon=True, name="hulldown-ai"
+        )
+        with no_ctrl_c():  # Ctrl-C is the window's to handle, never a traceback in here
+            self._proc.start()
         child.close()
         self._lock = threading.Lock()
         self._tokens: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

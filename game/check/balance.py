@@ -14,6 +14,7 @@ import functools
 import json
 import math
 import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from game import load_scenario, parse_scenario
 from game.check.sim import play_battle
+from game.lifeline import die_with_parent, no_ctrl_c
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -98,8 +100,37 @@ def seats(players: tuple[str, str], k: int) -> tuple[str, str]:
     return players if k % 2 == 0 else (players[1], players[0])
 
 
-def _init(path: str, players: tuple[str, str]) -> None:
+WORKER_MB = 120
+"""Memory one worker process takes, about (MB): the interpreter with the rules, Shapely and
+numpy and one battle, 57-60 MB measured, doubled for a large scenario (#42: 40 workers took
+2.3 GB)."""
+
+
+def job_limit() -> tuple[int, str]:
+    """The most worker processes this machine can run at once, and why in words: one per core
+    this process may use, and no more than the memory available (``MemAvailable`` of
+    /proc/meminfo where there is one) holds at :data:`WORKER_MB` each; at least 1."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    limit, why = cores, f"{cores} core{'' if cores == 1 else 's'}"
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            kb = next(int(ln.split()[1]) for ln in fh if ln.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        kb = None
+    if kb is not None:
+        by_memory = max(1, kb // 1024 // WORKER_MB)
+        why += f", {kb / 1024 / 1024:.1f} GB of memory free at {WORKER_MB} MB a process"
+        limit = min(limit, by_memory)
+    return max(1, limit), why
+
+
+def _init(path: str, players: tuple[str, str], parent_pid: int | None = None) -> None:
     global _SCENARIO, _PLAYERS
+    if parent_pid is not None:  # a pool worker: ends with the parent, Ctrl-C is the parent's
+        die_with_parent(parent_pid)
     _SCENARIO = load_scenario(path)
     _PLAYERS = players
 
@@ -188,7 +219,9 @@ def run_balance(
                 progress(len(results))
     else:
         ctx = mp.get_context("spawn")
-        with ctx.Pool(jobs, initializer=_init, initargs=(path, players)) as pool:
+        with no_ctrl_c():  # workers start with Ctrl-C ignored: the parent's to handle (#42)
+            pool = ctx.Pool(jobs, initializer=_init, initargs=(path, players, os.getpid()))
+        with pool:  # an exception here (Ctrl-C, SIGTERM: lifeline.Stopped) terminates them
             for r in pool.imap(_one, work, chunksize=4):
                 results.append(r)
                 if progress:

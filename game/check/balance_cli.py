@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from game.lifeline import Stopped, exit_code, stopping_signals
+
 
 def balance_command(args: argparse.Namespace) -> int:
     """``hulldown balance``: play a scenario AI against AI on a process pool (or a dask scheduler) and report each
@@ -19,23 +21,42 @@ def balance_command(args: argparse.Namespace) -> int:
 
     players = tuple(args.players.split(","))
     players = players * 2 if len(players) == 1 else players
+    if not args.scheduler:  # a local pool: no more processes than cores and memory (#42)
+        from game.check.balance import job_limit
+
+        limit, why = job_limit()
+        if args.jobs > limit:
+            print(
+                f"hulldown balance: --jobs {args.jobs}: capped at {limit} ({why})", file=sys.stderr
+            )
+            args.jobs = limit
     if args.suggest:
         return balance_suggest(args, players)
     bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
+    done = [0]
+
+    def progress(n: int) -> None:
+        done[0] = n
+        bar.update(n - bar.n)
+
     try:
-        report = run_balance(
-            args.scenario,
-            args.games,
-            args.seed,
-            players,
-            args.jobs,
-            lambda done: bar.update(done - bar.n),
-            scheduler=args.scheduler,
-        )
+        with stopping_signals():
+            report = run_balance(
+                args.scenario,
+                args.games,
+                args.seed,
+                players,
+                args.jobs,
+                progress,
+                scheduler=args.scheduler,
+            )
     except (ScenarioError, ValueError) as err:
         bar.close()
         print(f"hulldown balance: {err}", file=sys.stderr)
         return 1
+    except (KeyboardInterrupt, Stopped) as err:  # the pool's workers are ended on the way out
+        bar.close()
+        return stopped(err, f"after {done[0]} of {args.games} battles")
     bar.close()
     print_balance(args.scenario, report, players)
     if args.chart:
@@ -49,6 +70,18 @@ def balance_command(args: argparse.Namespace) -> int:
             return 1
         print(f"  chart: {args.chart}")
     return 0
+
+
+def stopped(err: BaseException, where: str) -> int:
+    """Say in one line that ``balance`` was stopped by Ctrl-C or a signal (``err``: a
+    KeyboardInterrupt or a :class:`game.lifeline.Stopped`) and how far it had come; returns
+    the exit status a shell expects (130 for Ctrl-C, 128 + the signal's number)."""
+    import signal
+
+    signum = err.signum if isinstance(err, Stopped) else signal.SIGINT
+    name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+    print(f"hulldown balance: stopped by {name} {where}", file=sys.stderr)
+    return exit_code(signum)
 
 
 def print_balance(scenario: str, report, players) -> None:
@@ -80,19 +113,22 @@ def balance_suggest(args: argparse.Namespace, players) -> int:
     games = args.trial_games
     print(f"{args.scenario}: trying the sheets' balancing moves, {games} battles each")
     try:
-        found = suggest(
-            args.scenario,
-            games,
-            args.seed,
-            players,
-            args.jobs,
-            args.scheduler,
-            lambda line: print(f"  {line}", flush=True),
-            rounds=args.rounds,
-        )
+        with stopping_signals():
+            found = suggest(
+                args.scenario,
+                games,
+                args.seed,
+                players,
+                args.jobs,
+                args.scheduler,
+                lambda line: print(f"  {line}", flush=True),
+                rounds=args.rounds,
+            )
     except (ScenarioError, JsonFileError, ValueError) as err:
         print(f"hulldown balance: {err}", file=sys.stderr)
         return 1
+    except (KeyboardInterrupt, Stopped) as err:
+        return stopped(err, "while trying the balancing moves")
     if found.best is None:
         print("  no move came nearer even than the scenario as it is")
     else:

@@ -110,6 +110,7 @@ class Battle(FullGameQueries):
         self.log_path = log_path
         self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
         self.autosave_error: str | None = None  # why the last autosave failed, if it did
+        self.load_note: str | None = None  # what load dropped from a journal's zeroed tail
         self._journal: Journal | None = None  # the autosave, open while the battle goes on
         # what the battle is never changes: digested once, not in every autosave
         self._scenario_hash = scenario_hash(scenario.raw, seed)
@@ -558,20 +559,23 @@ class Battle(FullGameQueries):
         (``hulldown-journal/1``): rebuild the scenario it carries, replay its actions with its
         seed and check the state hashes it holds (a journal's after every action). With
         ``autosave``, the battle autosaves there from :meth:`start_autosave` or its next
-        action on (the journal written anew).
+        action on (the journal written anew). A journal's tail of zero bytes (a power cut)
+        is dropped and :attr:`load_note` says so.
 
         Raises SaveError, one line naming the file, the field and the problem: a file the JSON
         reader refuses (:func:`game.rules.files.jsonfile.read_json_file`), a seed that is not a whole
         number, actions that are not a list of objects or an action field of the wrong type
         (:func:`game.rules.actions.action_from_dict`), a ``meta.ai`` that is not side: level
         of the scenario's sides and the AI's levels, a ``meta.ai_speed`` that is not 0 or from
-        1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (required but in ``/1``
-        saves) or one that does not match, an action the replay refuses or a state hash it
-        does not reach.
+        1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (``actions_hash`` not
+        required in ``/1`` saves) or one that does not match, an action the replay refuses
+        or a state hash it does not reach.
         """
         where = str(path)
-        doc, checks, scenario, actions = read_save(path)
+        notes: list[str] = []  # what a power cut's zeros in a journal took (#42)
+        doc, checks, scenario, actions = read_save(path, notes)
         battle = cls(scenario, doc["seed"], log_path=log_path)
+        battle.load_note = notes[0] if notes else None
         for i, action in enumerate(actions):
             try:
                 battle.apply(action)

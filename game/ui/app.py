@@ -100,10 +100,12 @@ class App:
         folder = Path(platformdirs.user_pictures_dir())
         path = folder / time.strftime("hulldown-%Y%m%d-%H%M%S.png")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(self.surface, str(path))
+            from game.ui.render import save_png
+
+            save_png(self.surface, path)  # atomic: a full disk says so, leaves no empty file
         except (OSError, pygame.error) as err:
-            self.toast = (f"Screenshot not saved: {err}", pygame.time.get_ticks() + 5000)
+            why = getattr(err, "strerror", None) or err
+            self.toast = (f"Screenshot not saved: {path}: {why}", pygame.time.get_ticks() + 5000)
             return None
         self.toast = (f"Screenshot saved: {path}", pygame.time.get_ticks() + 4000)
         return path

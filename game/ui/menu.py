@@ -277,7 +277,9 @@ class MenuScreen:
         try:
             seed = int(self.seed.get_text() or "1")
         except ValueError:
-            self.say("The seed must be a whole number.")
+            seed = -1
+        if not 0 <= seed <= game.MAX_SEED:  # a longer one made a battle no save could hold
+            self.say(f"The seed must be a whole number of at most {game.SEED_DIGITS} digits.")
             return
         try:
             ai = {}

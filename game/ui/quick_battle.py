@@ -156,7 +156,7 @@ class QuickBattleScreen:
             ("Side A stands", 1, 30),
             ("Cohesion A", 1, 20),
             ("Cohesion B", 1, 20),
-            ("Seed", 0, 2**31 - 1),
+            ("Seed", 0, game.MAX_SEED),
         ):
             text = self.entries[name].get_text()
             if not text or not lo <= int(text) <= hi:

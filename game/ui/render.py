@@ -7,7 +7,9 @@ Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels
 
 from __future__ import annotations
 
+import io
 import math
+import os
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import pygame
 import shapely
 
+import game
 from game import StandPose, corners
 from game.ui import colours
 
@@ -365,8 +368,19 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
     )
     surface.blit(title, (margin, 10))
     legend(surface, scenario, (margin + 260, size[1] - 42))
-    pygame.image.save(surface, out)
+    save_png(surface, out)
     return size
+
+
+def save_png(surface, path: str | os.PathLike) -> None:
+    """Write a surface to ``path`` as a PNG, atomically (#42): encoded in memory, then written
+    through a temporary file renamed over the target (``game.write_atomic``), so a full disk
+    raises OSError and leaves no file of 0 bytes (pygame's own writer said nothing and left
+    one). Raises OSError when the file cannot be written (the target is then unchanged),
+    pygame.error when the surface cannot be encoded."""
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "png")
+    game.write_atomic(path, buf.getvalue())
 
 
 def legend(surface, scenario, at) -> None:

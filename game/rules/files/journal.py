@@ -161,7 +161,21 @@ def is_journal(path: str | os.PathLike) -> bool:
     return head.lstrip(b"\xef\xbb\xbf").startswith(b'{"format":"hulldown-journal/')
 
 
-def read_journal(path: str | os.PathLike) -> tuple[dict, dict[int, str]]:
+def _cut_zeroed_tail(data: bytes) -> tuple[bytes, int]:
+    """A journal's bytes without a tail that a power cut filled with zero bytes (the file's
+    length was on the disk, its last blocks were not): cut at the last newline before the
+    first zero byte, so every whole line before the zeros is kept. Returns the bytes kept and
+    how many were cut (0: no zero byte)."""
+    first = data.find(b"\0")
+    if first < 0:
+        return data, 0
+    keep = data.rfind(b"\n", 0, first) + 1
+    return data[:keep], len(data) - keep
+
+
+def read_journal(
+    path: str | os.PathLike, notes: list[str] | None = None
+) -> tuple[dict, dict[int, str]]:
     """The save document a journal holds, and the state hashes to check: the state hash
     after each number of actions the journal vouches for (the header's actions, then each
     line's).
@@ -171,6 +185,12 @@ def read_journal(path: str | os.PathLike) -> tuple[dict, dict[int, str]]:
     written), ``actions`` (the header's, then the lines') and ``state_hash`` (after the last
     action). A last line without its newline that does not parse is the line being
     written when the process was killed: it is dropped.
+
+    A tail of zero bytes (a power cut, #42; before, the whole journal was refused for its
+    "control character") is cut at the last whole line before it: the battle resumes from
+    every intact line, and one line for ``notes`` (when given) says how many bytes were cut
+    and about how many actions they held (the zeros hide where the lines ended: the count is
+    the bytes over the mean length of the lines kept).
 
     Raises
     ------
@@ -183,6 +203,11 @@ def read_journal(path: str | os.PathLike) -> tuple[dict, dict[int, str]]:
     where = str(path)
     remove_stale_temps(path)
     data = _read_regular_file(path, where, MAX_JOURNAL_BYTES)
+    data, cut = _cut_zeroed_tail(data)
+    if cut and not data:
+        raise JsonFileError(
+            f"{where}: not an autosave journal (zero bytes from its first line on: a power cut?)"
+        )
     text = _decode(data, where, "utf-8-sig")
     rows = text.split("\n")
     complete = text.endswith("\n")
@@ -224,4 +249,14 @@ def read_journal(path: str | os.PathLike) -> tuple[dict, dict[int, str]]:
             doc["meta"] = line["meta"]
     doc["actions"] = actions
     doc["state_hash"] = hashes[len(actions)]
+    if cut and notes is not None:
+        lines = len(values) - 1
+        mean = (len(data) - len(rows[0]) - 1) / lines if lines else 100.0
+        about = max(1, round(cut / mean))
+        notes.append(
+            f"{where}: its last {cut:,} bytes were zeros or a line cut short (a power cut?): "
+            f"resumed from the {len(actions)} actions before them; about {about} "
+            f"action{'' if about == 1 else 's'} after them {'was' if about == 1 else 'were'} "
+            "dropped"
+        )
     return doc, hashes

@@ -32,6 +32,14 @@ MAX_DEPTH = 64
 """Arrays and objects inside one another, at most (a scenario needs 7)."""
 MAX_INT_DIGITS = 20
 """Digits of an integer, at most (a seed is at most 20 digits: 2**64 has 20)."""
+SEED_DIGITS = 18
+"""Digits of a battle's seed, at most, wherever one is typed (``--seed``, the main menu, Quick
+battle; issue #42): a seed of 18 digits and the seeds after it (``simulate`` and "Play again"
+add 1) stay within :data:`MAX_INT_DIGITS`, so its saves and autosave load again (a 30-digit
+seed typed in the menu made a battle that could never be resumed or saved)."""
+MAX_SEED = 10**SEED_DIGITS - 1
+"""The largest seed that may be typed (:data:`SEED_DIGITS` nines); the smallest is its
+negative on the command line, 0 in the screens."""
 
 
 class JsonFileError(ValueError):
@@ -242,17 +250,20 @@ def _check_kind(st: os.stat_result, where: str, max_bytes: int = MAX_BYTES) -> N
         if st.st_size > max_bytes:
             raise JsonFileError(f"{where}: cannot be read ({_too_large(st.st_size, max_bytes)})")
         return
+    raise JsonFileError(f"{where}: cannot be read (it is {_kind(mode)}, not a regular file)")
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words (``a FIFO``)."""
     if stat.S_ISDIR(mode):
-        kind = "a folder"
-    elif stat.S_ISFIFO(mode):
-        kind = "a FIFO"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device"
-    elif stat.S_ISSOCK(mode):
-        kind = "a socket"
-    else:
-        kind = "something else"
-    raise JsonFileError(f"{where}: cannot be read (it is {kind}, not a regular file)")
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "something else"
 
 
 def _too_large(size: int | None, max_bytes: int = MAX_BYTES) -> str:
@@ -414,17 +425,45 @@ def _user_mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
+class NotARegularFile(OSError):
+    """A file is to be written where something that is not a regular file stands (a FIFO, a
+    device, a folder, a socket): ``str()`` is one line naming it; nothing was written."""
+
+
+def writable_target(path: str | os.PathLike) -> Path:
+    """Where a file written at ``path`` really goes: the file a symbolic link leads to (the
+    link is kept and its target replaced; #42: ``generate --out`` put a regular file in place
+    of the link), else ``path``. Raises :class:`NotARegularFile` when a FIFO, a device, a
+    folder or a socket stands there (before #42 a FIFO or ``/dev/null`` was replaced by a
+    regular file), OSError when the path cannot be looked at (a loop of links)."""
+    p = Path(path)
+    if p.is_symlink():
+        p = Path(os.path.realpath(p))
+    try:
+        mode = os.stat(p).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return p  # a new file (a missing folder is made, or refused, by the writer)
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(
+            f"{path}: it is {_kind(mode)}, not a regular file; nothing was written there"
+        )
+    return p
+
+
 def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
-    """Write ``text`` (UTF-8; or ``bytes`` as they are: a PNG) to ``path`` atomically: a temporary file in the same folder, flushed and
-    synced, then renamed over the target and the folder synced, so a crash never leaves a
-    half-written file and the rename survives a power cut. The file keeps the permissions of
-    the one it replaces, or gets those of a new file of the user's (the umask's).
+    """Write ``text`` (UTF-8; or ``bytes`` as they are: a PNG) to ``path`` atomically: a
+    temporary file in the same folder, flushed and synced, then renamed over the target and
+    the folder synced, so a crash never leaves a half-written file and the rename survives a
+    power cut. The file keeps the permissions of the one it replaces, or gets those of a new
+    file of the user's (the umask's). A symbolic link is written through: the file it leads to
+    is replaced and the link kept (:func:`writable_target`).
 
     Temporary files of the same target older than :data:`STALE_TEMP_S` (left by a killed
-    process) are removed first. Raises OSError when the folder or file cannot be written; the
-    target is then unchanged.
+    process) are removed first. Raises OSError when the folder or file cannot be written (a
+    full disk: the temporary file is removed), :class:`NotARegularFile` when a FIFO, a
+    device or a folder stands at ``path``; the target is then unchanged.
     """
-    p = Path(path)
+    p = writable_target(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(p)
     mode = _user_mode(p)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from pathlib import Path
 from typing import IO
 
-from game.rules.files.jsonfile import is_json_int, is_json_number
+from game.rules.files.jsonfile import is_json_int, is_json_number, writable_target, write_atomic
 
 FORMAT = "hulldown-log/1"
 PHASE_ORDER = (
@@ -143,6 +142,11 @@ def pos(x: float, y: float, facing: float) -> list[float]:
     return [round(x, 6), round(y, 6), round(facing % 360.0, 6)]
 
 
+def _line(event: dict) -> bytes:
+    """One event's line as the log holds it: sorted keys, no spaces, a newline."""
+    return (json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
 class LogWriter:
     """Writes events to a JSON Lines file, one flushed line each, and keeps them in memory.
 
@@ -161,16 +165,27 @@ class LogWriter:
     def open_file(self, path: str | os.PathLike) -> None:
         """Start writing to ``path`` (replacing it): every event held so far is written first,
         then each new one, so a battle loaded from a save writes the same bytes as one played
-        without a break. Raises OSError when the file cannot be made; the events stay in memory.
+        without a break. The events held so far are written aside and renamed over ``path``
+        (:func:`game.rules.files.jsonfile.write_atomic`; #42: a kill -9 while ``play
+        --resume`` rewrote the log left it empty or cut), so at any moment the file is the
+        old log or the new one, whole; new events are appended to it. A symbolic link is
+        written through. Raises OSError when the file cannot be made (NotARegularFile for a
+        FIFO or a device, which an open for writing would block on or clobber); the events
+        stay in memory.
         """
         self.close()
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        target = writable_target(path)
+        data = b"".join(_line(event) for event in self.events)
+        if data:
+            write_atomic(target, data)
+            mode = "ab"
+        else:  # nothing held yet (a new battle): an empty file is the new log, whole
+            target.parent.mkdir(parents=True, exist_ok=True)
+            mode = "wb"
         # unbuffered, so a line is on its way to the disk when write() returns
-        self._fh = open(path, "wb", buffering=0)  # noqa: SIM115 - kept open for the battle
-        self._whole = 0
+        self._fh = open(target, mode, buffering=0)  # noqa: SIM115 - kept open for the battle
+        self._whole = len(data)
         self.error = None
-        for event in self.events:
-            self._write_line(event)
 
     def write(self, event: dict) -> dict:
         """Add ``seq`` and write one event; returns it. When the file cannot be written (a
@@ -185,7 +200,7 @@ class LogWriter:
     def _write_line(self, event: dict) -> None:
         """Write one event's line to the file, if there is one (see :meth:`write`)."""
         if self._fh is not None:
-            data = (json.dumps(event, sort_keys=True, separators=(",", ":")) + "\n").encode()
+            data = _line(event)
             try:
                 done = 0
                 while done < len(data):  # a raw write may take only part of the bytes

@@ -16,9 +16,13 @@ from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 SAVE_FORMAT = "hulldown-save/2"
 """Saves written now: ``scenario_hash`` and ``actions_hash`` are required."""
 OLD_SAVE_FORMAT = "hulldown-save/1"
-"""Saves written before #30: the digests may be missing; they load as before (the scenario
-they carry is validated, every action checked field by field, and the replay must reach
-their state hash)."""
+"""Saves written before #30: ``actions_hash`` may be missing; they load as before (the
+scenario they carry is validated and must match their ``scenario_hash``, every action is
+checked field by field, and the replay must reach their state hash). ``scenario_hash`` is
+required since #42: without it a ``/1`` file loaded an edited scenario (100 turns, more
+sorties) as the battle that was saved, silently, and a ``/2`` save with its digests deleted
+and its format made ``/1`` did the same. Those written between #26 and #30 carry it; older
+ones cannot be told from edited ones, so they are refused with one line."""
 
 __all__ = [
     "AI_LEVELS",
@@ -123,24 +127,28 @@ class SaveError(ValueError):
     problem."""
 
 
-def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
+def read_save(
+    path: str | os.PathLike, notes: list[str] | None = None
+) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
     """A save's document (``hulldown-save/2``, the older ``/1``, or the autosave journal
     ``hulldown-journal/1``), checked before any replay: the state hashes to reach on the way
     (after a number of actions; a journal's lines, empty for a save), its scenario and its
     actions, every field checked (:func:`game.rules.actions.action_from_dict`).
 
     Raises SaveError, one line naming the file, the field and the problem: a file the JSON
-    reader refuses, an unknown format, a missing field (``scenario_hash`` and ``actions_hash``
-    are required but in ``/1`` saves), a field of the wrong type, a scenario that does not
+    reader refuses, an unknown format, a missing field (``scenario_hash`` always,
+    ``actions_hash`` but in ``/1`` saves), a field of the wrong type, a scenario that does not
     validate, an action field of the wrong type, a digest that does not match, a bad
-    ``meta``.
+    ``meta``; a ``/1`` save without ``scenario_hash`` (#42: :data:`OLD_SAVE_FORMAT`).
+    ``notes`` (when given) gets one line for what was dropped from a journal whose tail a
+    power cut filled with zeros (:func:`game.rules.files.journal.read_journal`).
     """
     where = str(path)
     checks: dict[int, str] = {}
     checks: dict[int, str] = {}
     try:
         if is_journal(path):
-            doc, checks = read_journal(path)
+            doc, checks = read_journal(path, notes)
         else:
             doc = read_json_file(path, allow_nan=False)
     except JsonFileError as err:
@@ -150,11 +158,17 @@ def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, 
         raise SaveError(
             f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
         )
-    required = ["scenario", "seed", "actions", "state_hash"]
-    if doc["format"] != OLD_SAVE_FORMAT:  # the digests are kept since #26 and #30
-        required += ["scenario_hash", "actions_hash"]
+    required = ["scenario", "seed", "actions", "state_hash", "scenario_hash"]
+    if doc["format"] != OLD_SAVE_FORMAT:  # actions_hash is kept since #30
+        required += ["actions_hash"]
     for field_name in required:
         if field_name not in doc:
+            if field_name == "scenario_hash" and doc["format"] == OLD_SAVE_FORMAT:
+                raise SaveError(
+                    f"{where}: $.scenario_hash: required field is missing (a {OLD_SAVE_FORMAT} "
+                    "file without it cannot be told from one whose scenario was edited; start "
+                    "the battle again from its scenario)"
+                )
             raise SaveError(f"{where}: $.{field_name}: required field is missing")
     problem = save_field_problem(doc)
     if problem:
@@ -163,9 +177,7 @@ def read_save(path: str | os.PathLike) -> tuple[dict, dict[int, str], Scenario, 
         scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
     except ScenarioError as err:
         raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
-    if "scenario_hash" in doc and doc["scenario_hash"] != scenario_hash(
-        doc["scenario"], doc["seed"]
-    ):  # /1 saves written before the hash was kept have none
+    if doc["scenario_hash"] != scenario_hash(doc["scenario"], doc["seed"]):
         raise SaveError(
             f"{where}: $.scenario: the scenario or the seed was changed after the battle "
             "was saved (they no longer match $.scenario_hash)"

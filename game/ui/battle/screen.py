@@ -96,6 +96,8 @@ class BattleScreen(
         self.message = (
             f"{trouble}. The battle goes on; Ctrl+S saves it under a new name." if trouble else ""
         )
+        if battle.load_note:  # a journal's zeroed tail was dropped (#42): say what was lost
+            self.message = f"{battle.load_note}. {self.message}".strip()
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
         self.last_result: list[str] = []
         self.help = False
