@@ -7,6 +7,7 @@ import contextlib
 import math
 import os
 import sys
+import time
 
 from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
 
@@ -262,18 +263,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
             return 2
     results = []
+    # shown only after a second, so a quick run prints nothing; then it says the turn of the
+    # battle in play, so one long battle shows life too (#42)
     bar = tqdm(
         range(args.games),
         desc="battles",
         unit="battle",
         file=sys.stderr,
-        disable=args.games < 2 or args.quiet,
+        disable=args.quiet,
+        delay=1.0,
     )
+    t0 = time.monotonic()
+    turns = sc.spec.turns
     for i in bar:
         seed = args.seed + i
         log = os.path.join(log_dir, f"battle-{i + 1:04d}-seed-{seed}.jsonl") if log_dir else None
+
+        def on_turn(turn: int, i: int = i) -> None:
+            if not bar.disable and time.monotonic() - t0 >= 1.0:
+                bar.set_postfix_str(f"battle {i + 1}: turn {turn} of {turns}")
+
         try:
-            results.append(play_battle(sc, seed, players, log))
+            results.append(play_battle(sc, seed, players, log, on_turn=on_turn))
         except OSError as err:  # a full disk: stop, say so, and never claim the logs
             bar.close()
             why = (

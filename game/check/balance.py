@@ -81,6 +81,7 @@ def verdict(a: SideResult, b: SideResult) -> str:
 
 _SCENARIO = None
 _PLAYERS: tuple[str, str] = ("veteran", "veteran")
+_TURNS_PLAYED = None  # a shared counter of turns begun (a pool) or a function (one process)
 
 
 @dataclass(frozen=True)
@@ -127,16 +128,35 @@ def job_limit() -> tuple[int, str]:
     return max(1, limit), why
 
 
-def _init(path: str, players: tuple[str, str], parent_pid: int | None = None) -> None:
-    global _SCENARIO, _PLAYERS
+def _init(
+    path: str,
+    players: tuple[str, str],
+    parent_pid: int | None = None,
+    turns_played=None,
+) -> None:
+    global _SCENARIO, _PLAYERS, _TURNS_PLAYED
     if parent_pid is not None:  # a pool worker: ends with the parent, Ctrl-C is the parent's
         die_with_parent(parent_pid)
     _SCENARIO = load_scenario(path)
     _PLAYERS = players
+    _TURNS_PLAYED = turns_played
+
+
+def _turn_played(_turn: int) -> None:
+    """Count a turn begun in the counter the pool shares with the parent (#42: the parent
+    shows it, so a long battle shows life before it ends)."""
+    counter = _TURNS_PLAYED
+    if counter is None:
+        return
+    if callable(counter):
+        counter()
+        return
+    with counter.get_lock():
+        counter.value += 1
 
 
 def _play(scenario, seed: int, players: tuple[str, str]) -> Outcome:
-    r = play_battle(scenario, seed, players)
+    r = play_battle(scenario, seed, players, on_turn=_turn_played)
     if r.log_problems:
         raise RuntimeError(f"seed {seed}: the battle log broke its format: {r.log_problems[0]}")
     return Outcome(r.winner, r.turns, r.losses, tuple(r.losses_by_turn))
@@ -195,12 +215,14 @@ def run_balance(
     jobs: int = 2,
     progress: Callable[[int], None] | None = None,
     scheduler: str | None = None,
+    turns: Callable[[int], None] | None = None,
 ) -> BalanceReport:
     """Play ``games`` battles of the scenario at ``path``, seeds ``seed`` on, with
     ``players`` (swapped in every other battle: :func:`seats`) on ``jobs`` processes (1: in
     this process), or on the dask.distributed ``scheduler`` at that address when one is
     given, and report; the same seeds give the same report either way. ``progress(done)``
-    is called after each battle. Raises ScenarioError for a scenario that does not load,
+    is called after each battle, and ``turns(played)`` with the turns begun in all battles
+    so far, at least twice a second while battles are in play (not on a scheduler). Raises ScenarioError for a scenario that does not load,
     ValueError for games under 1 or a scheduler that cannot be reached (or dask not
     installed), RuntimeError when a battle's log breaks its format."""
     if games < 1:
@@ -212,17 +234,34 @@ def run_balance(
     if scheduler:
         results = _on_scheduler(scheduler, path, work, players, progress)
     elif jobs <= 1:
-        _init(path, players)
+        played = [0]
+
+        def count() -> None:
+            played[0] += 1
+            if turns:
+                turns(played[0])
+
+        _init(path, players, None, count)
         for job in work:
             results.append(_one(job))
             if progress:
                 progress(len(results))
     else:
         ctx = mp.get_context("spawn")
+        played = ctx.Value("q", 0)
         with no_ctrl_c():  # workers start with Ctrl-C ignored: the parent's to handle (#42)
-            pool = ctx.Pool(jobs, initializer=_init, initargs=(path, players, os.getpid()))
+            pool = ctx.Pool(jobs, initializer=_init, initargs=(path, players, os.getpid(), played))
         with pool:  # an exception here (Ctrl-C, SIGTERM: lifeline.Stopped) terminates them
-            for r in pool.imap(_one, work, chunksize=4):
+            # one battle at a time, so its outcome can be waited for with a timeout (imap
+            # with chunks gives a plain generator); a battle outweighs the pipe by far
+            outcomes = pool.imap(_one, work)
+            while len(results) < len(work):
+                try:
+                    r = outcomes.next(timeout=0.5)
+                except mp.TimeoutError:  # a battle still in play: say how far (#42)
+                    if turns:
+                        turns(played.value)
+                    continue
                 results.append(r)
                 if progress:
                     progress(len(results))

@@ -39,6 +39,11 @@ def balance_command(args: argparse.Namespace) -> int:
         done[0] = n
         bar.update(n - bar.n)
 
+    def turns(n: int) -> None:  # a long battle shows life before it ends (#42)
+        if not bar.disable:
+            bar.set_postfix_str(f"{n} turns played", refresh=False)
+            bar.refresh()
+
     try:
         with stopping_signals():
             report = run_balance(
@@ -49,6 +54,7 @@ def balance_command(args: argparse.Namespace) -> int:
                 args.jobs,
                 progress,
                 scheduler=args.scheduler,
+                turns=turns,
             )
     except (ScenarioError, ValueError) as err:
         bar.close()

@@ -136,7 +136,7 @@ def caps_problem(raw: dict, where: str) -> str | None:
     refuses). Such a file could never be played, and the editor would take seconds a frame
     to draw it (#42: 100,000 stands on one point took 2-3 s a frame); the file is left as
     it is, to be cut down with a text editor or a script."""
-    from game.rules.files.scenario_file import MAX_FEATURES, MAX_STANDS, MAX_VERTICES
+    from game import MAX_FEATURES, MAX_STANDS, MAX_VERTICES
 
     stands = raw.get("stands")
     if isinstance(stands, list) and len(stands) > MAX_STANDS:
