@@ -257,15 +257,16 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
 def table_of(raw: dict, data: RulesData):
     """The engine's :class:`~game.rules.table.table.Table` of a scenario being edited, built from
     the features that are usable as they stand, and the indices of those left out (unknown
-    type, wrong or invalid geometry). The ruler, the sight check and the drawing use it, so
+    type, wrong or invalid geometry: whatever :func:`game.rules.files.shapes.read_geometry`
+    refuses, as ``hulldown check`` does, or reaching beyond :data:`FAR_IN`). The ruler, the sight check and the drawing use it, so
     they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).
 
     Raises ValueError when the table size itself is not usable."""
     import numpy as np
     import shapely
-    from shapely.geometry import shape
 
     from game import Table, TerrainFeature
+    from game.rules.files.shapes import read_geometry
 
     try:
         width = float(raw["table"]["width"])
@@ -279,8 +280,11 @@ def table_of(raw: dict, data: RulesData):
         try:
             props = f["properties"]
             kind = props["terrain"]
-            geom = shapely.force_2d(shape(f["geometry"]))  # a 3-D file's heights are dropped
-            ok = not geom.is_empty and geom.is_valid
+            # the rules' own gate (issue #42): an empty hole, a MultiPolygon part [[]] or a
+            # woods 1e-9" thin crashed GEOS or the sight index; the mend on opening has cut
+            # a 3-D file's heights already
+            geom = read_geometry(f["geometry"])
+            ok = True
             if kind == "hill":
                 level = int(props["level"])
                 ok = ok and level >= 1 and geom.geom_type in ("Polygon", "MultiPolygon")
