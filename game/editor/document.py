@@ -9,6 +9,7 @@ while it is drawn: :func:`validate` lists the problems with the same validator a
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
@@ -44,6 +45,22 @@ FAR_IN = 2000
 """How far from the table's corner (inches, either way on each axis) a feature may reach and
 still be drawn: twice the largest table. One reaching further (a typo of 1e300) is left out
 of the editor's table and listed as a problem, so drawing it cannot hang the window."""
+
+
+def stand_place(stand) -> tuple[float, float, float] | None:
+    """A stand's ``(x, y, facing_deg)`` when the editor can draw it there: x and y finite
+    numbers no further than :data:`FAR_IN` from the table's corner, the facing a finite
+    number (0 when missing); None otherwise (a file's 1e308, NaN or text: the scenario
+    check names it, and drawing it overflowed pixel arithmetic, issue #42)."""
+    if not isinstance(stand, dict):
+        return None
+    place = (stand.get("x"), stand.get("y"), stand.get("facing_deg", 0))
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in place):
+        return None
+    x, y, facing = (float(v) for v in place)
+    if not all(math.isfinite(v) for v in (x, y, facing)) or max(abs(x), abs(y)) > FAR_IN:
+        return None
+    return x, y, facing
 
 
 class EditorFileError(ValueError):

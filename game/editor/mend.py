@@ -159,7 +159,7 @@ def _mend_geometry(geom: dict, path: str, notes: list[str]) -> None:
     for where, rings in polygons:
         if isinstance(rings, list) and len(rings) > 1:
             holes = rings[1:]
-            _drop_empty(holes, ([],), where, "hole", notes)
+            _drop_empty(holes, ([],), where, "hole", notes, keep_one=False)
             rings[1:] = holes
     if gtype == "LineString":
         lines = [(at, coords)]
@@ -186,11 +186,14 @@ def _mend_geometry(geom: dict, path: str, notes: list[str]) -> None:
         )
 
 
-def _drop_empty(parts: list, empty: tuple, at: str, what: str, notes: list[str]) -> None:
-    """Leave out of ``parts`` (in place) the entries equal to one of ``empty``, when any
-    other entry remains, noting how many under ``at``."""
+def _drop_empty(
+    parts: list, empty: tuple, at: str, what: str, notes: list[str], keep_one: bool = True
+) -> None:
+    """Leave out of ``parts`` (in place) the entries equal to one of ``empty``, noting how
+    many under ``at``; with ``keep_one``, only when any other entry remains (a geometry of
+    no part is for the scenario check to name)."""
     kept = [p for p in parts if p not in empty]
-    if kept and len(kept) < len(parts):
+    if (kept or not keep_one) and len(kept) < len(parts):
         notes.append(f"{at}: {len(parts) - len(kept)} empty {what}(s); left out")
         parts[:] = kept
 
