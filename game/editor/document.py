@@ -9,6 +9,7 @@ while it is drawn: :func:`validate` lists the problems with the same validator a
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
@@ -46,6 +47,22 @@ FAR_IN = 2000
 """How far from the table's corner (inches, either way on each axis) a feature may reach and
 still be drawn: twice the largest table. One reaching further (a typo of 1e300) is left out
 of the editor's table and listed as a problem, so drawing it cannot hang the window."""
+
+
+def stand_place(stand) -> tuple[float, float, float] | None:
+    """A stand's ``(x, y, facing_deg)`` when the editor can draw it there: x and y finite
+    numbers no further than :data:`FAR_IN` from the table's corner, the facing a finite
+    number (0 when missing); None otherwise (a file's 1e308, NaN or text: the scenario
+    check names it, and drawing it overflowed pixel arithmetic, issue #42)."""
+    if not isinstance(stand, dict):
+        return None
+    place = (stand.get("x"), stand.get("y"), stand.get("facing_deg", 0))
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in place):
+        return None
+    x, y, facing = (float(v) for v in place)
+    if not all(math.isfinite(v) for v in (x, y, facing)) or max(abs(x), abs(y)) > FAR_IN:
+        return None
+    return x, y, facing
 
 
 class EditorFileError(ValueError):
@@ -333,15 +350,16 @@ def _autosaved_path(p: Any, notes: list[str]) -> Path | None:
 def table_of(raw: dict, data: RulesData):
     """The engine's :class:`~game.rules.table.table.Table` of a scenario being edited, built from
     the features that are usable as they stand, and the indices of those left out (unknown
-    type, wrong or invalid geometry). The ruler, the sight check and the drawing use it, so
+    type, wrong or invalid geometry: whatever :func:`game.rules.files.shapes.read_geometry`
+    refuses, as ``hulldown check`` does, or reaching beyond :data:`FAR_IN`). The ruler, the sight check and the drawing use it, so
     they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).
 
     Raises ValueError when the table size itself is not usable."""
     import numpy as np
     import shapely
-    from shapely.geometry import shape
 
     from game import Table, TerrainFeature
+    from game.rules.files.shapes import read_geometry
 
     try:
         width = float(raw["table"]["width"])
@@ -355,8 +373,11 @@ def table_of(raw: dict, data: RulesData):
         try:
             props = f["properties"]
             kind = props["terrain"]
-            geom = shapely.force_2d(shape(f["geometry"]))  # a 3-D file's heights are dropped
-            ok = not geom.is_empty and geom.is_valid
+            # the rules' own gate (issue #42): an empty hole, a MultiPolygon part [[]] or a
+            # woods 1e-9" thin crashed GEOS or the sight index; the mend on opening has cut
+            # a 3-D file's heights already
+            geom = read_geometry(f["geometry"])
+            ok = True
             if kind == "hill":
                 level = int(props["level"])
                 ok = ok and level >= 1 and geom.geom_type in ("Polygon", "MultiPolygon")

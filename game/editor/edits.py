@@ -19,10 +19,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 import shapely
-from shapely.geometry import Point, shape
+from shapely.geometry import Point
 
 from game import edge_point, heading_deg
 from game.editor.commands import Batch, Command, Insert, Kind, Replace, items, removals
+from game.rules.files.shapes import GeometryProblem, safe_shape
 
 Ref = tuple[Kind, int]
 Address = tuple[int, ...]
@@ -480,10 +481,12 @@ def nearest_edge(
 
 
 def feature_geometry(feature: dict):
-    """The feature's Shapely geometry, or None when it cannot be built."""
+    """The feature's Shapely geometry (:func:`game.rules.files.shapes.safe_shape`: well-formed
+    coordinates, valid or not, so that a self-intersecting polygon can still be picked and
+    mended), or None when it cannot be built safely (an empty hole crashed GEOS: #42)."""
     try:
-        return shape(feature["geometry"])
-    except Exception:  # a broken feature in an invalid file: it cannot be picked
+        return safe_shape(feature["geometry"])
+    except (GeometryProblem, KeyError, TypeError):  # a broken feature: it cannot be picked
         return None
 
 

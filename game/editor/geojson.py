@@ -9,9 +9,11 @@ or MultiPolygon) or a road (LineString or MultiLineString, the centre line), or 
 :func:`import_terrain` turns such a file into scenario terrain features (the dicts of a
 ``hulldown-scenario/1`` file's ``terrain.features``), :func:`table_size_for` gives the table
 a new scenario needs for them, and :func:`export_terrain` writes a scenario's terrain as such a
-file. Import checks the GeoJSON's shape, the terrain types and the coordinates; whether the
-polygons are valid and lie on the table is the scenario check's business (``hulldown check``),
-run by the editor after the import.
+file. Import checks the GeoJSON's shape, the terrain types and the coordinates (held, once cut
+to x, y, to :func:`game.rules.files.shapes.coordinates_problem`, the scenario reader's own
+check: no empty ring, line or part, closed rings, bounded numbers); whether the polygons are
+valid and lie on the table is the scenario check's business (``hulldown check``), run by the
+editor after the import.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from game import JsonFileError, RulesData, load_rules_data, read_json_file
+from game.rules.files.shapes import coordinates_problem
 
 MIN_TABLE_IN = 12
 """The smallest table :func:`table_size_for` gives, each way, in inches."""
@@ -124,8 +127,10 @@ def import_terrain(path: str | os.PathLike, data: RulesData | None = None) -> li
         not a FeatureCollection; a feature is not a Feature, has no ``terrain`` or an unknown
         one, is a hill without an integer level from 1 to 20, has a geometry type that does not
         fit its terrain (areas and hills Polygon or MultiPolygon, roads LineString or
-        MultiLineString), coordinates not nested as its type needs, or a coordinate that is
-        not a number or not finite; a ``name`` that is not text.
+        MultiLineString), coordinates not nested as its type needs, a coordinate that is
+        not a number or not finite, or (as the scenario reader says it) an empty ring, line
+        or part, a ring not closed or a coordinate beyond 10,000 inches; a ``name`` that is
+        not text.
     """
     data = data or load_rules_data()
     where = str(path)
@@ -322,9 +327,14 @@ def _clean_geometry(
                 f"{where}: {jpath}.type: a terrain feature is a {' or '.join(allowed)}, not {gtype}"
             )
         return {}
+    before = len(problems)
     coords = _clean_coords(
         geom.get("coordinates"), _NESTING[gtype], gtype, f"{jpath}.coordinates", where, problems
     )
+    if len(problems) == before:  # cut to x, y: now held to the scenario's own rules (#42)
+        bad, _count = coordinates_problem(gtype, coords)
+        if bad is not None:
+            problems.append(f"{where}: {jpath}.coordinates{bad}")
     return {"type": gtype, "coordinates": coords}
 
 

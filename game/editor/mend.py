@@ -121,6 +121,8 @@ def mend_shape(raw: dict) -> list[str]:
                 "Polygon (draw it again)"
             )
             f["geometry"] = {"type": "Polygon", "coordinates": []}
+        else:
+            _mend_geometry(f["geometry"], f"{path}.geometry", notes)
     for key, what in (("sides", "side"), ("stands", "stand")):
         seq = want(raw, key, list, list, "$", "not a list: the editor starts it empty")
         if seq is None:
@@ -132,6 +134,73 @@ def mend_shape(raw: dict) -> list[str]:
         for key in _ID_FIELDS:
             _text_field(stand, key, f"$.stands[{i}]", notes)
     return notes
+
+
+def _mend_geometry(geom: dict, path: str, notes: list[str]) -> None:
+    """Mend what can be mended of a geometry's coordinates (``geom``, a GeoJSON geometry
+    object of one of :data:`GEOMETRY_TYPES`, changed in place), noting each change: a
+    position's third and further values (a height) are dropped; an empty hole of a polygon,
+    an empty polygon (``[]`` or ``[[]]``) of a MultiPolygon and an empty line of a
+    MultiLineString are left out when something else remains (GEOS segfaults on an empty
+    hole: issue #42). What is still wrong after that is for
+    :func:`game.rules.files.shapes.coordinates_problem` (run by the scenario check) to name,
+    and the editor leaves the feature out of its table."""
+    gtype, coords = geom["type"], geom.get("coordinates")
+    at = f"{path}.coordinates"
+    if not isinstance(coords, list):
+        return
+    if gtype == "MultiLineString":
+        _drop_empty(coords, ([],), at, "line", notes)
+    if gtype == "MultiPolygon":
+        _drop_empty(coords, ([], [[]]), at, "polygon", notes)
+    polygons = [(at, coords)] if gtype == "Polygon" else []
+    if gtype == "MultiPolygon":
+        polygons = [(f"{at}[{k}]", p) for k, p in enumerate(coords)]
+    for where, rings in polygons:
+        if isinstance(rings, list) and len(rings) > 1:
+            holes = rings[1:]
+            _drop_empty(holes, ([],), where, "hole", notes, keep_one=False)
+            rings[1:] = holes
+    if gtype == "LineString":
+        lines = [(at, coords)]
+    elif gtype == "MultiPolygon":
+        lines = [
+            (f"{where}[{i}]", r)
+            for where, rings in polygons
+            if isinstance(rings, list)
+            for i, r in enumerate(rings)
+        ]
+    else:
+        lines = [(f"{at}[{i}]", r) for i, r in enumerate(coords)]
+    cut: list[str] = []
+    for where, line in lines:
+        for j, pos in enumerate(line if isinstance(line, list) else ()):
+            if isinstance(pos, list) and len(pos) > 2 and all(_number(v) for v in pos):
+                cut.append(f"{where}[{j}]: {_brief(pos)}")
+                del pos[2:]
+    if cut:
+        more = f" and {len(cut) - 1} more position(s)" if len(cut) > 1 else ""
+        notes.append(
+            f"{cut[0]}{more} of 3 or more numbers; the height and anything after it dropped "
+            "(a scenario is 2-D)"
+        )
+
+
+def _drop_empty(
+    parts: list, empty: tuple, at: str, what: str, notes: list[str], keep_one: bool = True
+) -> None:
+    """Leave out of ``parts`` (in place) the entries equal to one of ``empty``, noting how
+    many under ``at``; with ``keep_one``, only when any other entry remains (a geometry of
+    no part is for the scenario check to name)."""
+    kept = [p for p in parts if p not in empty]
+    if (kept or not keep_one) and len(kept) < len(parts):
+        notes.append(f"{at}: {len(parts) - len(kept)} empty {what}(s); left out")
+        parts[:] = kept
+
+
+def _number(v: Any) -> bool:
+    """A JSON number (not true/false)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _text_field(obj: dict, key: str, path: str, notes: list[str]) -> None:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 import shapely
-from shapely.geometry import shape
 
 from game import RulesData
 from game.editor.points import forces
 from game.editor.regions import Box, table_halves
+from game.rules.files.shapes import GeometryProblem, read_geometry
 
 
 @dataclass(frozen=True)
@@ -174,30 +173,13 @@ def _usable_features(raw: dict, data: RulesData) -> tuple[list, list[SkippedFeat
         if kind == "hill" and level < 1:
             skipped.append(SkippedFeature(i, f"hill level {level} is below 1"))
             continue
-        try:
-            with np.errstate(invalid="ignore"):  # NaN coordinates are refused below
-                geom = shape(feat["geometry"])
-        except (
-            KeyError,
-            ValueError,
-            TypeError,
-            IndexError,
-            AttributeError,
-            shapely.errors.ShapelyError,
-        ) as err:
-            skipped.append(SkippedFeature(i, f"the geometry cannot be built ({err})"))
+        try:  # the rules' gate: an empty hole or part crashed GEOS (issue #42)
+            geom = read_geometry(feat.get("geometry"))
+        except GeometryProblem as err:
+            skipped.append(SkippedFeature(i, f"geometry{err.at}: {err.what}"))
             continue
         if geom.geom_type not in want:
             skipped.append(SkippedFeature(i, f"{kind!r} must be a {' or '.join(want)}"))
-            continue
-        if geom.is_empty:
-            skipped.append(SkippedFeature(i, "empty geometry"))
-            continue
-        if not np.isfinite(shapely.get_coordinates(geom)).all():
-            skipped.append(SkippedFeature(i, "coordinates are not finite"))
-            continue
-        if not geom.is_valid:
-            skipped.append(SkippedFeature(i, f"invalid geometry: {shapely.is_valid_reason(geom)}"))
             continue
         usable.append((kind, geom, level if kind == "hill" else 0))
     return usable, skipped

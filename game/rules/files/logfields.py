@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from game.rules.actions import MAX_COORD_IN
 from game.rules.files.jsonfile import is_json_int, is_json_number
 from game.rules.files.log import CRT_CELLS, STOPPED_BY
 
@@ -123,15 +124,22 @@ def mapping(key: Check, item: Check) -> Check:
 INTS = list_of(INT)
 MODS = list_of(obj({"why": TEXT, "value": INT}))
 MARKERS = obj({"S": BOOL, "D": BOOL, "eliminated": BOOL})
-POINT = _leaf(
-    lambda v, k: isinstance(v, list) and len(v) == 2 and all(is_json_number(x) for x in v),
-    "[x, y] in inches",
-)
+
+
+def _numbers(v, n: int) -> bool:
+    """``v`` is a list of ``n`` JSON numbers, each within MAX_COORD_IN of 0: a log's
+    position, drawn by the replay (a 1e308 overflowed the drawing of a full game's stand,
+    issue #42)."""
+    return (
+        isinstance(v, list)
+        and len(v) == n
+        and all(is_json_number(x) and abs(x) <= MAX_COORD_IN for x in v)
+    )
+
+
+POINT = _leaf(lambda v, k: _numbers(v, 2), "[x, y] in inches")
 ROLL = {"roll": INT, "mods": MODS, "total": INT, "level": INT, "passed": BOOL}
-POS = _leaf(
-    lambda v, k: isinstance(v, list) and len(v) == 3 and all(is_json_number(x) for x in v),
-    "a position [x, y, facing_deg]",
-)
+POS = _leaf(lambda v, k: _numbers(v, 3), "a position [x, y, facing_deg]")
 ATTACK = obj(
     {
         "attacker": STAND,

@@ -16,19 +16,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import shapely
 from pydantic import BaseModel, ValidationError
-from shapely.geometry import shape
 
 from game.rules.charts.data import RulesData, UnitType, load_rules_data
 from game.rules.charts.fire_data import air_support_problems
 from game.rules.charts.units import carried_problems, units_files
-from game.rules.files.jsonfile import JsonFileError, is_json_number, read_json_file, write_atomic
+from game.rules.files.jsonfile import JsonFileError, read_json_file, write_atomic
 from game.rules.files.scenario_file import (
     MAX_FEATURES,
     MAX_STANDS,
@@ -42,6 +40,7 @@ from game.rules.files.scenario_file import (
     capped_lists,
     over_cap,
 )
+from game.rules.files.shapes import GeometryProblem, coordinates_problem, read_geometry
 from game.rules.table.geometry import OVERLAP_SQ_IN, StandPose, TerrainFeature, footprints
 from game.rules.table.table import Table
 
@@ -89,17 +88,6 @@ class Scenario:
         if side.generation is None:
             return 0
         return self.data.generation_modifiers[_ROMAN[side.generation]]
-
-
-def _reason(geom) -> str:
-    """Shapely's invalidity reason in words: 'Self-intersection[10 4]' becomes
-    'self-intersection at (10, 4)'."""
-    reason = shapely.is_valid_reason(geom)
-    m = re.match(r"(.*?)\[([-\d.e]+) ([-\d.e]+)\]$", reason)
-    if not m:
-        return reason
-    what, x, y = m.groups()
-    return f"{what[0].lower()}{what[1:]} at ({float(x):g}, {float(y):g})"
 
 
 def _jpath(loc: tuple) -> str:
@@ -239,50 +227,6 @@ def _may_be_ghq(entry: Any, side_id: str) -> bool:
     return entry.get("ghq", False) is not False
 
 
-_RING_DEPTH = {"LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3}
-"""How many lists hold a geometry's lines of positions (a LineString is one line)."""
-
-
-def _coordinates_problem(gtype: str, coords: Any) -> tuple[str | None, int]:
-    """What is wrong with a GeoJSON geometry's coordinates before Shapely reads them, as
-    ``"PATH: problem"`` with PATH under ``.coordinates``, or None when each position is
-    ``[x, y]`` (2-D only) and, for polygons, every ring is closed with at least 4 positions;
-    and the positions counted, so the caller can hold the terrain to MAX_VERTICES."""
-    lines: list[tuple[str, Any]] = [("", coords)]
-    for _ in range(_RING_DEPTH[gtype] - 1):
-        nxt = []
-        for at, part in lines:
-            if not isinstance(part, list):
-                return f"{at}: must be a list", 0
-            nxt.extend((f"{at}[{i}]", x) for i, x in enumerate(part))
-        lines = nxt
-    count = 0
-    for at, line in lines:
-        if not isinstance(line, list):
-            return f"{at}: must be a list of positions", count
-        for j, pos in enumerate(line):
-            if not isinstance(pos, list) or len(pos) != 2:
-                return (
-                    f"{at}[{j}]: a position must be [x, y] in inches (2-D only: no height)",
-                    count,
-                )
-            if not all(is_json_number(v) for v in pos):
-                return f"{at}[{j}]: x and y must be numbers", count
-        count += len(line)
-        if gtype in ("Polygon", "MultiPolygon") and line:
-            if len(line) < 4:
-                return (
-                    f"{at}: a ring needs at least 4 positions, the last repeating the first",
-                    count,
-                )
-            if line[0] != line[-1]:
-                return (
-                    f"{at}: the ring is not closed (its last position must repeat its first)",
-                    count,
-                )
-    return None, count
-
-
 def _shape_problems(
     parts: _Parts, data: RulesData, where: str
 ) -> tuple[list[str], list[TerrainFeature]]:
@@ -335,7 +279,9 @@ def _shape_problems(
                 f"{' or '.join(want)}, not {gtype}"
             )
             continue
-        bad, count = _coordinates_problem(gtype, feat.geometry.coordinates)
+        # the one gate of every geometry read from a file (issue #42): the coordinates are
+        # held to GeoJSON's rules before Shapely sees them, an empty hole segfaulted GEOS
+        bad, count = coordinates_problem(gtype, feat.geometry.coordinates)
         if bad is not None:
             problems.append(f"{where}: {path}.geometry.coordinates{bad}")
             continue
@@ -347,29 +293,9 @@ def _shape_problems(
             )
             break
         try:
-            geom = shape({"type": gtype, "coordinates": feat.geometry.coordinates})
-        except (
-            ValueError,
-            TypeError,
-            IndexError,
-            AttributeError,
-            shapely.errors.GEOSException,
-        ) as err:
-            problems.append(
-                f"{where}: {path}.geometry.coordinates: not valid {gtype} coordinates ({err})"
-            )
-            continue
-        if geom.is_empty:
-            problems.append(f"{where}: {path}.geometry: empty geometry")
-            continue
-        if not np.isfinite(shapely.get_coordinates(geom)).all():
-            problems.append(f"{where}: {path}.geometry.coordinates: coordinates must be finite")
-            continue
-        if not geom.is_valid:
-            problems.append(f"{where}: {path}.geometry: invalid {gtype}: {_reason(geom)}")
-            continue
-        if gtype in ("Polygon", "MultiPolygon") and geom.area <= 1e-9:
-            problems.append(f"{where}: {path}.geometry: the polygon has no area")
+            geom = read_geometry({"type": gtype, "coordinates": feat.geometry.coordinates})
+        except GeometryProblem as err:
+            problems.append(f"{where}: {path}.geometry{err.at}: {err.what}")
             continue
         if table_cover is not None and not table_cover.covers(geom):
             x0, y0, x1, y1 = geom.bounds

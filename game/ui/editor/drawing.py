@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import pygame
@@ -10,6 +9,7 @@ import pygame
 from game import StandPose, Table
 from game.editor import edits
 from game.editor.commands import items
+from game.editor.document import stand_place
 from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
 from game.ui.editor.modes import (
     HANDLE,
@@ -208,13 +208,10 @@ class DrawingMixin:
                 )
                 if s.get("on_table", True) is False:
                     colour = tuple(int(c * 0.5 + 115) for c in colour)
-                pose = StandPose(
-                    str(s["id"]),
-                    str(s["side"]),
-                    float(s["x"]),
-                    float(s["y"]),
-                    float(s.get("facing_deg", 0)),
-                )
+                place = stand_place(s)
+                if place is None:
+                    continue  # off any table (a file's 1e308 or NaN): listed as a problem
+                pose = StandPose(str(s["id"]), str(s["side"]), *place)
             except (KeyError, TypeError, ValueError):
                 continue
             unit = units.get(s.get("unit")) if isinstance(s.get("unit"), str) else None
@@ -234,11 +231,9 @@ class DrawingMixin:
             if kind == "feature":
                 self._outline_feature(surface, i, SELECTED, 3)
             else:
-                s = items(self.doc.raw, "stand")[i]
-                with contextlib.suppress(KeyError, TypeError, ValueError):
-                    self.tv.footprint_outline(
-                        surface, s["x"], s["y"], s.get("facing_deg", 0), SELECTED, 3
-                    )
+                place = stand_place(items(self.doc.raw, "stand")[i])
+                if place is not None:
+                    self.tv.footprint_outline(surface, *place, SELECTED, 3)
         if len(self.selection) == 1 and self.selection[0][0] == "feature":
             i = self.selection[0][1]
             for addr, (x, y) in edits.vertices(items(self.doc.raw, "feature")[i]):

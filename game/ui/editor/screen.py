@@ -18,9 +18,9 @@ from game import Table, footprint
 from game.editor import edits, snapping
 from game.editor.commands import items
 from game.editor.document import (
-    FAR_IN,
     Document,
     new_scenario,
+    stand_place,
     table_of,
     write_session,
 )
@@ -308,19 +308,13 @@ class EditorScreen(
         if self.layers["stands"]:
             for i in range(len(self.doc.raw.get("stands", [])) - 1, -1, -1):
                 s = self.doc.raw["stands"][i]
-                if not all(edits.finite_number(s.get(k)) and abs(s[k]) <= FAR_IN for k in "xy"):
-                    continue  # a stand far off any table (a file's 1e308) is not picked
-                if isinstance(s, dict) and s.get("carried_by") is not None:
+                place = stand_place(s)
+                if place is None:
+                    continue  # a stand far off any table (a file's 1e308, NaN) is not picked
+                if s.get("carried_by") is not None:
                     continue  # aboard a carrier: not drawn, picked from its carrier's panel
-                try:
-                    if (
-                        footprint(s["x"], s["y"], s.get("facing_deg", 0))
-                        .buffer(0.05)
-                        .contains(point(x, y))
-                    ):
-                        return ("stand", i)
-                except (KeyError, TypeError, ValueError):
-                    continue
+                if footprint(*place).buffer(0.05).contains(point(x, y)):
+                    return ("stand", i)
         i = edits.feature_at(self._visible_raw(), x, y, PICK_PX / self.tv.view.scale)
         return None if i is None else ("feature", i)
 
