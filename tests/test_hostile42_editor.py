@@ -267,3 +267,19 @@ def test_the_editor_does_not_open_a_scenario_over_the_stand_cap(tmp_path, capsys
     err = capsys.readouterr().err
     assert "$.stands: 100000 stands; a scenario holds at most 400" in err
     assert f.read_bytes() == before
+
+
+def test_leaving_the_editor_while_a_view_is_computed_waits_for_its_thread(app):
+    """(#42) The program could end while a sight view's thread was inside Shapely, which
+    aborted it (rc -6, "terminate called without an active exception": seen by the geometry
+    tests' editor script, 2 runs in 4). Closing the screen (as the window's end does) now
+    cancels the view and waits for its thread, so nothing runs on into the interpreter's
+    end."""
+    s = editor_screen(app, Document.open(ROOT / "maps" / "wwii-47-breakthrough.json"))
+    app.show(s)
+    frame(s)
+    s.show_view("sight A")
+    job = s._overlay_job
+    assert job is not None and job["thread"].is_alive()
+    s.close()
+    assert job["cancel"] and not job["thread"].is_alive()

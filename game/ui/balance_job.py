@@ -48,8 +48,18 @@ class BalanceJob:
         """Ask the check to end after the battle under way (its report stays None)."""
         self._stop = True
 
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the check to end (at most ``timeout`` seconds)."""
+        self._thread.join(timeout)
+
     def _progress(self, done: int) -> None:
         self.done = done
+        if self._stop:
+            raise _Stopped
+
+    def _turns(self, _played: int) -> None:
+        """Asked twice a second while a battle is in play: a stop ends the check at once,
+        not after the battle (#42), its workers ended with the pool."""
         if self._stop:
             raise _Stopped
 
@@ -62,7 +72,13 @@ class BalanceJob:
             path.write_text(json.dumps(self._raw), encoding="utf-8")
             try:
                 self.report = run_balance(
-                    str(path), self.games, 1, ("veteran", "veteran"), self._jobs, self._progress
+                    str(path),
+                    self.games,
+                    1,
+                    ("veteran", "veteran"),
+                    self._jobs,
+                    self._progress,
+                    turns=self._turns,
                 )
             except _Stopped:
                 self.error = "stopped"

@@ -58,7 +58,8 @@ class BalanceViewsMixin:
         self._overlay_version = version
         if keep:
             self.overlay_stale = "out of date: recomputing it after the change..."
-        threading.Thread(target=work, daemon=True).start()
+        job["thread"] = threading.Thread(target=work, daemon=True)
+        job["thread"].start()
         if not keep:
             self.say(f"Computing the {what} view of side {side}...")
 

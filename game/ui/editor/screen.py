@@ -373,11 +373,19 @@ class EditorScreen(
             )
 
     def close(self) -> None:
-        """Stop a balance view being computed, and a balance check being played."""
-        if self._overlay_job:
-            self._overlay_job["cancel"] = True
+        """Stop a balance view being computed, and a balance check being played, and wait
+        (a few seconds at most) for them to stop: a view's thread still inside Shapely
+        when the program ends aborted it (#42: rc -6, "terminate called without an active
+        exception")."""
+        job = self._overlay_job
+        if job:
+            job["cancel"] = True
         if self.balance_job is not None:
             self.balance_job.stop()
+        if job and job.get("thread") is not None:
+            job["thread"].join(timeout=5.0)
+        if self.balance_job is not None:
+            self.balance_job.join(timeout=5.0)
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
