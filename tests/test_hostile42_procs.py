@@ -216,3 +216,30 @@ def test_balance_jobs_out_of_range_is_refused(jobs, capsys):
         main(["balance", SKIRMISH, "--jobs", jobs])
     assert exit_.value.code == 2
     assert f"give a whole number from 1 to 1,024, not {jobs}" in capsys.readouterr().err
+
+
+def test_simulate_says_the_turn_of_a_long_battle(monkeypatch, capsys):
+    """(#42) One AI battle of a 400-stand, 100-turn scenario ran over 120 s with nothing on
+    stderr (simulate showed no bar for one battle). The bar now appears after a second and
+    says the turn of the battle in play; the clock is made to run fast here, so the battle's
+    own speed does not matter."""
+    import itertools
+
+    from game import cli
+
+    ticks = itertools.count(0, 10.0)
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(ticks))
+    assert cli.main(["simulate", SKIRMISH, "--games", "1", "--seed", "3"]) == 0
+    err = capsys.readouterr().err
+    turns = re.findall(r"battle 1: turn (\d+) of 8", err)  # the skirmish has 8 turns
+    assert turns[:3] == ["1", "2", "3"]
+
+
+def test_balance_says_the_turns_played_while_a_battle_is_in_play(tmp_path, capsys):
+    """(#42) balance's bar moved only when a battle ended; it now counts the turns begun."""
+    from game.cli import main
+
+    assert main(["balance", SKIRMISH, "--games", "2", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    counts = [int(n) for n in re.findall(r"(\d+) turns played", err)]
+    assert counts[:3] == [1, 2, 3]
