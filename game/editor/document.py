@@ -358,8 +358,7 @@ def table_of(raw: dict, data: RulesData):
     import numpy as np
     import shapely
 
-    from game import Table, TerrainFeature
-    from game.rules.files.shapes import read_geometry
+    from game import Table, TerrainFeature, read_geometry
 
     try:
         width = float(raw["table"]["width"])

@@ -21,9 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 import shapely
 from shapely.geometry import Point
 
-from game import edge_point, heading_deg
+from game import GeometryProblem, edge_point, heading_deg, safe_shape
 from game.editor.commands import Batch, Command, Insert, Kind, Replace, items, removals
-from game.rules.files.shapes import GeometryProblem, safe_shape
 
 Ref = tuple[Kind, int]
 Address = tuple[int, ...]

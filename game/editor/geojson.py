@@ -24,8 +24,7 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from game import JsonFileError, RulesData, load_rules_data, read_json_file
-from game.rules.files.shapes import coordinates_problem
+from game import JsonFileError, RulesData, coordinates_problem, load_rules_data, read_json_file
 
 MIN_TABLE_IN = 12
 """The smallest table :func:`table_size_for` gives, each way, in inches."""

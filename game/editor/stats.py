@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 import shapely
 
-from game import RulesData
+from game import GeometryProblem, RulesData, read_geometry
 from game.editor.points import forces
 from game.editor.regions import Box, table_halves
-from game.rules.files.shapes import GeometryProblem, read_geometry
 
 
 @dataclass(frozen=True)
