@@ -315,6 +315,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle step by step in a window: from a save (its actions played again through
     the engine) or from a battle log, a ``.jsonl`` file (its lines read)."""
     from game import LogReplayError, Replay, SaveError
+
+    if args.check:
+        return _check_replay(args.save)
     from game.ui.app import start
     from game.ui.replay import ReplayScreen
 
@@ -331,12 +334,36 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return start(lambda app: ReplayScreen(app, replay), frames=args.frames)
 
 
+def _check_replay(path: str) -> int:
+    """``replay FILE --check``: step through every position and put every line into words,
+    headless (:mod:`game.check.replaycheck`); exit 0 with one line, or 1 with the line and
+    the problem (#42)."""
+    from game import LogReplayError, SaveError
+    from game.check.replaycheck import check_log, check_save
+
+    try:
+        if str(path).lower().endswith(".jsonl"):
+            print(_with_bar(path, lambda progress: check_log(path, progress)))
+        else:
+            print(check_save(path))
+    except (SaveError, LogReplayError) as err:
+        print(err, file=sys.stderr)
+        return 1
+    return 0
+
+
 def _read_log(path: str):
     """A battle log's replay, read with a progress bar on stderr when it is long (over 1 MB,
     some 10,000 lines). Raises LogReplayError."""
-    from tqdm import tqdm
-
     from game import LogReplay
+
+    return _with_bar(path, lambda progress: LogReplay.from_file(path, progress=progress))
+
+
+def _with_bar(path: str, read):
+    """``read(progress)`` with a progress bar on stderr for a file over 1 MB: ``progress``
+    is called with the bytes read and the file's size."""
+    from tqdm import tqdm
 
     size = 0
     with contextlib.suppress(OSError, ValueError):
@@ -350,7 +377,7 @@ def _read_log(path: str):
         disable=size < 1024 * 1024,
     )
     try:
-        return LogReplay.from_file(path, progress=lambda done, _size: bar.update(done - bar.n))
+        return read(lambda done, _size: bar.update(done - bar.n))
     finally:
         bar.close()
 
@@ -434,11 +461,22 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
     e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     e.set_defaults(func=_cmd_edit)
-    rp = sub.add_parser("replay", help="replay a battle step by step, from a save or its log")
+    rp = sub.add_parser(
+        "replay",
+        help="replay a battle step by step, from a save or its log",
+        description="Replay a battle step by step in a window, from a save or its log; "
+        "--check reads it without a window instead.",
+    )
     rp.add_argument(
         "save",
         metavar="SAVE|LOG",
         help="a save file (Ctrl+S in a battle, or the autosave) or a battle log (.jsonl)",
+    )
+    rp.add_argument(
+        "--check",
+        action="store_true",
+        help="no window: step through every position and put every line into words as the "
+        "log panel does; exit 0 with a one-line summary, or 1 with the line and the problem",
     )
     rp.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     rp.set_defaults(func=_cmd_replay)
