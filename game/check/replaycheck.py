@@ -78,7 +78,7 @@ def check_log(path: str | os.PathLike, progress: Callable[[int, int], None] | No
     elif last.get("winner") is None:
         how = "a draw"
     else:
-        how = f"{sides.get(last['winner'], last['winner'])} wins"
+        how = f"won by {sides.get(last['winner'], last['winner'])}"
     return (
         f"{where}: ok ({r.battle.scenario.ruleset}, {r.length + 1:,} lines replayed and put "
         f"into words, {turns} turn{'' if turns == 1 else 's'}; {how})"

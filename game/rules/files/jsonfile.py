@@ -44,6 +44,7 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _STEP = [1 if c in b"[{" else -1 if c in b"]}" else 0 for c in range(256)]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_COLON = re.compile(rb"\s*:")
 
 
 def read_json_file(
@@ -124,13 +125,56 @@ LINES_CHUNK_BYTES = 1024 * 1024
 """How much of a JSON Lines file is read at a time (memory does not grow with the file)."""
 
 
+LOG_CONTAINERS = (250_000, 10_000)
+"""Arrays and objects a battle log's line may hold: its start line (the scenario's terrain,
+at most 100,000 positions, and its stands), then any other line (a move's path, at most
+1,000 points). A real log's start line holds a few hundred, its other lines at most a few
+dozen (#42: an unknown key holding 20 million empty lists took 1.7 GB)."""
+
+
+def container_problem(raw: bytes, cap: int) -> str | None:
+    """``$.path: N arrays and objects`` when the JSON text ``raw`` (one object) holds more
+    than ``cap`` arrays and objects, naming its top-level field that holds the most; None
+    otherwise. Counted on the bytes before any is parsed (an empty list costs 2 bytes in the
+    file and 56 in memory), in time linear in ``raw``; brackets inside strings do not count.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= cap:
+        return None
+    bare = _STRING.sub(lambda m: b'"' + b"_" * (len(m.group()) - 2) + b'"', raw)
+    total = bare.count(b"[") + bare.count(b"{")
+    if total <= cap:
+        return None
+    keys, depth, at = [], 0, 0  # the top-level keys: (name, where its value begins)
+    for m in _STRING.finditer(raw):
+        seg = bare[at : m.start()]
+        depth += seg.count(b"[") + seg.count(b"{") - seg.count(b"]") - seg.count(b"}")
+        at = m.end()
+        if depth == 1 and _COLON.match(raw, m.end()):
+            keys.append((m.group(), m.end()))
+    best, most = "$", 0
+    for k, (name, start) in enumerate(keys):
+        end = keys[k + 1][1] if k + 1 < len(keys) else len(bare)
+        n = bare.count(b"[", start, end) + bare.count(b"{", start, end)
+        if n > most:
+            try:
+                best, most = _join("$", json.loads(name)), n
+            except ValueError:
+                best, most = "$", n
+    return f"{best}: {total:,} arrays and objects in one line (at most {cap:,})"
+
+
 def iter_json_lines(
-    path: str | os.PathLike, max_bytes: int = MAX_LINES_BYTES
+    path: str | os.PathLike,
+    max_bytes: int = MAX_LINES_BYTES,
+    max_containers: tuple[int, int] | None = None,
 ) -> Iterator[tuple[bytes, Any]]:
     """Each line of a JSON Lines file as it is read: (the line's UTF-8 bytes without its
     newline, its JSON value), with the checks of :func:`read_json_file` on each line
     (``allow_nan`` False). The file is read :data:`LINES_CHUNK_BYTES` at a time, so a long
     battle log is never held whole; a problem is raised when its line is reached.
+    ``max_containers`` (the first line's, the others'), if given, caps the arrays and objects
+    of a line before it is parsed (:func:`container_problem`; a battle log's are
+    :data:`LOG_CONTAINERS`).
 
     Raises
     ------
@@ -139,7 +183,8 @@ def iter_json_lines(
         over ``max_bytes``, UTF-16 or UTF-32, not UTF-8 or a NUL byte with the byte's offset in
         the file, ``not valid JSON Lines (the file is empty)``), or ``file: line N: ...`` for a
         line that is blank (``a blank line (JSON Lines has none)``) or not valid JSON
-        (``column C: not valid JSON (why)``, and the reader's other per-value problems).
+        (``column C: not valid JSON (why)``, and the reader's other per-value problems, and
+        ``$.field: N arrays and objects in one line (at most M)``).
     """
     where = str(path)
     if where == "":
@@ -182,6 +227,11 @@ def iter_json_lines(
                         f"{where}: line {first_blank}: a blank line (JSON Lines has none)"
                     )
                 seen_text = True
+                if max_containers is not None:
+                    cap = max_containers[0] if n == 1 else max_containers[1]
+                    problem = container_problem(raw, cap)
+                    if problem:
+                        raise JsonFileError(f"{where}: line {n}: {problem}")
                 try:
                     value = _parse(raw, text, f"{where}: line {n}", False)
                 except JsonFileError as err:
