@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from game.rules import turns
@@ -553,6 +554,7 @@ class Battle(FullGameQueries):
         path: str | os.PathLike,
         log_path: str | os.PathLike | None = None,
         autosave: str | os.PathLike | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ) -> Battle:
         """Load a save (``hulldown-save/2``, or the older ``/1``) or an autosave journal
         (``hulldown-journal/1``): rebuild the scenario it carries, replay its actions with its
@@ -568,11 +570,16 @@ class Battle(FullGameQueries):
         1 to 1000, a missing ``scenario_hash`` or ``actions_hash`` (required but in ``/1``
         saves) or one that does not match, an action the replay refuses or a state hash it
         does not reach.
+        ``progress("read", bytes, size)`` and ``progress("replay", actions done, actions)``,
+        if given, are called now and then (#42: a 62 MB autosave took 84-95 s, nothing shown).
         """
         where = str(path)
-        doc, checks, scenario, actions = read_save(path)
+        read = progress and (lambda done, size: progress("read", done, size))
+        doc, checks, scenario, actions = read_save(path, read)
         battle = cls(scenario, doc["seed"], log_path=log_path)
         for i, action in enumerate(actions):
+            if progress and i % 1024 == 0:
+                progress("replay", i, len(actions))
             try:
                 battle.apply(action)
             except (ValueError, TypeError) as err:
@@ -587,6 +594,7 @@ class Battle(FullGameQueries):
                 f"{where}: $.state_hash: the replay reached state "
                 f"{battle.state_hash()}, the save says {doc['state_hash']}"
             )
+        progress and progress("replay", len(actions), len(actions))
         battle.meta = doc.get("meta", {})
         battle.autosave = autosave  # written whole by start_autosave or the next action
         return battle

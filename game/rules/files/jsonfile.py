@@ -133,8 +133,9 @@ dozen (#42: an unknown key holding 20 million empty lists took 1.7 GB)."""
 
 
 def container_problem(raw: bytes, cap: int) -> str | None:
-    """``$.path: N arrays and objects`` when the JSON text ``raw`` (one object) holds more
-    than ``cap`` arrays and objects, naming its top-level field that holds the most; None
+    """``$.field: N arrays and objects in it (T in the line, at most CAP)`` when the JSON
+    text ``raw`` (one object) holds more than ``cap`` arrays and objects, naming the
+    top-level field that holds the most; None
     otherwise. Counted on the bytes before any is parsed (an empty list costs 2 bytes in the
     file and 56 in memory), in time linear in ``raw``; brackets inside strings do not count.
     """
@@ -160,7 +161,7 @@ def container_problem(raw: bytes, cap: int) -> str | None:
                 best, most = _join("$", json.loads(name)), n
             except ValueError:
                 best, most = "$", n
-    return f"{best}: {total:,} arrays and objects in one line (at most {cap:,})"
+    return f"{best}: {most:,} arrays and objects in it ({total:,} in the line, at most {cap:,})"
 
 
 def iter_json_lines(
@@ -184,7 +185,7 @@ def iter_json_lines(
         the file, ``not valid JSON Lines (the file is empty)``), or ``file: line N: ...`` for a
         line that is blank (``a blank line (JSON Lines has none)``) or not valid JSON
         (``column C: not valid JSON (why)``, and the reader's other per-value problems, and
-        ``$.field: N arrays and objects in one line (at most M)``).
+        ``$.field: N arrays and objects in it (T in the line, at most M)``).
     """
     where = str(path)
     if where == "":
