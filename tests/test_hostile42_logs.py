@@ -362,3 +362,26 @@ def test_an_unknown_key_in_a_journal_line_is_capped(tmp_path, capsys):
         f"{path}: line 4: $.junk: 20,001 arrays and objects in it (20,003 in the line, at most "
         "10,000)"
     ]
+
+
+def test_the_menus_resume_shows_the_progress_of_a_long_autosave(app, data_dir, monkeypatch):
+    """The main menu's Resume on a 3 MB autosave draws a bar in the window as it reads and
+    replays (nothing was shown before #42), and the battle opens."""
+    import pygame
+    import pygame_gui
+
+    from game.saves import autosave_path
+    from game.ui.battle.screen import BattleScreen
+    from game.ui.menu import MenuScreen
+
+    path = autosave_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    legal_journal(path, 30_000)
+    flips = []
+    flip = pygame.display.flip
+    monkeypatch.setattr(pygame.display, "flip", lambda: flips.append(1) or flip())
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.resume_button))
+    assert isinstance(app.screen, BattleScreen) and len(app.screen.battle.actions) == 30_001
+    assert len(flips) >= 2  # at least the end of the reading and of the replay
