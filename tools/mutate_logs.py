@@ -203,7 +203,8 @@ def draw_panel(path: Path) -> None:
 
 
 def run(count: int, seed: int, screen: bool = False, out=sys.stdout) -> Counter:
-    """``count`` mutations, the kinds in turn; returns the outcomes counted as
+    """``count`` mutations, the kinds in turn (each on a log that has a line of its kind);
+    returns the outcomes counted as
     (kind, outcome), with ("lands_turn", "ok") the silent acceptances."""
     rng = random.Random(seed)
     logs = corpus_logs()
@@ -211,10 +212,10 @@ def run(count: int, seed: int, screen: bool = False, out=sys.stdout) -> Counter:
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(count):
             kind = KINDS[n % len(KINDS)]
-            events = copy.deepcopy(rng.choice(logs))
-            what = mutate(events, kind, rng)
-            if what is None:
-                continue
+            what = None
+            while what is None:  # a log with a line of the kind (plot lines: fire support)
+                events = copy.deepcopy(rng.choice(logs))
+                what = mutate(events, kind, rng)
             outcome, said = check(events, Path(tmp), screen)
             counts[kind, outcome] += 1
             if outcome == "bug" or (outcome == "ok" and kind in MUST_REFUSE):
