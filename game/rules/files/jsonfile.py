@@ -191,7 +191,8 @@ def iter_json_lines(
     if where == "":
         raise JsonFileError("(empty path): no file name given")
     with _open_regular_file(path, where, max_bytes) as fh:
-        rest, offset, n, size = b"", 0, 0, 0
+        rest: list[bytes] = []  # the line being read, in the blocks it came in
+        offset, n, size = 0, 0, 0
         seen_text, first_blank = False, 0  # blank lines before any text: all blank is empty
         while True:
             try:
@@ -206,14 +207,24 @@ def iter_json_lines(
             size += len(block)
             if size > max_bytes:  # grown since it was opened
                 raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
-            data = rest + block
+            if block and b"\n" not in block:
+                rest.append(block)  # a long line: joined once, when it ends (#42)
+                continue
+            data = b"".join([*rest, block])
+            rest = []
             if block:
                 lines = data.split(b"\n")
-                rest = lines.pop()
+                del data  # its lines are copies
+                rest = [lines.pop()]
             else:
                 lines = [data] if data else []  # a last line with no newline
             for raw in lines:
                 n += 1
+                if max_containers is not None:  # before its text is made: memory (#42)
+                    cap = max_containers[0] if n == 1 else max_containers[1]
+                    problem = container_problem(raw, cap)
+                    if problem:
+                        raise JsonFileError(f"{where}: line {n}: {problem}")
                 text = _decode(raw, where, "utf-8", at=offset)
                 offset += len(raw) + 1
                 if not text.strip():
@@ -228,11 +239,6 @@ def iter_json_lines(
                         f"{where}: line {first_blank}: a blank line (JSON Lines has none)"
                     )
                 seen_text = True
-                if max_containers is not None:
-                    cap = max_containers[0] if n == 1 else max_containers[1]
-                    problem = container_problem(raw, cap)
-                    if problem:
-                        raise JsonFileError(f"{where}: line {n}: {problem}")
                 try:
                     value = _parse(raw, text, f"{where}: line {n}", False)
                 except JsonFileError as err:
