@@ -7,7 +7,6 @@ import contextlib
 import math
 import os
 import sys
-import time
 
 from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
 
@@ -229,96 +228,10 @@ def _cmd_view(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    """Play battles headless and print a summary; one battle log per battle."""
-    import json
+    """Play battles headless and print a summary (:mod:`game.check.sim_cli`)."""
+    from game.check.sim_cli import simulate_command
 
-    from tqdm import tqdm
-
-    from game import ScenarioError, load_scenario
-    from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
-    from game.saves import folder_problem
-
-    players = tuple(p.strip() for p in args.players.split(","))
-    if len(players) == 1:
-        players = players * 2
-    if len(players) != 2 or any(p not in PLAYERS for p in players):
-        known = ", ".join(PLAYERS)
-        print(
-            f"--players: give one or two of: {known} (e.g. ai,random or veteran,recruit)",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        sc = load_scenario(args.scenario)
-        from game import Battle
-
-        Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
-    except ScenarioError as err:
-        print(err, file=sys.stderr)
-        return 1
-    log_dir = args.log_dir
-    if log_dir:
-        problem = folder_problem(log_dir)
-        if problem:
-            print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
-            return 2
-    results = []
-    # shown only after a second, so a quick run prints nothing; then it says the turn of the
-    # battle in play, so one long battle shows life too (#42)
-    bar = tqdm(
-        range(args.games),
-        desc="battles",
-        unit="battle",
-        file=sys.stderr,
-        disable=args.quiet,
-        delay=1.0,
-    )
-    t0 = time.monotonic()
-    turns = sc.spec.turns
-    for i in bar:
-        seed = args.seed + i
-        log = os.path.join(log_dir, f"battle-{i + 1:04d}-seed-{seed}.jsonl") if log_dir else None
-
-        def on_turn(turn: int, i: int = i) -> None:
-            if not bar.disable and time.monotonic() - t0 >= 1.0:
-                bar.set_postfix_str(f"battle {i + 1}: turn {turn} of {turns}")
-
-        try:
-            results.append(play_battle(sc, seed, players, log, on_turn=on_turn))
-        except OSError as err:  # a full disk: stop, say so, and never claim the logs
-            bar.close()
-            why = (
-                err
-                if isinstance(err, LogNotWritten)
-                else (f"{log}: cannot write the battle log ({err.strerror or err})")
-            )
-            print(
-                f"hulldown simulate: {why}; stopped after {i} of {args.games} battles "
-                f"(their logs are whole)",
-                file=sys.stderr,
-            )
-            return 1
-    sides = [s.id for s in sc.spec.sides]
-    summary = summarise(results, sides)
-    names = {s.id: s.name for s in sc.spec.sides}
-    n = summary["battles"]
-    print(f"{n} battle{'' if n == 1 else 's'} of {sc.title} ({players[0]} vs {players[1]}):")
-    for s in sides:
-        print(
-            f"  {names[s]}: {summary['wins'][s]} wins, {summary['mean_losses'][s]} stands "
-            f"lost on average"
-        )
-    print(
-        f"  draws: {summary['draws']}; mean turns {summary['mean_turns']}; "
-        f"{summary['seconds_per_battle']} s per battle"
-    )
-    if log_dir:
-        print(f"  logs in {log_dir}/")
-    if summary["log_problems"]:
-        print(f"  battle-log problems: {summary['log_problems']}", file=sys.stderr)
-        return 1
-    print(json.dumps(summary, sort_keys=True))
-    return 0
+    return simulate_command(args)
 
 
 def _cmd_edit(args: argparse.Namespace) -> int:
@@ -346,6 +259,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle step by step in a window: from a save (its actions played again through
     the engine) or from a battle log, a ``.jsonl`` file (its lines read)."""
     from game import LogReplayError, Replay, SaveError
+
+    if args.check:
+        return _check_replay(args.save)
     from game.ui.app import start
     from game.ui.replay import ReplayScreen
 
@@ -362,12 +278,36 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return start(lambda app: ReplayScreen(app, replay), frames=args.frames)
 
 
+def _check_replay(path: str) -> int:
+    """``replay FILE --check``: step through every position and put every line into words,
+    headless (:mod:`game.check.replaycheck`); exit 0 with one line, or 1 with the line and
+    the problem (#42)."""
+    from game import LogReplayError, SaveError
+    from game.check.replaycheck import check_log, check_save
+
+    try:
+        if str(path).lower().endswith(".jsonl"):
+            print(_with_bar(path, lambda progress: check_log(path, progress)))
+        else:
+            print(check_save(path))
+    except (SaveError, LogReplayError) as err:
+        print(err, file=sys.stderr)
+        return 1
+    return 0
+
+
 def _read_log(path: str):
     """A battle log's replay, read with a progress bar on stderr when it is long (over 1 MB,
     some 10,000 lines). Raises LogReplayError."""
-    from tqdm import tqdm
-
     from game import LogReplay
+
+    return _with_bar(path, lambda progress: LogReplay.from_file(path, progress=progress))
+
+
+def _with_bar(path: str, read):
+    """``read(progress)`` with a progress bar on stderr for a file over 1 MB: ``progress``
+    is called with the bytes read and the file's size."""
+    from tqdm import tqdm
 
     size = 0
     with contextlib.suppress(OSError, ValueError):
@@ -381,7 +321,7 @@ def _read_log(path: str):
         disable=size < 1024 * 1024,
     )
     try:
-        return LogReplay.from_file(path, progress=lambda done, _size: bar.update(done - bar.n))
+        return read(lambda done, _size: bar.update(done - bar.n))
     finally:
         bar.close()
 
@@ -398,7 +338,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """Go straight to a battle: a scenario with a seed, a save, or the autosave. ``--ai``
     hands a side to the AI, in a new battle or a loaded one (kept in its saves); a side the
     battle does not have is refused before anything is written."""
-    from game import Battle, SaveError, ScenarioError, load_scenario
+    from game import SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
     from game.ui.menu import battle_screen, continue_log, new_battle
@@ -415,7 +355,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         if args.resume or args.load:
             path = autosave_path() if args.resume else args.load
-            battle = Battle.load(path, autosave=autosave_path())
+            battle = _load_battle(path, autosave_path())
             if battle.load_note:  # a power cut's zeros dropped from the journal (#42)
                 print(f"hulldown play: {battle.load_note}", file=sys.stderr)
             if no_such_side(battle.sides):
@@ -436,6 +376,35 @@ def _cmd_play(args: argparse.Namespace) -> int:
         print(err, file=sys.stderr)
         return 1
     return start(lambda app: battle_screen(app, battle), frames=args.frames)
+
+
+def _load_battle(path, autosave):
+    """``Battle.load`` with progress bars on stderr for a save or autosave over 1 MB: the
+    bytes read, then the actions replayed (#42: a 62 MB autosave took 84-95 s, nothing
+    shown). Raises SaveError."""
+    from tqdm import tqdm
+
+    from game import Battle
+
+    size = 0
+    with contextlib.suppress(OSError, ValueError):
+        size = os.stat(path).st_size
+    bars: dict[str, tqdm] = {}
+    words = {"read": ("reading the autosave", "B"), "replay": ("replaying it", "action")}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in bars:
+            for bar in bars.values():
+                bar.close()
+            desc, unit = words[stage]
+            bars[stage] = tqdm(total=total, desc=desc, unit=unit, unit_scale=True, file=sys.stderr)
+        bars[stage].update(done - bars[stage].n)
+
+    try:
+        return Battle.load(path, autosave=autosave, progress=progress if size > 2**20 else None)
+    finally:
+        for bar in bars.values():
+            bar.close()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -467,11 +436,22 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
     e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     e.set_defaults(func=_cmd_edit)
-    rp = sub.add_parser("replay", help="replay a battle step by step, from a save or its log")
+    rp = sub.add_parser(
+        "replay",
+        help="replay a battle step by step, from a save or its log",
+        description="Replay a battle step by step in a window, from a save or its log; "
+        "--check reads it without a window instead.",
+    )
     rp.add_argument(
         "save",
         metavar="SAVE|LOG",
         help="a save file (Ctrl+S in a battle, or the autosave) or a battle log (.jsonl)",
+    )
+    rp.add_argument(
+        "--check",
+        action="store_true",
+        help="no window: step through every position and put every line into words as the "
+        "log panel does; exit 0 with a one-line summary, or 1 with the line and the problem",
     )
     rp.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     rp.set_defaults(func=_cmd_replay)

@@ -49,8 +49,11 @@ def test_004_step2_a_tl2_stand_is_offered_a_posture_like_any_other():
     Pz VIB (TL2) and the Pz V (TL1) are both undeclared, and the Pz VIB declared into a
     movement group is in the movement posture (it had been left to the firing posture)."""
     b = _posture_47(
-        [("A1", "A", TIGER2, 10, 12, 0), ("A2", "A", "Pz V", 10, 16, 0),
-         ("B1", "B", SHERMAN, 40, 12, 180)]
+        [
+            ("A1", "A", TIGER2, 10, 12, 0),
+            ("A2", "A", "Pz V", 10, 16, 0),
+            ("B1", "B", SHERMAN, 40, 12, 180),
+        ]
     )
     b.apply(ChooseFirst("A", "A"))
     assert {s.id for s in b.undeclared("A")} == {"A1", "A2"}
@@ -189,7 +192,11 @@ def test_004_close_assault_step1_a_defender_in_the_movement_posture_does_not_ans
     assert b.close_assault_odds("B1")["p_defender_fires"] == 0.0
     b.apply(CloseAssault("A", "B1"))
     line = _close_assault_line(b)
-    assert line["rule"] == "004 8.7" and line["defender_roll"] is None and line["defender_attack"] is None
+    assert (
+        line["rule"] == "004 8.7"
+        and line["defender_roll"] is None
+        and line["defender_attack"] is None
+    )
     (attack,) = line["assaulter_attacks"]
     assert (attack["firepower"], attack["defense_base"], attack["defense"]) == (5, 4, 2)
     assert [(m["why"], m["value"]) for m in attack["combat"]["mods"]] == [
@@ -239,8 +246,11 @@ def test_event_log_wehrmacht_47_posture_lines_say_the_posture_and_dash_cells_are
     the firing posture fires at a Sherman 10" away: AP 7 against 7 is 0; it rolls 5 to fire,
     then 6 + 6 + 1 (the TL1 chart's 6-10" band) = 13: row 13, column 0 is "-", no effect."""
     b = _posture_47(
-        [("A1", "A", SHERMAN, 10, 12, 0), ("A2", "A", SHERMAN, 10, 16, 0),
-         ("B1", "B", SHERMAN, 20, 12, 180)],
+        [
+            ("A1", "A", SHERMAN, 10, 12, 0),
+            ("A2", "A", SHERMAN, 10, 16, 0),
+            ("B1", "B", SHERMAN, 20, 12, 180),
+        ],
         dice=[5, 6, 6],
     )
     b.apply(ChooseFirst("A", "A"))

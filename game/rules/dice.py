@@ -41,8 +41,16 @@ class Dice:
         return [self.die(sides) for _ in range(n)]
 
     def digest(self) -> str:
-        """A short digest of the generator's state, for the battle's state hash."""
-        return hashlib.sha256(repr(self._rng.getstate()).encode()).hexdigest()[:16]
+        """A short digest of the generator's state, for the battle's state hash; kept until
+        the next die is rolled (the state moves only then), so hashing the state after each
+        of a long journal's actions does not repeat it (#42: a third of loading the autosave).
+        """
+        kept = getattr(self, "_digest", None)
+        if kept is not None and kept[0] == self.rolled:
+            return kept[1]
+        value = hashlib.sha256(repr(self._rng.getstate()).encode()).hexdigest()[:16]
+        self._digest = (self.rolled, value)
+        return value
 
 
 class FixedDice(Dice):

@@ -9,10 +9,45 @@ log records.
 
 from __future__ import annotations
 
+import re
+
 from game import phase_titles
 
 PHASE_NAMES = phase_titles()  # from the rulesets' phases
 RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E": "eliminated"}
+
+MAX_SENTENCE_CHARS = 2000
+"""Characters of one sentence the panel shows; the rest is cut and counted (#42: a log text of
+200,000 letters made a surface 87,000 pixels tall)."""
+MAX_WORD_CHARS = 100
+"""Characters of a word (no space) the panel shows whole, as a scenario's description allows
+(game.rules.files.scenario_file); a longer word is cut and counted. The font wraps a word
+wider than the box one letter at a time, in time that grows with the square of its length
+(#42: a 200,000-letter word froze the window 47-65 s)."""
+_UNSHOWABLE = re.compile(r"[\x00\ud800-\udfff]")
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
+
+
+def panel_text(text: str) -> str:
+    """``text`` as the log panel shows it: a NUL or a lone surrogate (which the font cannot
+    render: it raised ValueError or UnicodeEncodeError, #42) becomes U+FFFD; a word over
+    MAX_WORD_CHARS keeps its first MAX_WORD_CHARS characters and says how long it was; a text
+    over MAX_SENTENCE_CHARS is cut within it likewise. Linear in the length of ``text``, and
+    what it returns it returns unchanged (the replay's sentences come made, the battle
+    screen's not)."""
+    text = _UNSHOWABLE.sub("\ufffd", text)
+    text = _LONG_WORD.sub(
+        lambda m: f"{m.group()[:MAX_WORD_CHARS]} [... {len(m.group()):,} letters in all]", text
+    )
+    if len(text) > MAX_SENTENCE_CHARS:  # cut short of the limit: the note fits within it
+        text = f"{text[: MAX_SENTENCE_CHARS - 40]} [... {len(text):,} characters in all]"
+    return text
+
+
+def sentence(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str:
+    """A line of a log as the replay's log panel shows it: :func:`describe` made showable
+    by :func:`panel_text` ("" for a line with no sentence, the start line's aside)."""
+    return panel_text(describe(ev, names, sides) or "")
 
 
 def path_html(path, width_chars: int = 34) -> str:

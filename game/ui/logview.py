@@ -14,6 +14,8 @@ from pathlib import Path
 import pygame
 import pygame_gui
 
+from game.ui.logtext import panel_text
+
 FONT_FILE = Path(pygame_gui.__file__).with_name("data") / "NotoSans-Regular.ttf"
 FONT_PX = 14
 BACKGROUND = (246, 243, 234)  # the theme's text box (game/ui/theme.json)
@@ -74,7 +76,10 @@ class LogView:
         surf = self._rendered.get(i)
         if surf is None:
             width = self.rect.w - 2 * PAD_PX - BAR_W_PX - 2
-            surf = self._font.render(self.lines[i], True, INK, None, max(40, width))
+            # the text made showable: no NUL or lone surrogate, no word the font would wrap
+            # one letter at a time in quadratic time (#42)
+            text = panel_text(self.lines[i])
+            surf = self._font.render(text, True, INK, None, max(40, width))
             self._rendered[i] = surf
         return surf
 

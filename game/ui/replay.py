@@ -13,7 +13,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel
 
 from game.ui.battle.support_draw import draw_markers
-from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.logtext import PHASE_NAMES, describe, sentence
 from game.ui.logview import LogView
 from game.ui.table_view import TableView
 
@@ -45,7 +45,7 @@ class Sentences(Sequence):
             raise IndexError(i)
         if i == self.upto + 1:
             return self.note
-        return describe(self.lines[i], self.names, self.sides) or ""
+        return sentence(self.lines[i], self.names, self.sides)
 
 
 class ReplayScreen:

@@ -21,18 +21,22 @@ writing it) is dropped: at most the action in flight is lost.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from game.rules.files.jsonfile import (
     JsonFileError,
+    _check_wide,
     _decode,
+    _open_regular_file,
     _parse,
-    _read_regular_file,
+    container_problem,
     remove_stale_temps,
     write_atomic,
 )
@@ -161,20 +165,19 @@ def is_journal(path: str | os.PathLike) -> bool:
     return head.lstrip(b"\xef\xbb\xbf").startswith(b'{"format":"hulldown-journal/')
 
 
-def _cut_zeroed_tail(data: bytes) -> tuple[bytes, int]:
-    """A journal's bytes without a tail that a power cut filled with zero bytes (the file's
-    length was on the disk, its last blocks were not): cut at the last newline before the
-    first zero byte, so every whole line before the zeros is kept. Returns the bytes kept and
-    how many were cut (0: no zero byte)."""
-    first = data.find(b"\0")
-    if first < 0:
-        return data, 0
-    keep = data.rfind(b"\n", 0, first) + 1
-    return data[:keep], len(data) - keep
+JOURNAL_CONTAINERS = (1_000_000, 10_000)
+"""Arrays and objects a journal's line may hold: the header (the scenario, at most 100,000
+terrain positions, and the actions so far), then an action's line (a path of at most 1,000
+points). An unknown key of 20 million empty lists took 1.7 GB (#42)."""
+PROGRESS_LINES = 4096
+"""Lines read between two calls of :func:`read_journal`'s ``progress``."""
 
 
 def read_journal(
-    path: str | os.PathLike, notes: list[str] | None = None
+    path: str | os.PathLike,
+    progress: Callable[[int, int], None] | None = None,
+    convert: Callable[[int, dict], object] | None = None,
+    notes: list[str] | None = None,
 ) -> tuple[dict, dict[int, str]]:
     """The save document a journal holds, and the state hashes to check: the state hash
     after each number of actions the journal vouches for (the header's actions, then each
@@ -192,66 +195,86 @@ def read_journal(
     and about how many actions they held (the zeros hide where the lines ended: the count is
     the bytes over the mean length of the lines kept).
 
+    The file is read a line at a time and only each line's action and state hash are kept,
+    so memory follows the actions, not the file's text (#42: a 62 MB journal took 1 GB);
+    ``progress``, if given, is called now and then with the bytes read and the file's size;
+    ``convert``, if given, is called with each line's action's index among the actions and
+    its JSON object, and what it returns is kept instead (the save loader's action objects,
+    so the JSON of every action is never held at once); what it raises is let through.
+
     Raises
     ------
     JsonFileError
         One line naming the file and the line: the file cannot be read (as
         :func:`game.rules.files.jsonfile.read_json_file`), a line is not valid JSON or not an
-        object, the header is not a journal's or its ``actions`` is not a list or its
-        ``state_hash`` not text, a line has no ``action`` object or no ``state_hash`` text.
+        object or holds more arrays and objects than :data:`JOURNAL_CONTAINERS`, the header
+        is not a journal's or its ``actions`` is not a list or its ``state_hash`` not text, a
+        line has no ``action`` object or no ``state_hash`` text.
     """
     where = str(path)
     remove_stale_temps(path)
-    data = _read_regular_file(path, where, MAX_JOURNAL_BYTES)
-    data, cut = _cut_zeroed_tail(data)
-    if cut and not data:
-        raise JsonFileError(
-            f"{where}: not an autosave journal (zero bytes from its first line on: a power cut?)"
-        )
-    text = _decode(data, where, "utf-8-sig")
-    rows = text.split("\n")
-    complete = text.endswith("\n")
-    if complete:
-        rows.pop()
-    if not rows or not rows[0].strip():
+    with _open_regular_file(path, where, MAX_JOURNAL_BYTES) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        doc: dict | None = None
+        actions: list = []
+        hashes: dict[int, str] = {}
+        offset = 0  # where the line begins in the file (for the byte offsets of errors)
+        cut = 0  # bytes of a tail a power cut filled with zeros (#42)
+        for n, raw in enumerate(_lines(fh, where), 1):
+            complete = raw.endswith(b"\n")
+            body, at = (raw[:-1] if complete else raw), offset
+            if n == 1:
+                _check_wide(body, where)
+            if b"\0" in raw:  # the zeros, and the line they cut short: every line before kept
+                if n == 1:
+                    raise JsonFileError(
+                        f"{where}: not an autosave journal (zero bytes from its first line "
+                        "on: a power cut?)"
+                    )
+                cut = size - offset
+                break
+            offset += len(raw)
+            if n == 1:
+                header_bytes = len(raw)
+                if body.startswith(codecs.BOM_UTF8):
+                    body, at = body[len(codecs.BOM_UTF8) :], len(codecs.BOM_UTF8)
+                if not body.strip():
+                    break
+            text = _decode(body, where, "utf-8", at=at)
+            try:
+                problem = container_problem(body, JOURNAL_CONTAINERS[n > 1])
+                if problem:
+                    raise JsonFileError(f"{where}: line {n}: {problem}")
+                value = _parse(body, text, f"{where}: line {n}", False)
+            except JsonFileError as err:
+                if not complete and n > 1:
+                    break  # the action in flight when the process was killed
+                raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
+            if not isinstance(value, dict):
+                raise JsonFileError(f"{where}: line {n}: must be an object")
+            if doc is None:
+                doc = _header(value, where)
+                actions = doc["actions"] = list(doc["actions"])
+                header_actions = len(actions)
+                hashes[len(actions)] = doc["state_hash"]
+                continue
+            if not isinstance(value.get("action"), dict):
+                raise JsonFileError(f"{where}: line {n}: $.action: must be an action (an object)")
+            if not isinstance(value.get("state_hash"), str):
+                raise JsonFileError(f"{where}: line {n}: $.state_hash: must be text")
+            action = value["action"]
+            actions.append(action if convert is None else convert(len(actions), action))
+            hashes[len(actions)] = value["state_hash"]
+            if "meta" in value:
+                doc["meta"] = value["meta"]
+            if progress is not None and n % PROGRESS_LINES == 0:
+                progress(fh.tell(), size)
+    if doc is None:
         raise JsonFileError(f"{where}: not an autosave journal (the file is empty)")
-    values: list[dict] = []
-    for n, row in enumerate(rows, 1):
-        last_cut = n == len(rows) and not complete
-        try:
-            value = _parse(row.encode("utf-8"), row, f"{where}: line {n}", False)
-        except JsonFileError as err:
-            if last_cut and n > 1:
-                break  # the action in flight when the process was killed
-            raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
-        if not isinstance(value, dict):
-            raise JsonFileError(f"{where}: line {n}: must be an object")
-        values.append(value)
-    header = values[0]
-    if header.get("format") != JOURNAL_FORMAT:
-        raise JsonFileError(f"{where}: line 1: $.format: not a {JOURNAL_FORMAT} file")
-    if not isinstance(header.get("actions"), list):
-        raise JsonFileError(f"{where}: line 1: $.actions: must be a list of actions")
-    if not isinstance(header.get("state_hash"), str):
-        raise JsonFileError(f"{where}: line 1: $.state_hash: must be text")
-    doc = dict(header)
-    doc.setdefault("meta", {})
-    actions = list(header["actions"])
-    hashes = {len(actions): header["state_hash"]}
-    for n, line in enumerate(values[1:], 2):
-        if not isinstance(line.get("action"), dict):
-            raise JsonFileError(f"{where}: line {n}: $.action: must be an action (an object)")
-        if not isinstance(line.get("state_hash"), str):
-            raise JsonFileError(f"{where}: line {n}: $.state_hash: must be text")
-        actions.append(line["action"])
-        hashes[len(actions)] = line["state_hash"]
-        if "meta" in line:
-            doc["meta"] = line["meta"]
-    doc["actions"] = actions
     doc["state_hash"] = hashes[len(actions)]
     if cut and notes is not None:
-        lines = len(values) - 1
-        mean = (len(data) - len(rows[0]) - 1) / lines if lines else 100.0
+        lines = len(actions) - header_actions
+        mean = (offset - header_bytes) / lines if lines else 100.0
         about = max(1, round(cut / mean))
         notes.append(
             f"{where}: its last {cut:,} bytes were zeros or a line cut short (a power cut?): "
@@ -259,4 +282,32 @@ def read_journal(
             f"action{'' if about == 1 else 's'} after them {'was' if about == 1 else 'were'} "
             "dropped"
         )
+    if progress is not None:
+        progress(size, size)
     return doc, hashes
+
+
+def _lines(fh, where: str):
+    """The lines of a binary file, each with its newline (the last may have none)."""
+    while True:
+        try:
+            raw = fh.readline()
+        except OSError as err:
+            raise JsonFileError(f"{where}: cannot be read ({err.strerror or err})") from None
+        if not raw:
+            return
+        yield raw
+
+
+def _header(value: dict, where: str) -> dict:
+    """A journal's header line checked: its format, its actions a list, its state hash text.
+    Returns the document it begins (``meta`` defaulted)."""
+    if value.get("format") != JOURNAL_FORMAT:
+        raise JsonFileError(f"{where}: line 1: $.format: not a {JOURNAL_FORMAT} file")
+    if not isinstance(value.get("actions"), list):
+        raise JsonFileError(f"{where}: line 1: $.actions: must be a list of actions")
+    if not isinstance(value.get("state_hash"), str):
+        raise JsonFileError(f"{where}: line 1: $.state_hash: must be text")
+    doc = dict(value)
+    doc.setdefault("meta", {})
+    return doc

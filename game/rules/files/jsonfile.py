@@ -52,6 +52,7 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _STEP = [1 if c in b"[{" else -1 if c in b"]}" else 0 for c in range(256)]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_COLON = re.compile(rb"\s*:")
 
 
 def read_json_file(
@@ -132,13 +133,57 @@ LINES_CHUNK_BYTES = 1024 * 1024
 """How much of a JSON Lines file is read at a time (memory does not grow with the file)."""
 
 
+LOG_CONTAINERS = (250_000, 10_000)
+"""Arrays and objects a battle log's line may hold: its start line (the scenario's terrain,
+at most 100,000 positions, and its stands), then any other line (a move's path, at most
+1,000 points). A real log's start line holds a few hundred, its other lines at most a few
+dozen (#42: an unknown key holding 20 million empty lists took 1.7 GB)."""
+
+
+def container_problem(raw: bytes, cap: int) -> str | None:
+    """``$.field: N arrays and objects in it (T in the line, at most CAP)`` when the JSON
+    text ``raw`` (one object) holds more than ``cap`` arrays and objects, naming the
+    top-level field that holds the most; None
+    otherwise. Counted on the bytes before any is parsed (an empty list costs 2 bytes in the
+    file and 56 in memory), in time linear in ``raw``; brackets inside strings do not count.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= cap:
+        return None
+    bare = _STRING.sub(lambda m: b'"' + b"_" * (len(m.group()) - 2) + b'"', raw)
+    total = bare.count(b"[") + bare.count(b"{")
+    if total <= cap:
+        return None
+    keys, depth, at = [], 0, 0  # the top-level keys: (name, where its value begins)
+    for m in _STRING.finditer(raw):
+        seg = bare[at : m.start()]
+        depth += seg.count(b"[") + seg.count(b"{") - seg.count(b"]") - seg.count(b"}")
+        at = m.end()
+        if depth == 1 and _COLON.match(raw, m.end()):
+            keys.append((m.group(), m.end()))
+    best, most = "$", 0
+    for k, (name, start) in enumerate(keys):
+        end = keys[k + 1][1] if k + 1 < len(keys) else len(bare)
+        n = bare.count(b"[", start, end) + bare.count(b"{", start, end)
+        if n > most:
+            try:
+                best, most = _join("$", json.loads(name)), n
+            except ValueError:
+                best, most = "$", n
+    return f"{best}: {most:,} arrays and objects in it ({total:,} in the line, at most {cap:,})"
+
+
 def iter_json_lines(
-    path: str | os.PathLike, max_bytes: int = MAX_LINES_BYTES
+    path: str | os.PathLike,
+    max_bytes: int = MAX_LINES_BYTES,
+    max_containers: tuple[int, int] | None = None,
 ) -> Iterator[tuple[bytes, Any]]:
     """Each line of a JSON Lines file as it is read: (the line's UTF-8 bytes without its
     newline, its JSON value), with the checks of :func:`read_json_file` on each line
     (``allow_nan`` False). The file is read :data:`LINES_CHUNK_BYTES` at a time, so a long
     battle log is never held whole; a problem is raised when its line is reached.
+    ``max_containers`` (the first line's, the others'), if given, caps the arrays and objects
+    of a line before it is parsed (:func:`container_problem`; a battle log's are
+    :data:`LOG_CONTAINERS`).
 
     Raises
     ------
@@ -147,13 +192,15 @@ def iter_json_lines(
         over ``max_bytes``, UTF-16 or UTF-32, not UTF-8 or a NUL byte with the byte's offset in
         the file, ``not valid JSON Lines (the file is empty)``), or ``file: line N: ...`` for a
         line that is blank (``a blank line (JSON Lines has none)``) or not valid JSON
-        (``column C: not valid JSON (why)``, and the reader's other per-value problems).
+        (``column C: not valid JSON (why)``, and the reader's other per-value problems, and
+        ``$.field: N arrays and objects in it (T in the line, at most M)``).
     """
     where = str(path)
     if where == "":
         raise JsonFileError("(empty path): no file name given")
     with _open_regular_file(path, where, max_bytes) as fh:
-        rest, offset, n, size = b"", 0, 0, 0
+        rest: list[bytes] = []  # the line being read, in the blocks it came in
+        offset, n, size = 0, 0, 0
         seen_text, first_blank = False, 0  # blank lines before any text: all blank is empty
         while True:
             try:
@@ -168,14 +215,24 @@ def iter_json_lines(
             size += len(block)
             if size > max_bytes:  # grown since it was opened
                 raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
-            data = rest + block
+            if block and b"\n" not in block:
+                rest.append(block)  # a long line: joined once, when it ends (#42)
+                continue
+            data = b"".join([*rest, block])
+            rest = []
             if block:
                 lines = data.split(b"\n")
-                rest = lines.pop()
+                del data  # its lines are copies
+                rest = [lines.pop()]
             else:
                 lines = [data] if data else []  # a last line with no newline
             for raw in lines:
                 n += 1
+                if max_containers is not None:  # before its text is made: memory (#42)
+                    cap = max_containers[0] if n == 1 else max_containers[1]
+                    problem = container_problem(raw, cap)
+                    if problem:
+                        raise JsonFileError(f"{where}: line {n}: {problem}")
                 text = _decode(raw, where, "utf-8", at=offset)
                 offset += len(raw) + 1
                 if not text.strip():

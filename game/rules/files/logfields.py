@@ -13,10 +13,11 @@ an int ``why``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game.rules.actions import MAX_COORD_IN
+from game.rules.actions import MAX_COORD_IN, MAX_PATH_POINTS
 from game.rules.files.jsonfile import is_json_int, is_json_number
 from game.rules.files.log import CRT_CELLS, STOPPED_BY
 
@@ -27,6 +28,8 @@ class Known:
 
     sides: frozenset[str]
     stands: frozenset[str]
+    turns: int = 0
+    """The battle's last turn (a plot lands in a later turn up to it; 0: not checked)."""
 
 
 Check = Callable[[object, Known], str | None]
@@ -46,7 +49,19 @@ def _leaf(test: Callable[[object, Known], bool], what: str) -> Check:
     return check
 
 
-TEXT = _leaf(lambda v, k: isinstance(v, str), "text")
+_UNREADABLE = re.compile(r"[\x00\ud800-\udfff]")
+_STR = _leaf(lambda v, k: isinstance(v, str), "text")
+
+
+def TEXT(value, known: Known) -> str | None:  # noqa: N802 - a check, named as the others
+    """Text, without a NUL or a lone surrogate: no writer of a log puts them there, and the
+    font cannot render them (#42: the log panel raised on them)."""
+    bad = _STR(value, known)
+    if bad is None and (m := _UNREADABLE.search(value)):
+        return f": must be text without a NUL or a lone surrogate, not U+{ord(m.group()):04X}"
+    return bad
+
+
 INT = _leaf(lambda v, k: is_json_int(v), "a whole number")
 NUMBER = _leaf(lambda v, k: is_json_number(v), "a number")
 BOOL = _leaf(lambda v, k: isinstance(v, bool), "true or false")
@@ -65,12 +80,15 @@ def one_of(*values: object) -> Check:
     return _leaf(lambda v, k: isinstance(v, str | type(None)) and v in values, f"one of {words}")
 
 
-def list_of(item: Check, non_empty: bool = False) -> Check:
-    """A JSON array whose every item passes ``item``."""
+def list_of(item: Check, non_empty: bool = False, most: int | None = None) -> Check:
+    """A JSON array whose every item passes ``item`` (and, with ``most``, of at most that
+    many items)."""
 
     def check(value, known: Known) -> str | None:
         if not isinstance(value, list) or (non_empty and not value):
             return f": must be a {'non-empty ' if non_empty else ''}list, not {_shown(value)}"
+        if most is not None and len(value) > most:
+            return f": must have at most {most:,} items, not {len(value):,}"
         for i, v in enumerate(value):
             bad = item(v, known)
             if bad is not None:
@@ -164,18 +182,31 @@ def or_null(check: Check) -> Check:
 
 
 LOSSES = mapping(SIDE, INT)
-DEVIATION = or_null(
-    obj(
-        ROLL,
-        {
-            "direction_die": or_null(INT),
-            "distance_die": or_null(INT),
-            "distance_in": NUMBER,
-            "dx": NUMBER,
-            "dy": NUMBER,
-        },
-    )
+_DEVIATION_ROLL = obj(
+    ROLL,
+    {
+        "direction_die": or_null(INT),
+        "distance_die": or_null(INT),
+        "distance_in": NUMBER,
+        "dx": NUMBER,
+        "dy": NUMBER,
+    },
 )
+_DEVIATION_DICE = obj({"direction_die": INT, "distance_die": INT, "distance_in": NUMBER})
+
+
+def _deviation(value, known: Known) -> str | None:
+    """A deviation roll, or null; once its dice are there (it failed), the distance its
+    sentence writes is there too (#42: a missing ``distance_in`` raised KeyError)."""
+    if value is None:
+        return None
+    bad = _DEVIATION_ROLL(value, known)
+    if bad is None and (value.get("direction_die"), value.get("distance_die")) != (None, None):
+        bad = _DEVIATION_DICE(value, known)
+    return bad
+
+
+DEVIATION: Check = _deviation
 """A deviation roll (artillery and air strikes): its roll and, when it failed, its dice."""
 AA_FIRE = obj(
     {"stand": STAND, "cohesion": obj(ROLL)},
@@ -234,7 +265,7 @@ FIELDS: dict[str, dict[str, Check]] = {
     "move": {
         "side": SIDE,
         "stand": STAND,
-        "path": list_of(POINT, non_empty=True),
+        "path": list_of(POINT, non_empty=True, most=MAX_PATH_POINTS),  # as in saves (#42)
         "mp_spent": NUMBER,
         "mp_allowed": NUMBER,
         "facing_deg": NUMBER,
@@ -266,7 +297,8 @@ FIELDS: dict[str, dict[str, Check]] = {
         "defender_attack": or_null(ATTACK),
         "assaulter_rolls": mapping(STAND, obj(ROLL)),
         "assaulter_attacks": list_of(ATTACK),
-        "retreat": or_null(list_of(POINT, non_empty=True)),  # 004: the defender falls back
+        # 004: the defender falls back
+        "retreat": or_null(list_of(POINT, non_empty=True, most=MAX_PATH_POINTS)),
     },
     "mount": {"carrier": STAND, "stand": STAND, "pos": POS},
     "unload": {"carrier": STAND, "stand": STAND, "pos": POS},
@@ -352,6 +384,7 @@ NOBODY = Known(frozenset(), frozenset())
 
 _LINE = {name: obj(fields, OPTIONAL.get(name)) for name, fields in FIELDS.items()}
 _FIRE_PASSED = obj({**FIELDS["fire"], **FIRE_PASSED}, OPTIONAL["fire"])
+_STRIKE_ATTACKS = obj({**FIELDS["air_strike"], **SUPPORT_ATTACK}, OPTIONAL["air_strike"])
 
 
 def field_problem(event: dict, known: Known) -> str | None:
@@ -363,5 +396,21 @@ def field_problem(event: dict, known: Known) -> str | None:
     cohesion = event.get("cohesion")
     if name == "fire" and isinstance(cohesion, dict) and cohesion.get("passed") is True:
         check = _FIRE_PASSED
+    elif name == "air_strike" and event.get("target") is not None:
+        check = _STRIKE_ATTACKS  # its sentence reads the attack (#42: KeyError 'result')
     bad = None if check is None else check(event, known)
+    if bad is None and name == "plot" and known.turns:
+        bad = _lands_turn(event, known.turns)
     return None if bad is None else f"{name}{bad}"
+
+
+def _lands_turn(event: dict, last: int) -> str | None:
+    """A plot lands in a later turn of the battle, as the engine allows it
+    (``game.rules.phases.plot.turn_problem``): 185 mutated logs with a lands_turn of 0, -1,
+    a past turn or 10**9 replayed silently before #42."""
+    turn, lands = event["turn"], event["lands_turn"]
+    if turn < lands <= last:
+        return None
+    if turn >= last:
+        return f".lands_turn: must be a later turn of the battle, and turn {turn} is its last"
+    return f".lands_turn: must be a later turn of the battle ({turn + 1} to {last}), not {lands}"

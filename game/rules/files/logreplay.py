@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from game.rules.battle import Battle
-from game.rules.files.jsonfile import JsonFileError, iter_json_lines
+from game.rules.files.jsonfile import LOG_CONTAINERS, JsonFileError, iter_json_lines
 from game.rules.files.log import PHASE_ORDER, check_log_line
 from game.rules.files.logfields import (
     NOBODY,
@@ -224,8 +224,10 @@ class LogReplay(TurnSteps):
             self.battle = Battle(scenario, start["seed"])
         except ScenarioError as err:
             raise LogReplayError(str(err).splitlines()[0]) from None
-        self.known = Known(frozenset(self.battle.sides), frozenset(self.battle.state.stands))
         self.last_turn = scenario.spec.turns
+        self.known = Known(
+            frozenset(self.battle.sides), frozenset(self.battle.state.stands), self.last_turn
+        )
         self.all_events = _Lines(compress=_raw)
         self.all_events.add(first[0], start)
         # WWII's movement groups (001 5.0 step 2), not the full Modern game's TL1 postures
@@ -277,7 +279,7 @@ class LogReplay(TurnSteps):
         done = [0]
 
         def lines():
-            for raw, ev in iter_json_lines(path):
+            for raw, ev in iter_json_lines(path, max_containers=LOG_CONTAINERS):
                 done[0] += len(raw) + 1
                 yield raw, ev
 

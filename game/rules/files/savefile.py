@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 
 from game.rules.actions import Action, ActionFieldError, action_from_dict, describe_value
 from game.rules.files.journal import JOURNAL_FORMAT, is_journal, read_journal
@@ -73,7 +74,7 @@ def save_field_problem(doc: dict) -> str | None:
     if not isinstance(actions, list):
         return f"$.actions: must be a list of actions, not {describe_value(actions)}"
     for i, a in enumerate(actions):
-        if not isinstance(a, dict):
+        if not isinstance(a, dict | Action):  # a journal's lines' come made (read_save)
             return f"$.actions[{i}]: must be an action (an object), not {describe_value(a)}"
     if not isinstance(doc["state_hash"], str):
         return f"$.state_hash: must be text, not {describe_value(doc['state_hash'])}"
@@ -128,7 +129,9 @@ class SaveError(ValueError):
 
 
 def read_save(
-    path: str | os.PathLike, notes: list[str] | None = None
+    path: str | os.PathLike,
+    notes: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict, dict[int, str], Scenario, list[Action]]:
     """A save's document (``hulldown-save/2``, the older ``/1``, or the autosave journal
     ``hulldown-journal/1``), checked before any replay: the state hashes to reach on the way
@@ -139,16 +142,27 @@ def read_save(
     reader refuses, an unknown format, a missing field (``scenario_hash`` always,
     ``actions_hash`` but in ``/1`` saves), a field of the wrong type, a scenario that does not
     validate, an action field of the wrong type, a digest that does not match, a bad
-    ``meta``; a ``/1`` save without ``scenario_hash`` (#42: :data:`OLD_SAVE_FORMAT`).
+    ``meta``; a ``/1`` save without ``scenario_hash`` (#42: :data:`OLD_SAVE_FORMAT`). The
+    document's ``actions`` are the action objects returned.
     ``notes`` (when given) gets one line for what was dropped from a journal whose tail a
     power cut filled with zeros (:func:`game.rules.files.journal.read_journal`).
+    ``progress``, if given, is called as a journal is read with the bytes read so far and
+    the file's size.
     """
     where = str(path)
     checks: dict[int, str] = {}
-    checks: dict[int, str] = {}
+
+    def convert(i: int, raw) -> Action:
+        try:
+            return action_from_dict(raw)
+        except ActionFieldError as err:
+            raise SaveError(f"{where}: $.actions[{i}].{err}") from None
+        except ValueError as err:
+            raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
+
     try:
         if is_journal(path):
-            doc, checks = read_journal(path, notes)
+            doc, checks = read_journal(path, progress, convert, notes)
         else:
             doc = read_json_file(path, allow_nan=False)
     except JsonFileError as err:
@@ -182,21 +196,17 @@ def read_save(
             f"{where}: $.scenario: the scenario or the seed was changed after the battle "
             "was saved (they no longer match $.scenario_hash)"
         )
-    actions = []
-    for i, raw in enumerate(doc["actions"]):
-        try:
-            actions.append(action_from_dict(raw))
-        except ActionFieldError as err:
-            raise SaveError(f"{where}: $.actions[{i}].{err}") from None
-        except ValueError as err:
-            raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
-    if "actions_hash" in doc:
-        header_actions = len(doc["actions"]) - (len(checks) - 1 if checks else 0)
-        if doc["actions_hash"] != actions_hash(doc["actions"][:header_actions]):
-            raise SaveError(
-                f"{where}: $.actions: the actions were changed after the battle was saved "
-                "(they no longer match $.actions_hash)"
-            )
+    # each action object replaces its JSON in the list, so the two are never held whole
+    # together (#42: a 62 MB journal took 1 GB); the digest is of the header's JSON, kept
+    actions = doc["actions"]
+    header = actions[: len(actions) - (len(checks) - 1 if checks else 0)]
+    for i, raw in enumerate(header):  # a journal's lines' actions come made (convert)
+        actions[i] = convert(i, raw)
+    if "actions_hash" in doc and doc["actions_hash"] != actions_hash(header):
+        raise SaveError(
+            f"{where}: $.actions: the actions were changed after the battle was saved "
+            "(they no longer match $.actions_hash)"
+        )
     sides = [s.id for s in scenario.spec.sides]
     problem = meta_problem(doc.get("meta", {}), sides)
     if problem:
