@@ -226,9 +226,10 @@ def test_simulate_says_the_turn_of_a_long_battle(monkeypatch, capsys):
     import itertools
 
     from game import cli
+    from game.check import sim_cli
 
     ticks = itertools.count(0, 10.0)
-    monkeypatch.setattr(cli.time, "monotonic", lambda: next(ticks))
+    monkeypatch.setattr(sim_cli.time, "monotonic", lambda: next(ticks))
     assert cli.main(["simulate", SKIRMISH, "--games", "1", "--seed", "3"]) == 0
     err = capsys.readouterr().err
     turns = re.findall(r"battle 1: turn (\d+) of 8", err)  # the skirmish has 8 turns
