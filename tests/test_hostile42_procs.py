@@ -61,10 +61,10 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
-def _start_balance(tmp_path, jobs: int = 2) -> tuple[subprocess.Popen, list[int]]:
-    """``hulldown balance`` of the skirmish, 100 battles on ``jobs`` workers, in its own
-    session; returns once its workers have played for a second, with their pids."""
-    proc = subprocess.Popen(
+def _popen_balance(tmp_path, jobs: int) -> subprocess.Popen:
+    """``hulldown balance`` of the skirmish, 100 battles on ``jobs`` workers, quiet, in its
+    own session (so a signal can reach its process group)."""
+    return subprocess.Popen(
         [sys.executable, "-m", "game", "balance", SKIRMISH, "--games", "100"]
         + ["--jobs", str(jobs), "--quiet"],
         cwd=ROOT,
@@ -74,6 +74,12 @@ def _start_balance(tmp_path, jobs: int = 2) -> tuple[subprocess.Popen, list[int]
         text=True,
         start_new_session=True,
     )
+
+
+def _start_balance(tmp_path, jobs: int = 2) -> tuple[subprocess.Popen, list[int]]:
+    """``hulldown balance`` of the skirmish, 100 battles on ``jobs`` workers, in its own
+    session; returns once its workers have played for a second, with their pids."""
+    proc = _popen_balance(tmp_path, jobs)
     t0 = time.monotonic()
     workers: list[int] = []
     while time.monotonic() - t0 < 60 and proc.poll() is None:
@@ -182,16 +188,7 @@ def test_balance_jobs_is_capped_at_the_cores_and_memory(tmp_path):
     from game.check.balance import job_limit
 
     limit, why = job_limit()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "balance", SKIRMISH, "--games", "100"]
-        + ["--jobs", "40", "--quiet"],
-        cwd=ROOT,
-        env=_env(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    proc = _popen_balance(tmp_path, 40)
     most = 0
     t0 = time.monotonic()
     seen = None  # workers are counted for 3 s from the first seen (a busy machine is slow)

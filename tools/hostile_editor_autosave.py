@@ -61,22 +61,13 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     import pygame
 
-    from game.editor.document import Document, write_session
     from game.ui.app import App
     from game.ui.editor import editor_screen
     from tests.test_editor_ui import frame, key, press
+    from tests.test_hostile42_editor import _session_with_history
 
     app = App(size=(1280, 800))
-    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-skirmish.json"))
-    app.show(s)
-    frame(s)
-    key(s, pygame.K_a, pygame.KMOD_CTRL)
-    key(s, pygame.K_RIGHT)
-    key(s, pygame.K_RIGHT)
-    key(s, pygame.K_DELETE)
-    data.mkdir(parents=True, exist_ok=True)
-    write_session(data / "base.json", s.doc)
-    base = json.loads((data / "base.json").read_text())
+    base = _session_with_history(app, data)
     cases = [
         (at, v)
         for at in _paths({k: base[k] for k in ("path", "history", "format")})
