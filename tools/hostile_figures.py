@@ -9,7 +9,7 @@ measures each process's wall time and peak memory (its own rusage from os.wait4)
 segfault or an abort), hangs (over 10 s), the slowest run and the largest. Exits 1 on a
 traceback, a signal or a hang.
 
-Usage: python tools/hostile_figures.py [--long-log 780000]
+Usage: python tools/hostile_figures.py [--long-log 780000] [--only-42]
 """
 
 from __future__ import annotations
@@ -153,11 +153,16 @@ def main() -> int:
     """Run every command on every file and print the figures; ``--long-log N`` adds the
     replay of an N-line log (780000: the figure of docs/formats.md)."""
     long_lines = int(sys.argv[sys.argv.index("--long-log") + 1]) if "--long-log" in sys.argv else 0
+    only42 = "--only-42" in sys.argv  # just the files of #42 (to run on an older checkout too)
     with tempfile.TemporaryDirectory() as tmp:
+        png = str(Path(tmp) / "x.png")
+        if only42:
+            jobs = hostile42_jobs(png)
+            files = sorted({f for _n, _a, f in jobs})
+            return _report(jobs, files)
         files = sorted((ROOT / "tests/fixtures/hostile").glob("*.json"))
         files += sorted((ROOT / "tests/fixtures/bad").glob("*.json"))
         files += big_cases(Path(tmp))
-        png = str(Path(tmp) / "x.png")
         commands = {
             "check": lambda f: ["check", str(f)],
             "simulate": lambda f: ["simulate", str(f), "--games", "1"],
@@ -170,14 +175,20 @@ def main() -> int:
         new = hostile42_jobs(png)
         jobs += new
         files += sorted({f for _n, _a, f in new})
-        rows = []
-        for name, argv, f in jobs:
-            secs, mb, err, hung = run(argv)
-            flag = finding(err) or (" HANG" if hung else "")
-            rows.append((secs, mb, flag.strip(), hung, name, f.name))
-            print(f"{name:8} {f.name:45} {secs:5.2f} s {mb:6.0f} MB{flag}", flush=True)
         if long_lines:
             long_log_figures(Path(tmp), long_lines)
+        return _report(jobs, files)
+
+
+def _report(jobs: list[tuple[str, list[str], Path]], files: list[Path]) -> int:
+    """Run each job (a command's name, its argv, its file), print a line each and the
+    summary; 1 on a traceback, a signal or a hang."""
+    rows = []
+    for name, argv, f in jobs:
+        secs, mb, err, hung = run(argv)
+        flag = finding(err) or (" HANG" if hung else "")
+        rows.append((secs, mb, flag.strip(), hung, name, f.name))
+        print(f"{name:8} {f.name:45} {secs:5.2f} s {mb:6.0f} MB{flag}", flush=True)
     tracebacks = sum(r[2] == "TRACEBACK" for r in rows)
     signals = sum(r[2] == "SIGNAL" for r in rows)
     hangs = sum(r[3] for r in rows)
