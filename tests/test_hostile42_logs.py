@@ -250,19 +250,34 @@ def test_mutations_of_real_logs_raise_nothing_and_refuse_every_bad_lands_turn():
 # ---------------------------------------------------------------- memory caps
 
 
+_PEAK = """
+import atexit, runpy, sys
+def peak():  # the process's own high-water mark, in kB (reset by exec, unlike ru_maxrss)
+    with open("/proc/self/status") as fh:
+        kb = next(ln.split()[1] for ln in fh if ln.startswith("VmHWM:"))
+    sys.stderr.write("\\nPEAK_KB " + kb + "\\n")
+atexit.register(peak)
+sys.argv = ["hulldown", *sys.argv[1:]]
+runpy.run_module("game", run_name="__main__", alter_sys=True)
+"""
+
+
 def _peak_mb(argv: list[str]) -> tuple[int, str, float]:
-    """Run ``hulldown ARGV`` in its own process: (exit status, stderr, peak memory MB)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "game", *argv],
+    """Run ``hulldown ARGV`` in its own process: (exit status, stderr, peak memory MB). The
+    peak is the process's own VmHWM, read as it exits: the ru_maxrss of os.wait4 keeps the
+    high-water mark of the process it was forked from (a pytest worker of 2 GB, under
+    xdist), so it measured the test runner, not the command."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _PEAK, *argv],
         cwd=ROOT,
         env=HEADLESS,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        check=False,
     )
-    err = proc.stderr.read().decode("utf-8", "replace")
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err, usage.ru_maxrss / 1024
+    err = proc.stderr.decode("utf-8", "replace")
+    err, _, kb = err.rpartition("\nPEAK_KB ")
+    return proc.returncode, err.rstrip("\n"), int(kb) / 1024
 
 
 def test_twenty_million_empty_lists_under_an_unknown_key_are_refused_before_parsing(tmp_path):
