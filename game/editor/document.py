@@ -84,12 +84,18 @@ def new_scenario(ruleset: str, width: float, depth: float, title: str = "New sce
     sighting distance and turns for the ruleset, two sides entering from the narrow edges,
     no terrain and no stands yet.
 
+    The full games (``modern-full``, ``wwii-47``) start from their era's seed sheet, as the
+    shipped full-game maps do: their cards give no sheet of their own (#43: New and Import
+    GeoJSON raised for them).
+
     Raises ValueError for an unknown ruleset or a size outside 1..1000 inches."""
-    if ruleset not in SEED_SHEET:
-        raise ValueError(f"unknown ruleset {ruleset!r} (modern or wwii)")
+    from game import RULESET_IDS
+
+    if ruleset not in RULESET_IDS:
+        raise ValueError(f"unknown ruleset {ruleset!r} ({', '.join(RULESET_IDS)})")
     if not (0 < width <= 1000 and 0 < depth <= 1000):
         raise ValueError(f'a table is 1" to 1000" each way, not {width:g}"x{depth:g}"')
-    sheet = SEED_SHEET[ruleset]
+    sheet = SEED_SHEET[ruleset.split("-")[0]]
     wide = width >= depth
     edges = ("left", "right") if wide else ("bottom", "top")
     return {

@@ -21,6 +21,7 @@ from game.saves import (
     exists,
     folder_problem,
     listed,
+    saves_dir,
     scenarios_dir,
 )
 from game.ui.colours import INK
@@ -378,7 +379,8 @@ class MenuScreen:
     def _dialog(self, purpose: str, title: str) -> None:
         self.dialog_purpose = purpose
         w, h = self.app.size
-        start = str(MAPS_DIR) if purpose == "scenario" else str(autosave_path().parent)
+        # a save is looked for where Ctrl+S puts saves (#43: it opened the data folder)
+        start = str(MAPS_DIR) if purpose == "scenario" else str(saves_dir())
         self.dialog = UIFileDialog(
             pygame.Rect(w // 2 - 260, h // 2 - 220, 520, 440),
             self.app.manager,

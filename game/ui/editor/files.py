@@ -222,7 +222,8 @@ class FilesMixin:
             self.say(f"Not imported: {where}{first}{extra}", error=True)
             return
         w, d = size
-        raw = new_scenario(self.doc.raw.get("ruleset", "modern"), w, d, Path(path).stem)
+        ruleset = self.doc.raw.get("ruleset")  # the map being edited may be any JSON
+        raw = new_scenario(ruleset if ruleset in RULESET_IDS else "modern", w, d, Path(path).stem)
         raw["terrain"]["features"] = feats
         from game.editor.history import History
 

@@ -1,0 +1,73 @@
+"""The first hour of a new player (issue #43), each stop seen on screen and mended: driven
+on the real screens (dummy video driver) the way a player meets it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pygame_gui.elements import UIDropDownMenu
+
+from game.editor.document import Document
+from game.ui.editor import editor_screen
+from tests.test_editor_ui import frame, press
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+
+@pytest.mark.parametrize("ruleset", ["modern-full", "wwii-47"])
+def test_new_create_makes_a_full_game_table(app, ruleset):
+    """(#43) New -> a custom size -> Create with a full game's ruleset raised ValueError
+    (``new_scenario`` knew only modern and wwii); the table starts from its era's sheet."""
+    s = editor_screen(app, Document.new("modern", 60, 36))
+    app.show(s)
+    frame(s)
+    s.new_dialog()
+    frame(s)
+    rules = next(
+        w
+        for w in app.manager.get_sprite_group().sprites()
+        if isinstance(w, UIDropDownMenu) and ("wwii-47", "wwii-47") in w.options_list
+    )
+    rules.selected_option = (ruleset, ruleset)
+    press(s, "Create")
+    raw = s.doc.raw
+    assert raw["ruleset"] == ruleset and raw["table"] == {"width": 72.0, "depth": 48.0}
+    sheet = (30, 12) if ruleset == "modern-full" else (20, 12)
+    assert (raw["max_sighting_in"], raw["turns"]) == sheet
+    assert s.message[0].startswith(f'A new {ruleset} table, 72"x48"')
+
+
+def test_geojson_of_a_full_game_map_imports_onto_a_full_game_table(app, tmp_path):
+    """(#43) Import GeoJSON while editing a full-game map raised the same ValueError."""
+    s = editor_screen(app, Document.open(ROOT / "maps" / "modern-combined-arms.json"))
+    app.show(s)
+    frame(s)
+    out = tmp_path / "ca.geojson"
+    s.export_geojson(out)
+    s.doc.history.mark_saved()
+    s._pending = "import"
+    s._picked(out)
+    raw = s.doc.raw
+    shipped = json.loads((ROOT / "maps" / "modern-combined-arms.json").read_text())
+    assert raw["ruleset"] == "modern-full"
+    assert len(raw["terrain"]["features"]) == len(shipped["terrain"]["features"])
+    assert s.message[0].startswith("Imported ")
+
+
+def test_load_a_save_opens_the_saves_folder(app, data_dir):
+    """(#43) Load a save... opened the data folder, where the autosave and the logs folder
+    are, not the saves folder Ctrl+S writes to."""
+    import pygame
+    import pygame_gui
+
+    from game.ui.menu import MenuScreen
+
+    m = MenuScreen(app)
+    app.show(m)
+    m.update(0.016)
+    m.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=m.load_button))
+    assert Path(m.dialog.current_directory_path) == (data_dir / "saves").resolve()
