@@ -71,3 +71,27 @@ def test_load_a_save_opens_the_saves_folder(app, data_dir):
     m.update(0.016)
     m.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=m.load_button))
     assert Path(m.dialog.current_directory_path) == (data_dir / "saves").resolve()
+
+
+@pytest.mark.parametrize(
+    "path, mp, words",
+    [
+        ([[10.0, 10.0], [10.02, 10.0]], 0.04, 'moves 0.02" for 0.04 of 18 MP.'),
+        ([[10.0, 10.0], [14.9, 10.0]], 4.95, 'moves 4.9" for 4.95 of 18 MP.'),
+    ],
+)
+def test_a_short_move_is_not_written_as_zero_inches(path, mp, words):
+    """(#43) The log panel said 'moves 0.0" for 0.01 MP'; a step under 0.05" now shows its
+    hundredths (a normal move keeps one decimal)."""
+    from game.ui.logtext import sentence
+
+    ev = {
+        "event": "move",
+        "stand": "A1",
+        "path": path,
+        "mp_spent": mp,
+        "mp_allowed": 18,
+        "stopped_by": None,
+        "entered": False,
+    }
+    assert sentence(ev, {"A1": "Leopard-IIA6 A1"}, {}).endswith(words)

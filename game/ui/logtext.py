@@ -79,6 +79,13 @@ def mp_text(mp: float) -> str:
     return f"{round(float(mp), 2):g}"
 
 
+def inches_text(inches: float) -> str:
+    """A distance moved as the log panel writes it: to 0.1", or to 0.01" under 0.05" so a
+    short step is never "0.0"" beside the movement points it cost (#43: "moves 0.0" for
+    0.01 MP")."""
+    return f"{inches:.1f}" if abs(inches) >= 0.05 else f"{inches:.2f}"
+
+
 def _mods(mods: list[dict]) -> str:
     out = ""
     for m in mods:
@@ -206,7 +213,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
                 f"{nerve['total']} against {nerve['level']}, {how}"
             )
         return (
-            f'{n(ev["stand"])}{entered} moves {dist:.1f}" for {mp_text(ev["mp_spent"])} of '
+            f'{n(ev["stand"])}{entered} moves {inches_text(dist)}" for {mp_text(ev["mp_spent"])} of '
             f"{mp_text(ev['mp_allowed'])} MP{why}."
         )
     if name == "marker_removal":
