@@ -95,3 +95,33 @@ def test_a_short_move_is_not_written_as_zero_inches(path, mp, words):
         "entered": False,
     }
     assert sentence(ev, {"A1": "Leopard-IIA6 A1"}, {}).endswith(words)
+
+
+def test_end_screen_replay_back_keeps_the_end_screens_buttons(app):
+    """(#43) End screen -> Replay -> Back came back with no buttons: the old ones had gone
+    with the replay's widgets, and the panel took them for still there."""
+    from game.check.sim import make_players
+    from game.ui.menu import battle_screen, new_battle
+
+    b = new_battle(ROOT / "maps" / "modern-skirmish.json", 3)
+    players = make_players(b, ("random", "random"))
+    while not b.finished:
+        b.apply(players[b.to_act].choose(b))
+    s = battle_screen(app, b)
+    app.show(s)
+    frame(s)
+    labels = ["Save the log", "Replay", "Play again", "Main menu"]
+    assert [w.text for w, _ in s._buttons] == labels
+    import pygame
+    import pygame_gui
+
+    button = next(w for w, _ in s._buttons if w.text == "Replay")
+    s.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
+    replay = app.screen
+    assert replay is not s
+    frame(replay)
+    replay.back()
+    assert app.screen is s
+    frame(s)
+    assert [w.text for w, _ in s._buttons] == labels and all(w.alive() for w, _ in s._buttons)
+    assert "wins" in s._panel_text or "Nobody" in s._panel_text

@@ -152,6 +152,9 @@ class BattleScreen(
         self._panel_text = None
         self._panel_dirty = False
         self._panel_shown_at = 0.0
+        # the old buttons went with the manager's widgets (a resize, or coming back from
+        # the replay): the panel makes its own again (#43: End -> Replay -> Back had none)
+        self._buttons = []
         self.refresh_log()
 
     def close(self) -> None:
@@ -168,7 +171,6 @@ class BattleScreen(
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
         self.app.manager.clear_and_reset()
-        self._buttons = []
         self.tv.resize(self.table_rect(size))
         self._build()
         self.mode.enter(self)
