@@ -125,3 +125,15 @@ def test_end_screen_replay_back_keeps_the_end_screens_buttons(app):
     frame(s)
     assert [w.text for w, _ in s._buttons] == labels and all(w.alive() for w, _ in s._buttons)
     assert "wins" in s._panel_text or "Nobody" in s._panel_text
+
+
+def test_the_menu_shows_no_empty_message_box(app):
+    """(#43) An empty box sat under the menu's buttons; it shows only with a message."""
+    from game.ui.menu import MenuScreen
+
+    m = MenuScreen(app)
+    app.show(m)
+    m.update(0.016)
+    assert not m.status.visible
+    m.say("The seed must be a whole number.")
+    assert m.status.visible

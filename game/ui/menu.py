@@ -217,6 +217,8 @@ class MenuScreen:
         self.quit_button = UIButton(pygame.Rect(x + 351, y, 109, 40), "Quit", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
+        if not self.message:  # an empty box under the buttons says nothing (#43)
+            self.status.hide()
 
     def _scenario_menu(self) -> None:
         """The Scenario drop-down: the shipped maps, the player's, and any file picked with
@@ -269,6 +271,10 @@ class MenuScreen:
         """Show a message under the buttons."""
         self.message = text
         self.status.set_text(showable(text).replace("\n", "<br>"))
+        if text:
+            self.status.show()
+        else:
+            self.status.hide()
 
     def start_new(self) -> None:
         """Start a battle of the chosen scenario with the seed typed."""
