@@ -1,7 +1,8 @@
 """The player's settings, kept between sessions in the user data folder (platformdirs, or
 ``HULLDOWN_DATA_DIR``): the size of the table's labels and overlay text, the sight-line
-palette, and how fast the AI's moves are shown. A missing or broken file gives the defaults
-(and says why); the settings screen writes it atomically."""
+palette, how fast the AI's moves are shown, and the main menu's choices of the last battle
+started from it (#43). A missing or broken file gives the defaults (and says why); a file
+whose menu choices alone are broken or outdated keeps the rest. Written atomically."""
 
 from __future__ import annotations
 
@@ -21,15 +22,32 @@ PALETTES = {
 }
 
 
+YOU_COMMAND = ("both", "first", "second")
+"""Who the player commands in a battle from the menu: both forces (hotseat), or the first or
+the second force of the scenario against the AI."""
+
+
+class MenuChoice(BaseModel):
+    """The main menu's choices for the last battle started from it (#43): the ``scenario``
+    file (its path as text; "" for none), whom ``you_command`` (:data:`YOU_COMMAND`) and the
+    AI's level. The AI's speed is :attr:`Settings.ai_speed`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    scenario: str = Field(default="", max_length=4096, strict=True)
+    you_command: Literal["both", "first", "second"] = "both"
+    ai_level: Literal["veteran", "recruit"] = "veteran"
+
+
 class Settings(BaseModel):
     """``ui_scale``: labels and overlay text on the table, times their size at 1 (1 to 2);
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
-    shown at (0: not shown)."""
+    shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     ui_scale: float = Field(default=1.25, ge=1.0, le=2.0, strict=True, allow_inf_nan=False)
     palette: Literal["standard", "colour-blind safe"] = "standard"
     ai_speed: float = Field(default=12.0, ge=0.0, le=1000.0, strict=True, allow_inf_nan=False)
+    menu: MenuChoice = MenuChoice()
 
 
 def settings_path():
@@ -39,18 +57,31 @@ def settings_path():
 
 def load_settings() -> tuple[Settings, str]:
     """The saved settings and "", or the defaults and why the file was not used (a missing
-    file is no problem)."""
+    file is no problem). When only the menu's last choices are broken or outdated (a value
+    an older or newer version wrote), the other settings are kept and the line says the
+    menu's choices were forgotten (#43)."""
     path = settings_path()
     if not exists(path):
         return Settings(), ""
     try:
-        return Settings.model_validate(read_json_file(path)), ""
+        raw = read_json_file(path)
+        return Settings.model_validate(raw), ""
     except JsonFileError as err:
         return Settings(), f"{err}; the defaults are used"
     except ValidationError as err:
         first = err.errors()[0]
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         where = f"${where}"  # a JSON path, as every other file's errors give it
+        if all(e["loc"][:1] == ("menu",) for e in err.errors()):
+            try:
+                rest = Settings.model_validate({k: v for k, v in raw.items() if k != "menu"})
+            except ValidationError:
+                pass
+            else:
+                return (
+                    rest,
+                    f"{path}: {where}: {first['msg']}; the menu's last choices are forgotten",
+                )
         return Settings(), f"{path}: {where}: {first['msg']}; the defaults are used"
 
 

@@ -663,12 +663,14 @@ def test_open_file_checks_the_scenario_at_once(app, tmp_path):
     assert menu.chosen == ROOT / "maps" / "wwii-meeting.json"
     assert "WWII meeting engagement (wwii-meeting.json: wwii" in menu.message
     # the drop-down shows the file picked, and choosing it there gives the same file
-    assert menu.scenario_menu.selected_option[0] == "wwii-meeting.json"
+    # (by its title and ruleset since #43)
+    assert menu.scenario_menu.selected_option[0] == "WWII meeting engagement (WWII, introductory)"
     elsewhere = tmp_path / "wwii-meeting.json"  # another file of the same name
     elsewhere.write_text((ROOT / "maps" / "wwii-meeting.json").read_text())
     menu.pick_scenario(elsewhere)
     label = menu.scenario_menu.selected_option[0]
-    assert label == f"{tmp_path.name}/wwii-meeting.json" and menu._labels[label] == elsewhere
+    assert label.endswith(f"wwii-meeting.json in {tmp_path.name}")
+    assert menu._labels[label] == elsewhere
 
 
 def test_the_log_panel_tells_a_setup_regroup(app):

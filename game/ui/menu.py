@@ -1,5 +1,7 @@
 """The main menu: a new battle (scenario, players, seed), resume the autosave, load a save,
-quit. Widgets are pygame_gui's."""
+quit. Widgets are pygame_gui's. The scenarios are listed by title (``scenario_list``), the
+players' choice names the chosen scenario's sides, and the choices of the last battle are
+kept in the settings for the next start (#43)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from game.saves import (
     scenarios_dir,
 )
 from game.ui.colours import INK
+from game.ui.scenario_list import ScenarioEntry, labelled, scenario_entry
 
 if TYPE_CHECKING:
     from game import Battle, Scenario
@@ -34,6 +37,9 @@ FIRST_MAP = "modern-meeting.json"  # the map the menu offers first
 HOTSEAT = "Hotseat: two players, one screen"
 VS_AI_FIRST = "Against the AI: you command the first force"
 VS_AI_SECOND = "Against the AI: you command the second force"
+ROLES = {HOTSEAT: "both", VS_AI_FIRST: "first", VS_AI_SECOND: "second"}
+"""The players' choices (their option ids: the words before the side names were shown, #43)
+and whom the player commands (``game.settings.YOU_COMMAND``)."""
 LEVELS = {"AI level: veteran": "veteran", "AI level: recruit": "recruit"}
 SPEEDS = {
     "AI moves shown at normal speed": 12.0,
@@ -163,6 +169,32 @@ class MenuScreen:
         first = next((p for p in self.maps if p.name == FIRST_MAP), None)
         self.chosen: Path | None = first or (self.maps[0] if self.maps else None)
         self.dialog = None
+        self._recall()
+
+    def _recall(self) -> None:
+        """Choose what the last battle started from the menu chose (``Settings.menu``): its
+        scenario when the file is still there (said in one line when it is not), whom the
+        player commanded, the AI's level; the AI's speed is the settings' own. A settings
+        file that was not used is said once a session (#43)."""
+        settings = getattr(self.app, "settings", None)
+        last = getattr(settings, "menu", None)
+        self.role = last.you_command if last is not None else "both"
+        self.ai_level = last.ai_level if last is not None else "veteran"
+        note = ""
+        problem = getattr(self.app, "settings_problem", "")
+        if problem and not getattr(self.app, "settings_problem_said", False):
+            self.app.settings_problem_said = True
+            note = f"The settings file was not used as it is: {problem}."
+        if last is not None and last.scenario:
+            path = Path(last.scenario)
+            if path.is_file():
+                self.chosen = path
+                if path not in self.maps:
+                    self.maps.append(path)
+            else:
+                note = note or f"The scenario of your last battle, {path.name}, is no longer there."
+        if note and not self.message:
+            self.message = note
 
     def open(self) -> None:
         """Lay out the widgets."""
@@ -176,20 +208,20 @@ class MenuScreen:
         )
         y += 110
         UILabel(pygame.Rect(x, y, 460, 22), "Scenario", m)
-        self._scenario_rect = pygame.Rect(x, y + 24, 340, 34)
+        # wide enough for a title and its ruleset in words (#43)
+        self._scenario_rect = pygame.Rect(x - 100, y + 24, 540, 34)
         self._scenario_menu()
-        self.open_file = UIButton(pygame.Rect(x + 346, y + 24, 114, 34), "Open file...", m)
-        self.points = UILabel(pygame.Rect(x - 100, y + 60, 660, 20), "", m)
+        self.open_file = UIButton(pygame.Rect(x + 446, y + 24, 114, 34), "Open file...", m)
+        self.file_line = UILabel(pygame.Rect(x - 100, y + 60, 660, 20), "", m)
+        self.points = UILabel(pygame.Rect(x - 100, y + 80, 660, 20), "", m)
         self._show_points()
-        y += 92
+        y += 112
         UILabel(pygame.Rect(x, y, 460, 22), "Players", m)
-        self.players = UIDropDownMenu(
-            [HOTSEAT, VS_AI_FIRST, VS_AI_SECOND], HOTSEAT, pygame.Rect(x, y + 24, 460, 34), m
-        )
+        self._players_rect = pygame.Rect(x, y + 24, 460, 34)
+        self._players_menu()
         y += 62
-        self.level = UIDropDownMenu(
-            list(LEVELS), "AI level: veteran", pygame.Rect(x, y, 180, 30), m
-        )
+        level = next((k for k, v in LEVELS.items() if v == self.ai_level), "AI level: veteran")
+        self.level = UIDropDownMenu(list(LEVELS), level, pygame.Rect(x, y, 180, 30), m)
         speed = getattr(self.app, "settings", None)
         shown = next(
             (k for k, v in SPEEDS.items() if speed is not None and v == speed.ai_speed),
@@ -222,17 +254,10 @@ class MenuScreen:
 
     def _scenario_menu(self) -> None:
         """The Scenario drop-down: the shipped maps, the player's, and any file picked with
-        Open file... (shown by name, or with its folder when two share a name), the chosen
-        one selected."""
-        counts: dict[str, int] = {}
-        for p in self.maps:
-            counts[p.name] = counts.get(p.name, 0) + 1
-        self._labels = {
-            # a file name may hold a control character or undecodable bytes (#42): shown as
-            # U+FFFD, never handed to the font as they are
-            showable(p.name if counts[p.name] == 1 else f"{p.parent.name}/{p.name}"): p
-            for p in self.maps
-        }
+        Open file..., each by its title and ruleset (#43: they were file names; a file that
+        cannot be read is marked so), the chosen one selected."""
+        self._entries = labelled(self.maps)
+        self._labels = {label: e.path for label, e in self._entries.items()}
         names = list(self._labels) or ["(no maps)"]
         chosen = next((k for k, p in self._labels.items() if p == self.chosen), names[0])
         old = getattr(self, "scenario_menu", None)
@@ -240,13 +265,47 @@ class MenuScreen:
             old.kill()
         self.scenario_menu = UIDropDownMenu(names, chosen, self._scenario_rect, self.app.manager)
 
+    def entry(self) -> ScenarioEntry | None:
+        """The chosen scenario as the list reads it (None when there is none)."""
+        return None if self.chosen is None else scenario_entry(self.chosen)
+
+    def _players_menu(self) -> None:
+        """The Players drop-down: hotseat, or against the AI commanding one of the chosen
+        scenario's sides, named as the scenario names them (#43: "the first force"); made
+        again when the scenario changes, the same side kept."""
+        entry = self.entry()
+        names = list(entry.sides) if entry is not None and not entry.problem else []
+        if len(names) != 2:
+            names = ["the first force", "the second force"]
+        elif names[0] == names[1]:
+            names = [f"{names[0]} (first force)", f"{names[1]} (second force)"]
+        options = [
+            (HOTSEAT, HOTSEAT),
+            (f"Against the AI: you command {names[0]}", VS_AI_FIRST),
+            (f"Against the AI: you command {names[1]}", VS_AI_SECOND),
+        ]
+        chosen = next(o for o in options if ROLES[o[1]] == self.role)
+        old = getattr(self, "players", None)
+        if old is not None:
+            old.kill()
+        self.players = UIDropDownMenu(options, chosen, self._players_rect, self.app.manager)
+
     def _show_points(self) -> None:
-        """Under the Scenario drop-down: the chosen scenario's forces as the seed sheets
-        cost them (stands x points x cohesion / 10) and their ratio."""
+        """Under the Scenario drop-down: the chosen scenario's file (or why it cannot be
+        read, #43), then its forces as the seed sheets cost them (stands x points x
+        cohesion / 10) and their ratio."""
         from game.editor.points import forces, ratio
 
+        entry = self.entry()
+        where = ""
+        if entry is not None:
+            shipped = entry.path.parent == MAPS_DIR
+            where = f"File: {entry.path.name}" + (" (shipped with the game)" if shipped else "")
+            if entry.problem:
+                where = f"{entry.path.name} cannot be read: {entry.problem}"
+        self.file_line.set_text(showable(where))
         text = ""
-        if self.chosen is not None:
+        if entry is not None and not entry.problem:
             try:
                 raw = game.read_json_file(self.chosen)
                 fs = forces(raw, game.load_rules_data()) if isinstance(raw, dict) else ()
@@ -276,8 +335,44 @@ class MenuScreen:
         else:
             self.status.hide()
 
+    def choices(self) -> tuple[str, str, float]:
+        """Whom the player commands (``game.settings.YOU_COMMAND``), the AI's level and the
+        speed its moves are shown at (inches a second), as the drop-downs show them."""
+
+        def picked(menu) -> tuple[str, str]:
+            value = menu.selected_option
+            return (value[0], value[1]) if isinstance(value, tuple) else (value, value)
+
+        text, option = picked(self.players)
+        role = ROLES.get(option) or ROLES.get(text, "both")
+        level = LEVELS.get(picked(self.level)[0], "veteran")
+        return role, level, SPEEDS.get(picked(self.speed)[0], 12.0)
+
+    def remember(self, write: bool = False) -> str:
+        """Keep the menu's choices in the app's settings (so they stay when the menu opens
+        again), and with ``write`` in the settings file, for the next start (#43). Returns
+        "" or why the file could not be written (play goes on)."""
+        from game.settings import MenuChoice, save_settings
+
+        settings = getattr(self.app, "settings", None)
+        if settings is None:
+            return ""
+        role, level, speed = self.choices()
+        self.role, self.ai_level = role, level
+        scenario = "" if self.chosen is None else str(self.chosen)
+        menu = MenuChoice(scenario=scenario, you_command=role, ai_level=level)
+        self.app.settings = settings.model_copy(update={"menu": menu, "ai_speed": speed})
+        if not write:
+            return ""
+        try:
+            save_settings(self.app.settings)
+        except OSError as err:
+            return f"Your choices could not be kept for the next start ({err.strerror or err})."
+        return ""
+
     def start_new(self) -> None:
-        """Start a battle of the chosen scenario with the seed typed."""
+        """Start a battle of the chosen scenario with the seed typed; its choices are kept
+        for the next start (#43)."""
         if self.chosen is None:
             self.say("Choose a scenario first.")
             return
@@ -288,21 +383,17 @@ class MenuScreen:
         if not 0 <= seed <= game.MAX_SEED:  # a longer one made a battle no save could hold
             self.say(f"The seed must be a whole number of at most {game.SEED_DIGITS} digits.")
             return
+        role, level, speed = self.choices()
         try:
             ai = {}
-            choice = self.players.selected_option
-            choice = choice[0] if isinstance(choice, tuple) else choice
-            if choice in (VS_AI_FIRST, VS_AI_SECOND):
+            if role != "both":
                 sides = [s.id for s in game.load_scenario(self.chosen).spec.sides]
-                level = self.level.selected_option
-                level = LEVELS[level[0] if isinstance(level, tuple) else level]
-                ai = {sides[1] if choice == VS_AI_FIRST else sides[0]: level}
-            speed = self.speed.selected_option
-            speed = speed[0] if isinstance(speed, tuple) else speed
-            battle = new_battle(self.chosen, seed, ai, SPEEDS.get(speed, 12.0))
+                ai = {sides[1] if role == "first" else sides[0]: level}
+            battle = new_battle(self.chosen, seed, ai, speed)
         except game.ScenarioError as err:
             self.say(str(err))
             return
+        self.remember(write=True)  # a folder that cannot be written: said by data_problem
         self.app.show(battle_screen(self.app, battle))
 
     def pick_scenario(self, path: Path) -> None:
@@ -318,6 +409,8 @@ class MenuScreen:
             self.maps.append(path)
         self._scenario_menu()
         self._show_points()
+        self._players_menu()
+        self.remember()
         spec = sc.spec
         self.say(
             f"Scenario: {spec.title} ({path.name}: {spec.ruleset}, "
@@ -340,8 +433,18 @@ class MenuScreen:
         """Widget events."""
         self.app.manager.process_events(ev)
         if ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element is self.scenario_menu:
-            self.chosen = self._labels.get(ev.text, MAPS_DIR / ev.text)
+            by_name = next((p for p in self.maps if p.name == ev.text), MAPS_DIR / ev.text)
+            self.chosen = self._labels.get(ev.text, by_name)
             self._show_points()
+            self.role = self.choices()[0]
+            self._players_menu()
+            self.remember()
+        elif ev.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and ev.ui_element in (
+            self.players,
+            self.level,
+            self.speed,
+        ):
+            self.remember()
         elif ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
             path = Path(ev.text)
             if self.dialog_purpose == "scenario":

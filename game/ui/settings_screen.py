@@ -69,8 +69,9 @@ class SettingsScreen:
         self.open()
 
     def save(self) -> None:
-        """Keep the settings (atomically) and use them; back to the menu."""
-        settings = Settings(**self.choice)
+        """Keep the settings (atomically) and use them; back to the menu. The menu's last
+        choices (``Settings.menu``) are kept as they are (#43)."""
+        settings = Settings.model_validate({**self.app.settings.model_dump(), **self.choice})
         try:
             save_settings(settings)
         except OSError as err:
