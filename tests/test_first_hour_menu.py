@@ -191,3 +191,158 @@ def test_the_players_choice_names_the_scenarios_sides_and_follows_the_scenario(a
     assert words(menu.players) == "Against the AI: you command Allies"
     press(menu, menu.new_button)
     assert app.screen.battle.meta["ai"] == {"A": "veteran"}  # Germany, the first force
+
+
+# ------------------------------------------------------------------ 4. points against the check
+
+
+class FinishedCheck:
+    """A balance check already played, as the real one reported T-90s against M2A2
+    Bradleys in the full Modern game: 40 battles, every one won by the T-90s."""
+
+    made: list = []
+
+    def __init__(self, raw, games=40, **_kw):
+        from game.check.balance import BalanceReport, SideResult
+
+        self.raw, self.games, self.done, self.error, self.running = raw, games, games, "", False
+        a, b = (s["name"] for s in raw["sides"])
+        self.report = BalanceReport(
+            games,
+            (
+                SideResult("A", a, games, 1.0, (0.91, 1.0), 1.2),
+                SideResult("B", b, 0, 0.0, (0.0, 0.09), 17.5),
+            ),
+            0,
+            4.1,
+            f"favours {a}",
+        )
+        FinishedCheck.made.append(self)
+
+    def stop(self):
+        pass
+
+    def summary(self):
+        from game.ui.balance_job import BalanceJob
+
+        return BalanceJob.summary(self)
+
+
+def t90_against_bradleys(app):
+    """The quick battle screen from the menu: full Modern game, T-90s against Bradleys."""
+    from game.ui.quick_battle import ERAS, QuickBattleScreen
+
+    menu = opened(app)
+    press(menu, menu.quick_button)
+    s = app.screen
+    era = next(k for k, v in ERAS.items() if v == "modern-full")
+    s.handle(pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=s.era, text=era))
+    s = app.screen
+    assert isinstance(s, QuickBattleScreen)
+    for k, unit in enumerate(("T-90 / AT-12", "M2A2 Bradley")):
+        s.handle(
+            pygame.event.Event(
+                pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
+                ui_element=s.lists[k],
+                text=s._label(unit),
+            )
+        )
+    frame(s)
+    assert "Ratio <b>1.03 : 1</b>" in s.summary.html_text
+    return s
+
+
+def test_the_quick_battle_says_when_the_check_and_the_points_disagree_and_offers_the_move(
+    app, monkeypatch, data_dir
+):
+    """(#43) The points said 1.03 : 1 while the check gave the T-90s every win, and nothing
+    on the screen put the two together; now it says they disagree (the house values in
+    words), offers the balancing move the check points to, makes it with a click and plays
+    the check again; the table played carries the move."""
+    import game.ui.quick_battle as qb
+
+    FinishedCheck.made = []
+    monkeypatch.setattr(qb, "BalanceJob", FinishedCheck)
+    s = t90_against_bradleys(app)
+    press(s, s.check_button)
+    frame(s)
+    text = s.summary.html_text
+    assert text.startswith("<b>The points and the check disagree:</b> the points call this even")
+    assert "T-90 / AT-12 won 100% of the battles either side won" in text
+    assert "points within 10% of even or leaning the other way, yet one side winning" in text
+    assert "more than 65% of the battles either side won" in text
+    move = s.suggested
+    assert move is not None and move.values[1] > move.values[0]  # weakens the T-90s' lead
+    assert f"The check suggests: <a href='move'>{move.what.replace(chr(39), '&#x27;')}</a>" in text
+    assert "M2A2 Bradley leads on points" in text
+    before = list(s.raw["stands"]), [x["cohesion"] for x in s.raw["sides"]]
+    s.handle(
+        pygame.event.Event(
+            pygame_gui.UI_TEXT_BOX_LINK_CLICKED, ui_element=s.summary, link_target="move"
+        )
+    )
+    frame(s)
+    after = list(s.raw["stands"]), [x["cohesion"] for x in s.raw["sides"]]
+    assert after != before and len(FinishedCheck.made) == 2  # made, and checked again
+    assert FinishedCheck.made[1].raw is s.raw
+    assert f"after the moves: {move.what}".replace("'", "&#x27;") in s.summary.html_text
+    # checked again, the T-90s still win every battle: the points now favour the Bradleys
+    # and disagree all the more, and the next move goes on from the table as it now is
+    assert "the points give M2A2 Bradley the lead" in s.summary.html_text
+    assert s.suggested is not None and s.suggested.ratio > move.ratio
+    press(s, s.play_button)
+    played = app.screen.battle.scenario.spec
+    assert [x.cohesion for x in played.sides] == after[1]
+    assert len(played.stands) == len(after[0])
+
+
+def test_points_and_a_check_that_agree_say_nothing_more(app, monkeypatch):
+    """An even check (20 wins each) of forces the points call even: no warning, no move."""
+    import game.ui.quick_battle as qb
+
+    class EvenCheck(FinishedCheck):
+        def __init__(self, raw, games=40, **kw):
+            super().__init__(raw, games, **kw)
+            a, b = self.report.sides
+            self.report = type(self.report)(
+                games,
+                (
+                    a.__class__(a.side, a.name, 20, 0.5, (0.35, 0.65), 5.0),
+                    b.__class__(b.side, b.name, 20, 0.5, (0.35, 0.65), 5.0),
+                ),
+                0,
+                6.0,
+                "balanced",
+            )
+
+    monkeypatch.setattr(qb, "BalanceJob", EvenCheck)
+    s = t90_against_bradleys(app)
+    press(s, s.check_button)
+    frame(s)
+    assert "disagree" not in s.summary.html_text and s.suggested is None
+    assert "40 AI battles won" in s.summary.html_text
+
+
+def test_the_check_runs_in_the_background_with_its_progress_shown(app, monkeypatch):
+    """The check plays AI battles for a minute or more: the screen answers meanwhile and
+    says how many are played; Stop the check ends it."""
+    import functools
+    import time
+
+    import game.ui.quick_battle as qb
+    from game.ui.balance_job import BalanceJob
+
+    monkeypatch.setattr(qb, "BalanceJob", functools.partial(BalanceJob, games=2, jobs=1))
+    s = t90_against_bradleys(app)
+    press(s, s.check_button)
+    t0 = time.monotonic()
+    frame(s)
+    assert time.monotonic() - t0 < 1.0  # a frame, not a battle
+    assert "Balance check: 0 of 2 AI battles played..." in s.summary.html_text
+    assert s.check_button.text == "Stop the check"
+    job = s.job
+    press(s, s.check_button)
+    job.join(120)
+    frame(s)
+    assert not job.running and s.check_button.text == "Check balance"
+    assert "disagree" not in s.summary.html_text

@@ -3,7 +3,9 @@ the era, side A's stands, both cohesion levels, the woods' density and a seed ma
 table from the seed sheets' recipe (:func:`game.editor.generate.generate_scenario`), shown
 with both forces' points as the sheets count them; it is played at once, opened in the map
 editor, or checked for balance by AI battles in the background. The scenario is saved in
-the player's scenarios folder, so the menu lists it afterwards."""
+the player's scenarios folder, so the menu lists it afterwards. When the check and the points
+disagree (``game.ui.quick_balance``), the screen says so and offers the balancing move the
+check points to, made with a click and checked again (#43)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from pygame_gui.elements import (
 
 import game
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
+from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
 
 ERAS = {
     "Modern (000 introductory)": "modern",
@@ -70,6 +73,8 @@ class QuickBattleScreen:
         self.problem = ""
         self.job: BalanceJob | None = None
         self._job_seen: tuple = ()
+        self.moves_made: list[str] = []  # balancing moves made on the table since it was made
+        self.suggested = None  # the balancing move the last check points to (#43)
 
     # ------------------------------------------------------------------ layout
 
@@ -167,7 +172,6 @@ class QuickBattleScreen:
     def regenerate(self) -> None:
         """Make the table for the choices shown and say its forces' points."""
         from game.editor.generate import generate_scenario
-        from game.editor.points import forces, ratio
 
         for k in range(2):
             self.heads[k].set_text(
@@ -194,6 +198,13 @@ class QuickBattleScreen:
         if self.job is not None:
             self.job.stop()
             self.job = None
+        self.moves_made = []
+        self._cost()
+
+    def _cost(self) -> None:
+        """Say the table's forces' points (and the moves made on it), and draw it."""
+        from game.editor.points import forces, ratio
+
         fs = forces(self.raw, self.data)
         lines = []
         for f in fs:
@@ -206,9 +217,14 @@ class QuickBattleScreen:
                 f" = <b>{f.value:g}</b>"
             )
         w, d = self.raw["table"]["width"], self.raw["table"]["depth"]
+        counted = (
+            "after the moves: " + html.escape("; ".join(self.moves_made))
+            if self.moves_made
+            else "B's stands counted to come nearest even"
+        )
         lines.append(
-            f"Ratio <b>{ratio(fs[0].value, fs[1].value):.2f} : 1</b> (B's stands counted to come "
-            f'nearest even); {w:g}"x{d:g}", {self.raw["turns"]} turns.'
+            f"Ratio <b>{ratio(fs[0].value, fs[1].value):.2f} : 1</b> ({counted}); "
+            f'{w:g}"x{d:g}", {self.raw["turns"]} turns.'
         )
         self.points_text = "<br>".join(lines)
         self.preview = self._draw_preview()
@@ -237,11 +253,54 @@ class QuickBattleScreen:
             self.summary.set_text(f"<b>{html.escape(self.problem)}</b>")
             return
         text = self.points_text
+        self.suggested = None
         if self.job is not None:
             text += "<br><b>" + html.escape(self.job.summary()) + "</b>"
+            if not self.job.running and self.job.report is not None:
+                text = self._disagreement() + text  # first, in sight without scrolling
         else:
             text += f"<br>Check balance plays {SCREEN_GAMES} AI battles: do the points hold up?"
         self.summary.set_text(text)
+
+    def _disagreement(self) -> str:
+        """When the finished check and the points disagree that much (``HOUSE_RULE``): say
+        so, and offer the balancing move the check points to as a link (#43)."""
+        found = disagreement(self.raw, self.data, self.job.report)
+        if found is None:
+            return ""
+        text = (
+            f"<b>The points and the check disagree:</b> the points "
+            f"{html.escape(found.points_say)}, but {html.escape(found.name)} won "
+            f"{found.share:.0%} of the battles either side won ({html.escape(HOUSE_RULE)})."
+        )
+        who = {"A": "side A", "B": "side B"}  # the sides are named by their units here
+        move = self.suggested = suggested_move(self.raw, self.data, found, who)
+        if move is None:
+            return text + " No balancing move of the sheets weakens it further.<br>"
+        names = [str(side.get("name") or side.get("id")) for side in self.raw["sides"]]
+        ahead = names[0] if move.values[0] >= move.values[1] else names[1]
+        return text + (
+            f" The check suggests: <a href='move'>{html.escape(move.what)}</a>"
+            f" (then {html.escape(ahead)} leads on points {move.ratio:.2f} : 1). Click it"
+            " to make it and check again.<br>"
+        )
+
+    def make_move(self) -> None:
+        """Make the balancing move the check suggests on the table and check it again."""
+        from game.editor.points import apply_change
+
+        move = self.suggested
+        if move is None or self.raw is None:
+            return
+        try:
+            self.raw = apply_change(self.raw, move.change)
+        except ValueError as err:
+            self.problem = f"The move could not be made: {err}"
+            self.summary.set_text(f"<b>{html.escape(self.problem)}</b>")
+            return
+        self.moves_made.append(move.what)
+        self._cost()
+        self.job = BalanceJob(self.raw)
 
     def save(self) -> Path | None:
         """Write the table to the player's scenarios folder (checked first); None, with the
@@ -305,6 +364,8 @@ class QuickBattleScreen:
                 self.regenerate()
         elif ev.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and ev.ui_element in self.entries.values():
             self.regenerate()
+        elif ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED and ev.link_target == "move":
+            self.make_move()
         elif ev.type == pygame_gui.UI_BUTTON_PRESSED:
             if ev.ui_element is self.play_button:
                 self.play()
