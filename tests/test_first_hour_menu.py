@@ -346,3 +346,14 @@ def test_the_check_runs_in_the_background_with_its_progress_shown(app, monkeypat
     frame(s)
     assert not job.running and s.check_button.text == "Check balance"
     assert "disagree" not in s.summary.html_text
+
+
+def test_a_remembered_shipped_map_is_found_after_the_game_moved():
+    """The game installed in another folder: the shipped map of that name is chosen."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = "/old/install/maps/modern-skirmish.json"
+    path.write_text(json.dumps({"menu": {"scenario": old, "you_command": "second"}}))
+    menu = opened(restart())
+    assert menu.chosen == ROOT / "maps" / "modern-skirmish.json" and not menu.message
+    assert words(menu.players) == "Against the AI: you command Orange (T-90)"

@@ -187,6 +187,8 @@ class MenuScreen:
             note = f"The settings file was not used as it is: {problem}."
         if last is not None and last.scenario:
             path = Path(last.scenario)
+            if not path.is_file() and (MAPS_DIR / path.name).is_file():
+                path = MAPS_DIR / path.name  # a shipped map, the game installed elsewhere
             if path.is_file():
                 self.chosen = path
                 if path not in self.maps:
