@@ -1,6 +1,7 @@
 """The joint artillery fire phase of the first hour (#43), on the real screens (dummy video
 driver): the missions that land are shown one at a time with a Continue (hotseat and
-against the AI)."""
+against the AI), and the save replay and the log replay draw the deviation arrows and the
+aircraft's tracks as the battle screen does."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ import pytest
 
 from game import Battle, Pass, PlotAirStrike, PlotMission, load_scenario
 from game.ai.random_player import RandomPlayer
+from game.check.corpus import CORPUS_DIR
+from game.rules.files.logreplay import LogReplay
+from game.rules.files.replay import Replay
 from game.ui.battle import BattleScreen
 from game.ui.battle.turns import AIMode
+from game.ui.replay import ReplayScreen
 from tests.test_ui import press
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,3 +152,54 @@ def test_your_own_direct_artillery_is_told_at_once(app):
 
     s.act(ArtilleryFire("A", ("A1",), ((30.0, 12.0),), "he"))
     assert "Mission 1" not in s._panel_text and "Last attack" in s._panel_text
+
+
+def _first(s: ReplayScreen, wanted) -> None:
+    """Step the replay shown by ``s`` from the start to the first position where
+    ``wanted(plotted, landed)`` holds (its ``fire_support``), and draw it."""
+    r = s.replay
+    for p in range(r.length + 1):
+        r.goto(p)
+        if wanted(*s.fire_support()):
+            frame(s)
+            return
+    raise AssertionError("no such position in the whole replay")
+
+
+@pytest.mark.parametrize("kind", ["save", "log"])
+def test_the_replays_draw_deviation_arrows_and_air_tracks(app, tmp_path, kind):
+    """(#43) The save replay and the log replay drew the impact markers but no deviation
+    arrow and no aircraft's track. At the first position after an ``artillery`` line that
+    deviated, the arrow from its aim to where it fell is drawn; after an ``air_strike``
+    line, the aircraft's track (entry, point of attack, exit); before it flies, the plotted
+    air strike (the ``plot`` line's entry, path and exit) is drawn dashed."""
+    save = CORPUS_DIR / "modern-fire-support-s1-random-random.save.json"
+    if kind == "save":
+        r = Replay.from_save(save)
+    else:
+        log = tmp_path / "battle.jsonl"
+        Battle.load(save, log_path=log)
+        r = LogReplay.from_file(log)
+    s = ReplayScreen(app, r, on_back=lambda: None)
+    app.show(s)
+    frame(s)
+
+    def deviated(e):
+        return e["event"] == "artillery" and e["deviation"] and not e["deviation"]["passed"]
+
+    _first(s, lambda plotted, landed: any(deviated(e) for e in landed))
+    line = [e for e in r.events if deviated(e)][-1]
+    assert line["turn"] == r.battle.state.turn
+    dev, aim = line["deviation"], tuple(line["aim"])
+    to = (aim[0] + dev["dx"], aim[1] + dev["dy"])
+    assert ("arrow", line["mission"], aim, to) in s.support_drawn
+
+    _first(s, lambda plotted, landed: any(p["kind"] == "air" for p in plotted))
+    plot = [e for e in r.events if e["event"] == "plot"][-1]
+    assert plot["kind"] == "air" and ("plotted", plot["mission"]) in s.support_drawn
+
+    _first(s, lambda plotted, landed: any(e["event"] == "air_strike" for e in landed))
+    strike = [e for e in r.events if e["event"] == "air_strike"][-1]
+    assert strike["mission"] == plot["mission"]
+    track = [tuple(p) for p in strike["path"]]
+    assert ("track", strike["mission"], track) in s.support_drawn
