@@ -156,9 +156,11 @@ class MissionStepMode(Mode):
             path = ev.get("path") or ()
             if len(path) == 3:
                 t = screen.battle.table
+                came, went = (edge_name(t, p) or "table" for p in (path[0], path[2]))
                 what += (
-                    f", in from the {edge_name(t, path[0]) or 'table'} edge, out by the "
-                    f"{edge_name(t, path[2]) or 'table'} edge"
+                    f", in and out by the {came} edge"
+                    if came == went
+                    else f", in from the {came} edge, out by the {went} edge"
                 )
         else:
             how = "indirect fire" if ev.get("kind") == "indirect" else "direct artillery"
@@ -214,7 +216,7 @@ class MissionStepMode(Mode):
 
         aa = ev.get("aa") or ()
         out = [
-            f"Flak {who(a['stand'])}: {roll_words(a.get('cohesion'))}"
+            f"AA {who(a['stand'])}, before it arrives: {roll_words(a.get('cohesion'))}"
             + (f", +{a['arrival_mod']} to the arrival roll." if a["arrival_mod"] else ".")
             for a in aa
             if "arrival_mod" in a
@@ -237,7 +239,7 @@ class MissionStepMode(Mode):
                 out.append(html.escape(deviation_words(ev)))
                 if ev.get("target") is not None:
                     attack = html.escape(attack_words(ev, screen))
-                    out.append(f"It attacks the stand nearest where it lands, {attack}.")
+                    out.append(f"It attacks the nearest stand, {attack}.")
         if (ev.get("aircraft_after") or {}).get("eliminated"):
             out.append("The aircraft is shot down.")
         return out
