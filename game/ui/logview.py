@@ -33,12 +33,15 @@ class LogView:
 
     ``lines`` are plain text (no markup), oldest first. ``scroll`` counts the sentences
     hidden below the box: 0 shows the newest; it holds its place while new sentences arrive.
+    ``held`` counts the newest sentences not shown yet: the battle screen tells the missions
+    that landed one at a time, and their sentences wait for their turn (#43).
     """
 
     def __init__(self, rect: pygame.Rect, font_px: int = FONT_PX):
         self.rect = pygame.Rect(rect)
         self.lines: list[str] = []
         self.scroll = 0
+        self.held = 0
         self.visible = True
         self._font = pygame.font.Font(str(FONT_FILE), font_px)
         self._rendered: dict[int, pygame.Surface] = {}
@@ -56,6 +59,11 @@ class LogView:
         for t in texts:
             self.append(t)
 
+    @property
+    def shown(self) -> int:
+        """How many sentences, from the oldest, the box may show (all but the held ones)."""
+        return max(0, len(self.lines) - self.held)
+
     def resize(self, rect: pygame.Rect) -> None:
         """A new place and size; lines are wrapped again as they are shown."""
         rect = pygame.Rect(rect)
@@ -69,7 +77,7 @@ class LogView:
             return False
         if not self.rect.collidepoint(mouse_pos):
             return False
-        self.scroll = max(0, min(len(self.lines) - 1, self.scroll + WHEEL_LINES * ev.y))
+        self.scroll = max(0, min(self.shown - 1, self.scroll + WHEEL_LINES * ev.y))
         return True
 
     def _line(self, i: int) -> pygame.Surface:
@@ -87,10 +95,10 @@ class LogView:
         """Draw the box: the sentences that fit, newest at the bottom, and a scroll bar."""
         if not self.visible or self.rect.w <= 0 or self.rect.h <= 0:
             return
-        key = (len(self.lines), self.scroll, self.rect.size)
+        key = (self.shown, self.scroll, self.rect.size)
         if self._box is None or key != self._box_key:
             self._box = self._render_box()
-            self._box_key = (len(self.lines), self.scroll, self.rect.size)  # scroll may ease
+            self._box_key = (self.shown, self.scroll, self.rect.size)  # scroll may ease
         surface.blit(self._box, self.rect.topleft)
 
     def _fitting(self) -> list[int]:
@@ -99,7 +107,7 @@ class LogView:
         room = self.rect.h - 2 * PAD_PX + GAP_PX
         while True:
             shown, used = [], 0
-            i = len(self.lines) - 1 - self.scroll
+            i = self.shown - 1 - self.scroll
             while i >= 0:
                 h = self._line(i).get_height() + GAP_PX
                 if shown and used + h > room:
@@ -109,7 +117,7 @@ class LogView:
                 i -= 1
             if i >= 0 or self.scroll == 0:
                 return shown
-            newer = len(self.lines) - self.scroll  # the next newer line, below those shown
+            newer = self.shown - self.scroll  # the next newer line, below those shown
             if used + self._line(newer).get_height() + GAP_PX > room:
                 return shown  # the oldest line at the top and the box full
             self.scroll -= 1
@@ -121,13 +129,13 @@ class LogView:
         shown = self._fitting()
         used = sum(self._line(i).get_height() + GAP_PX for i in shown)
         # a log that fits starts at the top, as text does; a longer one keeps the newest in view
-        y = h - PAD_PX if len(shown) < len(self.lines) else PAD_PX + used - GAP_PX
+        y = h - PAD_PX if len(shown) < self.shown else PAD_PX + used - GAP_PX
         for i in shown:
             surf = self._line(i)
             y -= surf.get_height()
             box.blit(surf, (PAD_PX, y))
             y -= GAP_PX
-        n = len(self.lines)
+        n = self.shown
         if n > len(shown):  # the bar: how much is shown, and where
             track = h - 2 * PAD_PX
             thumb = max(16, int(track * len(shown) / n))

@@ -1,7 +1,10 @@
 """The replay screen: a finished (or saved) battle shown after any number of its actions, with
 the battle log in step. Left/Right step by action, Page Up/Down by turn, Home/End to either
 end, Space plays and pauses at the chosen speed, the slider seeks anywhere (checkpoints make a
-jump a restore and a few actions, ``game.rules.files.replay``)."""
+jump a restore and a few actions, ``game.rules.files.replay``). The full games' fire support
+is drawn as the battle screen draws it: impact markers and smoke, the plotted missions not
+landed yet (both sides': the replay hides nothing), and this turn's deviation arrows and
+aircraft's tracks (#43)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,12 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UILabel
 
-from game.ui.battle.support_draw import draw_markers
+from game.ui.battle.support_draw import (
+    draw_landing,
+    draw_markers,
+    draw_plotted,
+    side_colour,
+)
 from game.ui.logtext import PHASE_NAMES, describe, sentence
 from game.ui.logview import LogView
 from game.ui.table_view import TableView
@@ -21,6 +29,8 @@ TOP_H = 44
 BOTTOM_H = 56
 PANEL_W = 360
 SPEEDS = (1.0, 3.0, 10.0)  # steps (actions, or a log's lines) a second
+FULL_GAMES = ("modern-full", "wwii-47")  # the rulesets with artillery and air strikes
+SUPPORT_LINES = ("plot", "artillery", "air_strike")
 
 
 class Sentences(Sequence):
@@ -70,6 +80,10 @@ class ReplayScreen:
         self._buttons: dict = {}
         self.log_view: LogView | None = None
         self.unfinished = getattr(replay, "unfinished", None)
+        self.support_drawn: list[tuple] = []  # what the last frame drew of the fire support
+        self._support_by_turn: dict[int, list[tuple[int, dict]]] = {}
+        self._support_key: int | None = None
+        self._support: tuple[list, list] = ([], [])
         if getattr(replay, "all_events", None) is not None:
             return  # a log: its sentences are made as the panel shows them (_show)
         # every action's lines of the whole battle in words, once; the panel shows those up to
@@ -79,6 +93,50 @@ class ReplayScreen:
         ]
         self._line_at = [i for i, text in described if text]
         self._texts = [text for _, text in described if text]
+        if b.scenario.ruleset in FULL_GAMES:  # the fire support lines, by turn, once
+            for i, e in enumerate(replay.end_events):
+                if e["event"] in SUPPORT_LINES:
+                    self._support_by_turn.setdefault(e["turn"], []).append((i, e))
+
+    def _support_lines(self, turn: int) -> list[tuple[int, dict]]:
+        """The ``plot``, ``artillery`` and ``air_strike`` lines of ``turn`` with their index
+        in the log: a save's were found when the screen opened; a log's turn is read once,
+        the first time it is shown."""
+        r = self.replay
+        if turn not in self._support_by_turn and getattr(r, "all_events", None) is not None:
+            starts = r.turn_starts
+            lo = starts[turn] if turn < len(starts) else len(r.all_events)
+            hi = starts[turn + 1] if turn + 1 < len(starts) else len(r.all_events)
+            lines = r.all_events
+            self._support_by_turn[turn] = [
+                (i, lines[i]) for i in range(lo, hi) if lines[i]["event"] in SUPPORT_LINES
+            ]
+        return self._support_by_turn.get(turn, [])
+
+    def fire_support(self) -> tuple[list[dict], list[dict]]:
+        """At the position shown: the ``plot`` lines of the missions not landed yet (both
+        sides'), and this turn's ``artillery`` and ``air_strike`` lines (where missions
+        landed). Empty outside the full games (#43)."""
+        r = self.replay
+        if r.battle.scenario.ruleset not in FULL_GAMES:
+            return [], []
+        shown = len(r.events)
+        if self._support_key != shown:
+            turn = r.battle.state.turn
+            plots: dict[str, dict] = {}
+            landed: list[dict] = []
+            for t in range(turn + 1):
+                for i, e in self._support_lines(t):
+                    if i >= shown:
+                        break
+                    if e["event"] == "plot":
+                        plots[e["mission"]] = e
+                    else:
+                        plots.pop(e["mission"], None)
+                        if t == turn:
+                            landed.append(e)
+            self._support, self._support_key = (list(plots.values()), landed), shown
+        return self._support
 
     def table_rect(self, size) -> pygame.Rect:
         """Where the table is drawn: left of the log, between the bars."""
@@ -279,6 +337,11 @@ class ReplayScreen:
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
         draw_markers(surface, self.tv, b)  # smoke and impact markers (the full games)
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
+        plotted, landed = self.fire_support()
+        self.support_drawn = [("plotted", p["mission"]) for p in plotted]
+        draw_plotted(surface, self.tv, plotted, lambda side: side_colour(b.sides, side))
+        for e in landed:  # deviation arrows and the aircraft's tracks, as the battle shows
+            self.support_drawn += draw_landing(surface, self.tv, b.sides, e)
         surface.set_clip(clip)
         self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)

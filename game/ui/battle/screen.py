@@ -20,6 +20,7 @@ from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
 from game.ui.battle.keys import KeysMixin
+from game.ui.battle.landings import pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.offframe import OffFrameMixin
@@ -240,6 +241,8 @@ class BattleScreen(
         if st.finished:
             return f"Turn {st.turn}: the battle is over"
         phase = PHASE_NAMES.get(st.phase, st.phase)
+        if getattr(self.mode, "paced", False):  # the missions that landed, one at a time (#43)
+            return f"Turn {st.turn} of {b.scenario.spec.turns}   {self.mode.banner}"
         orders = ""
         if st.phase == "movement":
             orders = "   orders: " + ", ".join(
@@ -279,12 +282,14 @@ class BattleScreen(
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
         self.mode = mode
         mode.enter(self)
-        # nothing to pass or save behind the hand-over curtain or once the battle is over
+        # nothing to pass or save behind the hand-over curtain or once the battle is over;
+        # nothing to pass while the missions that landed are being shown (#43)
         idle = isinstance(mode, (CurtainMode, EndMode))
-        for button in (self.pass_button, self.save_button):
-            if idle and button.is_enabled:
+        paced = getattr(mode, "paced", False)
+        for button, off in ((self.pass_button, idle or paced), (self.save_button, idle)):
+            if off and button.is_enabled:
                 button.disable()
-            elif not idle and not button.is_enabled:
+            elif not off and not button.is_enabled:
                 button.enable()
 
     def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
@@ -332,7 +337,8 @@ class BattleScreen(
             isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
         ) or (b.state.phase == "plot" and b.to_act != before):  # plots are hidden: hand over
             nxt = CurtainMode(b.to_act, None)
-        self.set_mode(nxt)
+        # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
+        self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt))
         return True
 
     def ai_level(self, side: str) -> str:
@@ -354,8 +360,7 @@ class BattleScreen(
                 self.flashes.append(
                     (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
                 )
-            elif ev["event"] == "air_strike":
-                self.queue_flight(ev)
+            # air strikes fly when the screen shows their mission (landings.MissionStepMode)
 
     @property
     def animating(self) -> bool:
@@ -449,8 +454,8 @@ class BattleScreen(
 
     def _pass(self) -> None:
         b = self.battle
-        if b.to_act in self.ai:
-            return
+        if b.to_act in self.ai or getattr(self.mode, "paced", False):
+            return  # the AI's to pass; or the missions that landed are being shown (#43)
         if b.to_act:
             self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 

@@ -1,7 +1,8 @@
 """The battle screen's overlays of fire support (the full games' artillery, smoke and air
-strikes): impact markers and smoke (also the replay's), plotted missions (their owner's
-only), where this turn's missions landed, and the aircraft flying; and the small drawing
-helpers the fire support modes share (``game.ui.battle.support``)."""
+strikes): impact markers and smoke, plotted missions (their owner's only), where this turn's
+missions landed (deviation arrows, the aircraft's tracks), and the aircraft flying; the
+replay draws the same with the same functions; and the small drawing helpers the fire
+support modes share (``game.ui.battle.support``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pygame
 
 from game import IMPACT_DIAMETER_IN
 from game.ui.battle.turns import CurtainMode
+from game.ui.logtext import DIRECTIONS
 from game.ui.render import INK, SIDE_COLOURS
 
 RADIUS_IN = IMPACT_DIAMETER_IN / 2
@@ -59,11 +61,15 @@ class OnTable:
         self.surface.set_clip(self.old)
 
 
-def map_label(surface, tv, text: str, at, colour) -> None:
-    """A map label on a dark box, so it reads on any ground."""
+def map_label(surface, tv, text: str, at, colour, leftwards: bool = False) -> None:
+    """A map label on a dark box, so it reads on any ground: starting at pixel ``at``, or
+    ending there when ``leftwards`` (a point near the table's right edge)."""
     img = tv.label(text, colour)
     box = pygame.Rect(0, 0, img.get_width() + 6, img.get_height() + 2)
-    box.midleft = (int(at[0]), int(at[1]))
+    if leftwards:
+        box.midright = (int(at[0]), int(at[1]))
+    else:
+        box.midleft = (int(at[0]), int(at[1]))
     pygame.draw.rect(surface, (30, 32, 30), box)
     surface.blit(img, (box.x + 3, box.y + 1))
 
@@ -77,23 +83,152 @@ def arrow(surface, colour, p0, p1, width: int = 3) -> None:
         pygame.draw.line(surface, colour, p1, q, width)
 
 
-def draw_markers(surface, tv, b) -> None:
+def side_colour(sides, side) -> tuple:
+    """The colour of ``side`` (one of the battle's ``sides``), orange when it is not one."""
+    return SIDE_COLOURS[sides.index(side) % 2] if side in sides else IMPACT
+
+
+def mission_of(marker_id: str) -> str:
+    """The mission an impact marker or smoke area belongs to ("m3" of "m3.2")."""
+    return marker_id.rsplit(".", 1)[0]
+
+
+def draw_markers(surface, tv, b, hidden=()) -> None:
     """Smoke areas as grey clouds and impact markers as orange rings in the firing side's
     colour, the first of each mission labelled, of battle ``b`` (its ``state`` and ``sides``)
-    on table view ``tv``: the battle screen's and the replay's."""
+    on table view ``tv``: the battle screen's and the replay's. The markers of the missions
+    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43)."""
     r_px = RADIUS_IN * tv.view.scale
     st = b.state
     for a in st.smoke:
-        alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
+        if mission_of(a.id) not in hidden:
+            alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
     for imp in st.impacts:
+        if imp.mission in hidden:
+            continue
         c = tv.to_px(imp.x, imp.y)
-        own = SIDE_COLOURS[b.sides.index(imp.side) % 2] if imp.side in b.sides else IMPACT
+        own = side_colour(b.sides, imp.side)
         pygame.draw.circle(surface, IMPACT, c, max(3, int(r_px)), 3)
         pygame.draw.circle(surface, own, c, max(2, int(r_px) - 3), 2)
         pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
         pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
         if imp.id.endswith(".1"):
             map_label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
+
+
+def mission_groups(events) -> list[dict]:
+    """The missions among battle-log lines, in the order they landed or fired: each
+    ``artillery`` or ``air_strike`` line with the ``impact`` lines of its landing that follow
+    it, and ``last``, the index in ``events`` of its last line: ``{"line": ..., "impacts":
+    [...], "last": int}`` (#43: the screen shows them one at a time)."""
+    out: list[dict] = []
+    for i, ev in enumerate(events):
+        if ev["event"] in ("artillery", "air_strike"):
+            out.append({"line": ev, "impacts": [], "last": i})
+        elif (
+            ev["event"] == "impact"
+            and ev.get("cause") == "landing"
+            and out
+            and out[-1]["last"] == i - 1
+            and ev.get("mission") == out[-1]["line"].get("mission")
+        ):
+            out[-1]["impacts"].append(ev)
+            out[-1]["last"] = i
+    return out
+
+
+def aim_of(ev: dict):
+    """The point (inches) an ``artillery`` line's mission was aimed at (its first marker's
+    place) or an ``air_strike`` line's point of attack, or None where the line has none."""
+    if ev["event"] == "air_strike":
+        path = ev.get("path") or ()
+        return tuple(path[1][:2]) if len(path) == 3 else None
+    aim = ev.get("aim") or (ev.get("sheaf") or [None])[0]
+    return tuple(aim[:2]) if aim else None
+
+
+def deviated_to(ev: dict):
+    """Where a mission deviated to (inches: its aim moved by the deviation roll's dx, dy), or
+    None when no deviation roll was made or it passed (the mission is on the aim)."""
+    dev, aim = ev.get("deviation"), aim_of(ev)
+    if not dev or dev.get("passed") or aim is None:
+        return None
+    return aim[0] + dev.get("dx", 0.0), aim[1] + dev.get("dy", 0.0)
+
+
+def deviation_label(ev: dict) -> str:
+    """A deviation arrow's label: 'm3: 3" up-right' (the mission, the distance and the
+    direction die's direction)."""
+    dev = ev["deviation"]
+    way = DIRECTIONS[(dev["direction_die"] - 1) % 8] if dev.get("direction_die") else "off"
+    return f'{ev["mission"]}: {dev["distance_in"]:g}" {way}'
+
+
+def draw_landing(surface, tv, sides, ev: dict, strong: bool = False) -> list[tuple]:
+    """Where a mission of an ``artillery`` or ``air_strike`` line landed, on table view
+    ``tv``: the aircraft's track (entry, point of attack, exit) and the deviation arrow from
+    the aim to where it fell, labelled with its distance and direction, in the firing side's
+    colour (``sides``: the battle's). ``strong``: the mission being shown now (thicker, its
+    aim marked). Returns what it drew: ("track", mission, points) and ("arrow", mission,
+    aim, to) (#43: the battle screen and the replays draw it alike)."""
+    own = side_colour(sides, ev.get("side"))
+    drawn: list[tuple] = []
+    path = ev.get("path") if ev["event"] == "air_strike" else None
+    if path and len(path) >= 2:
+        points = [tuple(p[:2]) for p in path]
+        tv.polyline(surface, points, own, 2 if strong else 1)
+        ends = [(points[0], "in"), (points[-1], "out")]
+        if math.dist(points[0], points[-1]) < 1.0:  # in and out by the same place
+            ends = [(points[0], "in and out")]
+        for p, word in ends:
+            c = tv.to_px(*p)
+            pygame.draw.circle(surface, own, c, 5)
+            left = c[0] > tv.rect.centerx
+            at = (c[0] - 8, c[1]) if left else (c[0] + 8, c[1])
+            map_label(surface, tv, f"{ev['mission']} {word}", at, own, left)
+        drawn.append(("track", ev["mission"], points))
+    aim, to = aim_of(ev), deviated_to(ev)
+    if strong and aim is not None:
+        c = tv.to_px(*aim)
+        pygame.draw.circle(surface, (255, 255, 255), c, 7, 2)
+        pygame.draw.line(surface, (255, 255, 255), (c[0] - 10, c[1]), (c[0] + 10, c[1]), 2)
+        pygame.draw.line(surface, (255, 255, 255), (c[0], c[1] - 10), (c[0], c[1] + 10), 2)
+    if to is not None:
+        p0, p1 = tv.to_px(*aim), tv.to_px(*to)
+        if strong:
+            arrow(surface, INK, p0, p1, 6)
+        arrow(surface, own, p0, p1, 3)
+        left = p1[0] > tv.rect.centerx
+        at = (p1[0] - 10, p1[1] - 14) if left else (p1[0] + 10, p1[1] - 14)
+        map_label(surface, tv, deviation_label(ev), at, own, left)
+        drawn.append(("arrow", ev["mission"], aim, to))
+    return drawn
+
+
+def draw_plotted(surface, tv, plots, colour_of=None) -> None:
+    """Plotted missions not landed yet, dashed: each marker of an artillery mission's sheaf,
+    an air strike's point of attack and its track from entry to exit, labelled with the
+    mission, what it is and its landing turn. ``plots`` are the battle's missions or the
+    log's ``plot`` lines; ``colour_of(side)`` the label's colour (PLOTTED when None)."""
+    r_px = RADIUS_IN * tv.view.scale
+    for m in plots:
+        get = m.get if isinstance(m, dict) else lambda k, m=m: getattr(m, k, None)
+        kind, path = get("kind"), [tuple(p[:2]) for p in get("path") or ()]
+        points = [tuple(p[:2]) for p in get("sheaf") or ()]
+        if kind == "air" and len(path) == 3:
+            points = [path[1]]
+        if not points:
+            continue
+        for x, y in points:
+            dashed_circle(surface, PLOTTED, tv.to_px(x, y), r_px)
+        if kind == "air":
+            tv.polyline(surface, path, PLOTTED, 1)
+        what = "air strike" if kind == "air" else str(get("ammo") or "he").upper()
+        px, py = tv.to_px(*points[0])
+        mid = get("mission") or get("id")
+        colour = colour_of(get("side")) if colour_of else PLOTTED
+        text = f"{mid} {what}, turn {get('lands_turn')}"
+        map_label(surface, tv, text, (px + r_px + 4, py), colour)
 
 
 class SupportDrawing:
@@ -145,33 +280,17 @@ class SupportDrawing:
     def draw_fire_support(self, surface) -> None:
         """Smoke as grey clouds, impact markers as orange rings, the viewer's plotted
         missions dashed, this turn's deviations as arrows from the aim to where the markers
-        fell, and aircraft in flight."""
+        fell and the aircraft's tracks, and aircraft in flight. While the screen shows the
+        missions that landed one at a time (``mode.unshown``: those still to come, #43)
+        their markers and arrows wait."""
         b, tv = self.battle, self.tv
-        r_px = RADIUS_IN * tv.view.scale
-        draw_markers(surface, tv, b)
-        for m in self.visible_missions():
-            points = m.sheaf if m.kind == "artillery" else (m.path[1],)
-            for x, y in points:
-                dashed_circle(surface, PLOTTED, tv.to_px(x, y), r_px)
-            if m.kind == "air":
-                tv.polyline(surface, list(m.path), PLOTTED, 1)
-            x, y = points[0]
-            what = "air strike" if m.kind == "air" else m.ammo.upper()
-            px, py = tv.to_px(x, y)
-            map_label(
-                surface, tv, f"{m.id} {what}, turn {m.lands_turn}", (px + r_px + 4, py), PLOTTED
-            )
+        hidden = set(getattr(self.mode, "unshown", ()))
+        draw_markers(surface, tv, b, hidden)
+        draw_plotted(surface, tv, self.visible_missions())
+        self.support_drawn = []  # what this frame drew of the landings (the replay's too)
         for e in self.landings():
-            dev = e.get("deviation")
-            if not dev or dev.get("passed"):
-                continue
-            aim = e["aim"] if e["event"] == "artillery" else e["path"][1]
-            to = (aim[0] + dev["dx"], aim[1] + dev["dy"])
-            own = SIDE_COLOURS[b.sides.index(e["side"]) % 2] if e["side"] in b.sides else IMPACT
-            arrow(surface, own, tv.to_px(*aim), tv.to_px(*to))
-            map_label(
-                surface, tv, f'{e["mission"]} off by {dev["distance_in"]:g}"', tv.to_px(*aim), own
-            )
+            if e.get("mission") not in hidden:
+                self.support_drawn += draw_landing(surface, tv, b.sides, e)
         if self.flights:
             ev, t = self.flights[0]
             self._draw_aircraft(surface, ev, t * FLIGHT_IN_S)
