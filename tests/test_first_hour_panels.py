@@ -90,3 +90,116 @@ def test_the_fire_panel_names_the_shots_outlines_them_and_a_line_aims_them(app):
     assert isinstance(s.mode, FireMode) and s.mode.target == "B1"
     assert s.mode.attackers == ["A1", "A2"]
     assert "Chance to eliminate" in s._panel_text
+
+
+# ------------------------------------------------------------------ 6. entering, no orders
+
+
+ENTERING = [("A1", "A", "T-72", 0, 12, 0, {"on_table": False}), ("B1", "B", "T-72", 40, 12, 180)]
+
+
+def test_with_no_orders_left_the_movement_panel_has_a_button_and_says_why(app):
+    """(#43) With 0 orders and a group waiting to enter, the panel showed no button until a
+    stand was clicked (Pass is refused then): each group that must come on has its button,
+    and the panel says why there are no orders (the roll, 1+1+1 = 3, gave none)."""
+    from tests.test_ui import _to_movement
+
+    s = small_battle(app, ENTERING, [6, 6, 1, 1, 1, 1, 3, 3, 5])
+    _to_movement(s)
+    assert s.battle.state.orders["A"] == 0
+    assert "Orders left: 0 (this phase's orders roll, 3, gave none)" in s._panel_text
+    assert [b.text for b, _ in s._buttons] == ["Group 1: independent, +3"]
+    press(s, "Group 1")
+    assert s.battle.decision().kind == "plot_move"
+
+
+def to_plot_entering(app):
+    """A1 waits to enter on Blue's left edge; its group's attempt passed; A1 is picked."""
+    from tests.test_ui import _to_movement, click_at, key
+
+    s = small_battle(app, ENTERING, [6, 6, 1, 1, 3, 3, 3, 3, 5])
+    _to_movement(s)
+    click_at(s, 0, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 0, 12)
+    return s
+
+
+def test_the_first_click_for_an_entering_stand_plots_its_move(app):
+    """(#43) The first click for an entering stand only set where it came on; it now plots
+    the move there, coming on at the nearest point of the edge (a click on the edge itself
+    still sets only where it comes on)."""
+    from tests.test_ui import click_at
+
+    s = to_plot_entering(app)
+    assert s.mode.stand == "A1" and s.mode.points == []
+    click_at(s, 6, 13)
+    assert s.mode.points == [(0.0, 13.0), (6.0, 13.0)]
+    assert s.mode.walk is not None and s.mode.walk.points[-1] == (6.0, 13.0)
+
+
+def test_esc_clears_the_refusal_of_the_move_it_cancels(app):
+    """(#43) "must drive onto the table" stayed on the panel after Esc cancelled the move;
+    the refusal now also ends with its rule."""
+    from tests.test_ui import click_at, key
+
+    s = to_plot_entering(app)
+    click_at(s, 0.2, 12)  # on the edge: only where it comes on
+    assert s.mode.points == [(0.0, 12.0)]
+    key(s, pygame.K_RETURN)
+    assert "must drive onto the table" in s._panel_text
+    assert s.message.endswith("(RD Entering the table)")
+    key(s, pygame.K_ESCAPE)
+    assert s.message == "" and "must drive onto" not in s._panel_text
+
+
+# ------------------------------------------------------------------ 2. refusals with reasons
+
+
+def test_a_move_into_contact_says_why_it_could_not_close_assault(app):
+    """(#43) Plotting an M113 into contact with a T-80U said "could not close-assault it"
+    and no more: the panel now gives the engine's reason and rule at the end."""
+    from tests.test_ui import _to_movement, click_at, key
+
+    stands = [("A1", "A", "M113A3", 10, 12, 0), ("B1", "B", "T-80U / AT-11", 13.3, 12.2, 90)]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 13.3, 12.2)  # on the enemy stand: the move ends in base contact with it
+    assert "but could not close-assault it: A1's combat differential against B1 would be -5 " in (
+        s._panel_text
+    )
+    assert "below -3 (002 8.7)." in s._panel_text
+
+
+# ------------------------------------------------------------------ 3. unloading
+
+
+def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_down(app):
+    """(#43) Unloading offered one spot, the first free one (behind); the README promises
+    behind, left, right and in front: each free spot is outlined on the table and a click on
+    it sets the rider down there; a spot refused says why (the engine's reason)."""
+    from tests.test_ui import _to_movement, click_at, key
+
+    stands = [
+        ("A1", "A", "M1 Abrams", 10, 15, 0),  # on the carrier's right-hand spot
+        ("A2", "A", "M113A3", 10, 16, 0),
+        ("A3", "A", "US Mech Infantry", 10, 16, 0, {"carried_by": "A2"}),
+        ("B1", "B", "T-80U / AT-11", 40, 16, 180),
+    ]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 16)
+    key(s, pygame.K_RETURN)
+    flush(s)
+    assert "click an outlined spot (behind, left, in front) to set it down there" in s._panel_text
+    assert "; not right: another stand is in the way there (RD Transport)." in s._panel_text
+    from game.ui.battle.movement import UNLOAD
+
+    x, y = (int(round(v)) for v in s.tv.to_px(11.5, 16.2))  # the front spot's far side
+    assert tuple(s.app.surface.get_at((x, y)))[:3] == UNLOAD
+    click_at(s, 11.2, 16.1)  # inside the front spot
+    [ev] = [e for e in s.battle.log.events if e["event"] == "unload"]
+    assert ev["stand"] == "A3" and ev["pos"][:2] == [11.0, 16.0]
