@@ -203,3 +203,69 @@ def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_
     click_at(s, 11.2, 16.1)  # inside the front spot
     [ev] = [e for e in s.battle.log.events if e["event"] == "unload"]
     assert ev["stand"] == "A3" and ev["pos"][:2] == [11.0, 16.0]
+
+
+# ------------------------------------------------------------------ 4, 5. opportunity fire
+
+
+def into_sight(app, dice):
+    """Blue's group 1 (A1, A2) may move; A1 drives into B1's sight, and the screen goes to
+    Orange's opportunity fire (the curtain lifted)."""
+    from tests.test_ui import _to_movement, click_at, key
+
+    stands = [
+        ("A1", "A", "T-72", 10, 12, 0),
+        ("A2", "A", "T-72", 10, 6, 0),
+        ("B1", "B", "T-72", 26, 15, 180),
+    ]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5, *dice])
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 20, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 5, 5)  # the curtain lifts
+    return s
+
+
+def test_after_an_opportunity_shot_the_next_plot_stays_in_view(app):
+    """(#43) After an opportunity-fire shot the "Last attack" lines sat above the next
+    move's plot and pushed it below the panel's fold: they now come after it."""
+    from tests.test_ui import click_at, key
+
+    s = into_sight(app, [5, 6, 6, 9])
+    click_at(s, 15, 12)
+    key(s, pygame.K_RETURN)
+    assert s.last_result
+    click_at(s, 5, 5)  # Blue's curtain
+    click_at(s, 10, 6)  # A2: plot its move
+    click_at(s, 14, 6)
+    flush(s)
+    text = s._panel_text
+    assert text.startswith("<b>Moving T-72 A2</b>")
+    assert text.index("Enter commits") < text.index("Last attack")
+    panel = s.panel
+    rows = [
+        row
+        for row in panel.text_box_layout.layout_rows
+        if any("commits" in getattr(c, "text", "") for c in row.items)
+    ]
+    assert rows and rows[0].bottom <= panel.rect.height - 8  # above the fold
+
+
+def test_opportunity_points_are_12_px_targets_at_any_zoom(app):
+    """(#43) The points of a short enemy path were dots of 3 px at full-table zoom, and a
+    click had to land within 0.75": each is now drawn and hit at least 12 px across."""
+    s = into_sight(app, [])
+    s.tv.zoom_at(0.3, s.tv.to_px(15, 12))  # zoomed out: 0.75" is a few pixels
+    pm = s.battle.state.pending
+    k = min(pm.offer)
+    cx, cy = (int(round(v)) for v in s.tv.to_px(*pm.points[k]))
+    s.draw(s.app.surface)
+    assert tuple(s.app.surface.get_at((cx, cy - 5)))[:3] == tuple(PAL.sees)[:3]
+    pos = (cx, cy - 5)
+    s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    assert s.mode.step is not None and abs(s.mode.step - k) <= 1
