@@ -269,3 +269,39 @@ def test_opportunity_points_are_12_px_targets_at_any_zoom(app):
     s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
     assert s.mode.step is not None and abs(s.mode.step - k) <= 1
+
+
+def test_a_close_assault_refused_says_why(app):
+    """(#43) In the close-assault panel a click on an enemy stand that may not be assaulted
+    did nothing; it now shows the engine's reason and rule (here: the TOW team touching the
+    BTR-80 has no close-assault firepower against armoured stands)."""
+    from game.rules.actions import EndMoves
+    from tests.test_ui import _to_movement, click_at, key
+
+    stands = [
+        ("A1", "A", "US Engineers", 10, 12, 0),
+        ("A2", "A", "US TOW Team", 10, 14, 0),
+        ("B1", "B", "BTR-80", 13.3, 12.2, 90),
+        ("B2", "B", "BTR-80", 13.3, 14.2, 90),
+    ]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    for mover, enemy in (((10, 12), (13.3, 12.2)), ((10, 14), (13.3, 14.2))):
+        if s.battle.decision().kind != "plot_move":
+            break
+        click_at(s, *mover)
+        click_at(s, *enemy)
+        key(s, pygame.K_RETURN)
+        for _ in range(5):
+            if s.battle.decision().kind == "opportunity_fire":
+                s.act(next(a for a in s.battle.legal_actions() if a.kind == "let_pass"))
+        s.set_mode(s.mode_for_state())  # no hand-over curtain: one player clicks on
+    if s.battle.decision().kind == "plot_move":
+        s.act(EndMoves("A"))
+    assert s.battle.decision().kind == "close_assault"
+    s.set_mode(s.mode_for_state())
+    click_at(s, 13.3, 14.2)  # B2: only the TOW team touches it
+    assert s.message == "A2 has no close-assault firepower against armoured stands (002 8.7)"
+    assert "no close-assault firepower" in s._panel_text
