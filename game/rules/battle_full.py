@@ -8,13 +8,15 @@ from __future__ import annotations
 import dataclasses
 
 from game.rules.battle_support import FireSupportQueries
+from game.rules.battle_why import RefusalQueries
 from game.rules.procedures import melee, melee_odds, moves, transport
 from game.rules.table.geometry import footprints, heading_deg
 
 
-class FullGameQueries(FireSupportQueries):
+class FullGameQueries(FireSupportQueries, RefusalQueries):
     """Mixin of :class:`game.rules.battle.Battle` (it has ``ctx``, ``state`` and ``stand``);
-    the fire support's queries come with it (:class:`FireSupportQueries`)."""
+    the fire support's queries come with it (:class:`FireSupportQueries`), and the reasons
+    a choice is refused (:class:`RefusalQueries`)."""
 
     def close_assault_odds(self, defender_id: str) -> dict:
         """The exact odds of close-assaulting ``defender_id`` now (full games, 002 8.7): see

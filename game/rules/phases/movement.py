@@ -31,23 +31,14 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
     """A group tries to move: an order (or independently at +3 once the orders are gone), one
     D20 for the group against each stand's modified cohesion, -2 for each HQ (000 08.02)."""
     st = ctx.state
-    if ctx.phase is None or ctx.phase.kind != "movement" or not st.first_chosen:
-        raise IllegalAction("movement is attempted in the movement phase")
-    if st.moving is not None or st.pending is not None:
-        raise IllegalAction("finish the movement action under way first")
+    why = attempt_problem(ctx, a)
+    if why is not None:
+        raise IllegalAction(why)
     stands = moves.movable(ctx, a.side, a.group)
-    if not stands:
-        raise IllegalAction(f"group {a.group!r} has no stand left to move")
     key = f"{a.side}:{a.group}"
     if a.ordered:
-        if st.orders.get(a.side, 0) <= 0:
-            raise IllegalAction("no movement orders left")
         st.orders[a.side] -= 1
     else:
-        if st.orders.get(a.side, 0) > 0:
-            raise IllegalAction("use up the orders before moving independently (000 08.02.10)")
-        if key in st.independent_used or key in st.groups_moved:
-            raise IllegalAction(f"group {a.group!r} may not move independently again")
         st.independent_used.add(key)
     level = ctx.cohesion_level(a.side)
     roll = None  # one die for the whole group, drawn by the first stand's roll
@@ -90,6 +81,69 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
             split_stragglers(ctx, a.side, stragglers)
     else:
         st.to_act = ctx.other(a.side)
+
+
+def attempt_problem(ctx, a: MoveAttempt) -> str | None:
+    """Why the movement attempt ``a`` would be refused now, in words ending with the rule in
+    brackets, or None when it may be made (000 08.02, 08.02.08, 08.02.10; the checks
+    :func:`do_move_attempt` makes, in its order)."""
+    st = ctx.state
+    if ctx.phase is None or ctx.phase.kind != "movement" or not st.first_chosen:
+        return "movement is attempted in the movement phase (000 08.02)"
+    if st.moving is not None or st.pending is not None:
+        return "finish the movement action under way first (000 08.02)"
+    if not moves.movable(ctx, a.side, a.group):
+        return f"group {a.group} has no stand left to move: {unmovable_why(ctx, a)}"
+    key = f"{a.side}:{a.group}"
+    if a.ordered:
+        if st.orders.get(a.side, 0) <= 0:
+            return "no movement orders are left (000 08.02.08)"
+    else:
+        if st.orders.get(a.side, 0) > 0:
+            return "use up the orders before moving independently (000 08.02.10)"
+        if key in st.groups_moved:
+            return (
+                f"group {a.group} has moved by order this phase: it may not also move "
+                "independently (000 08.02.10)"
+            )
+        if key in st.independent_used:
+            return (
+                f"group {a.group} may not try to move independently again this phase (000 08.02.10)"
+            )
+    return None
+
+
+UNMOVABLE = (
+    ("eliminated", "eliminated"),
+    ("moved", "moved this phase (000 08.03.01)"),
+    ("firing", "in the firing posture (001 8.1.2)"),
+    ("carried", "riding in a carrier (RD Transport)"),
+    ("artillery", "fired as artillery (002 check list note 2)"),
+)
+"""Why a stand may not move this phase (:func:`moves.movable`), and the words for it."""
+
+
+def unmovable_why(ctx, a: MoveAttempt) -> str:
+    """Why none of the stands of ``a``'s group may move this phase, grouped by reason, each
+    with its rule in brackets (:func:`moves.movable`): "A1, A2: moved this phase (000
+    08.03.01)"."""
+    by: dict[str, list[str]] = {}
+    for s in ctx.state.stands.values():
+        if s.side != a.side or s.group != a.group:
+            continue
+        why = (
+            "eliminated"
+            if s.eliminated
+            else "moved"
+            if s.moved
+            else "firing"
+            if s.posture == "firing"
+            else "carried"
+            if s.carried_by is not None
+            else "artillery"
+        )
+        by.setdefault(why, []).append(s.id)
+    return "; ".join(f"{', '.join(by[k])}: {words}" for k, words in UNMOVABLE if k in by)
 
 
 def ground_mods(ctx, s) -> list[tuple[str, int]]:
@@ -158,9 +212,9 @@ def do_move(ctx, a: Move) -> None:
     """One stand of the moving group moves along its path (000 08.03; RD "Movement")."""
     st = ctx.state
     if st.moving is None or st.pending is not None:
-        raise IllegalAction("move a stand after its group's movement attempt succeeds")
+        raise IllegalAction("move a stand after its group's movement attempt succeeds (000 08.03)")
     if a.stand not in st.moving.stands:
-        raise IllegalAction(f"{a.stand} is not one of the stands that may move now")
+        raise IllegalAction(f"{a.stand} is not one of the stands that may move now (000 08.03)")
     s = ctx.stand(a.stand)
     if s.moved or s.eliminated:
         raise IllegalAction(f"{a.stand} has already moved this phase (000 08.03.01)")

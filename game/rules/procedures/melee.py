@@ -163,6 +163,54 @@ def may_attack(attacker: StandState, target: StandState, crt_low: int, card: str
     return d is not None and d["differential"] >= crt_low
 
 
+def attack_problem(ctx, attacker: StandState, target: StandState) -> str | None:
+    """Why ``attacker`` could not make a close-assault attack on ``target`` where they stand
+    (:func:`may_attack`), in words ending with the rule in brackets, or None when it could
+    (002/004 8.7): no firepower against the target's class, or a combat differential below
+    the CRT's lowest column."""
+    card = ctx.rules.assault_card
+    low = ctx.crt.columns[0]
+    d = assault_differential(attacker, target, card)
+    if d is None:
+        return (
+            f"{attacker.id} has no close-assault firepower against "
+            f"{target.unit.defense_class} stands ({card} 8.7)"
+        )
+    if d["differential"] < low:
+        return (
+            f"{attacker.id}'s combat differential against {target.id} would be "
+            f"{d['differential']:+d} (firepower {d['firepower']} against defence "
+            f"{d['defense']}), below {low:+d} ({card} 8.7)"
+        )
+    return None
+
+
+def close_assault_problem(ctx, side: str, defender_id: str) -> str | None:
+    """Why ``side`` may not close-assault ``defender_id`` now, in words ending with the rule
+    in brackets, or None when it may (002/004 8.7; the checks :func:`do_close_assault`
+    makes)."""
+    st = ctx.state
+    card = ctx.rules.assault_card
+    group = st.assault_open
+    if group is None or st.assault is not None or group.side != side:
+        return f"close assaults are declared when a movement action ends ({card} 8.7)"
+    if defender_id in assault_targets(ctx, group):
+        return None
+    if defender_id in st.assaulted:
+        return f"{defender_id} has been close-assaulted this phase already ({card} 8.7)"
+    d = ctx.stand(defender_id)
+    touching = [
+        ctx.stand(i)
+        for i in group.stands
+        if ctx.stand(i).active and base_contact(ctx.stand(i).pose(), d.pose())
+    ]
+    if d.side == side or not touching:
+        return (
+            f"no stand of this movement action is in base contact with {defender_id} ({card} 8.7)"
+        )
+    return "; ".join(attack_problem(ctx, s, d) or "" for s in touching)
+
+
 def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
     """Each enemy stand the mover crossed is overrun once (002 8.6): the defender's cohesion
     roll (+4 S, +3 D, +3 against a tracked vehicle, +2 against an IFV carrying troops), a
@@ -270,12 +318,7 @@ def do_close_assault(ctx, a) -> None:
         raise IllegalAction("close assaults are declared when a movement action ends (002 8.7)")
     targets = assault_targets(ctx, group)
     if a.defender not in targets:
-        if a.defender in st.assaulted:
-            raise IllegalAction(f"{a.defender} has been close-assaulted this phase already")
-        raise IllegalAction(
-            f"no stand of this movement action is in base contact with {a.defender} and able "
-            "to attack it"
-        )
+        raise IllegalAction(close_assault_problem(ctx, a.side, a.defender))
     st.assaulted.add(a.defender)
     d = ctx.stand(a.defender)
     assaulters = targets[a.defender]
@@ -313,7 +356,11 @@ def do_assault_reply(ctx, a) -> None:
     if a.side != d.side:
         raise IllegalAction(f"{d.id} is not {a.side}'s stand")
     if a.target not in reply_options(ctx):
-        raise IllegalAction(f"{d.id} may not attack {a.target} in this close assault")
+        if a.target in ca.assaulters:
+            raise IllegalAction(attack_problem(ctx, d, ctx.stand(a.target)))
+        raise IllegalAction(
+            f"{a.target} is not one of the stands assaulting {d.id} ({ctx.rules.assault_card} 8.7)"
+        )
     st.assault = None
     reply = attack_fields(ctx, d, ctx.stand(a.target), None, defender_mods(ctx, d))
     finish_assault(ctx, ca.side, d, ca.assaulters, ca.defender_roll, reply)

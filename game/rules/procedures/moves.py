@@ -347,11 +347,11 @@ def path_problem(ctx, stand_id: str, path) -> str | None:
         except IllegalAction as err:
             return str(err)
     elif math.hypot(path[0][0] - s.x, path[0][1] - s.y) > 1e-6:
-        return "a path starts at the stand's centre"
+        return "a path starts at the stand's centre (RD Movement)"
     if any(not ctx.table.on_table(x, y) for x, y in path):
-        return "the path leaves the table"
+        return "the path leaves the table (RD Movement)"
     if ctx.table.crosses_impassable(path):
-        return "the path crosses impassable ground"
+        return "the path crosses impassable ground (000 09.00.01)"
     return None
 
 
@@ -368,17 +368,20 @@ def check_entry(ctx, s: StandState, path) -> None:
         "top": abs(y - d) < 1e-6 and 0.5 <= x <= w - 0.5,
     }.get(edge, False)
     if not on_edge:
-        raise IllegalAction(f"{s.id} enters from the {edge} edge: start the path on it")
+        raise IllegalAction(
+            f"{s.id} enters from the {edge} edge: start the path on it (RD Entering the table)"
+        )
     ex, ey = path[-1]
     inside = {"left": ex, "right": w - ex, "bottom": ey, "top": d - ey}.get(edge, STEP_IN)
     if inside < STEP_IN - 1e-9:
         # a stand left on or along the edge would hang half off the table
         raise IllegalAction(
-            f'{s.id} must drive onto the table: end its path at least 0.5" in from the edge'
+            f'{s.id} must drive onto the table: end its path at least 0.5" in from the edge '
+            "(RD Entering the table)"
         )
     heading = heading_deg(x, y, *path[1]) if len(path) > 1 else s.facing_deg
     if not ctx.room_at(x, y, heading):
-        raise IllegalAction(f"there is no room for {s.id} to enter there")
+        raise IllegalAction(f"there is no room for {s.id} to enter there (RD Entering the table)")
 
 
 def road_flags(ctx, points) -> tuple[bool, ...]:

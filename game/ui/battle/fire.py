@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 
 import pygame
+import pygame_gui
 
 from game import Fire, Pass
 from game.ui.battle.layout import PAL
@@ -17,10 +18,11 @@ class FireMode(Mode):
     """Fire phases: click an enemy stand to target it, then click your stands to add or drop
     attackers; W switches the last one's weapon; Enter fires."""
 
-    def __init__(self, target: str | None = None):
+    def __init__(self, target: str | None = None, attackers: dict[str, str] | None = None):
         self.target = target
         self.attackers: list[str] = []
         self.weapons: dict[str, str] = {}
+        self.preset = dict(attackers or {})  # attacker -> weapon, from a line of the panel
         self.options: dict[str, list[str]] = {}  # attacker -> legal weapons
         self.reasons: dict[str, str] = {}
         self.sights = {}
@@ -44,6 +46,11 @@ class FireMode(Mode):
                     if legal:
                         self.options[s.id] = legal
                     self.sights[s.id] = b.sight(s.id, self.target)
+            for a, w in self.preset.items():  # a line of the panel picked them (#43)
+                if a in self.options and a not in self.attackers:
+                    self.attackers.append(a)
+                    self.weapons[a] = w if w in self.options[a] else self.options[a][0]
+            self.preset = {}
         elif self.shots is None:
             # every legal shot is a whole sight matrix: not in the frame where an action lands
             screen.off_frame(
@@ -69,8 +76,9 @@ class FireMode(Mode):
             elif firers:
                 what = (
                     f"{len(firers)} of your stands can fire at {len(shots)} enemy "
-                    f"stand{'s' if len(shots) > 1 else ''}. Click an enemy stand to make it "
-                    "the target, or pass."
+                    f"stand{'s' if len(shots) > 1 else ''} (outlined: yours green, theirs "
+                    "red). Click a line to aim them, or click an enemy stand to make it the "
+                    "target; or pass.<br>" + self.shot_lines(screen, shots)
                 )
             else:
                 what = "None of your stands can fire at an enemy stand now: pass (P)."
@@ -106,14 +114,48 @@ class FireMode(Mode):
         buttons.append(("Cancel (Esc)", lambda: screen.set_mode(FireMode())))
         screen.set_panel("<br>".join(lines), buttons)
 
+    SHOWN = 6  # lines of shots in the panel; the rest are counted
+
+    def shot_lines(self, screen, shots) -> str:
+        """One line per enemy stand that can be fired at, naming it and your stands that
+        can fire at it; each line is a link that aims them (#43)."""
+        lines = []
+        b = screen.battle
+        for target, setups in sorted(shots.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            by_unit: dict[str, list[str]] = {}  # "Leopard-IIA6 A1, A2" rather than the name twice
+            for fs in setups:
+                by_unit.setdefault(b.stand(fs.attacker).unit_name, []).append(fs.attacker)
+            who = "; ".join(f"{u} {', '.join(ids)}" for u, ids in by_unit.items())
+            lines.append(
+                f"<a href='{target}'>{html.escape(screen.names[target])}: by {html.escape(who)}</a>"
+            )
+        more = len(lines) - self.SHOWN
+        if more > 0:
+            lines = lines[: self.SHOWN] + [f"and {more} more enemy stands"]
+        return "<br>".join(lines)
+
     def on_event(self, screen, ev):
         b = screen.battle
+        if ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED and not self.target:
+            setups = (self.shots or {}).get(ev.link_target)
+            if setups:  # a line of the panel: its target and every stand that can fire at it
+                screen.message = ""
+                return FireMode(ev.link_target, {fs.attacker: fs.weapon for fs in setups})
+            return None
         if is_click(ev):
             s = screen.stand_under(ev.pos)
             if s is None:
                 return None
             if s.side != b.to_act:
+                screen.message = ""
                 return FireMode(s.id)
+            if not self.target:
+                screen.message = (
+                    f"Pick a target first: click an enemy stand, or a line above that names "
+                    f"{screen.names[s.id]}"
+                )
+                self.refresh(screen)
+                return None
             if self.target and s.id in self.options:
                 if s.id in self.attackers:
                     self.attackers.remove(s.id)
@@ -125,6 +167,7 @@ class FireMode(Mode):
                 screen.message = self.reasons.get(s.id, f"{s.id} may not fire at the target")
         elif ev.type == pygame.KEYDOWN:
             if ev.key == pygame.K_ESCAPE:
+                screen.message = ""
                 return FireMode()
             if ev.key == pygame.K_w and self.attackers:
                 last = self.attackers[-1]
@@ -151,6 +194,14 @@ class FireMode(Mode):
 
     def draw(self, screen, surface):
         if not self.target:
+            # the stands of the panel's lines: yours that can fire, theirs that can be hit
+            tv, b = screen.tv, screen.battle
+            for target, setups in (self.shots or {}).items():
+                t = b.stand(target)
+                tv.footprint_outline(surface, t.x, t.y, t.facing_deg, PAL.blocked, 3)
+                for fs in setups:
+                    s = b.stand(fs.attacker)
+                    tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.clear, 3)
             return
         t = screen.battle.stand(self.target)
         tv = screen.tv

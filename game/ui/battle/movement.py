@@ -3,6 +3,7 @@ picking which stand of a group that may move goes next, and plotting that stand'
 
 from __future__ import annotations
 
+import html
 import math
 
 import pygame
@@ -35,7 +36,8 @@ STOPS_EARLY = {
 class AttemptMode(Mode):
     """Movement phase: click one of your stands to pick its battle group (WWII: its movement
     group of this turn, 001 5.0), then try to move it (ordered, or independent once the orders
-    are gone)."""
+    are gone). While groups must still try to enter, each has its button, so a side with no
+    orders left always has a button to press (#43)."""
 
     def __init__(self, group: str | None = None):
         self.group = group
@@ -49,7 +51,8 @@ class AttemptMode(Mode):
         # WWII groups are the movement groups declared this turn (001 5.0), not battle groups
         kind = "movement group" if b.rules.postures else "battle group"
         text = (
-            f"<b>Movement: {screen.side_name(side)}</b><br>Orders left: {orders}. "
+            f"<b>Movement: {screen.side_name(side)}</b><br>Orders left: {orders}"
+            f"{self.why_no_orders(screen) if orders == 0 else ''}. "
             f"Click a stand to pick its {kind}."
         )
         if due:
@@ -80,19 +83,53 @@ class AttemptMode(Mode):
             for a in legal:
                 label = "Ordered move (Enter)" if a.ordered else "Independent, +3 (Enter)"
                 buttons.insert(0, (label, lambda a=a: screen.act(a)))
-            if not legal:
-                text += "<br><i>This group cannot try to move now.</i>"
+            if not legal:  # the engine's reason, with its rule (#43)
+                why = html.escape(b.attempt_problem(side, self.group) or "", quote=False)
+                text += f"<br><i>This group cannot try to move now: {why}.</i>"
+        elif due:  # no group picked: each group that must come on has its button (#43)
+            for a in [a for a in b.legal_actions() if isinstance(a, MoveAttempt)]:
+                if a.group in due and len(buttons) < 4:
+                    how = "ordered move" if a.ordered else "independent, +3"
+                    buttons.append((f"Group {a.group}: {how}", lambda a=a: screen.act(a)))
         screen.set_panel(text, buttons)
+
+    @staticmethod
+    def why_no_orders(screen) -> str:
+        """Why the side to act has no movement orders left: this phase's orders roll (from
+        the battle log) gave none, or they are used; and what it may still do (000 08.02.08,
+        08.02.10)."""
+        b = screen.battle
+        side = b.to_act
+        rolled = next(
+            (e for e in reversed(b.log.events) if e["event"] == "orders" and e["side"] == side),
+            None,
+        )
+        if rolled is not None and rolled["orders"] == 0:
+            why = f" (this phase's orders roll, {rolled['total']}, gave none)"
+        elif rolled is not None:
+            n = rolled["orders"]
+            why = " (this phase's one order is used)" if n == 1 else f" (all {n} are used)"
+        else:
+            why = ""
+        return (
+            f"{why}: each group that has not moved may still try once, independently, at +3 "
+            "(000 08.02.10)"
+        )
 
     def on_event(self, screen, ev):
         if is_click(ev):
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and s.side == screen.battle.to_act and s.posture == "firing":
-                screen.message = f"{screen.names[s.id]} is in the firing posture this turn"
+                screen.message = (
+                    f"{screen.names[s.id]} is in the firing posture this turn: it fires, it "
+                    "does not move (001 8.1.2)"
+                )
                 return AttemptMode()
             if s and s.side == screen.battle.to_act:
+                screen.message = ""
                 return AttemptMode(s.group)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
+            screen.message = ""
             return AttemptMode()
         return None
 
@@ -114,8 +151,14 @@ class AttemptMode(Mode):
                     screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
 
 
+SPOT_WORDS = ("behind", "left of", "right of", "in front of")  # the engine's spots 0-3
+SPOT_SHORT = ("behind", "left", "right", "in front")
+UNLOAD = (90, 225, 235)  # a free spot beside a carrier, where a rider may be set down
+
+
 class PickMoverMode(Mode):
-    """A movement attempt succeeded: click one of the group's stands to plot its move."""
+    """A movement attempt succeeded: click one of the group's stands to plot its move, or a
+    free spot outlined beside a carrier to set its rider down there (#43)."""
 
     def enter(self, screen):
         b = screen.battle
@@ -133,24 +176,94 @@ class PickMoverMode(Mode):
         for a in legal:
             if isinstance(a, Unload):
                 unloads.setdefault((a.carrier, a.stand), a)  # the first free spot: behind
-        if mounts or unloads:
+        self.spots = self.unload_spots(screen) if b.rules.full_game else []
+        if mounts or self.spots:
             text += (
                 "<br>A carrier that loads or unloads moves at most half its allowance this "
                 "phase; troops get out before or after its move, beside it."
             )
+        text += self.spots_text(screen)
         for a in mounts:
             buttons.insert(0, (f"Board {a.stand} into {a.carrier}", lambda a=a: screen.act(a)))
         for (carrier, stand), a in unloads.items():
-            where = ("behind", "left of", "right of", "in front of")[a.spot]
+            if len(buttons) >= 4:  # two rows: the rest are clicked on the table
+                break
+            where = SPOT_WORDS[a.spot]
             buttons.insert(0, (f"Set {stand} down {where} {carrier}", lambda a=a: screen.act(a)))
         screen.set_panel(text, buttons)
+
+    @staticmethod
+    def unload_spots(screen) -> list[tuple[str, str, int, tuple[float, float], str | None]]:
+        """For each carrier of the moving group with a rider aboard: its first rider (by
+        id) and each spot beside it, as (carrier, rider, spot, centre, why not or None),
+        from the engine (rules-decisions "Transport")."""
+        b = screen.battle
+        out = []
+        for cid in b.state.moving.stands:
+            aboard = sorted(
+                s.id for s in b.state.stands.values() if s.carried_by == cid and not s.eliminated
+            )
+            if aboard and b.stand(cid).on_table:  # one still to enter: nothing to say yet
+                out += [
+                    (cid, aboard[0], k, xy, why) for k, xy, why in b.unload_spots(cid, aboard[0])
+                ]
+        return out
+
+    def spots_text(self, screen) -> str:
+        """The panel's lines on setting riders down: per carrier, the spots outlined on the
+        table, and the engine's reason for each spot refused."""
+        out = ""
+        for cid in dict.fromkeys(c for c, *_ in self.spots):
+            mine = [x for x in self.spots if x[0] == cid]
+            free = [SPOT_SHORT[k] for _, _, k, _, why in mine if why is None]
+            line = f"{screen.names[mine[0][1]]} aboard {cid}: "
+            if free:
+                line += f"click an outlined spot ({', '.join(free)}) to set it down there"
+                no = [f"{SPOT_SHORT[k]}: {why}" for _, _, k, _, why in mine if why]
+                line += f"; not {'; '.join(no)}" if no else ""
+            else:  # one reason for them all, or each spot's
+                line += "it may not be set down now: " + "; ".join(
+                    dict.fromkeys(why for *_, why in mine)
+                )
+            out += "<br>" + html.escape(line, quote=False) + "."
+        return out
+
+    def spot_under(self, screen, pos) -> tuple | None:
+        """The free spot beside a carrier under a pixel: within its 1" square, or 6 px of
+        its centre at any zoom (#43)."""
+        b = screen.battle
+        x, y = screen.tv.to_table(pos)
+        for cid, rider, k, (sx, sy), why in getattr(self, "spots", []):
+            if why is not None:
+                continue
+            c = b.stand(cid)
+            a = math.radians(c.facing_deg)
+            fwd = (x - sx) * math.cos(a) + (y - sy) * math.sin(a)
+            side = -(x - sx) * math.sin(a) + (y - sy) * math.cos(a)
+            near = math.dist(screen.tv.to_px(sx, sy), pos) <= 6
+            if near or (abs(fwd) <= 0.5 and abs(side) <= 0.5):
+                return cid, rider, k
+        return None
 
     def on_event(self, screen, ev):
         if is_click(ev):
             b = screen.battle
+            spot = self.spot_under(screen, ev.pos)
+            if spot is not None:
+                screen.act(Unload(b.to_act, *spot))
+                return None
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and b.state.moving and s.id in b.state.moving.stands and not s.moved:
+                screen.message = ""
                 return PlotMode(s.id)
+            if s and s.side == b.to_act:
+                screen.message = (
+                    f"{screen.names[s.id]} has moved this phase (000 08.03.01)"
+                    if s.moved
+                    else f"{screen.names[s.id]} is not one of the stands that may move now: "
+                    f"group {b.state.moving.group} is moving (000 08.03)"
+                )
+                self.enter(screen)
         return None
 
     def draw(self, screen, surface):
@@ -159,6 +272,10 @@ class PickMoverMode(Mode):
             s = b.stand(i)
             if not s.moved:
                 screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
+        for cid, _, _, (x, y), why in getattr(self, "spots", []):
+            if why is None:  # a free spot beside a carrier: click to set its rider down
+                facing = b.stand(cid).facing_deg
+                screen.tv.footprint_outline(surface, x, y, facing, UNLOAD, 2)
 
 
 THREAT = [(240, 220, 40), (240, 150, 30), (220, 40, 40)]  # 1, 2, 3+ firers
@@ -179,6 +296,7 @@ class PlotMode(Mode):
         self.walk = None
         self.nerve: tuple[str, float] | None = None
         self.contact: str | None = None  # the enemy stand the move ends in contact with
+        self.entry: tuple[float, float] | None = None  # where an entering stand would come on
 
     def enter(self, screen):
         s = screen.battle.stand(self.stand)
@@ -191,8 +309,9 @@ class PlotMode(Mode):
         return screen.battle.entry_point(self.stand, x, y)
 
     def path(self) -> list[tuple[float, float]]:
-        """The plotted path, with the cursor as its last point."""
-        pts = list(self.points)
+        """The plotted path, with the cursor as its last point (a stand still to enter: from
+        the point of its edge nearest the cursor)."""
+        pts = list(self.points) or ([self.entry] if self.entry and self.cursor else [])
         if self.cursor and pts and math.dist(self.cursor, pts[-1]) > 1e-6:
             pts.append(self.cursor)
         return pts
@@ -233,10 +352,11 @@ class PlotMode(Mode):
                 else []
             )
         mp = b.movement_points(self.stand)
-        if not self.points:
+        if not self.points:  # #43: the first click plots its move, not only where it enters
             text = (
-                f"<b>{screen.names[self.stand]} enters</b><br>Click on your "
-                f"{b.side_spec[s.side].entry_edge} edge where it comes on."
+                f"<b>{screen.names[self.stand]} enters</b><br>Click where it goes: it comes "
+                f"on at the nearest point of your {b.side_spec[s.side].entry_edge} edge. To "
+                "come on elsewhere, click on the edge first."
             )
         else:
             w = self.walk
@@ -275,9 +395,15 @@ class PlotMode(Mode):
             text,
             [
                 ("Move (Enter)", lambda: screen.set_mode(self.confirm(screen))),
-                ("Cancel (Esc)", lambda: screen.set_mode(PickMoverMode())),
+                ("Cancel (Esc)", lambda: screen.set_mode(self.cancel(screen))),
             ],
         )
+
+    def cancel(self, screen) -> Mode:
+        """Esc or Cancel: back to picking a stand, and a refusal of this move goes too (a
+        stale "must drive onto the table" stayed, #43)."""
+        screen.message = ""
+        return PickMoverMode()
 
     def contact_text(self, screen) -> str:
         """Where the walk ends on another stand (it will be walked back until it fits), or in
@@ -300,8 +426,12 @@ class PlotMode(Mode):
             return ""
         odds = b.assault_preview(self.stand, ex, ey, facing, enemy)
         name = screen.names.get(enemy, enemy)
-        if odds is None:
-            return f"<br>Ends in base contact with {name}, but could not close-assault it."
+        if odds is None:  # the engine's reason, with its rule (#43)
+            why = b.assault_problem(self.stand, enemy, at=(ex, ey, facing))
+            return (
+                f"<br><font color='#c02020'>Ends in base contact with {name}, but could not "
+                f"close-assault it: {html.escape(why or '', quote=False)}.</font>"
+            )
         return (
             f"<br><font color='#2050a0'>Ends in base contact with {name}: when the group's "
             f"moves are over you may close-assault it (this stand alone: "
@@ -347,6 +477,9 @@ class PlotMode(Mode):
             if ev.buttons[2] and self.points:  # right drag: facing
                 ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
                 self.facing = heading_deg(ex, ey, x, y) % 360
+            elif not self.points:  # a stand still to enter: where it would come on
+                self.cursor = (x, y)
+                self.entry = self.start_of_entry(screen, x, y)
             elif self.points:
                 self.cursor = (x, y)
                 if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
@@ -367,7 +500,14 @@ class PlotMode(Mode):
                 self.facing = facing
                 self.contact = enemy.id
             elif not self.points:
-                self.points = [self.start_of_entry(screen, x, y)]
+                # it comes on at the edge point nearest the click and drives to the click,
+                # as the tape is laid from the edge; a click on the edge only sets where
+                entry = self.start_of_entry(screen, x, y)
+                self.points = [entry]
+                if math.dist(entry, (x, y)) >= STEP_IN:
+                    self.points.append(
+                        (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
+                    )
             else:
                 self.points.append(
                     (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
@@ -380,7 +520,7 @@ class PlotMode(Mode):
             self.dragging = False
         elif ev.type == pygame.KEYDOWN:
             if ev.key == pygame.K_ESCAPE:
-                return PickMoverMode()
+                return self.cancel(screen)
             if ev.key == pygame.K_BACKSPACE and self.points:
                 s = b.stand(self.stand)
                 if len(self.points) > 1 or not s.on_table:
@@ -394,7 +534,7 @@ class PlotMode(Mode):
 
     def confirm(self, screen):
         if not self.points:
-            screen.message = "click on your edge first"
+            screen.message = "click where it goes first: it comes on from your edge"
             return None
         b = screen.battle
         screen.act(Move(b.to_act, self.stand, tuple(self.points), self.end_facing()))

@@ -11,6 +11,8 @@ from game import CoveringFire, EndCoveringFire, LetPass, OpportunityFire
 from game.ui.battle.layout import PAL
 from game.ui.modes import Mode, is_click
 
+POINT_MIN_PX = 6  # a point offered for opportunity fire: 12 px across at any zoom (#43)
+
 
 class OpportunityMode(Mode):
     """The enemy has declared a move: pick a point along its path and the stands that fire
@@ -51,19 +53,28 @@ class OpportunityMode(Mode):
         pm = b.state.pending
         if is_click(ev):
             s = screen.stand_under(ev.pos)
-            if s and self.step is not None and s.side == b.to_act:
+            if s and s.side == b.to_act:
+                if self.step is None:
+                    screen.message = "Click a marked point of its path first"
+                    self.refresh(screen)
+                    return None
                 allowed = dict(pm.offer[self.step])
                 if s.id in allowed:
+                    screen.message = ""
                     if s.id in self.firers:
                         self.firers.remove(s.id)
                     else:
                         self.firers.append(s.id)
                         self.weapons[s.id] = allowed[s.id]
-                    self.refresh(screen)
-                    return None
-            x, y = screen.tv.to_table(ev.pos)
-            best = min(pm.offer, key=lambda k: math.dist(pm.points[k], (x, y)), default=None)
-            if best is not None and math.dist(pm.points[best], (x, y)) <= 0.75:
+                else:  # the engine's reason, with its rule (#43)
+                    fs = b.odds([s.id], pm.stand, step=self.step)["setups"][0]
+                    why = fs.reason or "it is not offered a shot there"
+                    screen.message = f"{screen.names[s.id]} may not fire there: {why}"
+                self.refresh(screen)
+                return None
+            best = self.point_under(screen, ev.pos)
+            if best is not None:
+                screen.message = ""
                 self.step = best
                 self.firers = [f for f, _ in pm.offer[best]]
                 self.weapons = dict(pm.offer[best])
@@ -71,6 +82,23 @@ class OpportunityMode(Mode):
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_l:
             screen.act(LetPass(b.to_act))
         return None
+
+    @staticmethod
+    def point_radius(screen, firers: int) -> int:
+        """The radius (px) a point of the path offered for opportunity fire is drawn with:
+        at least 6 (a 12 px target at any zoom, #43), larger where more stands may fire."""
+        return max(POINT_MIN_PX, 2 + firers)
+
+    def point_under(self, screen, pos) -> int | None:
+        """The step of the offered point nearest a pixel, if the pixel is within 0.75" of it
+        or on its drawn dot (at least 6 px, whatever the zoom; #43)."""
+        pm = screen.battle.state.pending
+        tv = screen.tv
+        best = min(pm.offer, key=lambda k: math.dist(tv.to_px(*pm.points[k]), pos), default=None)
+        if best is None:
+            return None
+        reach = max(0.75 * tv.view.scale, self.point_radius(screen, len(pm.offer[best])))
+        return best if math.dist(tv.to_px(*pm.points[best]), pos) <= reach else None
 
     def confirm(self, screen):
         if self.step is None or not self.firers:
@@ -92,9 +120,11 @@ class OpportunityMode(Mode):
         tv.polyline(surface, pm.points, PAL.sees, 3)
         for k, firers in pm.offer.items():
             x, y = pm.points[k]
-            r = 2 + len(firers)
+            r = self.point_radius(screen, len(firers))
             colour = PAL.blocked if k == self.step else PAL.sees
-            pygame.draw.circle(surface, colour, [int(v) for v in tv.to_px(x, y)], r)
+            centre = [int(v) for v in tv.to_px(x, y)]
+            pygame.draw.circle(surface, colour, centre, r)
+            pygame.draw.circle(surface, (40, 40, 40), centre, r, 1)  # apart where they crowd
         if self.step is not None:
             x, y = pm.points[self.step]
             tv.footprint_outline(surface, x, y, pm.headings[self.step], PAL.blocked, 3)

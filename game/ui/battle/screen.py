@@ -182,14 +182,14 @@ class BattleScreen(
 
     def set_panel(self, text: str, buttons: list[tuple[str, callable]]) -> None:
         """The panel's text and its buttons (replacing the old ones)."""
-        if self.last_result:
-            text = f"<b>Last attack</b><br>{'<br>'.join(self.last_result)}<br><br>" + text
         if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
             text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
+        if self.last_result:  # last, so a move's plot stays in view above it (#43)
+            text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.last_result)}"
         if text != self._panel_text:
             self._panel_text = text
             self._panel_dirty = True
