@@ -159,6 +159,7 @@ def scene_plot(app, sc, n: int) -> list[float]:
     b = to_movement(sc)
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     s = b.stand(b.state.moving.stands[0])
     mode = PlotMode(s.id)
     screen.set_mode(mode)
@@ -179,6 +180,7 @@ def scene_hover(app, sc, n: int) -> list[float]:
     b.apply(Pass("B"))
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     r = screen.tv.rect
     times = []
     for i in range(n):
@@ -196,6 +198,7 @@ def scene_pan(app, sc, n: int, from_scratch: bool) -> list[float]:
     b.apply(Pass("B"))
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     c = screen.tv.rect.center
     screen.tv.zoom_at(3.0, c)
     screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=c, button=2))
@@ -215,6 +218,7 @@ def scene_idle(app, sc, n: int) -> list[float]:
     b = Battle(sc, 1)
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     return [frame(app, screen) for _ in range(n)]
 
 
@@ -224,6 +228,7 @@ def scene_actions(app, sc, seed: int = 3) -> tuple[dict[int, list[float]], list[
     b = Battle(sc, seed)
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     players = {side: RandomPlayer(seed * 2 + 1 + i) for i, side in enumerate(b.sides)}
     by_turn: dict[int, list[float]] = {}
     pygame.event.clear()
@@ -262,6 +267,7 @@ def scene_shipped(app, sc, autosave: str, seed: int = 3) -> dict:
 
     screen = BattleScreen(app, b)
     app.show(screen)
+    screen.tv.fit()  # the whole map in view (a battle opens zoomed to 20 px stands: #43)
     players = {side: RandomPlayer(seed * 2 + 1 + i) for i, side in enumerate(b.sides)}
     landing, after = [], []
     pygame.event.clear()

@@ -200,7 +200,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         why = {
             "opportunity_fire": ", stopped by opportunity fire",
             "cohesion": ", fails to go on",
-            "overlap": ", walked back to fit",
+            "overlap": ", stopping short so as not to overlap another stand",
             "mp": "",
             "enemy": ", stopped by an enemy stand",
         }.get(ev["stopped_by"] or "", "")

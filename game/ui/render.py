@@ -49,6 +49,9 @@ ROAD_STYLE = {
 HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
 GRID_COLOUR = (0, 0, 0, 40)
 INK = colours.INK
+LEAST_FONT = 16
+"""The least size given to pygame's own font for text a player reads: it draws letters 0.69
+of the size asked, so 16 makes 11-pixel letters (#43: hill levels and the scale bar were 9)."""
 
 _FONTS: dict[int, pygame.font.Font] = {}
 _TABLE_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -144,7 +147,7 @@ def draw_table(
     label, areas by type, roads by class, a 6" grid, and a scale bar. When ``surface`` has a
     clip rectangle (a strip uncovered by panning), only the features that reach into it are
     drawn."""
-    font = font or _default_font(max(14, int(view.scale * 0.9)))
+    font = font or _default_font(max(LEAST_FONT, int(view.scale * 0.9)))
     parts = _parts(table)
     clip = surface.get_clip()
     (cx0, cy1), (cx1, cy0) = (
@@ -303,7 +306,7 @@ def draw_stand(
     if symbol is not None:
         _draw_symbol(surface, view, pose, symbol)
     if label:
-        font = font or pygame.font.Font(None, max(12, int(view.scale * 0.7)))
+        font = font or _default_font(max(LEAST_FONT, int(view.scale * 0.7)))
         text = font.render(label, True, (255, 255, 255))
         surface.blit(text, text.get_rect(center=view.to_px(pose.x, pose.y - 0.22)))
 
@@ -326,7 +329,7 @@ def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
     point on the edge)."""
     draw_table(surface, scenario.table, view)
     sides = [s.id for s in scenario.spec.sides]
-    font = pygame.font.Font(None, max(12, int(view.scale * 0.7)))
+    font = _default_font(max(LEAST_FONT, int(view.scale * 0.7)))
     for st in scenario.spec.stands:
         if st.carried_by is not None:
             continue  # aboard its carrier

@@ -14,6 +14,7 @@ from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
 MIN_SCALE, MAX_SCALE = 4.0, 160.0
+LEAST_LABEL = 16  # pygame's own font at this size: 11-pixel letters, the least text (#43)
 
 
 def uncovered(rect: pygame.Rect, dx: int, dy: int) -> list[pygame.Rect]:
@@ -54,6 +55,33 @@ class TableView:
         """Fit the whole table in the view."""
         self.view = View.fit(self.table.width, self.table.depth, self.rect)
 
+    def look_at(self, box: tuple[float, float, float, float], least_px: float) -> None:
+        """The opening view (#43): the table at ``least_px`` pixels an inch at least (so a
+        1" stand is that many pixels wide), or fitted whole when that is larger, centred on
+        ``box`` (x0, y0, x1, y1 inches: the stands to look at) but kept over the table: no
+        more cloth-coloured border beyond an edge than the fitted view leaves, unless the
+        table is smaller than the view that way, then it is centred."""
+        fit = View.fit(self.table.width, self.table.depth, self.rect)
+        scale = min(MAX_SCALE, float(least_px))
+        if fit.scale >= scale:
+            self.view = fit
+            return
+        margin = 24  # View.fit's border (pixels)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        origin = []
+        for centre, lo, span, size in (
+            (cx, self.rect.x, self.rect.w, self.table.width),
+            (self.table.depth - cy, self.rect.y, self.rect.h, self.table.depth),
+        ):
+            extent = size * scale
+            if extent + 2 * margin <= span:  # it fits this way: centred
+                o = lo + (span - extent) / 2
+            else:
+                o = lo + span / 2 - centre * scale
+                o = min(lo + margin, max(lo + span - margin - extent, o))
+            origin.append(round(o))
+        self.view = View(scale, (origin[0], origin[1]), self.table.depth)
+
     def resize(self, rect: pygame.Rect) -> None:
         """The window changed: keep the table fitted in the new area."""
         self.rect = pygame.Rect(rect)
@@ -83,8 +111,10 @@ class TableView:
     # ---------------------------------------------------------------- drawing
 
     def font(self) -> pygame.font.Font:
-        """A label font sized to the zoom."""
-        size = int(max(11, min(28, self.view.scale * 0.55)) * UI["scale"])
+        """A label font sized to the zoom and the settings' label size, never smaller than
+        :data:`LEAST_LABEL` (pygame's own font at 16 draws 11-pixel letters: #43, the
+        stands' ids and markers were 7-9 px at 1280x800)."""
+        size = max(LEAST_LABEL, int(min(28, self.view.scale * 0.55) * UI["scale"]))
         if size != self._font_size:
             self._font = pygame.font.Font(None, size)
             self._font_size = size

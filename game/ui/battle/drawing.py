@@ -9,13 +9,37 @@ import math
 import pygame
 
 from game import StandPose, heading_deg
-from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT
+from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT, STAND_PX
 from game.ui.logtext import PHASE_NAMES
 from game.ui.render import INK, SIDE_COLOURS, draw_stand, unit_symbol
 
 
 class DrawingMixin:
     """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
+
+    def group_label(self, side: str, group: str) -> str:
+        """A battle group's name on the screen, with its side's: "Germany group M1" (#43:
+        both sides' first WWII movement group is M1). Display only: the battle log keeps
+        the engine's group ids."""
+        return f"{self.short_name(side)} group {group}"
+
+    def look_at_the_action(self) -> None:
+        """The view a battle opens with (and gets after the window is resized): the table
+        zoomed so a stand is at least :data:`STAND_PX` pixels, centred on the stands of the
+        side the player commands (the side the AI does not play; in a two-player battle the
+        side to act), those on the table and those waiting at their entry points. F fits
+        the whole table, the wheel zooms out (#43: at 1280x800 the fitted 60"x36" table
+        showed 14 px stands)."""
+        b = self.battle
+        humans = [s for s in b.sides if s not in self.ai]
+        side = b.to_act if b.to_act in humans or len(humans) != 1 else humans[0]
+        live = [s for s in b.state.stands.values() if not s.eliminated and s.carried_by is None]
+        mine = [s for s in live if s.side == side] or live
+        if not mine:
+            self.tv.fit()
+            return
+        xs, ys = [s.x for s in mine], [s.y for s in mine]
+        self.tv.look_at((min(xs), min(ys), max(xs), max(ys)), STAND_PX)
 
     def outline_group(self, surface, stand_id: str) -> None:
         """Outline every stand of a stand's battle group."""

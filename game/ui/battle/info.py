@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.ui.battle.layout import BANNER_H, PANEL_W
+from game.ui.logview import FONT_FILE as LOG_FONT_FILE
 from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS, wrap_text
 from game.ui.table_view import UI
 
@@ -36,8 +38,17 @@ class InfoMixin:
     """The battle screen's briefing, unit cards, terrain legend and victory tracker."""
 
     show_briefing = False
-    show_legend = True
     card: str | None = None
+
+    @property
+    def show_legend(self) -> bool:
+        """Whether the terrain legend is shown (T): yes until the player hides it; kept in
+        the battle's ``meta`` so that a save or the autosave brings the choice back (#43)."""
+        return self.battle.meta.get("show_legend", True) is not False
+
+    @show_legend.setter
+    def show_legend(self, on: bool) -> None:
+        self.battle.meta["show_legend"] = bool(on)
 
     def victory_text(self) -> str:
         """The banner's tracker: each side's kills against the kills it needs to win."""
@@ -93,7 +104,9 @@ class InfoMixin:
             if s.carried_by:
                 lines.append(f"riding in {s.carried_by}")
             if u.house:
-                lines.append("house values (not GHQ's): see docs/rules.md")
+                lines.append(
+                    "values set by this game (the printed rules give none): see docs/rules.md"
+                )
         elif hasattr(u, "cannon_attack"):
             lines.append(f'cannon: attack {u.cannon_attack}, range {u.cannon_range}"')
         else:
@@ -116,7 +129,7 @@ class InfoMixin:
         if s.movement_marker:
             marks.append("moved this turn")
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
-        group = f"group {s.group}" if s.group else "no group"
+        group = self.group_label(s.side, s.group) if s.group else "no group"
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
         done = []
         if s.fire_attempts:
@@ -143,7 +156,7 @@ class InfoMixin:
             out.append((ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0], names.get(kind, kind)))
         for level in sorted({h.level for h in b.table.hills}):
             colour = HILL_COLOURS[min(level - 1, len(HILL_COLOURS) - 1)]
-            out.append((colour, f'hill, level {level} (1" slope band, hilltop inside)'))
+            out.append((colour, f'Hill, level {level} (1" slope, lighter crest)'))
         return out
 
     def _font(self, size: int) -> pygame.font.Font:
@@ -153,43 +166,96 @@ class InfoMixin:
             cache[size] = pygame.font.Font(None, size)
         return cache[size]
 
-    LEGEND_ROWS = 5  # the legend's rows at most: more entries go into further columns
+    LEGEND_FONT_PX = 13  # the panel's text size (theme.json's text box)
+    LEGEND_STEP_PX = 19  # one row of swatches
+    LOG_LEAST_PX = 100  # the log keeps at least this height: a shorter window hides the key
 
-    def _draw_legend(self, surface, rect, font, entries) -> None:
-        """The terrain legend in the table view's bottom-right corner (the scale bar is under
-        its left corner), above the hover line, on a see-through card: at most
-        :attr:`LEGEND_ROWS` rows, further entries in columns to the left, so a table with many
-        kinds of ground (the full game's wire, minefields, positions) keeps its middle clear."""
-        step = int(18 * UI["scale"])
-        imgs = [(colour, font.render(name, True, INK)) for colour, name in entries]
-        cols = -(-len(imgs) // self.LEGEND_ROWS)
-        rows = -(-len(imgs) // cols)
-        columns = [imgs[c * rows : (c + 1) * rows] for c in range(cols)]
-        widths = [max(img.get_width() for _, img in col) + 30 for col in columns]
-        w, h = sum(widths) + 4 * (cols - 1), step * rows
-        x0 = rect.right - 8 - w
-        y0 = rect.bottom - int(36 * UI["scale"]) - h  # above the hover line
-        card = pygame.Surface((w, h + 4), pygame.SRCALPHA)
-        card.fill((*CARD_BG[:3], 200))
-        surface.blit(card, (x0, y0 - 2))
-        x = x0
-        for col, wdt in zip(columns, widths, strict=True):
-            y = y0
-            for colour, img in col:
-                pygame.draw.rect(surface, colour, pygame.Rect(x + 4, y + 1, 12, 12))
-                pygame.draw.rect(surface, INK, pygame.Rect(x + 4, y + 1, 12, 12), 1)
-                surface.blit(img, (x + 22, y))
-                y += step
-            x += wdt + 4
+    def _legend_font(self) -> pygame.font.Font:
+        font = self.__dict__.get("_legend_font_obj")
+        if font is None:
+            font = pygame.font.Font(str(LOG_FONT_FILE), self.LEGEND_FONT_PX)
+            self.__dict__["_legend_font_obj"] = font
+        return font
+
+    def _legend_card(self, width: int) -> pygame.Surface | None:
+        """The legend drawn once, ``width`` pixels wide: a swatch and the terrain's name in
+        words for each kind of ground on this table, in rows, a row full when the next name
+        would run past its end; None for a table with no terrain. Kept until the width or
+        the table's features change."""
+        t = self.battle.table
+        key = (width, id(t), len(t.areas), len(t.roads), len(t.hills))
+        kept = self.__dict__.get("_legend_kept")
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        font = self._legend_font()
+        rows: list[list] = [[]]
+        x = 0
+        for colour, name in self.legend_entries():
+            img = font.render(name, True, INK)
+            need = 18 + img.get_width()
+            if rows[-1] and x + need > width - 16:
+                rows.append([])
+                x = 0
+            rows[-1].append((colour, img, x))
+            x += need + 14
+        rows = [r for r in rows if r]
+        card = None
+        if rows:
+            step = self.LEGEND_STEP_PX
+            card = pygame.Surface((width, 10 + step * len(rows)))
+            card.fill(CARD_BG)
+            pygame.draw.rect(card, (154, 154, 138), card.get_rect(), 1)
+            for k, row in enumerate(rows):
+                y = 5 + k * step
+                for colour, img, x in row:
+                    swatch = pygame.Rect(8 + x, y + (step - 12) // 2, 12, 12)
+                    pygame.draw.rect(card, colour, swatch)
+                    pygame.draw.rect(card, INK, swatch, 1)
+                    card.blit(img, (swatch.right + 6, y + (step - img.get_height()) // 2))
+        self.__dict__["_legend_kept"] = (key, card)
+        return card
+
+    def legend_rect(self, size=None) -> pygame.Rect | None:
+        """Where the terrain legend sits (pixels): in the side panel, under the panel's
+        buttons and above the battle log, never over the table (#43: it covered a corner of
+        it); None when it is hidden (T), the table has no terrain, or the window is too short
+        to keep :attr:`LOG_LEAST_PX` of log under it."""
+        w, h = size or self.app.size
+        if not self.show_legend:
+            return None
+        card = self._legend_card(PANEL_W - 12)
+        if card is None:
+            return None
+        rect = pygame.Rect((w - PANEL_W + 6, BANNER_H + 392), card.get_size())
+        if h - 6 - (rect.bottom + 6) < self.LOG_LEAST_PX:
+            return None
+        return rect
+
+    def log_rect(self, size=None) -> pygame.Rect:
+        """Where the battle log sits (pixels): the rest of the side panel under the terrain
+        legend (under the buttons when the legend is hidden)."""
+        w, h = size or self.app.size
+        legend = self.legend_rect((w, h))
+        top = legend.bottom + 6 if legend is not None else BANNER_H + 392
+        return pygame.Rect(w - PANEL_W + 6, top, PANEL_W - 12, h - 6 - top)
+
+    def toggle_legend(self) -> None:
+        """Show or hide the terrain legend (T); the log takes or gives back its room. The
+        choice is kept in the battle's saves (``meta["show_legend"]``), so a resumed battle
+        shows the legend as the player left it (#43)."""
+        self.show_legend = not self.show_legend
+        self.log_view.resize(self.log_rect())
+
+    def _draw_legend(self, surface) -> None:
+        """The terrain legend in the side panel (:meth:`legend_rect`)."""
+        rect = self.legend_rect()
+        if rect is not None:
+            surface.blit(self._legend_card(rect.w), rect.topleft)
 
     def _draw_info(self, surface) -> None:
-        """The legend, the unit card and the briefing, over the table."""
+        """The unit card and the briefing, over the table (the legend is in the panel)."""
         rect = self.tv.rect
         font = self._font(20)
-        if self.show_legend:
-            entries = self.legend_entries()
-            if entries:
-                self._draw_legend(surface, rect, font, entries)
         if self.card and self.card in self.battle.state.stands:
             _box(
                 surface,

@@ -26,7 +26,7 @@ class KeysMixin:
             self.show_briefing = not self.show_briefing
             return True
         if k == pygame.K_t:
-            self.show_legend = not self.show_legend
+            self.toggle_legend()
             return True
         if k == pygame.K_m:
             self.ruler_on, self.ruler = not self.ruler_on, None

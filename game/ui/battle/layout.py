@@ -6,16 +6,18 @@ from game.ui.colours import PAL  # the sight lines' colours, set by the settings
 
 BANNER_H = 44
 PANEL_W = 360
+STAND_PX = 20  # a stand's least size in the opening view (pixels an inch; #43)
 GREEN, RED, AMBER = PAL.clear, PAL.blocked, PAL.sees  # the standard palette, for tests
 SELECT, GROUP = (255, 255, 255), (255, 230, 80)
 HELP_TEXT = [
-    "Mouse wheel: zoom at the cursor     drag (or arrow keys): pan     F: fit the table",
+    "Mouse wheel: zoom at the cursor     drag (or arrow keys): pan     F: fit the whole table",
     "Left click: pick a stand, a target, a waypoint     Right drag: set the facing",
     "Enter: confirm (attack, move attempt, move)     Esc: cancel     Backspace: undo waypoint",
     "Q / E: turn the plotted facing by 15 degrees     W: switch an attacker's weapon",
     "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
     "X: show the AI's last decision (its three best options and their scores)",
-    "B: the briefing and how to win     T: terrain legend     right-click a stand: its unit card",
+    "B: the briefing and how to win     T: show or hide the terrain legend (in the side panel)",
+    "Right-click a stand: its unit card",
     "M: the ruler: drag from a stand or a point for the distance, range band and line of sight",
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
     "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture; red dot: fired",

@@ -79,7 +79,7 @@ class AttemptMode(Mode):
                 for s in b.state.stands.values()
                 if s.side == side and s.group == self.group and not s.eliminated
             ]
-            text += f"<br><b>Group {self.group}</b>: {', '.join(members)}"
+            text += f"<br><b>{screen.group_label(side, self.group)}</b>: {', '.join(members)}"
             for a in legal:
                 label = "Ordered move (Enter)" if a.ordered else "Independent, +3 (Enter)"
                 buttons.insert(0, (label, lambda a=a: screen.act(a)))
@@ -165,8 +165,9 @@ class PickMoverMode(Mode):
         mg = b.state.moving
         left = [i for i in mg.stands if not b.stand(i).moved]
         text = (
-            f"<b>Group {mg.group} may move</b><br>Stands: {', '.join(left) or 'none left'}. "
-            "Click one to plot its move; off-table stands enter from your edge."
+            f"<b>{screen.group_label(mg.side, mg.group)} may move</b><br>Stands: "
+            f"{', '.join(left) or 'none left'}. Click one to plot its move; off-table stands "
+            "enter from your edge."
         )
         buttons = [("End moves", lambda: screen.act(EndMoves(mg.side)))]
         # full games: boarding and setting down riders (rules-decisions "Transport")
@@ -417,9 +418,9 @@ class PlotMode(Mode):
         facing = self.end_facing()
         if not b.room_at(ex, ey, facing, ignore=self.stand):
             return (
-                "<br><font color='#c02020'>It would end on another stand: it will be walked "
-                'back 0.5" at a time until it fits. To overrun, drive past it; to stop against '
-                "it, click on it.</font>"
+                "<br><font color='#c02020'>It would end on another stand: it will stop short, "
+                '0.5" at a time back along its path, where it fits. To overrun, drive past it; '
+                "to stop against it, click on it.</font>"
             )
         enemy = getattr(self, "contact", None)
         if enemy is None or math.dist((ex, ey), self.points[-1]) > 0.01:

@@ -117,6 +117,7 @@ class BattleScreen(
         self._hover_surf = None
         self.init_off_frame()
         self.tv = TableView(battle.table, self.table_rect(app.size))
+        self.look_at_the_action()  # zoomed to readable stands (drawing.py, #43)
 
     # ---------------------------------------------------------------- layout and widgets
 
@@ -144,7 +145,7 @@ class BattleScreen(
         self.save_button = UIButton(pygame.Rect(w - 244, 6, 110, 32), "Save (Ctrl+S)", m)
         self.menu_button = UIButton(pygame.Rect(w - 128, 6, 118, 32), "Menu", m)
         self.panel = UITextBox("", pygame.Rect(w - PANEL_W + 6, BANNER_H + 6, PANEL_W - 12, 300), m)
-        log_rect = pygame.Rect(w - PANEL_W + 6, BANNER_H + 392, PANEL_W - 12, h - BANNER_H - 398)
+        log_rect = self.log_rect((w, h))  # under the terrain legend (info.py)
         if getattr(self, "log_view", None) is None:  # kept through a resize, lines and all
             self.log_view = LogView(log_rect)
             self._log_seen = 0
@@ -173,6 +174,7 @@ class BattleScreen(
         """Lay the screen out again for a new window size."""
         self.app.manager.clear_and_reset()
         self.tv.resize(self.table_rect(size))
+        self.look_at_the_action()
         self._build()
         self.mode.enter(self)
 
@@ -544,5 +546,6 @@ class BattleScreen(
         if self.help:
             self._draw_help(surface)
         surface.set_clip(clip)
+        self._draw_legend(surface)
         self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)

@@ -19,15 +19,21 @@ class SetupMode(Mode):
         self.selected: str | None = None
 
     def enter(self, screen):
+        """The set-up's instructions first, where the player looks (#43: they sat under a
+        long briefing, out of sight), then the scenario's briefing."""
         side = screen.battle.to_act
         spec = screen.battle.scenario.spec
         brief = ""
         if spec.description.strip():  # the scenario's briefing, written in the map editor
-            brief = f"<b>{html.escape(spec.title)}</b><br>{html.escape(spec.description)}<br><br>"
+            brief = (
+                f"<br><br><b>{html.escape(spec.title)}</b><br>{html.escape(spec.description)}"
+                "<br><i>B shows the briefing and how to win.</i>"
+            )
         screen.set_panel(
-            f"{brief}<b>Set-up: {screen.side_name(side)}</b><br>Battle groups may change now and "
-            "never again (000 08.01.01). Click one of your stands and press a digit 1-9 to put "
-            "it in that group. Press <b>Ready</b> when done.",
+            f"<b>Set-up: {html.escape(screen.side_name(side))}</b><br>Press <b>Ready</b> to "
+            "start with the battle groups as they are. To change one, click one of your "
+            "stands and press a digit 1-9 to put it in that group. Battle groups may change "
+            f"now and never again (000 08.01.01).{brief}",
             [("Ready", lambda: screen.act(Pass(side)))],
         )
 
@@ -37,7 +43,8 @@ class SetupMode(Mode):
             s = screen.stand_under(ev.pos, include_off_table=True)
             if s and s.side == b.to_act:
                 self.selected = s.id
-                screen.message = f"{screen.names[s.id]} is in group {s.group}: press 1-9 to change"
+                group = screen.group_label(s.side, s.group)
+                screen.message = f"{screen.names[s.id]} is in {group}: press 1-9 to change"
         elif ev.type == pygame.KEYDOWN and self.selected and pygame.K_1 <= ev.key <= pygame.K_9:
             screen.act(Regroup(b.to_act, self.selected, str(ev.key - pygame.K_0)), keep_mode=True)
         return None

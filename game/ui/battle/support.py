@@ -297,17 +297,20 @@ class PlotFireMode(_Aiming):
             craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items()))
             if craft:
                 lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
-            else:
-                lines.append("You have no air strikes left (the scenario's air support).")
-            lines.append(
-                "Click the point of attack. The aircraft flies in from an edge, attacks the "
-                "stand nearest where it lands (friend or foe) and flies out."
-            )
-            lines.append(
-                f"In from the {self.edge_name(screen, self.entry)} edge (E to change), out "
-                f"by the {self.edge_name(screen, self.exit)} edge (R)."
-            )
-            path = self.strike_path(screen)
+                lines.append(
+                    "Click the point of attack. The aircraft flies in from an edge, attacks "
+                    "the stand nearest where it lands (friend or foe) and flies out."
+                )
+                lines.append(
+                    f"In from the {self.edge_name(screen, self.entry)} edge (E to change), "
+                    f"out by the {self.edge_name(screen, self.exit)} edge (R)."
+                )
+            else:  # nothing to click for (#43): say what is left to do
+                lines.append(
+                    "You have no air strikes left (the scenario's air support): plot "
+                    "artillery (A), or pass (P) when your plots are done."
+                )
+            path = self.strike_path(screen) if craft else None
             if path is not None:
                 aa = b.strike_aa(side, path)
                 lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
@@ -321,8 +324,8 @@ class PlotFireMode(_Aiming):
                     )
                 if b.scenario.ruleset == "wwii-47":
                     lines.append(
-                        "(004: only AA in the firing posture within range of the point of "
-                        "attack counts; each adds +1, or +2 over 40 mm, to the arrival roll.)"
+                        "Only AA in the firing posture within range of the point of attack "
+                        "counts; each adds +1, or +2 over 40 mm, to the arrival roll (004)."
                     )
                 near = b.strike_targets(*path[1])
                 if near:
