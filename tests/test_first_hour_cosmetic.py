@@ -205,9 +205,9 @@ RULE_CODE = re.compile(r"\(\s*0\d\d\b[^)]*\)")
 
 def _code_mid_sentence(text: str) -> str | None:
     """The first rule code in ``text`` that more words follow within its sentence."""
-    plain = re.sub(r"<[^>]+>", " ", text)
+    plain = re.sub(r"<[^>]+>", " ", re.sub(r"<br\s*/?>", "\n", text))
     for m in RULE_CODE.finditer(plain):
-        rest = plain[m.end() :].lstrip()
+        rest = plain[m.end() :].lstrip(" ")  # a line break ends the sentence
         if rest and rest[0].isalnum():
             return plain[max(0, m.start() - 40) : m.end() + 30]
         inside = m.group(0)[1:].lstrip()
