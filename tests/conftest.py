@@ -143,15 +143,20 @@ def scenario_dict(
     }
 
 
-def battle(stands, dice, terrain=(), **kw):
+def battle(stands, dice, terrain=(), auto_pass=False, **kw):
     """A battle past set-up and initiative (A wins it: A rolls 6+6, B 1+1), at the 1st fire
-    phase with A to choose who goes first. ``dice`` follow the initiative dice."""
+    phase with A to choose who goes first. ``dice`` follow the initiative dice.
+
+    The rules tables that use it drive every phase by hand, each pass and choice of who acts
+    first included, so it plays the sequence without the engine's automatic passes (as a save
+    written before #43 still does); ``auto_pass=True`` gives a new battle's sequence, which
+    tests/test_first_hour_phases.py tables."""
     from game.rules.battle import Battle
     from game.rules.dice import FixedDice
     from game.rules.files.scenario import parse_scenario
 
     sc = parse_scenario(scenario_dict(stands, terrain, **kw), "test.json")
-    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, *dice]))
+    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, *dice]), auto_pass=auto_pass)
     from game.rules.actions import Pass
 
     b.apply(Pass("A"))

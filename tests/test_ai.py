@@ -645,7 +645,8 @@ def _wwii_turn(stands, turn, until, terrain=(), labels=None, level=None, first=N
     AI chose is appended to ``labels``."""
     d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, turns=6)
     d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 3)
+    # every prompt asked (as before #43): it stops at a phase a new battle may skip
+    b = Battle(parse_scenario(d, "test.json"), 3, auto_pass=False)
     ai = ScriptedAI(0)
     if level is not None:
         ai.level = level

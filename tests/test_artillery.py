@@ -36,7 +36,7 @@ def make(stands, air=None, ruleset="modern-full", seed=1, **kw):
     raw = scenario_dict(stands, ruleset=ruleset, turns=5, **kw)
     for side in raw["sides"]:
         side["air_support"] = (air or {}).get(side["id"], [])
-    b = Battle(parse_scenario(raw, "test.json"), seed)
+    b = Battle(parse_scenario(raw, "test.json"), seed, auto_pass=False)  # every pass by hand
     b.apply(Pass("A"))
     b.apply(Pass("B"))
     return b

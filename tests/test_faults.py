@@ -23,7 +23,7 @@ def _battle(fixed: bool = False, **kw) -> Battle:
     sc = parse_scenario(scenario_dict(STANDS), "t.json")
     if fixed:
         kw["dice"] = FixedDice([6, 6, 1, 1] * 5)
-    return Battle(sc, 0, **kw)
+    return Battle(sc, 0, auto_pass=False, **kw)  # each pass and choice made by hand
 
 
 @pytest.mark.parametrize(

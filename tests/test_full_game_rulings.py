@@ -34,7 +34,7 @@ def _posture_47(stands, dice=()):
     """A Wehrmacht '47 battle through set-up and the initiative (A 6 + 15 against B 1 + 15):
     the posture phase, A to choose who declares first."""
     d = scenario_dict(stands, (), generation=(None, None), sighting=20, ruleset="wwii-47")
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, *dice]))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, *dice]), auto_pass=False)
     b.apply(Pass("A"))
     b.apply(Pass("B"))
     assert b.state.phase == "posture"
@@ -102,7 +102,7 @@ def test_002_terrain_chart_a_btr80_in_the_full_modern_game_moves_half_as_far_in_
         [("A1", "A", "BTR-80", 5, 12, 0), ("B1", "B", "T-72", 45, 20, 180)],
         ruleset="modern-full",
     )
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1] * 40))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1] * 40), auto_pass=False)
     walk = b.preview_move("A1", ((5, 12), (25, 12)))
     assert walk.points[-1] == pytest.approx((15, 12)) and walk.mp_spent == pytest.approx(20)
 
@@ -132,7 +132,7 @@ def test_ruling_r3_an_attack_into_two_clouds_takes_plus_3_once():
         [("smoke", (13, 10, 17, 14)), ("smoke", (14, 10, 18, 14))],
         ruleset="modern-full",
     )
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1] * 40))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1] * 40), auto_pass=False)
     mods = target_terrain_mods(b.ctx, b.state.stands["A1"].pose(), b.state.stands["B1"].pose())
     assert mods == [("terrain:smoke", 3)]
 
@@ -146,7 +146,12 @@ def _battle_to_movement_47(stands, dice, a_movers=(), b_movers=()):
     phase; A moves first. The orders' dice (A 3 + 4, B 3 + 4: two orders each) and then
     ``dice`` follow."""
     d = scenario_dict(stands, (), generation=(None, None), sighting=20, ruleset="wwii-47")
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, 3, 4, 3, 4, *dice]))
+    b = Battle(
+        parse_scenario(d, "test.json"),
+        0,
+        dice=FixedDice([6, 1, 3, 4, 3, 4, *dice]),
+        auto_pass=False,
+    )
     b.apply(Pass("A"))
     b.apply(Pass("B"))
     b.apply(ChooseFirst("A", "A"))
@@ -286,7 +291,7 @@ def test_rd_artillery_a_marker_attacks_stands_it_overlaps_not_those_it_touches(x
     d = scenario_dict(
         [("A1", "A", "T-72", x, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], ruleset="modern-full"
     )
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1]))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([1]), auto_pass=False)
     assert [s.id for s in stands_under(b.ctx, 10, 12)] == (["A1"] if hit else [])
 
 

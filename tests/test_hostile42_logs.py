@@ -23,7 +23,8 @@ from game.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile42" / "logs"
-BASE_SAVE = ROOT / "tests" / "corpus" / "modern-fire-support-s1-random-random.save.json"
+# the corpus battle as recorded before #43 (its log, the fixtures' base, unchanged since)
+BASE_SAVE = ROOT / "tests" / "fixtures" / "pre43" / "modern-fire-support-s1-random-random.save.json"
 BASE_LINES = 75  # plots in turns 1 and 2, failed deviations, an air strike on a target
 HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 

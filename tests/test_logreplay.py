@@ -255,11 +255,13 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
         )
         s.update(0.016)
         assert r.position == 99 and r.events[-1]["seq"] == 99
+        # the panel ends at the line shown (a line told with another, the second automatic
+        # pass of a skipped phase, #43, is an empty sentence that takes no room)
         said = [describe(e, s.names, s.sides) for e in r.events]
-        assert list(s.log_view.lines) == [t for t in said if t]  # the panel ends at the line shown
+        assert [t for t in s.log_view.lines if t] == [t for t in said if t]
         key(pygame.K_LEFT)
         said = [describe(e, s.names, s.sides) for e in r.events]
-        assert list(s.log_view.lines) == [t for t in said if t]
+        assert [t for t in s.log_view.lines if t] == [t for t in said if t]
     finally:
         pygame.quit()
 

@@ -65,7 +65,7 @@ def press(screen, label):
 
 def small_battle(app, stands, dice, **kw):
     sc = parse_scenario(scenario_dict(stands, **kw), "test.json")
-    b = Battle(sc, 0, dice=FixedDice(dice))
+    b = Battle(sc, 0, dice=FixedDice(dice), auto_pass=False)  # every prompt, as before #43
     screen = BattleScreen(app, b)
     app.show(screen)
     return screen
@@ -462,7 +462,7 @@ def _a1_declared_to_move(app, b1_x, dice):
         sighting=20,
     )
     d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)), auto_pass=False)
     s = BattleScreen(app, b)
     app.show(s)
     to_fire1(s)
@@ -887,7 +887,9 @@ def test_a_wehrmacht_47_tl2_tank_is_picked_for_a_movement_group_by_click(app):
         sighting=20,
         ruleset="wwii-47",
     )
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, 3, 3, 3, 3]))
+    b = Battle(
+        parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, 3, 3, 3, 3]), auto_pass=False
+    )
     s = BattleScreen(app, b)
     app.show(s)
     to_fire1(s)

@@ -42,10 +42,11 @@ STANDS = [
 
 
 def wwii_battle(stands, dice, terrain=(), cohesion=(15, 14)):
-    """A WWII battle through set-up and the initiative roll (``dice`` start with the two 1D6)."""
+    """A WWII battle through set-up and the initiative roll (``dice`` start with the two 1D6),
+    every pass and choice of who acts first made by hand (no automatic passes, #43)."""
     d = scenario_dict(stands, terrain, cohesion=cohesion, generation=(None, None), sighting=20)
     d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)), auto_pass=False)
     b.apply(Pass("A"))
     b.apply(Pass("B"))
     return b

@@ -40,7 +40,7 @@ def battle47(stands, dice, movers=(), terrain=()):
     and the posture phase: A declares each group of ``movers`` (a tuple of stand ids) in
     the movement posture, B none. Stops at the joint standard fire phase; ``dice`` follow."""
     d = scenario_dict(stands, terrain, generation=(None, None), sighting=20, ruleset="wwii-47")
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, *dice]))
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice([6, 1, *dice]), auto_pass=False)
     b.apply(Pass("A"))
     b.apply(Pass("B"))
     assert b.state.phase == "posture" and b.state.initiative == "A"

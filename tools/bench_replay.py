@@ -44,7 +44,7 @@ def main() -> int:
     base = []
     for p in targets[:12]:
         t0 = time.perf_counter()
-        b = Battle(r.battle.scenario, r.battle.seed)
+        b = Battle(r.battle.scenario, r.battle.seed, auto_pass=r.battle.auto_pass)
         for a in r.actions[:p]:
             b.apply(a)
         base.append((time.perf_counter() - t0) * 1000)

@@ -55,10 +55,11 @@ def _answer(conn) -> None:
             return
         if msg is None:
             return
-        token, raw, path, seed, known, new, want, player = msg
+        token, raw, path, seed, auto_pass, known, new, want, player = msg
         try:
             if raw is not None:
-                battles = {token: Battle(parse_scenario(raw, path), seed)}
+                sc = parse_scenario(raw, path)
+                battles = {token: Battle(sc, seed, auto_pass=auto_pass)}
             battle = battles.get(token)
             if battle is None or len(battle.actions) != known:
                 conn.send(("resend", None, None))
@@ -124,7 +125,8 @@ class ThinkingProcess:
                 start = 0 if fresh else synced[1]
                 raw = battle.scenario.raw if fresh else None
                 path = battle.scenario.path
-                msg = (token, raw, path, battle.seed, start, battle.actions[start:], want, blob)
+                seed, auto = battle.seed, battle.auto_pass
+                msg = (token, raw, path, seed, auto, start, battle.actions[start:], want, blob)
                 try:
                     self._conn.send(msg)
                     status, answer, state = self._conn.recv()

@@ -25,6 +25,7 @@ from pathlib import Path
 from game.rules import turns
 from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.battle_full import FullGameQueries
+from game.rules.battle_sight import SightQueries
 from game.rules.charts.units import units_json
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
@@ -40,7 +41,7 @@ from game.rules.procedures import combat, moves, transport
 from game.rules.procedures.combat import FireSetup
 from game.rules.rulesets import RULESETS
 from game.rules.state import StandState
-from game.rules.table.geometry import StandPose, Walk, edge_point, heading_deg
+from game.rules.table.geometry import StandPose, Walk, edge_point
 
 __all__ = ["Battle", "IllegalAction", "SaveError"]
 
@@ -48,7 +49,7 @@ __all__ = ["Battle", "IllegalAction", "SaveError"]
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
 
 
-class Battle(FullGameQueries):
+class Battle(FullGameQueries, SightQueries):
     """One battle of a scenario with a seed.
 
     Parameters
@@ -64,6 +65,10 @@ class Battle(FullGameQueries):
     autosave : path, optional
         The autosave journal (``hulldown-journal/1``): written whole once, then one line
         appended per action (game/rules/files/journal.py).
+    auto_pass : bool
+        The engine passes for a side with nothing to do but pass and skips a fire phase in
+        which no stand of either side has a legal shot (``game.rules.turns``, #43); kept in the
+        start line and the saves. False replays a save, journal or log written before it.
 
     Raises
     ------
@@ -79,6 +84,7 @@ class Battle(FullGameQueries):
         dice: Dice | None = None,
         log_path: str | os.PathLike | None = None,
         autosave: str | os.PathLike | None = None,
+        auto_pass: bool = True,
     ):
         if scenario.ruleset not in RULESETS:
             raise ScenarioError(
@@ -90,11 +96,14 @@ class Battle(FullGameQueries):
         seed = int(seed)
         rules = RULESETS[scenario.ruleset]
         dice = dice if dice is not None else Dice(seed)
-        ctx = BattleContext(scenario, seed, dice, rules, log_path, bail_out=transport.bail_out)
+        ctx = BattleContext(
+            scenario, seed, dice, rules, log_path, bail_out=transport.bail_out, auto_pass=auto_pass
+        )
         self.ctx = ctx
         # the context's parts, as the screens, the AI and the tools read them
         self.scenario = scenario
         self.seed = seed
+        self.auto_pass = ctx.auto_pass
         self.dice = ctx.dice
         self.rules = rules
         self.data = ctx.data
@@ -128,6 +137,7 @@ class Battle(FullGameQueries):
             table={"width": spec.table.width, "depth": spec.table.depth},
             max_sighting_in=spec.max_sighting_in,
             turns=spec.turns,
+            **({"auto_pass": True} if ctx.auto_pass else {}),  # #43; absent before it
             sides=[
                 {
                     "side": s.id,
@@ -203,54 +213,6 @@ class Battle(FullGameQueries):
     def poses(self, exclude: str | None = None) -> list[StandPose]:
         """Every stand on the table and every wreck, as the geometry needs them."""
         return self.ctx.poses(exclude)
-
-    def sight(self, firer_id: str, target_id: str):
-        """What ``firer_id`` sees of ``target_id``: the geometry's :class:`Sight`, which the
-        LOS tool shows and the fire check uses (000 07.01, 07.08)."""
-        f, t = self.stand(firer_id), self.stand(target_id)
-        return self.table.sight(
-            f.pose(), t.pose(), self.poses(), self.sighting_in, self.ruleset_data
-        )
-
-    def line_of_sight(
-        self, x0: float, y0: float, x1: float, y1: float, observer: str | None = None
-    ):
-        """The line of sight from (x0, y0) to (x1, y1) inches as the ruler shows it: from the
-        stand ``observer`` where one is named (its own pose and side), else from a stand that
-        would stand at (x0, y0), to a stand that would stand at (x1, y1) facing it; terrain,
-        hills and every stand on the table in the way, by the rules of the fire check
-        (000 07.01, 001 6.1). Returns the geometry's :class:`Sight`."""
-        heading = heading_deg(x0, y0, x1, y1)
-        if observer is not None:
-            firer = self.stand(observer).pose()
-        else:
-            firer = StandPose("ruler-from", "", x0, y0, heading)
-        target = StandPose("ruler-to", "", x1, y1, heading + 180.0)
-        return self.table.sight(firer, target, self.poses(), self.sighting_in, self.ruleset_data)
-
-    def seen_by(
-        self, x: float, y: float, facing_deg: float, side: str, moving: str | None = None
-    ) -> list[tuple[str, str]]:
-        """The stands of ``side``'s enemy that would see a stand of ``side`` at (x, y) inches
-        facing ``facing_deg``, each with the aspect it would hit ("front"/"flank"): the
-        engine's sight matrix with every stand on the table in the way (``moving``, the stand
-        that would be there, left out of them) (000 07.01, 07.08; 001 6.1, 7.3)."""
-        enemies = [s for s in self.state.stands.values() if s.active and s.side != side]
-        if not enemies:
-            return []
-        pose = StandPose(moving or "there", side, x, y, facing_deg)
-        m = self.table.sight_matrix(
-            [e.pose() for e in enemies],
-            [pose],
-            self.poses(exclude=moving),
-            self.sighting_in,
-            self.ruleset_data,
-        )
-        return [
-            (e.id, "front" if m.front[i, 0] else "flank")
-            for i, e in enumerate(enemies)
-            if m.clear[i, 0]
-        ]
 
     def fire_setup(self, attacker_id: str, target_id: str, *args, **kw) -> FireSetup:
         """Everything about one stand's shot before the dice, or why it may not be taken
@@ -451,6 +413,7 @@ class Battle(FullGameQueries):
             "scenario_path": self.scenario.path,
             "scenario": self.scenario.raw,
             "seed": self.seed,
+            "auto_pass": self.auto_pass,
             "actions": actions,
             "turn": self.state.turn,
             "phase": self.state.phase,
@@ -513,7 +476,8 @@ class Battle(FullGameQueries):
         search tree or a prepared geometry's index on first use, and two threads doing that
         to one geometry at once crashed the program), following this battle's state through
         :meth:`follow`. Build it in the thread that uses it."""
-        return Battle(parse_scenario(self.scenario.raw, self.scenario.path), self.seed)
+        scenario = parse_scenario(self.scenario.raw, self.scenario.path)
+        return Battle(scenario, self.seed, auto_pass=self.auto_pass)
 
     def follow(self, other: Battle) -> None:
         """Take ``other``'s state as this battle's (shared, not copied: read it only while
@@ -559,9 +523,11 @@ class Battle(FullGameQueries):
     ) -> Battle:
         """Load a save (``hulldown-save/2`` or ``/1``) or an autosave journal
         (``hulldown-journal/1``): rebuild its scenario, replay its actions with its seed and
-        check its state hashes (a journal's after every action). With ``autosave``, the
-        battle autosaves there from :meth:`start_autosave` or its next action on. A journal's
-        tail of zero bytes (a power cut) is dropped and :attr:`load_note` says so.
+        check its state hashes (a journal's after every action). A file without
+        ``auto_pass`` (written before #43) replays as it was played, every pass and choice of
+        who acts first among its actions. With ``autosave``, the battle autosaves there from
+        :meth:`start_autosave` or its next action on. A journal's tail of zero bytes (a power
+        cut) is dropped and :attr:`load_note` says so.
         ``progress("read", bytes, size)`` and ``progress("replay", done, actions)``, if
         given, are called now and then (#42: a 62 MB autosave took 84-95 s, nothing shown).
 
@@ -575,7 +541,8 @@ class Battle(FullGameQueries):
         notes: list[str] = []  # what a power cut's zeros in a journal took (#42)
         read = progress and (lambda done, size: progress("read", done, size))
         doc, checks, scenario, actions = read_save(path, notes, read)
-        battle = cls(scenario, doc["seed"], log_path=log_path)
+        auto = doc.get("auto_pass", False)  # none before #43: replayed with every choice
+        battle = cls(scenario, doc["seed"], log_path=log_path, auto_pass=auto)
         battle.load_note = notes[0] if notes else None
         for i, action in enumerate(actions):
             if progress and i % 1024 == 0:

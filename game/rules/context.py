@@ -39,6 +39,10 @@ class BattleContext:
     bail_out : callable
         ``bail_out(ctx, carrier_id)``: the riders of a carrier just eliminated get out
         (``transport.bail_out``; passed in, as the carriers' rules sit above the context).
+    auto_pass : bool
+        The engine passes for a side with nothing to do but pass and skips a phase in which
+        neither side has anything to do (``game.rules.turns``, #43); False for the battles of
+        saves, journals and logs written before it, which hold those passes as choices.
     """
 
     def __init__(
@@ -50,8 +54,10 @@ class BattleContext:
         log_path: str | os.PathLike | None = None,
         *,
         bail_out: Callable[[BattleContext, str], None],
+        auto_pass: bool = True,
     ):
         self.scenario = scenario
+        self.auto_pass = bool(auto_pass)
         self.seed = int(seed)
         self.dice = dice
         self.rules = ruleset

@@ -1,7 +1,15 @@
 """The sequence of play common to every ruleset: set-up, turns of phases in the order the
 ruleset lists them, passing, choosing who acts first, and the end of each turn with the
 victory check (000 05.00; 001 5.0; seed scenario sheets). What a phase does is its own
-module's business (``game.rules.phases``)."""
+module's business (``game.rules.phases``).
+
+Automatic passes (#43): in a battle that has them (``BattleContext.auto_pass``; every new
+battle, not the saves, journals and logs written before them, which hold the choices the
+engine now makes itself), a phase that says what a side may do besides passing
+(``Phase.able``) never asks a side that may do nothing else: the engine passes for it, writing
+a ``pass`` line with an ``auto`` field that says why; nobody is asked who acts first unless
+both sides have something to do (the one that has acts); and a phase in which neither side
+has anything to do is skipped, with two such lines (``skip`` 1 and 2)."""
 
 from __future__ import annotations
 
@@ -44,6 +52,7 @@ def do_pass(ctx, a: Pass) -> None:
         next_phase(ctx)
     else:
         st.to_act = ctx.other(a.side)
+        settle(ctx)
 
 
 def do_choose_first(ctx, a: ChooseFirst) -> None:
@@ -59,6 +68,47 @@ def do_choose_first(ctx, a: ChooseFirst) -> None:
         raise IllegalAction(f"unknown side {a.first!r}")
     st.first_chosen = True
     st.to_act = a.first
+    settle(ctx)
+
+
+def open_phase(ctx, phase: Phase) -> None:
+    """A phase that says what each side may do besides passing, just begun in a battle with
+    automatic passes (#43): skipped when neither side may do anything (two ``pass`` lines, the
+    side with the initiative's first, with ``auto`` saying why and ``skip`` 1 and 2); when one
+    side only may, it acts and nobody is asked who goes first (000 07.02.04, 08.02.04: the
+    choice is only worth asking when both sides have something to do)."""
+    st = ctx.state
+    first = st.initiative or ctx.sides[0]
+    able = [side for side in (first, ctx.other(first)) if phase.able(ctx, side)]
+    if not able:
+        for k, side in enumerate((first, ctx.other(first)), start=1):
+            ctx.event("pass", side=side, auto=phase.unable_why[0], skip=k)
+        next_phase(ctx)
+        return
+    if len(able) == 1:
+        st.first_chosen = True
+        st.to_act = able[0]
+    settle(ctx)
+
+
+def settle(ctx) -> None:
+    """In a battle with automatic passes (#43), pass for the side to act while the phase
+    offers it nothing but Pass (``Phase.able``): a ``pass`` line with ``auto`` saying why;
+    when that is the second pass in a row, the phase ends (000 05.00; 001 5.0). Does nothing
+    while the side with the initiative has still to choose who acts first."""
+    st = ctx.state
+    phase = ctx.phase
+    if not ctx.auto_pass or phase is None or phase.able is None or st.finished:
+        return
+    if phase.choose_first and not st.first_chosen:
+        return
+    while not phase.able(ctx, st.to_act):
+        ctx.event("pass", side=st.to_act, auto=phase.unable_why[1])
+        st.passes += 1
+        if st.passes >= 2:
+            next_phase(ctx)
+            return
+        st.to_act = ctx.other(st.to_act)
 
 
 def start_turn(ctx) -> None:
@@ -87,6 +137,8 @@ def enter(ctx, phase: Phase) -> None:
         return
     if phase.auto or phase.skip(ctx):
         next_phase(ctx)
+    elif ctx.auto_pass and phase.able is not None:
+        open_phase(ctx, phase)
 
 
 def next_phase(ctx) -> None:

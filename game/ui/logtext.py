@@ -129,15 +129,9 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         ties = f" (tie, re-rolled {len(ev['tiebreaks'])}x)" if ev["tiebreaks"] else ""
         return f"Turn {ev['turn']}: initiative {rolls}{ties}: {sides.get(ev['winner'])} has it."
     if name == "orders":
-        if not ev["dice"]:
-            return f"{sides.get(ev['side'])} has lost its GHQ: no movement orders."
-        return (
-            f"{sides.get(ev['side'])} orders: 2D6 {sum(ev['dice'])}"
-            f" {ev['command_value'] + ev['generation_mod']:+d} = {ev['total']}"
-            f" -> {ev['orders']} order(s)."
-        )
+        return _orders(ev, sides)
     if name == "pass":
-        return f"{sides.get(ev['side'])} passes ({PHASE_NAMES.get(ev['phase'], ev['phase'])})."
+        return _pass(ev, sides)
     if name == "fire":
         kind = {"opportunity": " (opportunity fire)", "covering": " (covering fire)"}.get(
             ev["kind"], ""
@@ -238,6 +232,60 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
             return f"The battle is over: a draw ({ev['reason']})."
         return f"The battle is over: {sides.get(ev['winner'])} wins. {ev['reason']}."
     return None
+
+
+def _phase_title(phase: str) -> str:
+    """A phase's name in words, as a sentence starts it ("1st fire phase")."""
+    return PHASE_NAMES.get(phase, phase)
+
+
+def _pass(ev: dict, sides: dict[str, str]) -> str | None:
+    """A ``pass`` line in words. The engine's automatic passes (#43, their ``auto`` field):
+    the two that skip a phase are one sentence, told at the first (``skip`` 1; None for the
+    second), and a side passed for says why in a short one."""
+    side, phase = sides.get(ev["side"], ev["side"]), _phase_title(ev["phase"])
+    why = ev.get("auto")
+    if why is None:
+        return f"{side} passes ({phase})."
+    if ev.get("skip") == 2:
+        return None
+    if ev.get("skip") == 1:
+        return f"{phase[:1].upper()}{phase[1:]} skipped: {why}."
+    return f"{side} passes, {why} ({phase})."
+
+
+def _orders(ev: dict, sides: dict[str, str]) -> str:
+    """An ``orders`` line in words: the roll and what it was added to, the total read on the
+    command efficiency table, what that total gives and what it needed, and what one more
+    order would have needed (000 08.02.01; 001 8.2.1; #43: the line said only "-> 2 order(s)").
+    A log written before #43 has no ``command_table``: its line says the roll and the orders."""
+    side = sides.get(ev["side"], ev["side"])
+    if not ev["dice"]:
+        return f"{side} has lost its GHQ: no movement orders."
+    roll = f"2D6 {sum(ev['dice'])}"
+    for value, why in (
+        (ev["command_value"], "GHQ command value"),
+        (ev["generation_mod"], "generation"),
+    ):
+        if value:
+            roll += f" {'+' if value > 0 else '-'} {abs(value)} ({why})"
+    total, got = ev["total"], ev["orders"]
+    words = "no orders" if got == 0 else "1 order" if got == 1 else f"{got} orders"
+    text = f"{side} rolls for movement orders: {roll} = {total}"
+    steps = sorted(ev.get("command_table") or [])
+    if not steps:
+        return f"{text}: {words} this phase."
+    text += f" on the command efficiency table: {words} this phase"
+    lows = [lo for lo, n in steps if n == got]
+    more = next(((lo, n) for lo, n in steps if n > got), None)
+    if got == 0:
+        return f"{text} (it needed {steps[0][0]} for an order)."
+    if not lows:  # a table that does not give this number (a log edited by hand)
+        return f"{text}."
+    if more is None:
+        return f"{text} ({lows[0]} or more gives {got})."
+    band = f"{lows[0]}" if more[0] - 1 == lows[0] else f"{lows[0]} to {more[0] - 1}"
+    return f"{text} ({band} gives {got}; {more[0]} would have given {more[1]})."
 
 
 def _aspect(ev: dict) -> str:

@@ -91,6 +91,12 @@ class LogView:
             self._rendered[i] = surf
         return surf
 
+    def _room(self, i: int) -> int:
+        """Pixels the sentence ``i`` takes, its gap included; none for an empty one (a log
+        line with no sentence of its own, e.g. the second automatic pass of a skipped phase,
+        told at the first: #43)."""
+        return self._line(i).get_height() + GAP_PX if self.lines[i] else 0
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the box: the sentences that fit, newest at the bottom, and a scroll bar."""
         if not self.visible or self.rect.w <= 0 or self.rect.h <= 0:
@@ -109,7 +115,7 @@ class LogView:
             shown, used = [], 0
             i = self.shown - 1 - self.scroll
             while i >= 0:
-                h = self._line(i).get_height() + GAP_PX
+                h = self._room(i)
                 if shown and used + h > room:
                     break  # older lines stay above, out of view
                 used += h
@@ -118,7 +124,7 @@ class LogView:
             if i >= 0 or self.scroll == 0:
                 return shown
             newer = self.shown - self.scroll  # the next newer line, below those shown
-            if used + self._line(newer).get_height() + GAP_PX > room:
+            if used + self._room(newer) > room:
                 return shown  # the oldest line at the top and the box full
             self.scroll -= 1
 
@@ -127,10 +133,12 @@ class LogView:
         box = pygame.Surface((w, h))
         box.fill(BACKGROUND)
         shown = self._fitting()
-        used = sum(self._line(i).get_height() + GAP_PX for i in shown)
+        used = sum(self._room(i) for i in shown)
         # a log that fits starts at the top, as text does; a longer one keeps the newest in view
         y = h - PAD_PX if len(shown) < self.shown else PAD_PX + used - GAP_PX
         for i in shown:
+            if not self.lines[i]:
+                continue  # takes no room (_room)
             surf = self._line(i)
             y -= surf.get_height()
             box.blit(surf, (PAD_PX, y))

@@ -37,7 +37,9 @@ class Sentences(Sequence):
     """The log panel's sentences of a battle log's lines 0..``upto``, each made when the panel
     first shows it: a long log (780k lines) is never put into words whole. ``note``, if given,
     is one more sentence after them (the log stops before the battle's end). The lines are
-    checked (``game.rules.files.logfields``): every one has its sentence."""
+    checked (``game.rules.files.logfields``): every one has its sentence, "" for one told with
+    the line before it (the second automatic pass of a skipped phase, #43), which the panel
+    gives no room."""
 
     def __init__(self, lines, upto: int, names: dict, sides: dict, note: str | None = None):
         self.lines, self.upto, self.names, self.sides = lines, upto, names, sides

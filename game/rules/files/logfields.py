@@ -230,6 +230,14 @@ SUPPORT_ATTACK = {
 }
 """An impact marker's or an air strike's attack (no dice, ``combat`` null, below the CRT)."""
 
+STEP = _leaf(
+    lambda v, k: isinstance(v, list) and len(v) == 2 and all(is_json_int(x) for x in v),
+    "a [lowest total, orders] pair of whole numbers",
+)
+"""A step of the command efficiency table in an ``orders`` line (#43)."""
+SKIP = _leaf(lambda v, k: is_json_int(v) and v in (1, 2), "1 or 2")
+"""Which of the two automatic passes of a skipped phase a ``pass`` line is (#43)."""
+
 FIELDS: dict[str, dict[str, Check]] = {
     "regroup": {"side": SIDE, "stand": STAND, "group": TEXT, "hq": BOOL, "ghq": BOOL},
     "initiative": {
@@ -354,6 +362,8 @@ OPTIONAL: dict[str, dict[str, Check]] = {
     "artillery": {"not_fired": mapping(STAND, TEXT)},
     "plot": {"firers": list_of(STAND), "aircraft": TEXT},
     "air_strike": {"friendly": BOOL, "attack_point": POINT, **SUPPORT_ATTACK},
+    "pass": {"auto": TEXT, "skip": SKIP},  # #43: the engine passed for the side
+    "orders": {"command_table": list_of(STEP)},  # #43: the table the total was read on
 }
 """Fields a line may leave out, checked when it has them."""
 
@@ -375,7 +385,8 @@ START = obj(
         "scenario": obj({"title": ANY}),
         "sides": list_of(obj(dict.fromkeys(START_SIDE, ANY))),
         "stands": list_of(obj(dict.fromkeys(START_STAND, ANY))),
-    }
+    },
+    {"auto_pass": BOOL},  # #43
 )
 """The start line's layout that the replay rebuilds its scenario from; the values are then
 checked as a scenario file's are (``game.rules.files.logreplay.scenario_of_start``)."""

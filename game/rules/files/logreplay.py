@@ -221,7 +221,7 @@ class LogReplay(TurnSteps):
         if not isinstance(start["seed"], int) or isinstance(start["seed"], bool):
             raise LogReplayError(f"{where}: line 1 (start): seed: not a whole number")
         try:
-            self.battle = Battle(scenario, start["seed"])
+            self.battle = Battle(scenario, start["seed"], auto_pass=start.get("auto_pass") is True)
         except ScenarioError as err:
             raise LogReplayError(str(err).splitlines()[0]) from None
         self.last_turn = scenario.spec.turns

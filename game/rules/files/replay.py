@@ -60,6 +60,8 @@ class Replay(TurnSteps):
     ----------
     scenario, seed, actions
         What the battle was: a validated scenario, its seed and its actions in order.
+    auto_pass : bool
+        Whether the battle had the engine's automatic passes (``Battle``, #43).
 
     Raises
     ------
@@ -69,9 +71,9 @@ class Replay(TurnSteps):
 
     step_name = "action"  # what one step is, as the replay screen names it
 
-    def __init__(self, scenario, seed: int, actions: list[Action]):
+    def __init__(self, scenario, seed: int, actions: list[Action], auto_pass: bool = True):
         self.actions = list(actions)
-        self.battle = Battle(scenario, seed)
+        self.battle = Battle(scenario, seed, auto_pass=auto_pass)
         self._checkpoints: list[_Checkpoint] = [self._checkpoint(0)]
         self.turn_starts: list[int] = [0]  # positions where a turn (or set-up) begins
         turn = self.battle.state.turn
@@ -90,12 +92,12 @@ class Replay(TurnSteps):
     def from_save(cls, path: str | os.PathLike) -> Replay:
         """The replay of a save file. Raises SaveError as ``Battle.load`` does."""
         played = Battle.load(path)
-        return cls(played.scenario, played.seed, played.actions)
+        return cls(played.scenario, played.seed, played.actions, played.auto_pass)
 
     @classmethod
     def of(cls, battle: Battle) -> Replay:
         """The replay of a battle (played to its end or not)."""
-        return cls(battle.scenario, battle.seed, battle.actions)
+        return cls(battle.scenario, battle.seed, battle.actions, battle.auto_pass)
 
     def _checkpoint(self, position: int) -> _Checkpoint:
         b = self.battle

@@ -78,6 +78,9 @@ def save_field_problem(doc: dict) -> str | None:
             return f"$.actions[{i}]: must be an action (an object), not {describe_value(a)}"
     if not isinstance(doc["state_hash"], str):
         return f"$.state_hash: must be text, not {describe_value(doc['state_hash'])}"
+    auto = doc.get("auto_pass", False)
+    if not isinstance(auto, bool):
+        return f"$.auto_pass: must be true or false, not {describe_value(auto)}"
     path = doc.get("scenario_path")
     if path is not None and not isinstance(path, str):
         return f"$.scenario_path: must be text, not {describe_value(path)}"

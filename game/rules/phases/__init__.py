@@ -37,6 +37,12 @@ class Phase:
     may_pass(ctx, side) -> str or None : why the side may not pass now, if it may not.
     skip(ctx) -> bool : after its beginning, the phase has nothing to decide and ends at once
     (the full Modern game's posture phase when no TL1 stand is on the table).
+    able(ctx, side) -> bool : whether ``side`` has anything to do but pass (None: the engine
+    never asks). In a battle with automatic passes (``BattleContext.auto_pass``, #43) the
+    engine passes for a side that has not, asks nobody who acts first when at most one side
+    has (that side acts), and skips the phase when neither has.
+    unable_why : the reasons its automatic ``pass`` lines give, (neither side has anything
+    to do, the side passed for has nothing to do).
     """
 
     name: str
@@ -51,3 +57,5 @@ class Phase:
     handlers: Mapping[type, Callable] = field(default_factory=dict)
     may_pass: Callable = _none
     skip: Callable = _none
+    able: Callable | None = None
+    unable_why: tuple[str, str] = ("", "")

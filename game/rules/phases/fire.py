@@ -1,19 +1,27 @@
 """The fire phases (000 05.00 steps 2 and 3, 07.04; 001 5.0 step 3, 7.1): the sides attack
-in turn until both pass."""
+in turn until both pass. In a battle with automatic passes (#43) a side with no legal shot
+is passed for, nobody is asked who acts first unless both sides have a shot, and a phase in
+which neither side has one is skipped (``game.rules.turns.open_phase``)."""
 
 from __future__ import annotations
 
+from game.rules import turns
 from game.rules.actions import Action, Fire, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 from game.rules.procedures import combat
+
+NO_SHOT_EITHER = "no stand of either side has a legal shot"
+"""Why a fire phase is skipped, as its two automatic ``pass`` lines say (#43)."""
+NO_SHOT = "no legal shot"
+"""Why a side is passed for in a fire phase, as its automatic ``pass`` line says (#43)."""
 
 
 def fire_actions(ctx, side: str) -> list[Action]:
     """The attacks ``side`` may make now, one target each: all its eligible attackers (the
     cannon where both weapons may fire), and each alone when there are several (000 07.04)."""
     acts: list[Action] = []
-    for target, setups in combat.fire_options(ctx).items():
+    for target, setups in combat.fire_options(ctx, side).items():
         chosen: dict[str, str] = {}
         for fs in setups:
             chosen.setdefault(fs.attacker, fs.weapon)  # the cannon where both may fire
@@ -24,9 +32,15 @@ def fire_actions(ctx, side: str) -> list[Action]:
     return acts
 
 
+def has_shot(ctx, side: str) -> bool:
+    """Whether one of ``side``'s stands has a legal shot now, at any enemy stand (000 07.04,
+    05.00; 001 7.1): what a fire phase offers a side besides passing."""
+    return bool(combat.fire_options(ctx, side))
+
+
 def do_fire(ctx, a: Fire) -> None:
     """An attack in a fire phase: checked, resolved stand by stand, then the other side acts
-    (000 07.02, 07.04; 001 7.1)."""
+    (000 07.02, 07.04; 001 7.1), passed for when it has no legal shot left (#43)."""
     st = ctx.state
     phase = ctx.phase
     if phase is None or phase.kind != "fire" or not st.first_chosen:
@@ -35,6 +49,7 @@ def do_fire(ctx, a: Fire) -> None:
     combat.resolve_attack(ctx, setups, "standard", st.phase)
     st.passes = 0
     st.to_act = ctx.other(a.side)
+    turns.settle(ctx)
 
 
 def options(ctx, side: str, kind: str) -> list[Action]:
@@ -53,4 +68,6 @@ def phase(name: str, title: str) -> Phase:
         decide=lambda ctx: "fire",
         options=options,
         handlers={Fire: do_fire},
+        able=has_shot,
+        unable_why=(NO_SHOT_EITHER, NO_SHOT),
     )

@@ -232,7 +232,9 @@ def do_move(ctx, a: Move) -> None:
 
 def roll_orders(ctx) -> None:
     """Movement orders: 2D6 + GHQ command value + generation on the command efficiency
-    table; none once the GHQ is eliminated (000 08.02.01-02)."""
+    table; none once the GHQ is eliminated (000 08.02.01-02). The ``orders`` line of a battle
+    with automatic passes (all since #43) holds the table's steps (``command_table``), so that
+    the log says what each number needed."""
     st = ctx.state
     table = ctx.data.command_tables[ctx.ruleset_data.command]
     st.independent_used.clear()
@@ -249,6 +251,9 @@ def roll_orders(ctx) -> None:
         total = sum(dice) + cv + gen
         orders = table.orders(total) if ghq_alive else 0
         st.orders[side] = orders
+        # the table the total was read on (#43), in the battles since: a save from before
+        # replays to its own log byte for byte
+        steps = {"command_table": [list(step) for step in table.steps]} if ctx.auto_pass else {}
         ctx.event(
             "orders",
             side=side,
@@ -257,6 +262,7 @@ def roll_orders(ctx) -> None:
             generation_mod=gen,
             total=total,
             orders=orders,
+            **steps,
         )
 
 

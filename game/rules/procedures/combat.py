@@ -378,12 +378,12 @@ def setup_for(
     return second if second.legal else first
 
 
-def fire_options(ctx) -> dict[str, list[FireSetup]]:
-    """Every legal shot of the side to act in a fire phase, by target: each eligible
-    attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one sight matrix
-    for all pairs). Empty outside the fire phases."""
+def fire_options(ctx, side: str | None = None) -> dict[str, list[FireSetup]]:
+    """Every legal shot of ``side`` (by default the side to act) in a fire phase, by target:
+    each eligible attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one
+    sight matrix for all pairs). Empty outside the fire phases."""
     st = ctx.state
-    side = st.to_act
+    side = st.to_act if side is None else side
     phase = ctx.phase
     if phase is None or phase.kind != "fire" or side is None:
         return {}

@@ -458,7 +458,9 @@ class BattleScreen(
         b = self.battle
         if b.to_act in self.ai or getattr(self.mode, "paced", False):
             return  # the AI's to pass; or the missions that landed are being shown (#43)
-        if b.to_act:
+        if isinstance(self.mode, ChooseFirstMode):  # not firing now: the enemy acts first (#43)
+            self.act(ChooseFirst(b.to_act, b.other(b.to_act)))
+        elif b.to_act:
             self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 
     # ---------------------------------------------------------------- frame

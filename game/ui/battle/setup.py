@@ -55,15 +55,26 @@ class SetupMode(Mode):
 
 
 class ChooseFirstMode(Mode):
-    """The side with the initiative picks who acts first in this phase."""
+    """The side with the initiative picks who acts first in this phase; P (pass) lets the
+    enemy act first (the screen's ``_pass``, #43)."""
 
     def enter(self, screen):
         b = screen.battle
         me = b.to_act
         phase = PHASE_NAMES.get(b.state.phase, b.state.phase)
+        enemy = screen.side_name(b.other(me))
+        rule = "000 08.02.04" if b.phase.kind == "movement" else "000 07.02.04"
+        rule = "001 5.0, 7.1.1, 8.2.4" if b.rules.postures else rule
+        # asked in a fire phase only when both sides can fire (#43; not in a battle before it)
+        both = (
+            "Both sides have stands that can fire. "
+            if b.auto_pass and b.phase.kind == "fire"
+            else ""
+        )
         screen.set_panel(
-            f"<b>{screen.side_name(me)} has the initiative.</b><br>Who acts first in the "
-            f"{phase}? ({'001 5.0, 7.1.1, 8.2.4' if b.rules.postures else '000 07.02.04'})",
+            f"<b>{screen.side_name(me)} has the initiative.</b><br>{both}Who acts first in the "
+            f"{phase}? Press P to pass: {enemy} acts first. "
+            f"({rule})",
             [
                 (f"{screen.short_name(s)} first", lambda s=s: screen.act(ChooseFirst(me, s)))
                 for s in b.sides
