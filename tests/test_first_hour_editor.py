@@ -57,3 +57,47 @@ def test_a_carrier_copied_with_its_rider_carries_the_copied_rider(app, how):
     assert (copied_rider["x"], copied_rider["y"]) == (copied_carrier["x"], copied_carrier["y"])
     assert stand(s, "A6")["carried_by"] == "A5"  # the original still rides the original
     assert not any("carried_by" in p.text for p in s.problems)
+
+
+def shown(menu):
+    """The entry a drop-down shows."""
+    opt = menu.selected_option
+    return opt[0] if isinstance(opt, tuple) else opt
+
+
+@pytest.mark.parametrize("tool", [pygame.K_r, pygame.K_p, pygame.K_o])
+def test_after_the_hill_tool_the_area_tools_draw_what_the_drop_down_shows(app, tool):
+    """(#43) After the Hill tool, R, P or O still drew hills while the drop-down showed
+    woods: the drop-down shows the type the tools draw, and the area tools draw areas again."""
+    s = new_editor(app)
+    key(s, pygame.K_h)
+    assert shown(s.area_menu) == "hill"
+    key(s, tool)
+    assert shown(s.area_menu) == "woods"
+    if tool == pygame.K_r:
+        from tests.test_editor_ui import drag
+
+        drag(s, (10, 10), (16, 15))
+    elif tool == pygame.K_o:
+        click(s, 20, 20)
+    else:
+        for x, y in [(10, 10), (16, 10), (16, 15)]:
+            click(s, x, y)
+        key(s, pygame.K_RETURN)
+    feats = s.doc.raw["terrain"]["features"]
+    assert [f["properties"]["terrain"] for f in feats] == ["woods"]
+    assert "level" not in feats[0]["properties"]
+
+
+def test_a_hill_picked_with_the_rectangle_draws_a_rectangular_hill_and_says_so(app):
+    """(#43) The drop-down and the tool agree the other way too: "hill" picked while the
+    Rectangle tool is in hand draws a rectangular hill, and the drop-down keeps showing it."""
+    from tests.test_editor_ui import choose, drag
+
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    choose(s, s.area_menu, "hill")
+    assert shown(s.area_menu) == "hill" and type(s.mode).__name__ == "RectMode"
+    drag(s, (10, 10), (16, 15))
+    props = s.doc.raw["terrain"]["features"][0]["properties"]
+    assert props["terrain"] == "hill" and props["level"] == 1

@@ -46,6 +46,7 @@ from game.ui.editor.layout import (
 from game.ui.editor.modes import (
     INVALID,
     PICK_PX,
+    HillMode,
     SelectMode,
     StandMode,
 )
@@ -93,7 +94,7 @@ class EditorScreen(
         # session, known by their content (the file has no place for editor marks)
         self.locked: set[str] = set()
         self.hidden: set[str] = set()
-        self.draw_area = "woods"
+        self.draw_area = self.last_area = "woods"
         self.draw_road = "good_road"
         self.hill_level = 1
         self.lot_diameter = 5.0
@@ -399,6 +400,9 @@ class EditorScreen(
             return
         if type(mode) is not type(self.mode):
             self.message = ("", False)
+        left_hills = isinstance(self.mode, HillMode) and not isinstance(mode, HillMode)
+        if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again (#43)
+            self.set_draw_area(self.last_area)
         self.mode = mode
         mode.enter(self)
         for cls, b in getattr(self, "tool_buttons", {}).items():
