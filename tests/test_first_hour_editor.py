@@ -101,3 +101,107 @@ def test_a_hill_picked_with_the_rectangle_draws_a_rectangular_hill_and_says_so(a
     drag(s, (10, 10), (16, 15))
     props = s.doc.raw["terrain"]["features"][0]["properties"]
     assert props["terrain"] == "hill" and props["level"] == 1
+
+
+def entry_showing(s, text):
+    """The live text field showing ``text`` (panel or tools)."""
+    fields = [*s._fields, *getattr(s, "_entries", ())]
+    return next(w for w in fields if hasattr(w, "get_text") and w.alive() and w.get_text() == text)
+
+
+def type_over(s, text, typed):
+    """Click the field showing ``text``, clear it and type ``typed`` key by key (no Enter)."""
+    from tests.test_editor_faults30 import type_into
+
+    w = entry_showing(s, text)
+    pos = w.rect.center
+    s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    frame(s)
+    assert w in s.app.manager.get_focus_set()
+    w.set_text("")  # all selected and typed over
+    type_into(s, w, typed)
+    return w
+
+
+def scenario_panel(app):
+    s = new_editor(app)
+    s.show_panel("Scenario")
+    frame(s)
+    return s
+
+
+def test_a_refused_number_is_refused_whole_with_the_reason_and_the_old_value_kept(app):
+    """(#43) Turns "150" became 15 (the last valid prefix, applied while typing): nothing is
+    applied while typing; on Enter the refusal is said in red with the reason, and the field
+    shows the value kept."""
+    s = scenario_panel(app)
+    w = type_over(s, "12", "150")
+    assert s.doc.raw["turns"] == 12  # nothing applied while typing
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["turns"] == 12 and s.doc.history.entries == []
+    text, error = s.message
+    assert error and '"150"' in text and "from 1 to 100" in text and "stays 12" in text
+    assert w.get_text() == "12" or entry_showing(s, "12")
+
+
+def test_cohesion_25_left_by_a_click_on_the_table_is_refused_not_cut_to_2(app):
+    """(#43) Cohesion "25" became 2: leaving the field (a click on the table) applies it,
+    and 25 is refused whole."""
+    s = new_editor(app)
+    s.show_panel("Forces")
+    frame(s)
+    before = s.doc.raw["sides"][0]["cohesion"]
+    type_over(s, str(before), "25")
+    assert s.doc.raw["sides"][0]["cohesion"] == before
+    click(s, 30, 18)  # a click on the table leaves the field
+    assert s.doc.raw["sides"][0]["cohesion"] == before
+    assert s.message[1] and '"25"' in s.message[0] and "20" in s.message[0]
+    type_over(s, str(before), "7")
+    click(s, 30, 18)
+    assert s.doc.raw["sides"][0]["cohesion"] == 7 and len(s.doc.history.entries) == 1
+
+
+def test_a_centre_typed_with_a_stray_letter_does_not_move_the_wood(app):
+    """(#43) A centre "30, 2x" moved the wood to (30, 2): it is refused when applied."""
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    from tests.test_editor_ui import drag
+
+    drag(s, (10, 10), (16, 15))
+    before = json.dumps(s.doc.raw)
+    type_over(s, "13.00, 12.50", "30, 2x")
+    assert json.dumps(s.doc.raw) == before
+    key(s, pygame.K_RETURN)
+    assert json.dumps(s.doc.raw) == before and s.message[1] and "30, 2x" in s.message[0]
+    type_over(s, "13.00, 12.50", "30, 20")
+    key(s, pygame.K_RETURN)
+    ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
+    assert sorted({p[0] for p in ring}) == [27, 33] and len(s.doc.history.entries) == 2
+
+
+def test_esc_takes_the_typing_back_and_enter_applies_it_as_one_undo_entry(app):
+    """(#43) Esc kept what was typed: it restores the old text and applies nothing; Enter
+    applies the edit as one history entry that one Ctrl+Z takes back."""
+    s = scenario_panel(app)
+    w = type_over(s, "12", "20")
+    key(s, pygame.K_ESCAPE)
+    assert s.doc.raw["turns"] == 12 and s.doc.history.entries == []
+    assert not w.alive() or w.get_text() == "12"
+    assert entry_showing(s, "12")
+    type_over(s, "12", "20")
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["turns"] == 20 and len(s.doc.history.entries) == 1
+    assert entry_showing(s, "20")
+    key(s, pygame.K_z, pygame.KMOD_CTRL)  # the keys are the editor's again after Enter
+    assert s.doc.raw["turns"] == 12
+
+
+def test_the_tools_settings_wait_for_enter_too(app):
+    """(#43) The hill level under the tools: "25" was cut to 2 while typing."""
+    s = new_editor(app)
+    type_over(s, "1", "25")
+    key(s, pygame.K_RETURN)
+    assert s.hill_level == 1 and s.message[1] and '"25"' in s.message[0]
+    assert s.level_entry.get_text() == "1"

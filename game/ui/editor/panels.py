@@ -81,9 +81,13 @@ class PanelsMixin(SetupPanelsMixin):
         if key == self._panel_key and not force:
             return
         self._panel_key = key
+        if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
+            left, self._editing = self._editing, None
+            self._apply_entry(left)
         for wdg in self._panel_widgets:
             self._widgets.pop(wdg, None)
             self._fields.pop(wdg, None)
+            self._entries.pop(wdg, None)
             wdg.kill()
         self._panel_widgets = []
         self._py = TOP_H + 80 - self._panel_scroll
@@ -112,6 +116,7 @@ class PanelsMixin(SetupPanelsMixin):
             if wdg.rect.top < top or wdg.rect.bottom > bottom:
                 self._widgets.pop(wdg, None)
                 self._fields.pop(wdg, None)
+                self._entries.pop(wdg, None)
                 self._panel_widgets.remove(wdg)
                 wdg.kill()
         self._py = bottom + 4
@@ -153,9 +158,11 @@ class PanelsMixin(SetupPanelsMixin):
         )
         self._py += 22
 
-    def _field(self, label: str, value, on_set, choices=None, width=170) -> None:
+    def _field(self, label: str, value, on_set, choices=None, width=170, live=False) -> None:
         """A labelled entry (or drop-down with ``choices``) whose edits call ``on_set(text)``;
-        a returned string is shown as the problem with the value."""
+        a returned string is shown as the problem with the value. An entry is applied on
+        Enter or when left, Esc takes the typing back (#43); a ``live`` one (a search) calls
+        ``on_set`` at every keystroke."""
         m = self.app.manager
         x = self._px()
         self._pw(
@@ -169,7 +176,10 @@ class PanelsMixin(SetupPanelsMixin):
         else:
             wdg = UITextEntryLine(rect, m)
             wdg.set_text("" if value is None else str(value))
-        self._fields[self._pw(wdg)] = on_set
+        if choices is None and not live:
+            self._entry(self._pw(wdg), label, on_set)
+        else:
+            self._fields[self._pw(wdg)] = on_set
         self._py += 32
 
     def _pbutton(self, text: str, fn, half: int = 0) -> None:
@@ -192,9 +202,8 @@ class PanelsMixin(SetupPanelsMixin):
                 value = parse(text) if parse else text
             except ValueError as err:
                 return str(err) or f"not a valid {label}"
-            cmd = SetField(tuple(path), value, f"set {label}")
-            self.commit(cmd, merge_key=("field", tuple(path)))
-            self._panel_key = self._panel_state()  # keep the entry being typed in
+            if not self.commit(SetField(tuple(path), value, f"set {label}")):
+                return self.message[0]
             return None
 
         return on_set
@@ -247,7 +256,6 @@ class PanelsMixin(SetupPanelsMixin):
         if not -360 <= angle <= 360:
             return "Turn by: degrees from -360 to 360"
         self.turn_by = angle
-        self._panel_key = self._panel_state()  # keep the entry being typed in
         return None
 
     def _feature_fields(self, i: int, f: dict) -> None:
@@ -311,10 +319,8 @@ class PanelsMixin(SetupPanelsMixin):
         dx, dy = x - centre[0], y - centre[1]
         if dx or dy:
             self.commit(
-                edits.transform(self.doc.raw, [("feature", i)], edits.translation(dx, dy), "move"),
-                merge_key=("field", "centre", i),
+                edits.transform(self.doc.raw, [("feature", i)], edits.translation(dx, dy), "move")
             )
-        self._panel_key = self._panel_state()
         return None
 
     def _vertex_to(self, i: int, addr, text: str) -> str | None:
@@ -325,11 +331,7 @@ class PanelsMixin(SetupPanelsMixin):
         except ValueError as err:
             return f"Vertex: {err}"
         f = items(self.doc.raw, "feature")[i]
-        self.commit(
-            Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"),
-            ("field", "vertex", i, addr),
-        )
-        self._panel_key = self._panel_state()
+        self.commit(Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"))
         return None
 
     def _stand_fields(self, i: int, s: dict) -> None:
@@ -381,8 +383,7 @@ class PanelsMixin(SetupPanelsMixin):
             SetField(("stands", i, "x"), edits.tidy(x), "move"),
             SetField(("stands", i, "y"), edits.tidy(y), "move"),
         )
-        self.commit(Batch(cmds, "move a stand"), ("field", "stand", i))
-        self._panel_key = self._panel_state()
+        self.commit(Batch(cmds, "move a stand"))
         return None
 
     def _entering(self, i, entering: bool):

@@ -68,7 +68,7 @@ class SetupPanelsMixin:
                 ),
                 edges,
             )
-        self._field("Find a unit", self.unit_filter, self._filter_units)
+        self._field("Find a unit", self.unit_filter, self._filter_units, live=True)
         shown, labels = self._unit_rows()
         h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
         sel = None
@@ -175,7 +175,7 @@ class SetupPanelsMixin:
                 self.app.manager,
             )
         )
-        self._fields[box] = self._set(("description",), "briefing")
+        self._entry(box, "Briefing", self._set(("description",), "briefing"))
         self._py += 154
 
     def _break_long_words(self) -> None:

@@ -78,12 +78,12 @@ class ToolbarMixin:
         UILabel(pygame.Rect(6, y, 70, 24), "Hill level", m)
         self.level_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
         self.level_entry.set_text(str(self.hill_level))
-        self._fields[self.level_entry] = self._set_level
+        self._entry(self.level_entry, "Hill level", self._set_level)
         y += 30
         UILabel(pygame.Rect(6, y, 70, 24), 'Lot "', m)
         self.lot_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
         self.lot_entry.set_text(f"{self.lot_diameter:g}")
-        self._fields[self.lot_entry] = self._set_lot
+        self._entry(self.lot_entry, "Round lot's diameter", self._set_lot)
         y += 32
         UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Road to draw", m)
         roads = _kind_names(self.doc.data, "road")
@@ -98,7 +98,7 @@ class ToolbarMixin:
         self.grid_button = self._button((6, y, TOOLS_W - 72, 30), "", self.toggle_grid)
         self.grid_entry = UITextEntryLine(pygame.Rect(TOOLS_W - 62, y, 56, 30), m)
         self.grid_entry.set_text(f"{self.grid_size:g}")
-        self._fields[self.grid_entry] = self._set_grid_size
+        self._entry(self.grid_entry, "Grid", self._set_grid_size)
         y += 36
         self._button((6, y, TOOLS_W - 12, 30), "Help (F1)", self.toggle_help)
         px = w - PANEL_W + 6
