@@ -205,3 +205,28 @@ def test_the_tools_settings_wait_for_enter_too(app):
     key(s, pygame.K_RETURN)
     assert s.hill_level == 1 and s.message[1] and '"25"' in s.message[0]
     assert s.level_entry.get_text() == "1"
+
+
+@pytest.mark.parametrize(
+    "typed, words",
+    [("13, 16", "two edges cross"), ("999, 999", 'beyond the 60"x36" table')],
+)
+def test_the_vertex_field_refuses_what_the_polygon_tool_refuses(app, typed, words):
+    """(#43) The vertex field took a self-crossing outline or a corner at (999, 999), which
+    the Polygon tool refuses: the same gate refuses it, with the reason."""
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    from tests.test_editor_ui import drag
+
+    drag(s, (10, 10), (16, 15))  # corners (10, 10), (16, 10), (16, 15), (10, 15)
+    s.vertex = (0, (0, 0))  # the corner at (10, 10) picked
+    s.refresh_panel(force=True)
+    before = json.dumps(s.doc.raw)
+    type_over(s, "10, 10", typed)
+    key(s, pygame.K_RETURN)
+    assert json.dumps(s.doc.raw) == before
+    assert s.message[1] and words in s.message[0] and "stays 10, 10" in s.message[0]
+    assert not any("features" in p.text for p in s.problems)
+    type_over(s, "10, 10", "9, 9")  # a corner that keeps the outline whole is taken
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0][0] == [9, 9]

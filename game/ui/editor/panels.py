@@ -17,6 +17,7 @@ from pygame_gui.elements import (
 
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, Replace, SetField, items
+from game.editor.gate import shape_problem
 from game.ui.editor.fields import (
     counted,
     facing,
@@ -330,8 +331,11 @@ class PanelsMixin(SetupPanelsMixin):
             x, y = pair(text)
         except ValueError as err:
             return f"Vertex: {err}"
-        f = items(self.doc.raw, "feature")[i]
-        self.commit(Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"))
+        new = edits.move_vertex(items(self.doc.raw, "feature")[i], addr, x, y)
+        why = shape_problem(new, *self.table_size())  # as the Polygon tool refuses (#43)
+        if why:
+            return why
+        self.commit(Replace("feature", i, new, "move a vertex"))
         return None
 
     def _stand_fields(self, i: int, s: dict) -> None:
