@@ -230,3 +230,46 @@ def test_the_vertex_field_refuses_what_the_polygon_tool_refuses(app, typed, word
     type_over(s, "10, 10", "9, 9")  # a corner that keeps the outline whole is taken
     key(s, pygame.K_RETURN)
     assert s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0][0] == [9, 9]
+
+
+def history_list(s):
+    """The History panel's list of changes."""
+    return next(w for w in s._panel_widgets if type(w).__name__ == "UISelectionList")
+
+
+def test_the_history_list_keeps_its_scroll_after_a_click(app):
+    """(#43) The History list jumped to its top after a click on a line: it stays where it
+    was scrolled, the clicked line in view."""
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    from tests.test_editor_ui import drag
+
+    drag(s, (10, 10), (16, 15))
+    for _ in range(40):
+        key(s, pygame.K_RIGHT)  # 40 nudges, 40 history lines
+    s.show_panel("History")
+    frame(s)
+    lst = history_list(s)
+    lst.scroll_bar.set_scroll_from_start_percentage(1.0)  # scrolled to the latest lines
+    frame(s)
+    scrolled = lst.scroll_bar.start_percentage
+    assert scrolled > 0.2
+    line = next(
+        it for it in reversed(lst.item_list) if it["button_element"] and "30." in it["text"]
+    )
+    at = line["button_element"].rect.center
+    for ev in (
+        pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)),
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=at, button=1),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=at, button=1),
+    ):
+        s.handle(ev)
+    for _ in range(3):  # the line's button, then the list, post their events
+        for posted in pygame.event.get():
+            s.handle(posted)
+    frame(s)
+    assert s.doc.history.position == 30
+    now = history_list(s)
+    assert now is not lst and abs(now.scroll_bar.start_percentage - scrolled) < 0.01
+    shown = [it["text"] for it in now.item_list if it["button_element"] is not None]
+    assert any(t.startswith("30.") for t in shown)

@@ -82,6 +82,9 @@ class PanelsMixin(SetupPanelsMixin):
         if key == self._panel_key and not force:
             return
         self._panel_key = key
+        hist = self._history_list
+        if hist is not None and hist.alive() and hist.scroll_bar is not None:
+            self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild (#43)
         if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
             left, self._editing = self._editing, None
             self._apply_entry(left)
@@ -96,6 +99,8 @@ class PanelsMixin(SetupPanelsMixin):
         self._fit_panel()
 
     _panel_scroll = 0  # pixels of the panel scrolled up out of sight (a low window)
+    _history_list = None  # the History panel's list, and how far down it was scrolled (0-1)
+    _history_scroll = 0.0
     _scrolled_for = None  # the panel and selection the scroll belongs to
 
     def _panel_bottom(self) -> int:
@@ -479,6 +484,10 @@ class PanelsMixin(SetupPanelsMixin):
             )
         )
         self._fields[lst] = lambda t: self._jump(int(t.split(".")[0]))
+        self._history_list = lst
+        if lst.scroll_bar is not None:  # a click on a line keeps the list where it was (#43)
+            lst.scroll_bar.set_scroll_from_start_percentage(self._history_scroll)
+            lst.update(0.0)
 
     def _jump(self, position: int) -> None:
         self.doc.history.jump(position)
