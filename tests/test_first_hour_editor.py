@@ -273,3 +273,42 @@ def test_the_history_list_keeps_its_scroll_after_a_click(app):
     assert now is not lst and abs(now.scroll_bar.start_percentage - scrolled) < 0.01
     shown = [it["text"] for it in now.item_list if it["button_element"] is not None]
     assert any(t.startswith("30.") for t in shown)
+
+
+def ink_near(s, x, y, colour, r=8):
+    """Whether a pixel of ``colour`` is within ``r`` pixels of table point (x, y)."""
+    from tests.test_editor_ui import px
+
+    cx, cy = px(s, x, y)
+    surf = s.app.surface
+    return any(
+        tuple(surf.get_at((cx + dx, cy + dy)))[:3] == colour
+        for dx in range(-r, r + 1)
+        for dy in range(-r, r + 1)
+    )
+
+
+def test_a_locked_feature_has_a_lock_mark_on_the_table_and_in_the_map_list(app):
+    """(#43) A locked feature had no mark: a padlock is drawn on it, the Map panel lists it
+    as locked with a link that unlocks it."""
+    s = new_editor(app)
+    key(s, pygame.K_r)
+    from tests.test_editor_ui import drag
+
+    drag(s, (10, 10), (20, 20))
+    key(s, pygame.K_v)
+    click(s, 15, 15)
+    ink = (60, 60, 70)
+    assert not ink_near(s, 15, 15, ink)
+    press(s, "Lock feature")
+    assert s.selection == []
+    assert ink_near(s, 15, 15, ink)  # the padlock
+    s.show_panel("Map")
+    frame(s)
+    box = next(w for w in s._fields if "[locked]" in getattr(w, "html_text", ""))
+    assert "Feature 1, woods" in box.html_text
+    s._link("free:0")
+    frame(s)
+    assert not s.locked and not ink_near(s, 15, 15, ink)
+    click(s, 15, 15)
+    assert s.selection == [("feature", 0)]

@@ -183,6 +183,17 @@ class ActionsMixin:
             "and unlocks them again."
         )
 
+    def free_feature(self, i: int) -> None:
+        """Show and unlock feature ``i`` (a link of the Map panel's list of them)."""
+        from game.ui.editor.layout import mark_of
+
+        feats = items(self.doc.raw, "feature")
+        if 0 <= i < len(feats):
+            mark = mark_of(feats[i])
+            self.hidden.discard(mark)
+            self.locked.discard(mark)
+            self.say(f"Feature {i + 1} shown and unlocked")
+
     def free_features(self) -> None:
         """Show every hidden feature and unlock every locked one."""
         n = len(self.hidden) + len(self.locked)

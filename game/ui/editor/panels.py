@@ -451,6 +451,8 @@ class PanelsMixin(SetupPanelsMixin):
         """A link clicked in a panel's text (``problem:K``)."""
         if target.startswith("problem:"):
             self._problem_clicked(int(target.split(":")[1]))
+        elif target.startswith("free:"):
+            self.free_feature(int(target.split(":")[1]))
         elif target.startswith("move:"):
             self.apply_move(int(target.split(":")[1]))
 
@@ -519,10 +521,10 @@ class PanelsMixin(SetupPanelsMixin):
                 1 + i % 2,
             )
         if self.hidden or self.locked:
-            self._pbutton(
-                f"Show {len(self.hidden)} hidden, unlock {len(self.locked)} locked",
-                self.free_features,
-            )
+            what = [f"show {len(self.hidden)} hidden"] if self.hidden else []
+            what += [f"unlock {len(self.locked)} locked"] if self.locked else []
+            self._pbutton(", ".join(what).capitalize(), self.free_features)
+            self._locked_list()
         self._pbutton(
             "Export terrain as GeoJSON...",
             lambda: self._file_dialog(
@@ -540,6 +542,25 @@ class PanelsMixin(SetupPanelsMixin):
             self._text(f"No statistics: {html.escape(str(err))}", 60)
             return
         self._text(stats_html(stats, self.doc.raw), self._room())
+
+    def _locked_list(self) -> None:
+        """The features locked or hidden on their own, each with its mark ("[lock] Locked")
+        and a link freeing it (#43: a locked feature had no mark)."""
+        from game.ui.editor.layout import mark_of
+
+        rows = []
+        for i, f in enumerate(items(self.doc.raw, "feature")):
+            mark = mark_of(f)
+            state = "Hidden" if mark in self.hidden else "Locked" if mark in self.locked else ""
+            if state:
+                kind = html.escape(_pretty(f.get("properties", {}).get("terrain", "?")))
+                verb = "show" if state == "Hidden" else "unlock"
+                rows.append(
+                    f"<b>[{state.lower()}]</b> Feature {i + 1}, {kind}: "
+                    f"<a href='free:{i}'>{verb} it</a>"
+                )
+        if rows:
+            self._text("<br>".join(rows), min(26 + 22 * len(rows), 140))
 
     def _toggle_layer(self, name: str) -> None:
         self.layers[name] = not self.layers[name]
