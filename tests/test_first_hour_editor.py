@@ -312,3 +312,29 @@ def test_a_locked_feature_has_a_lock_mark_on_the_table_and_in_the_map_list(app):
     assert not s.locked and not ink_near(s, 15, 15, ink)
     click(s, 15, 15)
     assert s.selection == [("feature", 0)]
+
+
+@pytest.mark.parametrize("ruleset", ["modern", "wwii", "modern-full", "wwii-47"])
+def test_every_unit_name_reads_whole_in_the_unit_drop_down(app, ruleset):
+    """(#43) Unit names were cut in the Item panel's Unit drop-down (200 px wide): at
+    1280x800 every unit name of every ruleset fits beside the drop-down's arrow."""
+    s = new_editor(app, ruleset)
+    s.show_panel("Forces")
+    frame(s)
+    units = sorted(s._ruleset_units())
+    s._pick_unit(units[0])
+    click(s, 30, 18)
+    s.selection = [("stand", 0)]
+    s.show_panel("Item")
+    frame(s)
+    menu = next(
+        w
+        for w in s._panel_widgets
+        if type(w).__name__ == "UIDropDownMenu" and units[0] in str(w.selected_option)
+    )
+    assert menu.rect.right <= app.size[0] - 8
+    font = app.manager.get_theme().get_font(menu.combined_element_ids)
+    names = [o[0] if isinstance(o, tuple) else o for o in menu.options_list]
+    assert sorted(names) == units
+    for name in names:
+        assert font.size(name)[0] <= menu.rect.width - 24, name

@@ -42,6 +42,11 @@ from game.ui.editor.setup_panels import SetupPanelsMixin
 from game.ui.menu import user_maps as user_maps_dir
 
 
+UNIT_MENU_W = 262
+"""Pixels of the Item panel's Unit drop-down: the longest unit name of every ruleset ('M4A3E8
+"Sherman Easy-Eight"', 200 px) reads whole beside its arrow (#43: names were cut)."""
+
+
 class PanelsMixin(SetupPanelsMixin):
     """The editor screen's side panel: the selected item, problems, history, the map, forces and the scenario's settings, rebuilt only when what it shows changes."""
 
@@ -178,7 +183,8 @@ class PanelsMixin(SetupPanelsMixin):
         )
         rect = pygame.Rect(x + PANEL_W - 16 - width, self._py, width, 28)
         if choices is not None:
-            wdg = UIDropDownMenu(list(choices), str(value), rect, m)
+            room = max(120, self._panel_bottom() - rect.bottom)  # the list ends in the window
+            wdg = UIDropDownMenu(list(choices), str(value), rect, m, expansion_height_limit=room)
         else:
             wdg = UITextEntryLine(rect, m)
             wdg.set_text("" if value is None else str(value))
@@ -358,7 +364,7 @@ class PanelsMixin(SetupPanelsMixin):
             unit,
             self._set((*base, "unit"), "unit"),
             units if unit in units else [unit, *units],
-            width=200,
+            width=UNIT_MENU_W,
         )
         self._field(
             "Battle group", s.get("group"), self._set((*base, "group"), "battle group", not_empty)
