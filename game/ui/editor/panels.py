@@ -41,7 +41,6 @@ from game.ui.editor.layout import (
 from game.ui.editor.setup_panels import SetupPanelsMixin
 from game.ui.menu import user_maps as user_maps_dir
 
-
 UNIT_MENU_W = 262
 """Pixels of the Item panel's Unit drop-down: the longest unit name of every ruleset ('M4A3E8
 "Sherman Easy-Eight"', 200 px) reads whole beside its arrow (#43: names were cut)."""
