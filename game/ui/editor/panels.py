@@ -21,7 +21,6 @@ from game.editor.gate import shape_problem
 from game.ui.editor.fields import (
     counted,
     facing,
-    in_words,
     not_empty,
     pair,
     stats_html,
@@ -39,6 +38,7 @@ from game.ui.editor.layout import (
     menu_name,
 )
 from game.ui.editor.setup_panels import SetupPanelsMixin
+from game.ui.editor.wording import problem_words
 from game.ui.menu import user_maps as user_maps_dir
 
 UNIT_MENU_W = 262
@@ -444,7 +444,7 @@ class PanelsMixin(SetupPanelsMixin):
             head += f"; {counted(notes, 'line')} below {say} what was mended on opening"
         lines = [f"{head}. Click a line to select and frame what it names."]
         for k, p in enumerate(self.problems):
-            text = html.escape(in_words(without_file(p.text), self.doc.raw))
+            text = html.escape(problem_words(without_file(p.text), self.doc.raw))
             lines.append(f"<a href='problem:{k}'>{k + 1}. {text}</a>")
         self._text("<br><br>".join(lines), self._room())
 
@@ -463,7 +463,7 @@ class PanelsMixin(SetupPanelsMixin):
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
-        words = in_words(without_file(p.text), self.doc.raw)
+        words = problem_words(without_file(p.text), self.doc.raw)
         self.say(f"Problem {k + 1} of {len(self.problems)}: {words}", error=True)
         if p.ref is not None:
             n = len(items(self.doc.raw, p.ref[0]))
