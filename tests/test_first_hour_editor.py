@@ -113,7 +113,7 @@ def type_over(s, text, typed):
     """Click the field showing ``text``, clear it and type ``typed`` key by key (no Enter)."""
     from tests.test_editor_faults30 import type_into
 
-    w = entry_showing(s, text)
+    w = entry_showing(s, text) if isinstance(text, str) else text
     pos = w.rect.center
     s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
     s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
@@ -512,3 +512,66 @@ def test_a_rider_s_problem_says_starts_aboard_not_carried_by(app):
     assert "carried" not in text
     s._problem_clicked(0)
     assert s.message[0] == "Problem 1 of 1: Stand A6, starts aboard: no stand 'A99'"
+
+
+def sorties(s):
+    """The sorties field of the first aircraft of the side's air support."""
+    return next(w for w, e in s._entries.items() if w.alive() and e[0].startswith("Sorties"))
+
+
+def test_a_side_s_air_support_is_edited_in_the_forces_panel(app):
+    """(#43) The editor had no widget for ``air_support`` (the full games): the Forces panel
+    shows each aircraft a side calls, with its sorties; Add, a change of aircraft, the
+    sorties typed and X (remove) each write the file as one history entry."""
+    from tests.test_editor_ui import choose
+
+    s = new_editor(app, "modern-full")
+    s.show_panel("Forces")
+    frame(s)
+    assert "air_support" not in s.doc.raw["sides"][0]
+    press(s, "Add air support")
+    assert s.doc.raw["sides"][0]["air_support"] == [
+        {"aircraft": "A-10A Thunderbolt II", "sorties": 1}
+    ]
+    menu = next(
+        w
+        for w in s._panel_widgets
+        if type(w).__name__ == "UIDropDownMenu" and "Thunderbolt" in str(w.selected_option)
+    )
+    choose(s, menu, "Su-25 Frogfoot")
+    type_over(s, sorties(s), "4")
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["sides"][0]["air_support"] == [{"aircraft": "Su-25 Frogfoot", "sorties": 4}]
+    type_over(s, sorties(s), "40")  # more sorties than a side may call: refused, said
+    key(s, pygame.K_RETURN)
+    assert s.doc.raw["sides"][0]["air_support"][0]["sorties"] == 4 and s.message[1]
+    assert not any("air" in p.text for p in s.problems)
+    press(s, "X")
+    assert "air_support" not in s.doc.raw["sides"][0]
+    assert [e.label for e in s.doc.history.entries] == [
+        "add air support",
+        "air support: Su-25 Frogfoot",
+        "set sorties",
+        "remove air support",
+    ]
+
+
+def test_the_air_support_rows_fit_the_panel_of_a_shipped_full_game(app):
+    """(#43) wwii-47-breakthrough's air support reads whole in the Forces panel at 1280x800,
+    and a side of a game without air strikes shows no air support row."""
+    s = open_map(app, "wwii-47-breakthrough")
+    s.show_panel("Forces")
+    frame(s)
+    menu = next(
+        w
+        for w in s._panel_widgets
+        if type(w).__name__ == "UIDropDownMenu" and "Hs 129" in str(w.selected_option)
+    )
+    font = app.manager.get_theme().get_font(menu.combined_element_ids)
+    for name in s.doc.data.fire_support.aircraft_for("wwii-47"):
+        assert font.size(name)[0] <= menu.rect.width - 24
+    assert menu.rect.right <= app.size[0]
+    plain = new_editor(app, "modern")
+    plain.show_panel("Forces")
+    frame(plain)
+    assert not any("Air support" in getattr(w, "text", "") for w in plain._panel_widgets)
