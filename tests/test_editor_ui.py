@@ -69,7 +69,16 @@ def press(screen, text):
 
 
 def choose(screen, widget_label_value, text):
-    """Send a field's change event (entry, drop-down or list) with ``text``."""
+    """Send a field's change event (entry, drop-down or list) with ``text``: a text field
+    applied on Enter (#43) gets ``text`` typed and Enter."""
+    if widget_label_value in screen._entries:
+        screen.app.manager.set_focus_set(widget_label_value)
+        screen.handle(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=(0, 0), rel=(0, 0), buttons=(0,) * 3)
+        )
+        widget_label_value.set_text(text)
+        key(screen, pygame.K_RETURN)
+        return
     for widget in list(screen._fields):
         if widget is widget_label_value:
             if hasattr(widget, "get_text"):
@@ -79,6 +88,15 @@ def choose(screen, widget_label_value, text):
             frame(screen)
             return
     raise AssertionError("no such field")
+
+
+def type_text(screen, widget, text):
+    """Type into a text field until it shows ``text`` (its change event, no Enter yet)."""
+    screen.app.manager.set_focus_set(widget)
+    widget.set_text(text)
+    ev = pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=widget, text=text)
+    screen.handle(ev)
+    frame(screen)
 
 
 def new_editor(app, ruleset="modern", width=60, depth=36):
@@ -258,12 +276,14 @@ def test_panel_fields_write_the_file_and_typing_is_one_history_entry(app):
     s.show_panel("Scenario")
     frame(s)
     title = next(
-        w for w in s._fields if getattr(w, "get_text", None) and w.get_text() == "New scenario"
+        w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "New scenario"
     )
     for text in ("N", "Ni", "Nig", "Night raid"):
-        choose(s, title, text)
+        type_text(s, title, text)
+    assert s.doc.raw["title"] == "New scenario"  # applied on Enter or when left (#43)
+    key(s, pygame.K_RETURN)
     assert s.doc.raw["title"] == "Night raid" and len(s.doc.history.entries) == 1
-    turns = next(w for w in s._fields if getattr(w, "get_text", None) and w.get_text() == "12")
+    turns = next(w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "12")
     choose(s, turns, "200")
     assert s.doc.raw["turns"] == 12 and "from 1 to 100" in s.message[0]
 

@@ -205,10 +205,33 @@ def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> 
     the last feature; stands get fresh ids and, with ``other_side``, belong to the other
     side (a mirrored force), as entering stands when that side has an entry edge.
 
+    A carrier's riders (stands starting aboard it, full games) are copied with it, aboard
+    the copy (#43).
+
     Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     return copies_of(
-        raw, [(kind, i, items(raw, kind)[i]) for kind, i in refs], fn, other_side, label
+        raw,
+        [(kind, i, items(raw, kind)[i]) for kind, i in with_riders(raw, refs)],
+        fn,
+        other_side,
+        label,
     )
+
+
+def with_riders(raw: dict, refs: Sequence[Ref]) -> list[Ref]:
+    """``refs`` and, after each carrier among them, the stands starting aboard it that are
+    not among them already (rules-decisions "Transport": a rider is where its carrier is and
+    is not drawn, so copying a carrier copies what it carries) (#43)."""
+    stands = items(raw, "stand")
+    out = list(dict.fromkeys(refs))
+    for kind, i in list(out):
+        if kind != "stand" or stands[i].get("id") is None:
+            continue
+        for k, st in enumerate(stands):
+            rider = isinstance(st, dict) and st.get("carried_by") == stands[i]["id"]
+            if rider and ("stand", k) not in out:
+                out.append(("stand", k))
+    return out
 
 
 def copies_of(
@@ -218,12 +241,18 @@ def copies_of(
     as :func:`copies` does; the items need not be in ``raw`` any more (a paste of what was
     copied before).
 
+    A copied rider (a stand with ``carried_by``) rides the copy of its carrier when that is
+    copied too; copied without it onto the other side, it is set down 1.2" beside where it
+    was; else it stays aboard the same carrier (#43).
+
     Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     cmds: list[Command] = []
     n_feat = len(items(raw, "feature"))
     n_stand = len(items(raw, "stand"))
     sides = [s["id"] for s in raw.get("sides", [])]
     taken: list[str] = []
+    new_ids: dict = {}  # an original stand's id -> its copy's
+    riders: list[dict] = []
     for kind, i, item in originals:
         if kind == "feature":
             cmds.append(Insert("feature", n_feat, mapped(kind, i, item, fn), label))
@@ -235,8 +264,20 @@ def copies_of(
         new["id"] = next_stand_id(raw, str(new.get("side", "")), taken)
         new["ghq"] = False
         taken.append(new["id"])
+        if isinstance(item.get("id"), str):
+            new_ids[item["id"]] = new["id"]
+        if new.get("carried_by") is not None:
+            riders.append(new)
         cmds.append(Insert("stand", n_stand, new, label))
         n_stand += 1
+    for new in riders:  # the commands hold these dicts: remapped before they are done
+        carrier = new["carried_by"]
+        if carrier in new_ids:
+            new["carried_by"] = new_ids[carrier]
+        elif other_side:
+            del new["carried_by"]
+            if finite_number(new.get("y")):
+                new["y"] = tidy(new["y"] + 1.2)
     return cmds
 
 

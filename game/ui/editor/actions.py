@@ -137,12 +137,14 @@ class ActionsMixin:
         self.say(f"Selected {len(self.selection)} item(s)")
 
     def copy_selection(self) -> None:
-        """Keep copies of the selected items for Ctrl+V (the editor's own clipboard)."""
+        """Keep copies of the selected items for Ctrl+V (the editor's own clipboard); a
+        carrier's riders go with it (#43)."""
         if not self.selection:
             self.say("Select something to copy first.", error=True)
             return
         self.clipboard = [
-            (k, i, copy.deepcopy(items(self.doc.raw, k)[i])) for k, i in self.selection
+            (k, i, copy.deepcopy(items(self.doc.raw, k)[i]))
+            for k, i in edits.with_riders(self.doc.raw, self.selection)
         ]
         self._pastes = 0  # the first paste of these lands 1" right and down
         self.say(f"Copied {len(self.clipboard)} item(s); Ctrl+V pastes them")
@@ -180,6 +182,17 @@ class ActionsMixin:
             f"{len(marks)} feature(s) {'hidden' if hide else 'locked'}; the Map panel shows "
             "and unlocks them again."
         )
+
+    def free_feature(self, i: int) -> None:
+        """Show and unlock feature ``i`` (a link of the Map panel's list of them)."""
+        from game.ui.editor.layout import mark_of
+
+        feats = items(self.doc.raw, "feature")
+        if 0 <= i < len(feats):
+            mark = mark_of(feats[i])
+            self.hidden.discard(mark)
+            self.locked.discard(mark)
+            self.say(f"Feature {i + 1} shown and unlocked")
 
     def free_features(self) -> None:
         """Show every hidden feature and unlock every locked one."""

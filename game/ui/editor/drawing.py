@@ -111,6 +111,8 @@ class DrawingMixin:
             self._draw_overlay(surface)
         for i in self.bad_features:
             self._outline_feature(surface, i, INVALID, 2)
+        if self.locked:
+            self._draw_locks(surface)
         if self.layers["stands"]:
             self._draw_stands(surface)
         self._draw_selection(surface)
@@ -120,6 +122,36 @@ class DrawingMixin:
         surface.set_clip(clip)
         self._draw_status(surface)
         self.app.manager.draw_ui(surface)
+
+    LOCK_INK = (60, 60, 70)
+
+    def locked_features(self) -> list[int]:
+        """The indices of the features locked on their own (drawn with a lock mark) (#43)."""
+        from game.ui.editor.layout import mark_of
+
+        if not self.locked:
+            return []
+        feats = items(self.doc.raw, "feature")
+        return [i for i, f in enumerate(feats) if mark_of(f) in self.locked - self.hidden]
+
+    def _draw_locks(self, surface) -> None:
+        """Each locked feature outlined dark, with a padlock drawn inside it (#43: a locked
+        feature had no mark, so a click on it that did nothing looked like a fault)."""
+        feats = items(self.doc.raw, "feature")
+        for i in self.locked_features():
+            if not self.pickable_layer(feats[i]):
+                continue
+            self._outline_feature(surface, i, self.LOCK_INK, 2)
+            g = edits.feature_geometry(feats[i])
+            if g is None or g.is_empty:
+                continue
+            p = g.representative_point() if g.geom_type in edits.AREA_TYPES else g.centroid
+            draw_padlock(surface, self.bounded_px(p.x, p.y), self.LOCK_INK)
+
+    def pickable_layer(self, feature: dict) -> bool:
+        """Whether a feature's layer is shown."""
+        layer = self._layer_of(feature)
+        return bool(layer and self.layers[layer])
 
     def _dragging(self) -> bool:
         h = self.doc.history
@@ -310,3 +342,18 @@ class DrawingMixin:
         pygame.draw.rect(surface, INK, box, 2)
         for k, img in enumerate(lines):
             surface.blit(img, (box.x + 15, box.y + 12 + 24 * k))
+
+
+def draw_padlock(surface, centre, ink, size: int = 18) -> None:
+    """A padlock ``size`` pixels wide centred on ``centre`` (pixels): a body under a
+    shackle, on a light ground so that it reads on any terrain colour."""
+    cx, cy = int(centre[0]), int(centre[1])
+    body = pygame.Rect(0, 0, size, size * 3 // 4)
+    body.midtop = (cx, cy - size // 8)
+    shackle = pygame.Rect(0, 0, size * 5 // 8, size * 3 // 4)
+    shackle.midbottom = (cx, body.top + size // 6)
+    pygame.draw.rect(surface, (250, 250, 240), body.inflate(4, 4), border_radius=3)
+    pygame.draw.arc(surface, (250, 250, 240), shackle.inflate(4, 4), 0, math.pi, 5)
+    pygame.draw.arc(surface, ink, shackle, 0, math.pi, 2)
+    pygame.draw.rect(surface, ink, body, border_radius=2)
+    pygame.draw.circle(surface, (250, 250, 240), body.center, max(1, size // 8))

@@ -4,10 +4,8 @@ gets a sentence saying what is wanted, and is not written), and problem lines pu
 from __future__ import annotations
 
 import math
-import re
 
 from game.editor.document import MENDED
-from game.ui.editor.layout import _pretty
 
 
 def whole_number(lo: int, hi: int):
@@ -89,37 +87,6 @@ def pair(text: str) -> tuple[float, float]:
     if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= 1000 and abs(y) <= 1000):
         raise ValueError("x and y are inches from -1000 to 1000")
     return x, y
-
-
-def in_words(text: str, raw: dict) -> str:
-    """A problem line with its JSON path put in words: "$.stands[2].unit: ..." becomes
-    "Stand A3, unit: ...", "$.terrain.features[3]..." "Feature 4 (woods), ...", "$.stands:"
-    "Stands:"."""
-
-    def item(m):
-        kind, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
-        seq = (
-            raw.get("stands", [])
-            if kind == "stands"
-            else raw.get("terrain", {}).get("features", [])
-        )
-        what = ""
-        if i < len(seq) and isinstance(seq[i], dict):
-            if kind == "stands":
-                what = f" {seq[i].get('id', '')}"
-            else:
-                what = f" ({_pretty(seq[i].get('properties', {}).get('terrain', '?'))})"
-        name = f"Stand{what}" if kind == "stands" else f"Feature {i + 1}{what}"
-        rest = rest.lstrip(".").replace("properties.", "").replace("geometry.", "")
-        return f"{name}, {rest}:" if rest else f"{name}:"
-
-    text = re.sub(r"\$\.(stands|terrain\.features)\[(\d+)\]([.\w]*):", item, text)
-    text = re.sub(
-        r"\$\.sides\[(\d+)\]\.?([\w.]*):",
-        lambda m: f"Side {int(m.group(1)) + 1}" + (f", {m.group(2)}:" if m.group(2) else ":"),
-        text,
-    )
-    return re.sub(r"^\$\.?([\w.]*):", lambda m: (m.group(1) or "the file").capitalize() + ":", text)
 
 
 def without_file(text: str) -> str:

@@ -33,21 +33,83 @@ class InputMixin:
                         return True
         return False
 
+    # ------------------------------------------------------------ fields applied when left
+
+    def _entry(self, widget, label: str, on_set) -> None:
+        """Register a text field whose typing is applied as one edit on Enter or on leaving
+        it, and taken back by Esc (#43): ``on_set(text)`` applies it and returns None, or
+        refuses it with the reason (a sentence); ``label`` names the field in messages."""
+        self._entries[widget] = [label, on_set, widget.get_text()]
+
+    _entries: dict = {}  # field -> [label, on_set, the text it had when last applied]
+    _editing = None  # the registered field that had the keyboard when last looked
+
+    def _watch_entries(self) -> None:
+        """Apply the registered field that lost the keyboard (a click elsewhere, Tab, its
+        panel rebuilt), and note the one that has it."""
+        focus = self.app.manager.get_focus_set() or set()
+        now = next((e for e in focus if e in self._entries and e.alive()), None)
+        if self._editing is not None and self._editing is not now:
+            left, self._editing = self._editing, None
+            self._apply_entry(left)
+        if now is not None:
+            self._editing = now
+
+    def _apply_entry(self, widget) -> bool:
+        """Apply what was typed in a registered field, when it changed: a refusal is said
+        (in red, with the reason) and the field shows the value it keeps. True when applied
+        or unchanged."""
+        entry = self._entries.get(widget)
+        if entry is None:
+            return True
+        label, on_set, before = entry
+        text = widget.get_text()
+        if text == before:
+            return True
+        why = on_set(text)
+        if why:
+            why = why.split(": ", 1)[1] if why.startswith(label.split(" (")[0] + ":") else why
+            kept = f"it stays {before}" if before.strip() else "it stays empty"
+            self.say(f'{label}: "{text}" was not taken ({why}); {kept}.', error=True)
+            if widget.alive():
+                widget.set_text(before)
+            return False
+        entry[2] = text
+        self._panel_key = None  # the panel shows what was written
+        return True
+
+    def _cancel_entry(self) -> None:
+        """Esc in a registered field: its text goes back to the value it keeps, unapplied."""
+        widget, self._editing = self._editing, None
+        if widget is not None and widget in self._entries and widget.alive():
+            widget.set_text(self._entries[widget][2])
+            self.say(f"{self._entries[widget][0]}: not changed.")
+
+    def _typed_key(self, ev) -> None:
+        """A key typed while a field has the keyboard: Enter applies a one-line field (a
+        new line in the briefing), Esc takes the typing back; both give the keys back to
+        the editor's shortcuts."""
+        if ev.key == pygame.K_ESCAPE:
+            self._cancel_entry()
+        elif ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if isinstance(self._editing, UITextEntryBox):
+                return
+            widget, self._editing = self._editing, None
+            if widget is not None:
+                self._apply_entry(widget)
+        else:
+            return
+        focus = self.app.manager.get_focus_set() or set()
+        for e in focus:
+            if isinstance(e, (UITextEntryLine, UITextEntryBox)):
+                e.unfocus()
+        self.app.manager.set_focus_set(None)  # the next key is a shortcut again
+        self._panel_key = None
+
     def _typing(self) -> bool:
         """Whether a live text field has the keyboard."""
         focus = self.app.manager.get_focus_set() or set()
         return any(isinstance(e, (UITextEntryLine, UITextEntryBox)) and e.alive() for e in focus)
-
-    def _release_line(self) -> None:
-        """Take the keyboard from a one-line field (Enter or Esc typed in it); the briefing's
-        box keeps it (Enter is a new line there)."""
-        focus = self.app.manager.get_focus_set() or set()
-        if any(isinstance(e, UITextEntryLine) for e in focus):
-            for e in focus:
-                if isinstance(e, UITextEntryLine):
-                    e.unfocus()
-            self.app.manager.set_focus_set(None)
-            self._panel_key = None  # the panel shows what the field wrote
 
     def _dialog_open(self) -> bool:
         """Whether a dialog is open (closed ones are forgotten)."""

@@ -17,10 +17,10 @@ from pygame_gui.elements import (
 
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, Replace, SetField, items
+from game.editor.gate import shape_problem
 from game.ui.editor.fields import (
     counted,
     facing,
-    in_words,
     not_empty,
     pair,
     stats_html,
@@ -38,7 +38,12 @@ from game.ui.editor.layout import (
     menu_name,
 )
 from game.ui.editor.setup_panels import SetupPanelsMixin
+from game.ui.editor.wording import problem_words
 from game.ui.menu import user_maps as user_maps_dir
+
+UNIT_MENU_W = 262
+"""Pixels of the Item panel's Unit drop-down: the longest unit name of every ruleset ('M4A3E8
+"Sherman Easy-Eight"', 200 px) reads whole beside its arrow (#43: names were cut)."""
 
 
 class PanelsMixin(SetupPanelsMixin):
@@ -81,9 +86,16 @@ class PanelsMixin(SetupPanelsMixin):
         if key == self._panel_key and not force:
             return
         self._panel_key = key
+        hist = self._history_list
+        if hist is not None and hist.alive() and hist.scroll_bar is not None:
+            self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild (#43)
+        if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
+            left, self._editing = self._editing, None
+            self._apply_entry(left)
         for wdg in self._panel_widgets:
             self._widgets.pop(wdg, None)
             self._fields.pop(wdg, None)
+            self._entries.pop(wdg, None)
             wdg.kill()
         self._panel_widgets = []
         self._py = TOP_H + 80 - self._panel_scroll
@@ -91,6 +103,8 @@ class PanelsMixin(SetupPanelsMixin):
         self._fit_panel()
 
     _panel_scroll = 0  # pixels of the panel scrolled up out of sight (a low window)
+    _history_list = None  # the History panel's list, and how far down it was scrolled (0-1)
+    _history_scroll = 0.0
     _scrolled_for = None  # the panel and selection the scroll belongs to
 
     def _panel_bottom(self) -> int:
@@ -112,6 +126,7 @@ class PanelsMixin(SetupPanelsMixin):
             if wdg.rect.top < top or wdg.rect.bottom > bottom:
                 self._widgets.pop(wdg, None)
                 self._fields.pop(wdg, None)
+                self._entries.pop(wdg, None)
                 self._panel_widgets.remove(wdg)
                 wdg.kill()
         self._py = bottom + 4
@@ -153,9 +168,11 @@ class PanelsMixin(SetupPanelsMixin):
         )
         self._py += 22
 
-    def _field(self, label: str, value, on_set, choices=None, width=170) -> None:
+    def _field(self, label: str, value, on_set, choices=None, width=170, live=False) -> None:
         """A labelled entry (or drop-down with ``choices``) whose edits call ``on_set(text)``;
-        a returned string is shown as the problem with the value."""
+        a returned string is shown as the problem with the value. An entry is applied on
+        Enter or when left, Esc takes the typing back (#43); a ``live`` one (a search) calls
+        ``on_set`` at every keystroke."""
         m = self.app.manager
         x = self._px()
         self._pw(
@@ -165,11 +182,15 @@ class PanelsMixin(SetupPanelsMixin):
         )
         rect = pygame.Rect(x + PANEL_W - 16 - width, self._py, width, 28)
         if choices is not None:
-            wdg = UIDropDownMenu(list(choices), str(value), rect, m)
+            room = max(120, self._panel_bottom() - rect.bottom)  # the list ends in the window
+            wdg = UIDropDownMenu(list(choices), str(value), rect, m, expansion_height_limit=room)
         else:
             wdg = UITextEntryLine(rect, m)
             wdg.set_text("" if value is None else str(value))
-        self._fields[self._pw(wdg)] = on_set
+        if choices is None and not live:
+            self._entry(self._pw(wdg), label, on_set)
+        else:
+            self._fields[self._pw(wdg)] = on_set
         self._py += 32
 
     def _pbutton(self, text: str, fn, half: int = 0) -> None:
@@ -192,9 +213,8 @@ class PanelsMixin(SetupPanelsMixin):
                 value = parse(text) if parse else text
             except ValueError as err:
                 return str(err) or f"not a valid {label}"
-            cmd = SetField(tuple(path), value, f"set {label}")
-            self.commit(cmd, merge_key=("field", tuple(path)))
-            self._panel_key = self._panel_state()  # keep the entry being typed in
+            if not self.commit(SetField(tuple(path), value, f"set {label}")):
+                return self.message[0]
             return None
 
         return on_set
@@ -247,7 +267,6 @@ class PanelsMixin(SetupPanelsMixin):
         if not -360 <= angle <= 360:
             return "Turn by: degrees from -360 to 360"
         self.turn_by = angle
-        self._panel_key = self._panel_state()  # keep the entry being typed in
         return None
 
     def _feature_fields(self, i: int, f: dict) -> None:
@@ -311,10 +330,8 @@ class PanelsMixin(SetupPanelsMixin):
         dx, dy = x - centre[0], y - centre[1]
         if dx or dy:
             self.commit(
-                edits.transform(self.doc.raw, [("feature", i)], edits.translation(dx, dy), "move"),
-                merge_key=("field", "centre", i),
+                edits.transform(self.doc.raw, [("feature", i)], edits.translation(dx, dy), "move")
             )
-        self._panel_key = self._panel_state()
         return None
 
     def _vertex_to(self, i: int, addr, text: str) -> str | None:
@@ -324,12 +341,11 @@ class PanelsMixin(SetupPanelsMixin):
             x, y = pair(text)
         except ValueError as err:
             return f"Vertex: {err}"
-        f = items(self.doc.raw, "feature")[i]
-        self.commit(
-            Replace("feature", i, edits.move_vertex(f, addr, x, y), "move a vertex"),
-            ("field", "vertex", i, addr),
-        )
-        self._panel_key = self._panel_state()
+        new = edits.move_vertex(items(self.doc.raw, "feature")[i], addr, x, y)
+        why = shape_problem(new, *self.table_size())  # as the Polygon tool refuses (#43)
+        if why:
+            return why
+        self.commit(Replace("feature", i, new, "move a vertex"))
         return None
 
     def _stand_fields(self, i: int, s: dict) -> None:
@@ -347,7 +363,7 @@ class PanelsMixin(SetupPanelsMixin):
             unit,
             self._set((*base, "unit"), "unit"),
             units if unit in units else [unit, *units],
-            width=200,
+            width=UNIT_MENU_W,
         )
         self._field(
             "Battle group", s.get("group"), self._set((*base, "group"), "battle group", not_empty)
@@ -381,8 +397,7 @@ class PanelsMixin(SetupPanelsMixin):
             SetField(("stands", i, "x"), edits.tidy(x), "move"),
             SetField(("stands", i, "y"), edits.tidy(y), "move"),
         )
-        self.commit(Batch(cmds, "move a stand"), ("field", "stand", i))
-        self._panel_key = self._panel_state()
+        self.commit(Batch(cmds, "move a stand"))
         return None
 
     def _entering(self, i, entering: bool):
@@ -429,7 +444,7 @@ class PanelsMixin(SetupPanelsMixin):
             head += f"; {counted(notes, 'line')} below {say} what was mended on opening"
         lines = [f"{head}. Click a line to select and frame what it names."]
         for k, p in enumerate(self.problems):
-            text = html.escape(in_words(without_file(p.text), self.doc.raw))
+            text = html.escape(problem_words(without_file(p.text), self.doc.raw))
             lines.append(f"<a href='problem:{k}'>{k + 1}. {text}</a>")
         self._text("<br><br>".join(lines), self._room())
 
@@ -441,12 +456,14 @@ class PanelsMixin(SetupPanelsMixin):
         """A link clicked in a panel's text (``problem:K``)."""
         if target.startswith("problem:"):
             self._problem_clicked(int(target.split(":")[1]))
+        elif target.startswith("free:"):
+            self.free_feature(int(target.split(":")[1]))
         elif target.startswith("move:"):
             self.apply_move(int(target.split(":")[1]))
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
-        words = in_words(without_file(p.text), self.doc.raw)
+        words = problem_words(without_file(p.text), self.doc.raw)
         self.say(f"Problem {k + 1} of {len(self.problems)}: {words}", error=True)
         if p.ref is not None:
             n = len(items(self.doc.raw, p.ref[0]))
@@ -474,6 +491,10 @@ class PanelsMixin(SetupPanelsMixin):
             )
         )
         self._fields[lst] = lambda t: self._jump(int(t.split(".")[0]))
+        self._history_list = lst
+        if lst.scroll_bar is not None:  # a click on a line keeps the list where it was (#43)
+            lst.scroll_bar.set_scroll_from_start_percentage(self._history_scroll)
+            lst.update(0.0)
 
     def _jump(self, position: int) -> None:
         self.doc.history.jump(position)
@@ -505,10 +526,10 @@ class PanelsMixin(SetupPanelsMixin):
                 1 + i % 2,
             )
         if self.hidden or self.locked:
-            self._pbutton(
-                f"Show {len(self.hidden)} hidden, unlock {len(self.locked)} locked",
-                self.free_features,
-            )
+            what = [f"show {len(self.hidden)} hidden"] if self.hidden else []
+            what += [f"unlock {len(self.locked)} locked"] if self.locked else []
+            self._pbutton(", ".join(what).capitalize(), self.free_features)
+            self._locked_list()
         self._pbutton(
             "Export terrain as GeoJSON...",
             lambda: self._file_dialog(
@@ -526,6 +547,25 @@ class PanelsMixin(SetupPanelsMixin):
             self._text(f"No statistics: {html.escape(str(err))}", 60)
             return
         self._text(stats_html(stats, self.doc.raw), self._room())
+
+    def _locked_list(self) -> None:
+        """The features locked or hidden on their own, each with its mark ("[lock] Locked")
+        and a link freeing it (#43: a locked feature had no mark)."""
+        from game.ui.editor.layout import mark_of
+
+        rows = []
+        for i, f in enumerate(items(self.doc.raw, "feature")):
+            mark = mark_of(f)
+            state = "Hidden" if mark in self.hidden else "Locked" if mark in self.locked else ""
+            if state:
+                kind = html.escape(_pretty(f.get("properties", {}).get("terrain", "?")))
+                verb = "show" if state == "Hidden" else "unlock"
+                rows.append(
+                    f"<b>[{state.lower()}]</b> Feature {i + 1}, {kind}: "
+                    f"<a href='free:{i}'>{verb} it</a>"
+                )
+        if rows:
+            self._text("<br>".join(rows), min(26 + 22 * len(rows), 140))
 
     def _toggle_layer(self, name: str) -> None:
         self.layers[name] = not self.layers[name]

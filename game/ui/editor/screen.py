@@ -46,6 +46,7 @@ from game.ui.editor.layout import (
 from game.ui.editor.modes import (
     INVALID,
     PICK_PX,
+    HillMode,
     SelectMode,
     StandMode,
 )
@@ -93,7 +94,7 @@ class EditorScreen(
         # session, known by their content (the file has no place for editor marks)
         self.locked: set[str] = set()
         self.hidden: set[str] = set()
-        self.draw_area = "woods"
+        self.draw_area = self.last_area = "woods"
         self.draw_road = "good_road"
         self.hill_level = 1
         self.lot_diameter = 5.0
@@ -114,6 +115,7 @@ class EditorScreen(
         self._panel_key = None
         self._widgets: dict = {}
         self._fields: dict = {}
+        self._entries: dict = {}  # text fields applied on Enter or when left (keys.py)
         self._panel_widgets: list = []
         self._pending = None  # what a confirmation dialog or a file dialog answers
         self._snap = None  # (document version, SnapIndex)
@@ -399,6 +401,9 @@ class EditorScreen(
             return
         if type(mode) is not type(self.mode):
             self.message = ("", False)
+        left_hills = isinstance(self.mode, HillMode) and not isinstance(mode, HillMode)
+        if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again (#43)
+            self.set_draw_area(self.last_area)
         self.mode = mode
         mode.enter(self)
         for cls, b in getattr(self, "tool_buttons", {}).items():
@@ -427,6 +432,7 @@ class EditorScreen(
     def handle(self, ev) -> None:
         """One event: widgets first, then keys and the camera, then the current mode."""
         self.app.manager.process_events(ev)
+        self._watch_entries()  # a field left (a click elsewhere) applies what was typed in it
         if ev.type == pygame.MOUSEMOTION:
             self.mouse = ev.pos
         if ev.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -434,6 +440,9 @@ class EditorScreen(
             if fn:
                 fn()
             return
+        typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
+        if ev.type in typed and ev.ui_element in self._entries:
+            return  # applied on Enter or when the field is left, not while typed (#43)
         if ev.type in (
             pygame_gui.UI_TEXT_ENTRY_CHANGED,
             pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
@@ -464,8 +473,7 @@ class EditorScreen(
             self._dialog_key(ev)
             return  # keys typed into a dialog are not the editor's shortcuts
         if ev.type == pygame.KEYDOWN and self._typing():
-            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
-                self._release_line()  # the next key is a shortcut again
+            self._typed_key(ev)  # Enter applies, Esc takes back; other keys are the field's
             return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
@@ -567,6 +575,7 @@ class EditorScreen(
         last = h.entries[h.position - 1] if h.position else None
         if last and last.merge_key and last.merge_key[0] == "field" and not self._typing():
             h.end_merge()  # the field was left: its typing is one finished change, autosaved
+        self._watch_entries()
         self.check()
         if self.tv.table.width != self.table().width or self.tv.table.depth != self.table().depth:
             self.tv.table = self.table()

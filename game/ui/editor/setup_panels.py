@@ -7,18 +7,26 @@ from __future__ import annotations
 import re
 
 import pygame
-from pygame_gui.elements import UISelectionList, UITextEntryBox
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UISelectionList,
+    UITextEntryBox,
+    UITextEntryLine,
+)
 
 from game import RULESET_IDS
 from game.editor import edits
-from game.editor.commands import Batch, SetField, items
-from game.ui.editor.fields import not_empty, number, whole_number
+from game.editor.commands import MISSING, Batch, SetField, items
+from game.ui.editor.fields import counted, not_empty, number, whole_number
 from game.ui.editor.layout import PANEL_W, STATUS_H
 from game.ui.editor.modes import StandMode
 
 BOX_WORD_CHARS = 100
 """The longest word (characters without a space) the briefing box is given: the scenario
 check's limit (``MAX_WORD_CHARS``); pygame_gui takes seconds to wrap a longer one."""
+MAX_AIR_SUPPORT = 10  # aircraft a side's air support may call (scenario_file.py, formats.md)
 MIN_TABLE_IN = 6  # the scenario check's bounds (scenario_file.py, docs/formats.md), inches
 MIN_SIGHTING_IN = 1
 _LONG_WORD = re.compile(rf"\S{{{BOX_WORD_CHARS + 1},}}")
@@ -68,7 +76,8 @@ class SetupPanelsMixin:
                 ),
                 edges,
             )
-        self._field("Find a unit", self.unit_filter, self._filter_units)
+            self._air_support_fields(k, s)
+        self._field("Find a unit", self.unit_filter, self._filter_units, live=True)
         shown, labels = self._unit_rows()
         h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
         sel = None
@@ -89,6 +98,72 @@ class SetupPanelsMixin:
         self._label(
             f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
         )
+
+    FULL_GAMES = ("modern-full", "wwii-47")
+
+    def _air_support_fields(self, k: int, side: dict) -> None:
+        """The side's air support (full games; docs/formats.md ``air_support``, rules-decisions
+        "Artillery, smoke and air strikes"): a row per aircraft called (which aircraft, how
+        many sorties, a Remove button) and an Add button; the aircraft are the scenario's
+        ruleset's rows of fire_support.toml (#43: the editor had no widget for it)."""
+        ruleset = self.doc.raw.get("ruleset")
+        rows = side.get("air_support")
+        rows = rows if isinstance(rows, list) else []
+        if ruleset not in self.FULL_GAMES and not rows:
+            return  # only the full games fly air strikes
+        known = list(self.doc.data.fire_support.aircraft_for(ruleset)) if ruleset else []
+        self._label(
+            f"Air support: {counted(len(rows), 'aircraft')} called"
+            if ruleset in self.FULL_GAMES
+            else "Air support (only the full games fly it):"
+        )
+        base = ("sides", k, "air_support")
+        m = self.app.manager
+        for j, row in enumerate(rows):
+            row = row if isinstance(row, dict) else {}
+            name = str(row.get("aircraft", ""))
+            x = self._px()
+            menu_rect = pygame.Rect(x, self._py, PANEL_W - 16 - 150, 28)
+            menu = UIDropDownMenu(known if name in known else [name, *known], name, menu_rect, m)
+            self._fields[self._pw(menu)] = lambda t, j=j: self.commit(
+                SetField((*base, j, "aircraft"), t, f"air support: {t}")
+            )
+            self._pw(UILabel(pygame.Rect(menu_rect.right + 2, self._py, 54, 28), "sorties", m))
+            entry = UITextEntryLine(pygame.Rect(menu_rect.right + 58, self._py, 40, 28), m)
+            entry.set_text(str(row.get("sorties", "")))
+            self._entry(
+                self._pw(entry),
+                f"Sorties of {name or 'the aircraft'}",
+                self._set((*base, j, "sorties"), "sorties", whole_number(1, 20)),
+            )
+            remove = self._pw(
+                UIButton(
+                    pygame.Rect(x + PANEL_W - 66, self._py, 50, 28),
+                    "X",
+                    m,
+                    tool_tip_text=f"Remove {name or 'this aircraft'} from the air support",
+                )
+            )
+            self._widgets[remove] = lambda j=j: self._remove_air_support(k, j)
+            self._py += 32
+        if ruleset in self.FULL_GAMES and len(rows) < MAX_AIR_SUPPORT and known:
+            self._pbutton("Add air support", lambda: self._add_air_support(k, known[0]))
+
+    def _add_air_support(self, k: int, aircraft: str) -> None:
+        """Give side ``k`` one more aircraft's sorties (1 sortie of ``aircraft`` to start)."""
+        rows = self.doc.raw["sides"][k].get("air_support")
+        rows = list(rows) if isinstance(rows, list) else []
+        rows.append({"aircraft": aircraft, "sorties": 1})
+        self.commit(SetField(("sides", k, "air_support"), rows, "add air support"))
+
+    def _remove_air_support(self, k: int, j: int) -> None:
+        """Take row ``j`` off side ``k``'s air support (the key goes with the last row)."""
+        rows = list(self.doc.raw["sides"][k].get("air_support") or [])
+        if 0 <= j < len(rows):
+            rows.pop(j)
+            self.commit(
+                SetField(("sides", k, "air_support"), rows or MISSING, "remove air support")
+            )
 
     def _unit_rows(self) -> tuple[list[str], list[str]]:
         """The units of the scenario's ruleset whose name holds the filter, and their rows."""
@@ -175,7 +250,7 @@ class SetupPanelsMixin:
                 self.app.manager,
             )
         )
-        self._fields[box] = self._set(("description",), "briefing")
+        self._entry(box, "Briefing", self._set(("description",), "briefing"))
         self._py += 154
 
     def _break_long_words(self) -> None:

@@ -71,24 +71,19 @@ class ToolbarMixin:
             y += pitch
         y += 6
         UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Area or hill to draw", m)
-        kinds = _kind_names(self.doc.data, "area") + ["hill"]
-        self.area_menu = UIDropDownMenu(
-            [menu_name(k) for k in kinds],
-            menu_name(self.draw_area),
-            pygame.Rect(6, y + 22, TOOLS_W - 12, 30),
-            m,
-        )
-        self._fields[self.area_menu] = lambda t: self._set_draw_area(t)
+        self.area_menu = None
+        self._area_menu_rect = pygame.Rect(6, y + 22, TOOLS_W - 12, 30)
+        self._show_draw_area()
         y += 58
         UILabel(pygame.Rect(6, y, 70, 24), "Hill level", m)
         self.level_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
         self.level_entry.set_text(str(self.hill_level))
-        self._fields[self.level_entry] = self._set_level
+        self._entry(self.level_entry, "Hill level", self._set_level)
         y += 30
         UILabel(pygame.Rect(6, y, 70, 24), 'Lot "', m)
         self.lot_entry = UITextEntryLine(pygame.Rect(80, y, TOOLS_W - 86, 26), m)
         self.lot_entry.set_text(f"{self.lot_diameter:g}")
-        self._fields[self.lot_entry] = self._set_lot
+        self._entry(self.lot_entry, "Round lot's diameter", self._set_lot)
         y += 32
         UILabel(pygame.Rect(6, y, TOOLS_W - 12, 20), "Road to draw", m)
         roads = _kind_names(self.doc.data, "road")
@@ -103,7 +98,7 @@ class ToolbarMixin:
         self.grid_button = self._button((6, y, TOOLS_W - 72, 30), "", self.toggle_grid)
         self.grid_entry = UITextEntryLine(pygame.Rect(TOOLS_W - 62, y, 56, 30), m)
         self.grid_entry.set_text(f"{self.grid_size:g}")
-        self._fields[self.grid_entry] = self._set_grid_size
+        self._entry(self.grid_entry, "Grid", self._set_grid_size)
         y += 36
         self._button((6, y, TOOLS_W - 12, 30), "Help (F1)", self.toggle_help)
         px = w - PANEL_W + 6
@@ -137,10 +132,44 @@ class ToolbarMixin:
         """Show or hide the keys."""
         self.help = not self.help
 
+    def _show_draw_area(self) -> None:
+        """Make the "Area or hill to draw" drop-down show :attr:`draw_area` (built again when
+        it shows another: pygame_gui's drop-down cannot be set) (#43)."""
+        shown = self.area_menu.selected_option if self.area_menu is not None else None
+        shown = shown[0] if isinstance(shown, tuple) else shown
+        if shown == menu_name(self.draw_area) and self.area_menu.alive():
+            return
+        if self.area_menu is not None:
+            self._fields.pop(self.area_menu, None)
+            self.area_menu.kill()
+        kinds = _kind_names(self.doc.data, "area") + ["hill"]
+        names = [menu_name(k) for k in kinds]
+        now = menu_name(self.draw_area)
+        self.area_menu = UIDropDownMenu(
+            names if now in names else [now, *names], now, self._area_menu_rect, self.app.manager
+        )
+        self._fields[self.area_menu] = self._set_draw_area
+
+    def set_draw_area(self, kind: str) -> None:
+        """Draw ``kind`` (an area's terrain type or ``hill``) with the area tools from now on,
+        as the drop-down shows; the last area type is kept for when the Hill tool is left
+        (#43: after the Hill tool, R, P or O drew hills while the drop-down showed woods)."""
+        self.draw_area = kind
+        if kind != "hill":
+            self.last_area = kind
+        if getattr(self, "area_menu", None) is not None:
+            self._show_draw_area()
+
+    last_area = "woods"  # the area type the area tools go back to when the Hill tool is left
+
     def _set_draw_area(self, text: str) -> None:
-        self.draw_area = menu_kind(text)
+        """A type picked in the drop-down: "hill" takes the Hill tool unless a rectangle or a
+        round lot is being drawn (a rectangular or round hill); an area type takes the Polygon
+        tool unless an area tool is in hand."""
+        self.set_draw_area(menu_kind(text))
         if self.draw_area == "hill":
-            self.set_mode(HillMode())
+            if type(self.mode) not in (RectMode, LotMode):
+                self.set_mode(HillMode())
         elif type(self.mode) not in (PolygonMode, RectMode, LotMode):
             self.set_mode(PolygonMode())
 
