@@ -43,14 +43,26 @@ class _Disk:
         return Full(path, "w")
 
 
+def _log_sizes(tmp_path, monkeypatch, games: int) -> list[int]:
+    """The bytes of each of ``games`` simulated battles' logs, written with room enough."""
+    logs = tmp_path / "measured"
+    monkeypatch.setattr(log_module, "open", _Disk(10**9).open, raising=False)
+    assert (
+        main(["simulate", SKIRMISH, "--games", str(games), "--log-dir", str(logs), "--quiet"]) == 0
+    )
+    return [p.stat().st_size for p in sorted(logs.iterdir())]
+
+
 @pytest.mark.parametrize(
-    "room, games, done",
-    [(0, 3, 0), (30_000, 3, 1), (60_000, 5, 2)],
+    "games, done",
+    [(3, 0), (3, 1), (5, 2)],
     ids=["full from the start", "full in the second battle", "full in the third battle"],
 )
-def test_simulate_on_a_full_disk_fails_with_the_error(
-    tmp_path, monkeypatch, capsys, room, games, done
-):
+def test_simulate_on_a_full_disk_fails_with_the_error(tmp_path, monkeypatch, capsys, games, done):
+    # the disk fills halfway through battle done + 1, whatever length the battles have
+    sizes = _log_sizes(tmp_path, monkeypatch, done + 1) if done else [0]
+    room = sum(sizes[:done]) + sizes[done] // 2
+    capsys.readouterr()
     monkeypatch.setattr(log_module, "open", _Disk(room).open, raising=False)
     logs = tmp_path / "logs"
     code = main(["simulate", SKIRMISH, "--games", str(games), "--log-dir", str(logs), "--quiet"])
