@@ -379,3 +379,21 @@ def test_p_at_the_who_goes_first_prompt_lets_the_enemy_act_first(app):
     _key(s, pygame.K_p)
     assert s.battle.actions[-1] == ChooseFirst("A", "B") and s.battle.to_act == "B"
     assert "Blue lets Orange act first." in s.log_lines
+
+
+def test_a_side_without_a_direct_artillery_target_is_passed_for():
+    """(#43; 002 7.9, 7.10) The joint artillery phase asked a side with no gun in sight and
+    range of an enemy stand to pass while the other side had one. In the corpus's
+    modern-fire-support battle (seed 11, recruit AI against the random player) such a side
+    is now passed for: its ``pass`` line says "no direct-fire target", and no action of that
+    side was asked for in that phase before it."""
+    save = ROOT / "tests" / "corpus" / "modern-fire-support-s11-recruit-random.save.json"
+    b = Battle.load(save)
+    auto = [
+        e
+        for e in b.log.events
+        if e["event"] == "pass" and e["phase"] == "artillery" and e.get("auto")
+    ]
+    assert auto and {e["auto"] for e in auto} == {"no direct-fire target"}
+    direct = [e for e in b.log.events if e["event"] == "artillery" and e["kind"] == "direct"]
+    assert direct  # the other side fired direct artillery in those phases

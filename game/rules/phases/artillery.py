@@ -5,6 +5,7 @@ direct artillery fire procedure; rules-decisions "Artillery, smoke and air strik
 
 from __future__ import annotations
 
+from game.rules import turns
 from game.rules.actions import Action, ArtilleryFire, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
@@ -106,11 +107,19 @@ def do_artillery_fire(ctx, a: ArtilleryFire) -> None:
     )
     st.passes = 0
     st.to_act = ctx.other(a.side)
+    turns.settle(ctx)
 
 
 def options(ctx, side: str, kind: str) -> list[Action]:
     """Pass, or a direct artillery attack (:func:`direct_options`)."""
     return [Pass(side)] + direct_options(ctx, side)
+
+
+def has_target(ctx, side: str) -> bool:
+    """Whether one of ``side``'s guns has a direct artillery attack now (an able gun with
+    sight and range to an enemy stand; 002 7.9, 7.10): what the phase offers besides passing, so a
+    side without one is passed for in a battle with automatic passes (#43)."""
+    return bool(direct_options(ctx, side))
 
 
 def skip(ctx) -> bool:
@@ -128,4 +137,6 @@ PHASE = Phase(
     options=options,
     handlers={ArtilleryFire: do_artillery_fire},
     skip=skip,
+    able=has_target,
+    unable_why=("no gun of either side has a target for direct fire", "no direct-fire target"),
 )
