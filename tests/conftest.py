@@ -46,6 +46,14 @@ def data():
     return DATA
 
 
+@pytest.fixture(autouse=True)
+def _no_user_data_folder(tmp_path_factory, monkeypatch):
+    """No test writes in the user's own data folder: a test that runs a command without the
+    ``data_dir`` fixture (``play --load`` of a long journal did) still gets a folder of its
+    own. Found when a player's Resume opened a test's 30,000-action autosave (#43)."""
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     """A temporary user data folder (saves, logs, the editor's autosave)."""
