@@ -77,7 +77,7 @@ def test_load_a_save_opens_the_saves_folder(app, data_dir):
     "path, mp, words",
     [
         ([[10.0, 10.0], [10.02, 10.0]], 0.04, 'moves 0.02" for 0.04 of 18 MP.'),
-        ([[10.0, 10.0], [14.9, 10.0]], 4.95, 'moves 4.9" for 4.95 of 18 MP.'),
+        ([[10.0, 10.0], [14.9, 10.0]], 4.95, 'moves 4.9" for 5.0 of 18 MP.'),
     ],
 )
 def test_a_short_move_is_not_written_as_zero_inches(path, mp, words):

@@ -74,9 +74,12 @@ def path_html(path, width_chars: int = 34) -> str:
 
 
 def mp_text(mp: float) -> str:
-    """Movement points as the screens write them: to 0.01 MP, no trailing zeros ("14.14",
-    "11", "0.18"); the log file keeps them exact (000 09.00)."""
-    return f"{round(float(mp), 2):g}"
+    """Movement points as the screens write them: to 0.1 MP, no trailing zeros ("14.1",
+    "11", "0.2"), or to 0.01 MP under 0.05 so a spent sliver is never "0" ("0.04"); the
+    log file keeps them exact (000 09.00). One decimal like the distances beside them
+    (#43: "12.0"" for 12.01 of 15 MP")."""
+    mp = float(mp)
+    return f"{round(mp, 1 if abs(mp) >= 0.05 or mp == 0 else 2):g}"
 
 
 def inches_text(inches: float) -> str:
@@ -84,6 +87,12 @@ def inches_text(inches: float) -> str:
     short step is never "0.0"" beside the movement points it cost (#43: "moves 0.0" for
     0.01 MP")."""
     return f"{inches:.1f}" if abs(inches) >= 0.05 else f"{inches:.2f}"
+
+
+def _spent_text(mp: float, inches: float) -> str:
+    """The movement points a move spent, written to the distance's own precision (0.1, or
+    0.01 for a step under 0.05"), so "12.0"" stands beside "12.0", never "12.01" (#43)."""
+    return f"{mp:.1f}" if abs(inches) >= 0.05 and abs(mp) >= 0.05 else f"{mp:.2f}"
 
 
 def _mods(mods: list[dict]) -> str:
@@ -193,7 +202,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
             dist += ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
         why = {
             "opportunity_fire": ", stopped by opportunity fire",
-            "cohesion": ", fails to go on",
+            "cohesion": ", fails its cohesion roll to go on",
             "overlap": ", stopping short so as not to overlap another stand",
             "mp": "",
             "enemy": ", stopped by an enemy stand",
@@ -206,9 +215,17 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
                 f", stopped by {n(nerve['enemy'])}; nerve roll {nerve['roll']}, total "
                 f"{nerve['total']} against {nerve['level']}, {how}"
             )
+        allowed = mp_text(ev["mp_allowed"])
+        if round(dist, 2) == 0 and not entered:  # #43: not "moves 0.00" for 0 of 9.5 MP"
+            spent = ev["mp_spent"]
+            if round(spent, 2):  # it only turned where it stands
+                return f"{n(ev['stand'])} turns where it stands for {mp_text(spent)} of {allowed} MP{why}."
+            because = f"{why.removeprefix(', ')}; " if why else ""
+            return f"{n(ev['stand'])} does not move ({because}0 of {allowed} MP)."
+        spent = _spent_text(ev["mp_spent"], dist)
         return (
-            f'{n(ev["stand"])}{entered} moves {inches_text(dist)}" for {mp_text(ev["mp_spent"])} of '
-            f"{mp_text(ev['mp_allowed'])} MP{why}."
+            f'{n(ev["stand"])}{entered} moves {inches_text(dist)}" for {spent} of '
+            f"{allowed} MP{why}."
         )
     if name == "marker_removal":
         what = {

@@ -27,7 +27,7 @@ from game.saves import (
     scenarios_dir,
 )
 from game.ui.colours import INK
-from game.ui.scenario_list import ScenarioEntry, labelled, scenario_entry
+from game.ui.scenario_list import ScenarioEntry, labelled, points_text, scenario_entry
 
 if TYPE_CHECKING:
     from game import Battle, Scenario
@@ -315,7 +315,7 @@ class MenuScreen:
                 fs = ()
             if len(fs) == 2:
                 text = "Points: " + " against ".join(
-                    f"{f.name or f.side_id} {f.value:g}" for f in fs
+                    f"{f.name or f.side_id} {points_text(f.value)}" for f in fs
                 )
                 text += f" (ratio {ratio(fs[0].value, fs[1].value):.2f} : 1)"
         self.points.set_text(showable(text))  # a side named with a NUL (#42)

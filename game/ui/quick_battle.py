@@ -27,6 +27,7 @@ from pygame_gui.elements import (
 import game
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
+from game.ui.scenario_list import points_text
 
 ERAS = {
     "Modern (000 introductory)": "modern",
@@ -214,7 +215,7 @@ class QuickBattleScreen:
             )
             lines.append(
                 f"<b>{f.side_id}</b>: {count} x {ln.points} pts x cohesion {f.cohesion:g} / 10"
-                f" = <b>{f.value:g}</b>"
+                f" = <b>{points_text(f.value)}</b>"
             )
         w, d = self.raw["table"]["width"], self.raw["table"]["depth"]
         counted = (

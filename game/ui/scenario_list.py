@@ -5,6 +5,7 @@ same, marked, with the reason. Files are read once while they stay unchanged."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,14 @@ RULESET_WORDS = {
     "wwii-47": "Wehrmacht '47, full game",
 }
 """A ruleset's key in words, as the menu shows it after a scenario's title."""
+
+
+def points_text(value: float) -> str:
+    """A force's points as the screens write them: whole points, a half rounded up
+    ("2534" for 2533.5, "6238" for 6238.4); the sum itself keeps its
+    fractions (stands x points x cohesion / 10), so the ratio is not changed (#43)."""
+    return str(math.floor(float(value) + 0.5))
+
 
 UNREADABLE = "cannot be read"
 """The mark of a listed file that cannot be read, after its name."""

@@ -1,0 +1,108 @@
+"""The first hour's words and numbers on screen (#43, the new-player trial after the first
+round of mends): whole points in the menu and the quick battle, a stand that did not move
+said so, movement points to the distance's precision, and the rest of the trial's text
+findings. Driven on the real screens (dummy video driver)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pygame
+import pygame_gui
+import pytest
+
+from game.ui.menu import MenuScreen
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+
+def frame(screen):
+    screen.update(0.016)
+    screen.draw(screen.app.surface)
+
+
+def press(screen, button):
+    screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
+
+
+# ------------------------------------------------------------------ #26 numbers
+
+
+def test_the_menu_shows_each_forces_points_as_whole_points(app):
+    """(#43 trial 26) The menu said "Points: US 6238.4 against Russia ..." and "2533.5":
+    a force's points are whole on screen, the ratio keeps its two decimals."""
+    menu = MenuScreen(app)
+    app.show(menu)
+    frame(menu)
+    assert "6238" in menu.points.text and "6238.4" not in menu.points.text  # the first map
+    for name in ("modern-combined-arms.json", "wwii-47-breakthrough.json", "wwii-meeting.json"):
+        menu.chosen = ROOT / "maps" / name
+        menu._show_points()
+        frame(menu)
+        said = menu.points.text
+        points, ratio = said.split(" (ratio ")
+        assert points.startswith("Points: ") and " against " in points
+        assert not re.search(r"\d\.\d", points), said
+        assert re.fullmatch(r"\d+\.\d\d : 1\)", ratio), said
+
+
+def test_the_quick_battle_sums_come_to_whole_points(app):
+    """(#43 trial 26) The quick battle's sum "8 x 427 pts x cohesion 13 / 10 = 4440.8":
+    whole points ("= 4441")."""
+    from game.ui.quick_battle import QuickBattleScreen
+
+    menu = MenuScreen(app)
+    app.show(menu)
+    press(menu, menu.quick_button)
+    s = app.screen
+    assert isinstance(s, QuickBattleScreen)
+    s.entries["Cohesion A"].set_text("13")
+    s.entries["Cohesion B"].set_text("11")
+    s.regenerate()
+    frame(s)
+    sums = re.findall(r"= <b>([^<]*)</b>", s.summary.html_text)
+    assert len(sums) == 2 and all(x.isdigit() for x in sums), s.summary.html_text
+
+
+def _move(path, spent, allowed=9.5, stopped=None):
+    return {
+        "event": "move",
+        "side": "A",
+        "stand": "A1",
+        "path": path,
+        "mp_spent": spent,
+        "mp_allowed": allowed,
+        "facing_deg": 0.0,
+        "stopped_by": stopped,
+        "entered": False,
+    }
+
+
+def test_a_stand_that_did_not_move_is_said_not_to_move(app):
+    """(#43 trial 26) The log said 'A1 moves 0.00" for 0 of 9.5 MP, fails to go on': a stand
+    that stayed put "does not move", with the reason; one that only turned says so."""
+    from game.ui.logtext import sentence
+
+    names = {"A1": "M1A1 A1"}
+    still = sentence(_move([[5.0, 5.0], [5.0, 5.0]], 0.0, stopped="cohesion"), names, {})
+    assert still.startswith("M1A1 A1 does not move (") and "0.00" not in still
+    assert "cohesion roll" in still and "0 of 9.5 MP" in still
+    fired_on = sentence(_move([[5.0, 5.0]], 0.0, stopped="opportunity_fire"), names, {})
+    assert fired_on == "M1A1 A1 does not move (stopped by opportunity fire; 0 of 9.5 MP)."
+    turned = sentence(_move([[5.0, 5.0], [5.0, 5.0]], 1.5), names, {})
+    assert turned == "M1A1 A1 turns where it stands for 1.5 of 9.5 MP."
+
+
+def test_movement_points_are_written_to_the_distances_precision():
+    """(#43 trial 26) 'moves 12.0" for 12.01 of 15 MP': the points spent are written to the
+    same tenth as the distance, a sliver of a step to hundredths for both."""
+    from game.ui.logtext import mp_text, sentence
+
+    names = {"A1": "M1A1 A1"}
+    line = sentence(_move([[0.0, 0.0], [12.0, 0.0]], 12.01, 15), names, {})
+    assert line == 'M1A1 A1 moves 12.0" for 12.0 of 15 MP.'
+    line = sentence(_move([[0.0, 0.0], [0.02, 0.0]], 0.04, 15), names, {})
+    assert line == 'M1A1 A1 moves 0.02" for 0.04 of 15 MP.'
+    assert (mp_text(12.01), mp_text(9.5), mp_text(18), mp_text(0.04)) == ("12", "9.5", "18", "0.04")
