@@ -157,7 +157,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         cb = ev["combat"]
         text += (
             f"; 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']} at "
-            f"{ev['differential']:+d} ({_aspect(ev)}), CRT {ev['crt']}: "
+            f"{ev['differential']:+d} ({_aspect(ev)}), {_crt(ev['crt'], ev['result'])}: "
             + (
                 "no effect"
                 if ev["result"] == "none"
@@ -305,6 +305,21 @@ def _orders(ev: dict, sides: dict[str, str]) -> str:
     return f"{text} ({band} gives {got}; {more[0]} would have given {more[1]})."
 
 
+def _crt(cell: str, result: str) -> str:
+    """The CRT cell an attack rolled, and why it did more than the cell says when the
+    target's markers made it so (#43 trial: "CRT D: B6 eliminated"): a D on a stand already
+    disorganized eliminates it, an (S) on one already suppressed disorganizes it (and
+    eliminates it when it was disorganized too)
+    (:func:`game.crt_result`, 000 07.06)."""
+    if cell == "D" and result == "E":
+        return "CRT D on a stand already disorganized"
+    if cell == "(S)" and result == "D":
+        return "CRT (S) on a stand already suppressed"
+    if cell == "(S)" and result == "E":
+        return "CRT (S) on a stand already suppressed and disorganized"
+    return f"CRT {cell}"
+
+
 def _aspect(ev: dict) -> str:
     """How the target's defence was taken: its aspect, or (full games) personnel, who have
     no facing."""
@@ -329,7 +344,7 @@ def _attack(a: dict | None, n) -> str:
     )
     return (
         f"; attacked at {a['differential']:+d}: 2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = "
-        f"{cb['total']}, CRT {a['crt']}: {effect}"
+        f"{cb['total']}, {_crt(a['crt'], a['result'])}: {effect}"
     )
 
 
@@ -424,7 +439,10 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         roll = (
             "below the table: S"
             if cb is None
-            else (f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, CRT {ev['crt']}")
+            else (
+                f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, "
+                f"{_crt(ev['crt'], ev['result'])}"
+            )
         )
         effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
         how = "drives into" if ev["cause"] == "entered" else "is under"
@@ -448,7 +466,10 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         roll = (
             "below the table: S"
             if cb is None
-            else (f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, CRT {ev['crt']}")
+            else (
+                f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, "
+                f"{_crt(ev['crt'], ev['result'])}"
+            )
         )
         effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
         friendly = " (its own side's)" if ev.get("friendly") else ""
@@ -472,6 +493,6 @@ def _aa_leg(aa: list, leg: str, words: str, n) -> str:
         part = f"AA {n(a['stand'])} {_roll(a['cohesion'])}"
         if a.get("crt"):
             effect = "no effect" if a["result"] == "none" else RESULT_WORDS[a["result"]]
-            part += f", fires at {a['differential']:+d}: CRT {a['crt']}, {effect}"
+            part += f", fires at {a['differential']:+d}: {_crt(a['crt'], a['result'])}, {effect}"
         parts.append(part)
     return f" {words}: " + "; ".join(parts) + "."
