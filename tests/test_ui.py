@@ -362,10 +362,11 @@ def test_menu_starts_a_battle_against_the_ai(app):
 
 @pytest.mark.parametrize(
     ("spent", "text"),
-    [(0.176505, "for 0.18 of 12 MP"), (12.0, "for 12 of 12 MP"), (4.5, "for 4.5 of 12 MP")],
+    [(0.176505, "for 0.2 of 12 MP"), (12.0, "for 12.0 of 12 MP"), (4.5, "for 4.5 of 12 MP")],
 )
 def test_the_log_panel_rounds_the_movement_points_a_move_spent(spent, text):
-    """The log keeps the exact points (000 09.00); the panel shows them to 0.01 MP."""
+    """The log keeps the exact points (000 09.00); the panel shows them to 0.1 MP, as the
+    distance beside them (#43)."""
     from game.ui.logtext import describe
 
     ev = {
