@@ -83,7 +83,7 @@ def test_the_fire_panel_names_the_shots_outlines_them_and_a_line_aims_them(app):
     s = small_battle(app, STANDS, [6, 6, 1, 1, 3, 3, 3, 3])
     to_a_shot(s)
     flush(s)
-    assert "T-72 B1: by T-72 A1, A2" in s._panel_text
+    assert "T-72\u2002B1: by T-72\u2002A1, A2" in s._panel_text
     assert outline_colour(s, "A1") == tuple(PAL.clear)[:3]
     assert outline_colour(s, "B1") == tuple(PAL.blocked)[:3]
     click_panel(s, link_at(s, "B1"))
@@ -243,7 +243,7 @@ def test_after_an_opportunity_shot_the_next_plot_stays_in_view(app):
     click_at(s, 14, 6)
     flush(s)
     text = s._panel_text
-    assert text.startswith("<b>Moving T-72 A2</b>")
+    assert text.startswith("<b>Moving T-72\u2002A2</b>")
     assert text.index("Enter commits") < text.index("Last attack")
     panel = s.panel
     rows = [

@@ -133,3 +133,28 @@ def test_a_crt_cell_that_eliminates_says_the_stand_was_already_disorganized(app,
     s = _loaded(app, "modern-skirmish-s41-recruit-veteran.save.json", tmp_path)
     lines = [x for x in s.log_lines if "CRT (S)" in x and x.endswith("disorganized.")]
     assert lines and all("CRT (S) on a stand already suppressed: " in x for x in lines), lines
+
+
+# ------------------------------------------------------------------ #27 name and id apart
+
+
+def test_a_stands_name_and_id_are_apart_on_the_panel_and_the_card(app):
+    """(#43 trial 27) "Moving Leopard-IIA6A3": the panel's font draws a space 3 px wide and
+    the name ran into the id. The panel, the unit card and the fire panel's lines put an en
+    space between them, at least 5 px wide in the panel's font."""
+    from game.ui.logview import FONT_FILE
+    from tests.test_ui import _to_movement, click_at, key, small_battle
+
+    stands = [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 15, 180)]
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5])
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 14, 12)
+    s._flush_panel(force=True)
+    assert s._panel_text.startswith("<b>Moving T-72\u2002A1</b>"), s._panel_text[:60]
+    assert s.unit_card_lines("B1")[0].startswith("T-72\u2002B1")
+    font = pygame.font.Font(str(FONT_FILE), 13)
+    gap = font.size("72\u2002A1")[0] - font.size("72")[0] - font.size("A1")[0]
+    assert gap >= 5

@@ -582,7 +582,7 @@ def test_right_click_shows_a_unit_card_from_the_data_table(app):
     assert s.card == "A1"
     lines = s.unit_card_lines("A1")
     u = a1.unit
-    assert lines[0].startswith("Leopard-IIA6 A1")
+    assert lines[0].startswith("Leopard-IIA6\u2002A1")  # en space (#43)
     assert f"defence: front {u.defense}, flank or rear {-(-u.defense // 2)}" in lines
     assert f"movement points this phase: {b.movement_points('A1'):.1f}" in lines
     s.draw(app.surface)
@@ -607,7 +607,7 @@ def test_plotting_shows_who_could_opportunity_fire_along_the_path(app):
     preview = s.battle.threat_preview("A1", [(10, 12), (20, 12)], 0.0)
     assert s.mode.threat["offer"] == preview["offer"] and preview["offer"]
     assert "Opportunity fire: 1 enemy stand could fire" in s._panel_text
-    assert "Where it ends: seen by T-72 B1 (" in s._panel_text
+    assert "Where it ends: seen by T-72\u2002B1 (" in s._panel_text
     s.draw(app.surface)
 
 
@@ -867,7 +867,7 @@ def test_full_game_a_click_on_an_enemy_ends_the_move_in_contact_and_opens_the_as
     click_at(s, 13.3, 12.2)  # on the enemy stand
     end = s.mode.points[-1]
     assert abs(end[0] - 12.3) < 1e-6 and abs(end[1] - 12.2) < 1e-6  # touching its west side
-    assert "Ends in base contact with BTR-80 B1" in s._panel_text
+    assert "Ends in base contact with BTR-80\u2002B1" in s._panel_text
     key(s, pygame.K_RETURN)
     for _ in range(5):  # the enemy's answer to the move, on this screen (hotseat)
         if s.battle.decision().kind == "opportunity_fire":

@@ -53,7 +53,7 @@ def test_plot_a_mission_by_clicks(app):
     click_at(s, 30, 12)
     assert s.mode.firers == ["A1"] and s.mode.aim == pytest.approx((30, 12), abs=0.1)
     assert "Lands on the aim: 75%" in s._panel_text  # cohesion 15: 15 rolls in 20 pass
-    assert "T-80U / AT-11 B1 (enemy)" in s._panel_text
+    assert "T-80U / AT-11\u2002B1 (enemy)" in s._panel_text
     key(s, pygame.K_RETURN)
     (plot,) = [e for e in b.log.events if e["event"] == "plot"]
     assert (plot["side"], plot["firers"], plot["lands_turn"]) == ("A", ["A1"], 2)
@@ -105,7 +105,7 @@ def test_direct_artillery_by_clicks(app):
     assert isinstance(s.mode, ArtilleryMode) and b.to_act == "A"
     click_at(s, 12, 12)
     click_at(s, 30, 12)
-    assert "T-80U / AT-11 B1 (enemy)" in s._panel_text
+    assert "T-80U / AT-11\u2002B1 (enemy)" in s._panel_text
     key(s, pygame.K_RETURN)
     (line,) = [e for e in b.log.events if e["event"] == "artillery"]
     assert (line["kind"], line["firers"]) == ("direct", ["A1"])

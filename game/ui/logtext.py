@@ -16,6 +16,18 @@ from game import phase_titles
 PHASE_NAMES = phase_titles()  # from the rulesets' phases
 RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E": "eliminated"}
 
+NAME_GAP = "\u2002"
+"""Between a unit's name and its stand id on screen: an en space. The screens' font (Noto
+Sans at 13-14 px) draws a plain space 3 px wide, and "Leopard-IIA6 A3" read as
+"Leopard-IIA6A3" (#43 trial 27); the en space is wider and never breaks the line there."""
+
+
+def stand_name(unit_name: str, stand_id: str) -> str:
+    """A stand as the screens name it: its unit's name, an en space, its id
+    ("Leopard-IIA6\u2002A3", #43)."""
+    return f"{unit_name}{NAME_GAP}{stand_id}"
+
+
 MAX_SENTENCE_CHARS = 2000
 """Characters of one sentence the panel shows; the rest is cut and counted (#42: a log text of
 200,000 letters made a surface 87,000 pixels tall)."""

@@ -21,7 +21,7 @@ from game.ui.battle.support_draw import (
     draw_plotted,
     side_colour,
 )
-from game.ui.logtext import PHASE_NAMES, describe, sentence
+from game.ui.logtext import PHASE_NAMES, describe, sentence, stand_name
 from game.ui.logview import LogView
 from game.ui.table_view import TableView
 
@@ -71,7 +71,7 @@ class ReplayScreen:
         self.on_back = on_back
         b = replay.battle
         self.title = title or b.scenario.spec.title
-        self.names = {s.id: f"{s.unit_name} {s.id}" for s in b.state.stands.values()}
+        self.names = {s.id: stand_name(s.unit_name, s.id) for s in b.state.stands.values()}
         self.sides = {s: b.side_spec[s].name for s in b.sides}
         self.playing = False
         self.speed = 3.0

@@ -10,7 +10,7 @@ import pygame_gui
 
 from game import Fire, Pass
 from game.ui.battle.layout import PAL
-from game.ui.logtext import PHASE_NAMES
+from game.ui.logtext import PHASE_NAMES, stand_name
 from game.ui.modes import Mode, is_click
 
 
@@ -125,7 +125,7 @@ class FireMode(Mode):
             by_unit: dict[str, list[str]] = {}  # "Leopard-IIA6 A1, A2" rather than the name twice
             for fs in setups:
                 by_unit.setdefault(b.stand(fs.attacker).unit_name, []).append(fs.attacker)
-            who = "; ".join(f"{u} {', '.join(ids)}" for u, ids in by_unit.items())
+            who = "; ".join(stand_name(u, ", ".join(ids)) for u, ids in by_unit.items())
             lines.append(
                 f"<a href='{target}'>{html.escape(screen.names[target])}: by {html.escape(who)}</a>"
             )

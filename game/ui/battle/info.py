@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.ui.battle.layout import BANNER_H, PANEL_W
+from game.ui.logtext import stand_name
 from game.ui.logview import FONT_FILE as LOG_FONT_FILE
 from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS, wrap_text
 from game.ui.table_view import UI
@@ -82,7 +83,7 @@ class InfoMixin:
         b = self.battle
         s = b.stand(stand_id)
         u = s.unit
-        lines = [f"{s.unit_name} {s.id} ({self.side_name(s.side)})"]
+        lines = [f"{stand_name(s.unit_name, s.id)} ({self.side_name(s.side)})"]
         tl = f"tech level {u.tech_level}, " if u.tech_level else ""
         lines.append(f"{tl}{u.points} points, speed {u.speed:g} MP ({u.movement_class})")
         if hasattr(u, "fire_against"):  # full games' columns (rules-decisions "Units beyond tanks")

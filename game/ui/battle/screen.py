@@ -32,7 +32,7 @@ from game.ui.battle.support import ArtilleryMode, PlotFireMode
 from game.ui.battle.support_draw import SupportDrawing
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.colours import UI
-from game.ui.logtext import PHASE_NAMES, describe
+from game.ui.logtext import PHASE_NAMES, describe, stand_name
 from game.ui.logview import LogView
 from game.ui.modes import Mode
 from game.ui.table_view import TableView
@@ -91,7 +91,7 @@ class BattleScreen(
         self.on_menu = on_menu
         self.on_again = on_again
         self.save_dir = save_dir
-        self.names = {s.id: f"{s.unit_name} {s.id}" for s in battle.state.stands.values()}
+        self.names = {s.id: stand_name(s.unit_name, s.id) for s in battle.state.stands.values()}
         self.sides = {s: battle.side_spec[s].name for s in battle.sides}
         trouble = battle.autosave_error or battle.log.error  # a full disk before the first act
         self.message = (
