@@ -158,3 +158,47 @@ def test_a_stands_name_and_id_are_apart_on_the_panel_and_the_card(app):
     font = pygame.font.Font(str(FONT_FILE), 13)
     gap = font.size("72\u2002A1")[0] - font.size("72")[0] - font.size("A1")[0]
     assert gap >= 5
+
+
+# ------------------------------------------------------------------ #17 whose group M1
+
+
+def test_the_posture_panel_names_declared_groups_with_their_side(app):
+    """(#43 trial 17) The WWII posture panel said "Declared: M1 (A1, A2)" and both sides
+    have a group M1: the panel names the group with its side, as the rest of the screen
+    does (group_label)."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.files.scenario import parse_scenario
+    from game.ui.battle import BattleScreen
+    from tests.conftest import scenario_dict
+    from tests.test_ui import click_at, key, press, to_fire1
+
+    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
+    d = scenario_dict(
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("A2", "A", pz, 11, 12, 0),
+            ("A4", "A", pz, 20, 6, 0),
+            ("B1", "B", sherman, 30, 12, 180),
+        ],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    click_at(s, 10, 12)
+    click_at(s, 11, 12)
+    key(s, pygame.K_RETURN)
+    key(s, pygame.K_p)  # Orange: all its stands fire; Blue's panel again
+    assert b.to_act == "A" and b.state.phase == "posture"
+    s._flush_panel(force=True)
+    assert "Declared: Blue group M1 (A1, A2)" in s._panel_text, s._panel_text
+    click_at(s, 10, 12)
+    assert s.message.endswith("is already in Blue group M1")

@@ -50,7 +50,10 @@ class PostureMode(Mode):
         if declared:
             lines.append(
                 "Declared: "
-                + "; ".join(f"{g} ({', '.join(ids)})" for g, ids in sorted(declared.items()))
+                + "; ".join(  # "Blue group M1": both sides have an M1 (#43)
+                    f"{screen.group_label(side, g)} ({', '.join(ids)})"
+                    for g, ids in sorted(declared.items())
+                )
             )
         buttons = [("Done: the rest fire (P)", lambda: screen.act(Pass(side)))]
         if self.picked:
@@ -71,7 +74,9 @@ class PostureMode(Mode):
                     self.picked.append(s.id)
                 self.enter(screen)
             elif s and s.side == b.to_act:
-                screen.message = f"{screen.names[s.id]} is already in movement group {s.group}"
+                screen.message = (
+                    f"{screen.names[s.id]} is already in {screen.group_label(s.side, s.group)}"
+                )
                 self.enter(screen)
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
             self.picked = []
