@@ -48,6 +48,7 @@ class AttemptMode(Mode):
         orders = b.state.orders.get(side, 0)
         due = b.entry_due(side)
         buttons = [] if due else [("Pass (P)", lambda: screen.act(Pass(side)))]
+        tries = [a for a in b.legal_actions() if isinstance(a, MoveAttempt)]
         # WWII groups are the movement groups declared this turn (001 5.0), not battle groups
         kind = "movement group" if b.rules.postures else "battle group"
         text = (
@@ -70,10 +71,13 @@ class AttemptMode(Mode):
                 f"<br>Waiting to enter: {waiting}. Each group must try to come on before you "
                 "can pass."
             )
+        if not tries and not due:  # orders may be left, but no group can use one (#43)
+            text += (
+                "<br>Every group that can move has moved or tried this phase: Pass (P) "
+                "ends your movement."
+            )
         if self.group:
-            legal = [
-                a for a in b.legal_actions() if isinstance(a, MoveAttempt) and a.group == self.group
-            ]
+            legal = [a for a in tries if a.group == self.group]
             members = [
                 s.id
                 for s in b.state.stands.values()
@@ -87,7 +91,7 @@ class AttemptMode(Mode):
                 why = html.escape(b.attempt_problem(side, self.group) or "", quote=False)
                 text += f"<br><i>This group cannot try to move now: {why}.</i>"
         elif due:  # no group picked: each group that must come on has its button (#43)
-            for a in [a for a in b.legal_actions() if isinstance(a, MoveAttempt)]:
+            for a in tries:
                 if a.group in due and len(buttons) < 4:
                     how = "ordered move" if a.ordered else "independent, +3"
                     buttons.append((f"Group {a.group}: {how}", lambda a=a: screen.act(a)))
@@ -164,10 +168,11 @@ class PickMoverMode(Mode):
         b = screen.battle
         mg = b.state.moving
         left = [i for i in mg.stands if not b.stand(i).moved]
-        text = (
-            f"<b>{screen.group_label(mg.side, mg.group)} may move</b><br>Stands: "
-            f"{', '.join(left) or 'none left'}. Click one to plot its move; off-table stands "
+        text = f"<b>{screen.group_label(mg.side, mg.group)} may move</b><br>" + (
+            f"Stands: {', '.join(left)}. Click one to plot its move; off-table stands "
             "enter from your edge."
+            if left
+            else "Every stand of the group has moved: End moves (Enter) hands on the turn."
         )
         buttons = [("End moves", lambda: screen.act(EndMoves(mg.side)))]
         # full games: boarding and setting down riders (rules-decisions "Transport")
@@ -186,11 +191,12 @@ class PickMoverMode(Mode):
         text += self.spots_text(screen)
         for a in mounts:
             buttons.insert(0, (f"Board {a.stand} into {a.carrier}", lambda a=a: screen.act(a)))
-        for (carrier, stand), a in unloads.items():
+        for (_carrier, stand), a in unloads.items():
             if len(buttons) >= 4:  # two rows: the rest are clicked on the table
                 break
-            where = SPOT_WORDS[a.spot]
-            buttons.insert(0, (f"Set {stand} down {where} {carrier}", lambda a=a: screen.act(a)))
+            # short enough for a half-width button at 1280x800; the panel names the carrier
+            label = f"Unload {stand} {SPOT_SHORT[a.spot]}"
+            buttons.insert(0, (label, lambda a=a: screen.act(a)))
         screen.set_panel(text, buttons)
 
     @staticmethod

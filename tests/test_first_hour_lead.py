@@ -1,0 +1,78 @@
+"""Stops of the first hour (#43) found in the new-player trial after the first round of
+mends, on the real battle screen (dummy video driver): the movement panel once a group or
+every group has moved, and unload buttons whose text fits."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from tests.test_first_hour_panels import flush
+from tests.test_ui import _to_movement, click_at, key, small_battle
+
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+CARRIER = [
+    ("A1", "A", "M1 Abrams", 30, 20, 0),
+    ("A2", "A", "M113A3", 10, 16, 0),
+    ("A3", "A", "US Mech Infantry", 10, 16, 0, {"carried_by": "A2"}),
+    ("B1", "B", "T-80U / AT-11", 46, 2, 180),  # beyond sighting: no opportunity fire
+]
+DICE = [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20
+
+
+def test_unload_buttons_fit_their_text(app):
+    """(#43, trial 24) "Set A12 down behind A11" was cut off in its half-width button: the
+    button says "Unload A3 behind", and its text fits the button."""
+    s = small_battle(app, CARRIER, DICE, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 16)
+    key(s, pygame.K_RETURN)
+    flush(s)
+    labels = {b.text: b for b, _ in s._buttons}
+    assert "Unload A3 behind" in labels
+    button = labels["Unload A3 behind"]
+    assert button.font.size("Unload A12 behind")[0] <= button.rect.width - 16  # 2-digit ids
+
+
+def test_a_group_whose_stands_have_all_moved_says_end_moves(app):
+    """(#43, trial 12) "Stands: none left. Click one to plot its move" once the group had
+    moved (its carrier's rider may still get out, so the group stays open): the panel says
+    every stand has moved and that End moves hands on the turn."""
+    stands = [s for s in CARRIER if s[0] != "A1"]
+    s = small_battle(app, stands, DICE, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 16)
+    key(s, pygame.K_RETURN)  # the ordered move
+    click_at(s, 10, 16)
+    click_at(s, 12, 16)
+    key(s, pygame.K_RETURN)  # the carrier moves 2"
+    flush(s)
+    assert s.battle.state.moving is not None, s._panel_text
+    assert "none left" not in s._panel_text
+    assert "Every stand of the group has moved: End moves (Enter)" in s._panel_text
+
+
+def test_orders_left_but_every_group_moved_says_what_pass_does(app):
+    """(#43, trial 20) With orders left but every group moved, the panel showed "Orders
+    left: 2" and a lone Pass: it says that every group has moved and Pass ends movement."""
+    stands = [("A1", "A", "M1 Abrams", 10, 12, 0), ("B1", "B", "T-80U / AT-11", 46, 2, 180)]
+    s = small_battle(app, stands, DICE, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 12)
+    click_at(s, 12, 12)
+    key(s, pygame.K_RETURN)
+    key(s, pygame.K_RETURN)  # End moves
+    for _ in range(20):
+        flush(s)
+        if s.battle.to_act == "A" and type(s.mode).__name__ == "AttemptMode":
+            break
+        if s.battle.to_act == "B":
+            key(s, pygame.K_p)
+        else:
+            click_at(s, 5, 5)  # a hand-over curtain
+    assert s.battle.state.phase == "movement" and s.battle.to_act == "A"
+    assert s.battle.state.orders["A"] > 0
+    assert "Every group that can move has moved or tried this phase: Pass (P)" in s._panel_text
