@@ -1,0 +1,122 @@
+"""The first hour of a new player (issue #43), second trial: the briefing and the game agree,
+the step-through of the artillery phase does not show a mission's result early, and the view a
+battle opens with keeps the stands waiting off the table in sight."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from game import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+MAPS = sorted((ROOT / "maps").glob("*.json"))
+
+pytestmark = pytest.mark.usefixtures("data_dir")
+
+# --- #14: what the briefing says each side has, against the scenario's data -----------------
+
+TOPICS = {
+    "air strikes": re.compile(r"\bair strikes?\b", re.I),
+    "artillery": re.compile(r"\b(artillery|howitzers?|mortars?|battery)\b", re.I),
+    "flak": re.compile(r"\b(flak|AA)\b"),
+}
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+EVERY_SIDE = re.compile(r"\b(each side|both sides|either side)\b", re.I)
+NEGATION = re.compile(r"\b(no|without|none)\b", re.I)
+
+
+def _aliases(sides) -> dict[str, list[str]]:
+    """Each side's names as a briefing writes them: the words of its name, cut to five letters
+    (Germany, Germans; Allies, Allied; Russia, Russian), without those both sides share."""
+    stems = {s.id: {w[:5] for w in re.findall(r"[A-Za-z][\w-]+", s.name)} for s in sides}
+    shared = set.intersection(*stems.values()) if len(stems) > 1 else set()
+    return {k: sorted(v - shared) for k, v in stems.items()}
+
+
+def briefing_claims(description: str, sides) -> list[tuple[str, str, bool, int | None]]:
+    """(side id, topic, has it, how many air strikes or None) for every clause of the briefing
+    that names a side (or every side) with air strikes, artillery or flak."""
+    aliases = _aliases(sides)
+    claims = []
+    for clause in re.split(r"(?<=[.;])\s+", description):
+        topics = [t for t, rx in TOPICS.items() if rx.search(clause)]
+        if not topics:
+            continue
+        marks = [
+            (m.start(), side)
+            for side, words in aliases.items()
+            for w in words
+            for m in re.finditer(rf"\b{re.escape(w)}\w*", clause)
+        ]
+        if EVERY_SIDE.search(clause):
+            marks += [(EVERY_SIDE.search(clause).start(), side) for side in aliases]
+        marks.sort()
+        for i, (at, side) in enumerate(marks):
+            ends = [m for m, _ in marks[i + 1 :] if m > at]
+            segment = clause[at : ends[0] if ends else len(clause)]
+            only = re.search(r"\bonly\b", clause[max(0, at - 12) : at], re.I)
+            for topic in topics:
+                hit = TOPICS[topic].search(segment)
+                if hit is None and topic == "air strikes":  # "Germany one Hs 129 strike"
+                    hit = re.search(r"\bstrikes?\b", segment)
+                if hit is None:  # this clause says it of another side
+                    continue
+                before = segment[: hit.start()]
+                words = re.findall(r"\b\w+\b", before.lower())
+                count = next((NUMBERS[w] for w in reversed(words) if w in NUMBERS), None)
+                has = not NEGATION.search(before)
+                claims.append((side, topic, has, count if topic == "air strikes" else None))
+                if only and has:
+                    claims += [(o, topic, False, None) for o in aliases if o != side]
+    return claims
+
+
+def _has(scenario, side: str) -> dict[str, int]:
+    """What a side has on the table and in the air: air strikes (sorties), artillery, flak."""
+    spec_side = next(s for s in scenario.spec.sides if s.id == side)
+    sorties = sum(a.sorties for a in (spec_side.air_support or []))
+    flags = [
+        getattr(scenario.units[st.id], "flags", frozenset())
+        for st in scenario.spec.stands
+        if st.side == side
+    ]
+    return {
+        "air strikes": sorties,
+        "artillery": sum("artillery" in f for f in flags),
+        "flak": sum("aa" in f for f in flags),
+    }
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_the_briefing_tells_what_each_side_has_in_the_air_and_behind(path):
+    """(#43, trial 14) wwii-47-breakthrough's briefing named the Allies' two P-47 strikes and no
+    other, but Germany flew an Hs 129: a side the briefing gives no air strikes, artillery or
+    flak has none; a side that has them is told of them (with the number of air strikes)."""
+    scenario = load_scenario(path)
+    sides = scenario.spec.sides
+    claims = briefing_claims(scenario.spec.description, sides)
+    wrong = []
+    for side, topic, has, count in claims:
+        real = _has(scenario, side)[topic]
+        if has and not real or not has and real:
+            wrong.append(f"the briefing says {side} has {'' if has else 'no '}{topic}: {real}")
+        if has and count is not None and count != real:
+            wrong.append(f"the briefing gives {side} {count} {topic}, the data {real}")
+    for s in sides:
+        for topic, real in _has(scenario, s.id).items():
+            if real and not any(c[:3] == (s.id, topic, True) for c in claims):
+                wrong.append(f"{s.name} has {topic} ({real}) the briefing does not mention")
+    assert not wrong, "; ".join(wrong)
+
+
+def test_the_claims_reader_reads_no_and_only():
+    """The reader of briefings sees a side given none, and the other sides of an "only"."""
+    scenario = load_scenario(ROOT / "maps" / "wwii-47-breakthrough.json")
+    sides = scenario.spec.sides
+    claims = briefing_claims("Only the Allies have air strikes. Germany has no flak.", sides)
+    assert ("B", "air strikes", True, None) in claims
+    assert ("A", "air strikes", False, None) in claims
+    assert ("A", "flak", False, None) in claims
