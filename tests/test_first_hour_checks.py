@@ -120,3 +120,60 @@ def test_the_claims_reader_reads_no_and_only():
     assert ("B", "air strikes", True, None) in claims
     assert ("A", "air strikes", False, None) in claims
     assert ("A", "flak", False, None) in claims
+
+
+# --- #16: the artillery step-through shows each mission's results in their turn -------------
+
+
+def _token_pixels(app, s, sid: str) -> tuple[int, int]:
+    """(wreck grey, the side's own colour) pixels drawn within half an inch of a stand's
+    centre on the real window."""
+    from game.ui.render import SIDE_COLOURS
+
+    t = s.battle.stand(sid)
+    px, py = s.tv.to_px(t.x, t.y)
+    r = int(0.45 * s.tv.view.scale)
+    own = SIDE_COLOURS[s.battle.sides.index(t.side) % 2]
+    cols = [
+        tuple(app.surface.get_at((x, y)))[:3]
+        for x in range(int(px) - r, int(px) + r)
+        for y in range(int(py) - r, int(py) + r)
+    ]
+    return sum(c == (60, 60, 60) for c in cols), sum(c == own for c in cols)
+
+
+def test_a_stand_a_later_mission_eliminates_is_drawn_whole_until_then(app):
+    """(#43, trial 16) At mission 1 of 3 the table already drew B13 (which mission 2
+    eliminates) and B15 (the A-10, mission 3) as wrecks: the step-through gave away the
+    result. Now each is drawn whole until its mission is shown, a wreck from then on; the
+    battle's own state is not touched (both are eliminated in it all along)."""
+    from game.ui.battle import BattleScreen
+    from tests.test_first_hour_artillery import frame, to_the_landing
+    from tests.test_ui import press
+
+    b, landing = to_the_landing()
+    s = BattleScreen(app, b)
+    app.show(s)
+    s.act(landing)
+    s.tv.fit()
+    frame(s)
+    assert "Mission 1 of 3" in s._panel_text
+    assert b.stand("B13").eliminated and b.stand("B15").eliminated
+    grey, _ = _token_pixels(app, s, "A16")
+    assert grey > 20  # mission 1's own result is shown: A16's wreck
+    for sid in ("B13", "B15"):
+        grey, own = _token_pixels(app, s, sid)
+        assert grey == 0 and own > 20, sid  # the old screen drew both as wrecks here
+    press(s, "Continue")
+    frame(s)
+    assert "Mission 2 of 3" in s._panel_text
+    assert _token_pixels(app, s, "B13")[0] > 20  # mission 2 eliminates B13
+    grey, own = _token_pixels(app, s, "B15")
+    assert grey == 0 and own > 20
+    press(s, "Continue")
+    frame(s)
+    assert "Mission 3 of 3" in s._panel_text
+    assert _token_pixels(app, s, "B15")[0] > 20
+    press(s, "Continue")
+    frame(s)
+    assert all(_token_pixels(app, s, sid)[0] > 20 for sid in ("A16", "B13", "B15"))
