@@ -177,3 +177,82 @@ def test_a_stand_a_later_mission_eliminates_is_drawn_whole_until_then(app):
     press(s, "Continue")
     frame(s)
     assert all(_token_pixels(app, s, sid)[0] > 20 for sid in ("A16", "B13", "B15"))
+
+
+# --- #22: the stands waiting to enter stay whole in view, never under the side panel -------
+
+
+def _waiting_cut(s, side: str) -> list[str]:
+    """The stands of ``side`` waiting to enter that the table view does not show whole: the
+    footprint turned any way or the first marker badge beyond the view's rectangle."""
+    from game import corners
+
+    tv, r, cut = s.tv, s.tv.rect, []
+    for st in s.battle.state.stands.values():
+        if st.side != side or st.on_table or st.carried_by or st.eliminated:
+            continue
+        pts = [tv.to_px(x, y) for x, y in corners(st.x, st.y, st.facing_deg)]
+        bx, by, br = tv.badge_layout(*tv.to_px(st.x, st.y))
+        x0, x1 = min(p[0] for p in pts), max(max(p[0] for p in pts), bx + br)
+        y0, y1 = min(min(p[1] for p in pts), by - br), max(p[1] for p in pts)
+        if x0 < r.left or x1 > r.right or y0 < r.top or y1 > r.bottom:
+            cut.append(st.id)
+    return cut
+
+
+def _to_the_movement(s, side: str) -> None:
+    """Work the battle on screen ``s`` (hotseat) to ``side``'s first movement decision,
+    passing whatever else it asks, with ``side`` chosen to act first."""
+    from game import ChooseFirst, Pass
+
+    b = s.battle
+    for _ in range(60):
+        d = b.decision()
+        if d.phase == "movement" and b.to_act == side:
+            return
+        if d.kind == "choose_first":
+            s.act(ChooseFirst(b.to_act, side))
+        else:
+            s.act(Pass(b.to_act))
+        s.set_mode(s.mode_for_state())  # the other player has clicked the curtain away
+    raise AssertionError("no movement phase for " + side)
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("modern-combined-arms", (1280, 800)),
+        ("wwii-47-breakthrough", (1280, 800)),
+        ("wwii-47-breakthrough", (1920, 1080)),
+    ],
+)
+def test_the_side_to_move_sees_its_stands_waiting_to_enter_whole(name, size, tmp_path):
+    """(#43, trial 22) Hotseat: the battle opened on the first side's stands (the left edge);
+    when the other side came to move, its stands waiting on the right edge were out of view
+    or, once panned to, cut by the side panel (at 1920x1080 the fitted breakthrough table cut
+    them too). Now the view the battle opens with keeps the acting side's waiting stands
+    whole, and when the side to act changes to one with none of its stands in view, the view
+    turns to it; nothing of the table is drawn under the side panel."""
+    import pygame
+
+    from game import Battle, load_scenario
+    from game.ui.app import App
+    from game.ui.battle import BattleScreen
+    from game.ui.battle.layout import PANEL_W
+    from tests.test_first_hour_artillery import frame
+
+    app = App(size=size)
+    try:
+        b = Battle(load_scenario(ROOT / "maps" / f"{name}.json"), 1)
+        s = BattleScreen(app, b)
+        app.show(s)
+        frame(s)
+        assert _waiting_cut(s, "A") == []
+        _to_the_movement(s, "B")
+        frame(s)
+        assert _waiting_cut(s, "B") == []
+        w, h = size
+        strip = [app.surface.get_at((w - PANEL_W + 2, y))[:3] for y in range(60, h - 10, 7)]
+        assert set(strip) == {(226, 222, 210)}  # the panel's own colour, no table
+    finally:
+        pygame.quit()

@@ -284,6 +284,8 @@ class BattleScreen(
             # the AI has finished acting (perhaps spending an order and moving nothing)
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
         self.mode = mode
+        if not isinstance(mode, CurtainMode):  # behind the curtain the table is hidden
+            self.follow_the_side()
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
         # nothing to pass while the missions that landed are being shown (#43)
