@@ -11,8 +11,8 @@ Germany 1947: three Pz VIB (TL2, one the GHQ), Panzergrenadiers in SdKfz 251s, P
 an 88 and a Pak 40. Side B, the Allies: four Pershings and a Comet (TL2), US rifle infantry
 in M3 halftracks, combat engineers and a 57 mm gun. Each side's fire support is on the table by
 its own edge from the start: the Germans a 105 mm howitzer, an 81 mm mortar and a 20 mm flak
-(with the 88, their AA against the Allies' two P-47 air strikes), the Allies a 105 mm
-howitzer and an 81 mm mortar (every value of theirs a house value: fire_support.toml,
+(with the 88, their AA against the Allies' two P-47 air strikes) and one Hs 129 strike, the
+Allies a 105 mm howitzer and an 81 mm mortar (every value of theirs a house value: fire_support.toml,
 wwii_support.csv).
 
 How the forces were chosen (docs/performance.md, "Balance of wwii-47-breakthrough"): by
@@ -139,8 +139,9 @@ def build() -> dict:
             "contact may close-assault (a defender left disorganized falls back an inch). "
             "Each side has a 105 mm howitzer and an 81 mm mortar by its own edge: plot their "
             "fire in the joint plot phase, or fire at what they see in the joint artillery "
-            "phase. The Allies have two P-47 air strikes; the Germans' flak makes them less "
-            "likely to arrive. Both sides enter from the narrow edges on turn 1. Break "
+            "phase. The Allies have two P-47 air strikes and Germany one Hs 129 strike; the "
+            "Germans' flak makes the P-47s less likely to arrive, and the Allies have no flak. "
+            "Both sides enter from the narrow edges on turn 1. Break "
             "through: destroy a third of the enemy (34%) while losing no more than half to win."
         ),
         "ruleset": "wwii-47",

@@ -55,23 +55,46 @@ class TableView:
         """Fit the whole table in the view."""
         self.view = View.fit(self.table.width, self.table.depth, self.rect)
 
-    def look_at(self, box: tuple[float, float, float, float], least_px: float) -> None:
+    def stand_reach(self, scale: float) -> float:
+        """How far (pixels) a stand drawn at ``scale`` pixels an inch reaches from its centre
+        in any direction: its 1" footprint turned any way, or its first marker badge at the
+        top right corner (:meth:`badge_layout`), with a pixel to spare."""
+        r = int(max(7, scale * 0.3) * UI["scale"])
+        return max(0.5 * math.sqrt(2) * scale, 0.5 * scale + r) + 1
+
+    def look_at(
+        self,
+        box: tuple[float, float, float, float],
+        least_px: float,
+        keep: tuple[float, float, float, float] | None = None,
+    ) -> None:
         """The opening view (#43): the table at ``least_px`` pixels an inch at least (so a
         1" stand is that many pixels wide), or fitted whole when that is larger, centred on
         ``box`` (x0, y0, x1, y1 inches: the stands to look at) but kept over the table: no
         more cloth-coloured border beyond an edge than the fitted view leaves, unless the
-        table is smaller than the view that way, then it is centred."""
+        table is smaller than the view that way, then it is centred. ``keep`` (x0, y0, x1,
+        y1 inches, stand centres, perhaps beyond an edge: the stands waiting to enter) is
+        kept whole in the view with its badges (:meth:`stand_reach`), the table zoomed out
+        or moved as far as that takes (#43: the right edge's waiting stands were cut by the
+        side panel)."""
         fit = View.fit(self.table.width, self.table.depth, self.rect)
         scale = min(MAX_SCALE, float(least_px))
         if fit.scale >= scale:
-            self.view = fit
+            self.view = self._fit_with(fit, keep)
             return
         margin = 24  # View.fit's border (pixels)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        reach = self.stand_reach(scale)
         origin = []
-        for centre, lo, span, size in (
-            (cx, self.rect.x, self.rect.w, self.table.width),
-            (self.table.depth - cy, self.rect.y, self.rect.h, self.table.depth),
+        for centre, lo, span, size, kept in (
+            (cx, self.rect.x, self.rect.w, self.table.width, keep and (keep[0], keep[2])),
+            (
+                self.table.depth - cy,
+                self.rect.y,
+                self.rect.h,
+                self.table.depth,
+                keep and (self.table.depth - keep[3], self.table.depth - keep[1]),
+            ),
         ):
             extent = size * scale
             if extent + 2 * margin <= span:  # it fits this way: centred
@@ -79,8 +102,34 @@ class TableView:
             else:
                 o = lo + span / 2 - centre * scale
                 o = min(lo + margin, max(lo + span - margin - extent, o))
+            if kept:  # the waiting stands whole: past the far end first, then the near one
+                o = min(o, lo + span - reach - kept[1] * scale)
+                o = max(o, lo + reach - kept[0] * scale)
             origin.append(round(o))
         self.view = View(scale, (origin[0], origin[1]), self.table.depth)
+
+    def _fit_with(self, fit: View, keep) -> View:
+        """``fit`` (the whole table fitted), zoomed out and centred so that the stands at
+        ``keep`` (stand centres, inches) are whole in the view too (:meth:`look_at`)."""
+        if keep is None:
+            return fit
+        reach = self.stand_reach(fit.scale)
+        px = [fit.to_px(x, y) for x, y in ((keep[0], keep[1]), (keep[2], keep[3]))]
+        inner = self.rect.inflate(-2 * math.ceil(reach), -2 * math.ceil(reach))
+        if all(inner.collidepoint(p) for p in px):  # the fitted table shows them whole
+            return fit
+        x0, x1 = min(0.0, keep[0]), max(self.table.width, keep[2])
+        y0, y1 = min(0.0, keep[1]), max(self.table.depth, keep[3])
+        scale = fit.scale
+        for _ in range(3):  # the badges' reach grows with the scale: settle it
+            reach = self.stand_reach(scale)
+            room_x = (self.rect.w - 2 * reach) / max(x1 - x0, 1e-6)
+            room_y = (self.rect.h - 2 * reach) / max(y1 - y0, 1e-6)
+            scale = max(MIN_SCALE, min(fit.scale, room_x, room_y))
+        # centre the table and the waiting stands together
+        ox = self.rect.x + (self.rect.w - (x1 - x0) * scale) / 2 - x0 * scale
+        oy = self.rect.y + (self.rect.h - (y1 - y0) * scale) / 2 - (self.table.depth - y1) * scale
+        return View(scale, (round(ox), round(oy)), self.table.depth)
 
     def resize(self, rect: pygame.Rect) -> None:
         """The window changed: keep the table fitted in the new area."""

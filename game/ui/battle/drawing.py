@@ -39,7 +39,32 @@ class DrawingMixin:
             self.tv.fit()
             return
         xs, ys = [s.x for s in mine], [s.y for s in mine]
-        self.tv.look_at((min(xs), min(ys), max(xs), max(ys)), STAND_PX)
+        waiting = [s for s in mine if not s.on_table]  # drawn at their entry points (#43)
+        keep = None
+        if waiting:
+            wx, wy = [s.x for s in waiting], [s.y for s in waiting]
+            keep = (min(wx), min(wy), max(wx), max(wy))
+        self.tv.look_at((min(xs), min(ys), max(xs), max(ys)), STAND_PX, keep)
+
+    def follow_the_side(self) -> None:
+        """Hotseat (#43, trial 22): when the side to act changes to a player none of whose
+        stands (on the table or waiting at their entry points) is in view, turn the view to
+        it as the battle opened (:meth:`look_at_the_action`); a player who can see any of
+        his stands keeps the view he has. Against the AI the player's side never changes."""
+        b = self.battle
+        side = b.to_act
+        if side is None or side in self.ai or side == getattr(self, "_followed", None):
+            return
+        self._followed = side
+        rect = self.tv.rect
+        if not any(
+            s.side == side
+            and not s.eliminated
+            and s.carried_by is None
+            and rect.collidepoint(self.tv.to_px(s.x, s.y))
+            for s in b.state.stands.values()
+        ):
+            self.look_at_the_action()
 
     def outline_group(self, surface, stand_id: str) -> None:
         """Outline every stand of a stand's battle group."""

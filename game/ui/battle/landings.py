@@ -7,6 +7,7 @@ a Continue between missions. Air strikes fly their tracks in their turn."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import pygame
@@ -115,10 +116,19 @@ class MissionStepMode(Mode):
 
     paced = True  # the battle screen passes nothing while the missions are being shown
 
-    def __init__(self, groups: list[dict], then: Mode | None, held: list[int] | None = None):
+    def __init__(
+        self,
+        groups: list[dict],
+        then: Mode | None,
+        held: list[int] | None = None,
+        events: list[dict] | None = None,
+        before: dict | None = None,
+    ):
         self.groups = groups
         self.then = then
         self.held = held or [0] * len(groups)  # log sentences after each mission's lines
+        self.events = events or []  # the action's log lines that ``groups`` index
+        self.before = before or {}  # stand id -> a copy of the stand before the action
         self.k = 0
         self._flown = -1
         self._notice: str | None = None
@@ -138,6 +148,39 @@ class MissionStepMode(Mode):
     def unshown(self) -> set[str]:
         """The missions still to be shown (their markers and arrows wait)."""
         return {g["line"]["mission"] for g in self.groups[self.k + 1 :]}
+
+    @property
+    def table_key(self) -> int:
+        """Which mission is shown: the table's stands are drawn again when it changes."""
+        return self.k
+
+    def stands_as_shown(self, state) -> tuple[list, list]:
+        """The stands and wrecks of ``state`` as they stood when the current mission had
+        landed (#43): a stand that a later mission (or anything after it in the same action)
+        attacks is drawn with the markers of its last log line up to this mission's, or as
+        it was before the action when it has none, and without its wreck while it is not
+        eliminated. Display only: the battle's state is not touched."""
+        cut = self.groups[self.k]["last"]
+        later: set[str] = set()
+        marks: dict[str, dict] = {}  # stand id -> its markers after its last line up to cut
+        for i, ev in enumerate(self.events):
+            for who, field in (("target", "target_markers_after"), ("stand", "markers_after")):
+                sid, after = ev.get(who), ev.get(field)
+                if isinstance(sid, str) and isinstance(after, dict):
+                    if i > cut:
+                        later.add(sid)
+                    else:
+                        marks[sid] = after
+        stands = []
+        for s in state.stands.values():
+            if s.id in later and s.id in marks:
+                m = marks[s.id]
+                s = dataclasses.replace(s, S=m["S"], D=m["D"], eliminated=m["eliminated"])
+            elif s.id in later and s.id in self.before:
+                s = self.before[s.id]
+            stands.append(s)
+        alive = {s.id for s in stands if not s.eliminated}
+        return stands, [w for w in state.wrecks if w.stand not in alive]
 
     def enter(self, screen):
         if self._notice is None:  # "the AI has acted" belongs after the missions
@@ -291,10 +334,14 @@ class MissionStepMode(Mode):
                 surface.blit(img, box)
 
 
-def pace_missions(screen, action, events, then: Mode | None) -> Mode | None:
+def pace_missions(
+    screen, action, events, then: Mode | None, before: dict | None = None
+) -> Mode | None:
     """The mode that shows the missions among an action's new log lines one at a time
     before ``then`` (#43), or ``then`` itself when there are none to show: the missions a
-    player just aimed and fired himself (direct artillery) are told in the panel at once."""
+    player just aimed and fired himself (direct artillery) are told in the panel at once.
+    ``before``: copies of the stands as they were before the action (id -> stand), so that
+    the table shows each mission's results only when its turn comes."""
     if isinstance(action, ArtilleryFire) and action.side not in screen.ai:
         return then
     groups = mission_groups(events)
@@ -303,4 +350,4 @@ def pace_missions(screen, action, events, then: Mode | None) -> Mode | None:
     screen.last_result = []  # each mission tells its own rolls in turn
     told = [bool(describe(e, screen.names, screen.sides)) for e in events]
     held = [sum(told[g["last"] + 1 :]) for g in groups]
-    return MissionStepMode(groups, then, held)
+    return MissionStepMode(groups, then, held, list(events), before)

@@ -5,6 +5,7 @@ modes live beside it (set-up, posture, fire, movement, opportunity, turns), its 
 
 from __future__ import annotations
 
+import copy
 import html
 import math
 import time
@@ -283,6 +284,8 @@ class BattleScreen(
             # the AI has finished acting (perhaps spending an order and moving nothing)
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
         self.mode = mode
+        if not isinstance(mode, CurtainMode):  # behind the curtain the table is hidden
+            self.follow_the_side()
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
         # nothing to pass while the missions that landed are being shown (#43)
@@ -300,6 +303,7 @@ class BattleScreen(
         b = self.battle
         before = b.to_act
         self.settle_work(landing=True)  # no worker reads the battle while it changes
+        stands_before = {s.id: copy.copy(s) for s in b.state.stands.values()}
         try:
             b.apply(action)
         except IllegalAction as err:
@@ -340,7 +344,7 @@ class BattleScreen(
         ) or (b.state.phase == "plot" and b.to_act != before):  # plots are hidden: hand over
             nxt = CurtainMode(b.to_act, None)
         # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
-        self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt))
+        self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt, stands_before))
         return True
 
     def ai_level(self, side: str) -> str:
@@ -502,7 +506,10 @@ class BattleScreen(
         drawn over it every frame."""
         b = self.battle
         hidden = frozenset(a[0] for a in self.anim)  # stands being shown gliding along a path
+        # while landed missions are shown one at a time, the stands as that mission left them
+        as_shown = getattr(self.mode, "stands_as_shown", None)
         key = (
+            getattr(self.mode, "table_key", None) if as_shown else None,
             self.tv.camera_key(),
             len(b.actions),
             len(b.log.events),
@@ -516,12 +523,13 @@ class BattleScreen(
             layer = self._layer
             layer.set_clip(self.tv.rect)
             self.tv.draw_terrain(layer)
-            ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
+            stands, wrecks = as_shown(b.state) if as_shown else (b.state.stands.values(), None)
+            ghosts = {s.id for s in stands if not s.on_table and not s.eliminated}
             self.tv.draw_stands(
                 layer,
-                [s for s in b.state.stands.values() if s.id not in hidden],
+                [s for s in stands if s.id not in hidden],
                 b.sides,
-                b.state.wrecks,
+                b.state.wrecks if wrecks is None else wrecks,
                 ghost=ghosts,
             )
             layer.set_clip(None)
