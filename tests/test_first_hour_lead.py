@@ -76,3 +76,20 @@ def test_orders_left_but_every_group_moved_says_what_pass_does(app):
     assert s.battle.state.phase == "movement" and s.battle.to_act == "A"
     assert s.battle.state.orders["A"] > 0
     assert "Every group that can move has moved or tried this phase: Pass (P)" in s._panel_text
+
+
+def test_a_left_click_on_the_table_puts_the_unit_card_away(app):
+    """(#43, trial 10) The unit card (right-click) stayed up after a left-click on the table;
+    only Esc closed it. A left-click puts it away and still does what it does."""
+    from game import Battle, load_scenario
+    from game.ui.battle import BattleScreen
+    from tests.test_ui import ROOT
+
+    b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
+    s = BattleScreen(app, b)
+    app.show(s)
+    a1 = b.stand("A1")
+    click_at(s, a1.x, a1.y, button=3)
+    assert s.card == "A1"
+    click_at(s, a1.x + 3, a1.y)
+    assert s.card is None

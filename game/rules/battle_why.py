@@ -66,7 +66,7 @@ class RefusalQueries:
                 else f"{c.id} is eliminated"
                 if c.eliminated
                 else f"{c.id} has spent more than half its movement points: it may not unload now"
-            ) + " (RD Transport)"
+            ) + " (hulldown's transport ruling)"
         out = []
         for k in range(len(transport.SPOTS)):
             why = late or transport.spot_problem(self.ctx, c, r, k)
@@ -76,4 +76,4 @@ class RefusalQueries:
 
 def _with_rule(why: str) -> str:
     """A transport refusal with its rule in brackets at the end."""
-    return why if why.endswith(")") else f"{why} (RD Transport)"
+    return why if why.endswith(")") else f"{why} (hulldown's transport ruling)"

@@ -117,7 +117,7 @@ UNMOVABLE = (
     ("eliminated", "eliminated"),
     ("moved", "moved this phase (000 08.03.01)"),
     ("firing", "in the firing posture (001 8.1.2)"),
-    ("carried", "riding in a carrier (RD Transport)"),
+    ("carried", "riding in a carrier (hulldown's transport ruling)"),
     ("artillery", "fired as artillery (002 check list note 2)"),
 )
 """Why a stand may not move this phase (:func:`moves.movable`), and the words for it."""

@@ -446,6 +446,8 @@ class BattleScreen(
             s = self.stand_under(ev.pos, include_off_table=True)
             self.card = s.id if s is not None and self.card != s.id else None
             return
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.card is not None:
+            self.card = None  # a click on the table puts the unit card away, as Esc does (#43)
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self._mouse)
             return
