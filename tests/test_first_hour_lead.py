@@ -93,3 +93,22 @@ def test_a_left_click_on_the_table_puts_the_unit_card_away(app):
     assert s.card == "A1"
     click_at(s, a1.x + 3, a1.y)
     assert s.card is None
+
+
+def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(app):
+    """(#43, trial 6) Nothing said that a carrier spending more than half its movement
+    points leaves its riders unable to get out this phase: the plot says so, in red, from
+    the engine's reach for a carrier that unloads (rules-decisions "Transport")."""
+    stands = [st for st in CARRIER if st[0] != "A1"]
+    s = small_battle(app, stands, DICE, ruleset="modern-full")
+    _to_movement(s)
+    click_at(s, 10, 16)
+    key(s, pygame.K_RETURN)
+    click_at(s, 10, 16)
+    click_at(s, 12, 16)  # 2": its riders may still get out
+    assert "cannot get out" not in s._panel_text
+    reach = s.battle.carry_reach("A2")
+    click_at(s, 12 + reach, 16)  # past half its allowance
+    from game.ui.battle.movement import mp_text
+
+    assert f"A3 cannot get out after this move: it spends {mp_text(reach + 2)} MP" in s._panel_text

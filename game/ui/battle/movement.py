@@ -389,6 +389,7 @@ class PlotMode(Mode):
             elif w and w.stopped_by:
                 why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
                 text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
+            text += self.riders_text(screen, spent)
             text += self.threat_text(screen) + self.overrun_text(screen)
             text += self.contact_text(screen)
             if w and w.points:  # who will see it where it ends, and what they would hit
@@ -404,6 +405,25 @@ class PlotMode(Mode):
                 ("Move (Enter)", lambda: screen.set_mode(self.confirm(screen))),
                 ("Cancel (Esc)", lambda: screen.set_mode(self.cancel(screen))),
             ],
+        )
+
+    def riders_text(self, screen, spent: float) -> str:
+        """A warning when this carrier's plotted move spends more movement points than a
+        carrier that sets its riders down may (the engine's :meth:`carry_reach`): its riders
+        could not get out after it this phase (rules-decisions "Transport"; #43)."""
+        b = screen.battle
+        if not b.rules.full_game:
+            return ""
+        aboard = sorted(r.id for r in b.state.stands.values() if r.carried_by == self.stand)
+        if not aboard:
+            return ""
+        reach = b.carry_reach(self.stand)
+        if spent <= reach + 1e-9:
+            return ""
+        return (
+            f"<br><font color='#c02020'>{', '.join(aboard)} cannot get out after this move: "
+            f"it spends {mp_text(spent)} MP, more than the {mp_text(reach)} of a carrier that "
+            "unloads (hulldown's transport ruling).</font>"
         )
 
     def cancel(self, screen) -> Mode:
