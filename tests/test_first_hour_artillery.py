@@ -86,8 +86,8 @@ def test_the_missions_that_land_are_shown_one_at_a_time(app):
         t.text for t, _ in s._buttons
     ]
     assert "On the aim: the deviation roll passed" in s._panel_text
-    assert "Does not fire: 2S19 Msta-S B13" in s._panel_text
-    assert "Under m2.1: M109A6 Paladin A16: 9 against 4 (+5), 2D6 7: CRT E" in s._panel_text
+    assert "Does not fire: 2S19 Msta-S\u2002B13" in s._panel_text
+    assert "Under m2.1: M109A6 Paladin\u2002A16: 9 against 4 (+5), 2D6 7: CRT E" in s._panel_text
     assert s.mode.unshown == {"m1", "m3"}  # their markers are not drawn yet
     shown = s.log_view.lines[: s.log_view.shown]  # nor their sentences in the log panel
     assert any("mission m2" in t for t in shown) and not any("mission m1" in t for t in shown)

@@ -112,3 +112,44 @@ def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(
     from game.ui.battle.movement import mp_text
 
     assert f"A3 cannot get out after this move: it spends {mp_text(reach + 2)} MP" in s._panel_text
+
+
+@pytest.mark.parametrize(
+    "cohesion, words",
+    [
+        (
+            {"roll": 6, "mods": [], "total": 6, "level": 15, "passed": True},
+            "cohesion 6, needs 15 or less; 2D6",
+        ),
+        (
+            {
+                "roll": 14,
+                "mods": [{"why": "terrain:woods", "value": 2}],
+                "total": 16,
+                "level": 15,
+                "passed": False,
+            },
+            "cohesion 14 + 2 (woods) = 16, needs 15 or less: misses its chance.",
+        ),
+    ],
+)
+def test_a_cohesion_roll_reads_as_words_not_a_formula(cohesion, words):
+    """(#43, trial 18) "cohesion 6 = 6 <= 15" read as code to a new player: the log panel
+    says what was rolled and what it needed (000 07.04)."""
+    from game.ui.logtext import describe
+
+    ev = {
+        "event": "fire",
+        "kind": "standard",
+        "weapon": "ap",
+        "attacker": "A1",
+        "target": "B1",
+        "cohesion": cohesion,
+        "combat": {"dice": [3, 4], "mods": [], "total": 7},
+        "differential": 2,
+        "aspect": "front",
+        "crt": "-",
+        "result": "none",
+    }
+    text = describe(ev, {}, {})
+    assert words in text and "<=" not in text and " = 6 " not in text

@@ -1,6 +1,6 @@
 """Battle-log events as sentences a player reads, e.g.
 
-    T-80U A3 fires at M1A2 B2: cohesion 9 + 2 (woods) = 11 <= 15; 2D6 7 + 2 (range) = 9 at +2
+    T-80U A3 fires at M1A2 B2: cohesion 9 + 2 (woods) = 11, needs 15 or less; 2D6 7 + 2 (range) = 9 at +2
     -> (S): suppressed
 
 Made only from the log event and the battle's stand names, so the panel says exactly what the
@@ -159,10 +159,8 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         )
         weapon = {"atgm": " with its ATGM", "he": " (HE)"}.get(ev["weapon"], "")
         c = ev["cohesion"]
-        cmp = "<=" if c["passed"] else ">"
-        text = (
-            f"{n(ev['attacker'])} fires{weapon} at {n(ev['target'])}{kind}: cohesion "
-            f"{c['roll']}{_mods(c['mods'])} = {c['total']} {cmp} {c['level']}"
+        text = f"{n(ev['attacker'])} fires{weapon} at {n(ev['target'])}{kind}: cohesion " + _total(
+            c
         )
         if not c["passed"]:
             return text + ": misses its chance."
@@ -339,11 +337,18 @@ def _aspect(ev: dict) -> str:
 
 
 def _roll(r: dict | None) -> str:
-    """A cohesion roll in words: "rolls 9 + 3 (tracked) = 12 <= 15, passes"."""
+    """A cohesion roll in words: "rolls 9 + 3 (tracked) = 12, needs 15 or less: passes"."""
     if r is None:
         return "no roll"
-    cmp, how = ("<=", "passes") if r["passed"] else (">", "fails")
-    return f"rolls {r['roll']}{_mods(r['mods'])} = {r['total']} {cmp} {r['level']}, {how}"
+    return f"rolls {_total(r)}: {'passes' if r['passed'] else 'fails'}"
+
+
+def _total(r: dict) -> str:
+    """A roll against a level in plain words (#43: "6 = 6 <= 15" read as code): "6, needs
+    15 or less", or with modifiers "9 + 3 (tracked) = 12, needs 15 or less"."""
+    mods = r.get("mods") or []
+    total = f"{r['roll']}{_mods(mods)} = {r['total']}" if mods else f"{r['total']}"
+    return f"{total}, needs {r['level']} or less"
 
 
 def _attack(a: dict | None, n) -> str:
