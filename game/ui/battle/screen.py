@@ -14,7 +14,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
-from game import Battle, ChooseFirst, IllegalAction, LetPass, Move, OpportunityFire, Pass
+from game import Battle, ChooseFirst, IllegalAction, Pass
 from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
@@ -330,18 +330,20 @@ class BattleScreen(
             self.mode.enter(self)
             return True
         nxt = self.mode_for_state()
-        pending = b.state.pending is not None
-        if self.ai:
-            pass  # against the AI there is nobody to hand the screen to
-        elif isinstance(action, Move) and pending:
-            nxt = CurtainMode(b.to_act, OpportunityMode())
-        elif (
-            isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
-        ) or (b.state.phase == "plot" and b.to_act != before):  # plots are hidden: hand over
+        if self.hands_over(before):  # hotseat: the other player takes the screen first (#43)
             nxt = CurtainMode(b.to_act, None)
         # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
         self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt))
         return True
+
+    def hands_over(self, before: str | None) -> bool:
+        """Whether the screen goes behind the hand-over curtain after an action: in hotseat
+        (no AI side) whenever the side to act is now the other player, whatever the action
+        (a pass, a failed order, a group's last move, an opportunity shot, a plot), so a
+        click meant for one side never acts for the other (#43). Against the AI nobody is
+        handed the screen."""
+        b = self.battle
+        return not self.ai and not b.finished and b.to_act is not None and b.to_act != before
 
     def ai_level(self, side: str) -> str:
         """The level of the AI playing a side."""
