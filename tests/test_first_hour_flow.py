@@ -9,6 +9,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from game.rules.actions import ChooseFirst
 from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.files.scenario import parse_scenario
@@ -85,23 +86,75 @@ def test_hotseat_a_pass_hands_the_screen_over(app):
     assert s.battle.to_act == "B" and isinstance(s.mode, CurtainMode)
 
 
+def ai_acts(s) -> None:
+    """The AI (Orange) takes its one action, as its mode would once it has thought."""
+    from game.ai.scripted import ScriptedAI
+
+    s.act(ScriptedAI(1, "recruit").choose(s.battle), animate=True)
+
+
+def ai_battle(app, dice, stands=APART, **kw) -> BattleScreen:
+    """Blue against the AI (Orange), on to Blue's first movement attempt: Blue has the
+    initiative and acts first; every question before is passed (as a player would)."""
+    from game.ai.scripted import ScriptedAI
+
+    sc = parse_scenario(scenario_dict(stands, sighting=10, **kw), "test.json")
+    b = Battle(sc, 0, dice=FixedDice(list(dice)), auto_pass=False)
+    s = BattleScreen(app, b, ai={"B": ScriptedAI(1, "recruit")}, ai_speed=0)
+    app.show(s)
+    while b.to_act == "B" or b.decision().kind != "move_attempt":
+        assert not isinstance(s.mode, CurtainMode)
+        if b.to_act == "B":
+            ai_acts(s)
+        elif b.decision().kind == "choose_first":
+            s.act(ChooseFirst("A", "A"))
+        else:
+            s._pass()
+    return s
+
+
 def test_against_the_ai_nothing_is_handed_over(app):
     """Against the AI there is nobody to hand the screen to: a failed order goes straight to
     the AI's turn, as before."""
-    from game.ai.scripted import ScriptedAI
-
-    sc = parse_scenario(scenario_dict(APART, sighting=10), "test.json")
-    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, 3, 3, 3, 3, 20]), auto_pass=False)
-    s = BattleScreen(app, b, ai={"B": ScriptedAI(1, "recruit")}, ai_speed=0)
-    app.show(s)
-    s.act(b.legal_actions()[0])  # Blue's set-up: Ready
-    while b.to_act == "B" or b.decision().kind != "move_attempt":
-        if b.to_act == "B":
-            s.mode.result = None
-            s.act(ScriptedAI(1, "recruit").choose(b))
-        else:
-            s._pass() if b.decision().kind != "choose_first" else s.act(b.legal_actions()[0])
-        assert not isinstance(s.mode, CurtainMode)
+    s = ai_battle(app, [6, 6, 1, 1, 3, 3, 3, 3, 20])
+    b = s.battle
     click_at(s, 10, 12)
     key(s, pygame.K_RETURN)
     assert b.to_act == "B" and isinstance(s.mode, AIMode)
+
+
+# ------------------------------------------------------------------ 1. the order roll told
+
+
+def test_a_failed_order_is_told_on_the_panel_with_what_it_needed(app):
+    """(#43) A failed order was only in the log, and the log said "rolled 20" without what
+    was needed: the panel (the hand-over curtain, then the other side's) says what was
+    rolled, what was needed and the outcome, with its rule; the log line says what was
+    needed too."""
+    s = small_battle(app, APART, [6, 6, 1, 1, 3, 3, 3, 3, 20], sighting=10)
+    _to_movement(s)
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)
+    told = (
+        "<b>Blue group 1 fails its order</b>: rolled 20, needed 17 or less (cohesion 15, "
+        "an HQ in the group -2) (000 08.02.05)"
+    )
+    assert isinstance(s.mode, CurtainMode) and told in s._panel_text
+    key(s, pygame.K_SPACE)
+    assert isinstance(s.mode, AttemptMode) and told in s._panel_text  # Orange reads it too
+    assert "Blue group 1 fails to move (ordered, rolled 20, needed 17 or less)." in s.log_lines
+
+
+def test_against_the_ai_your_own_failed_order_stays_told_after_the_ai_acts(app):
+    """(#43) Against the AI the panel dropped back to "Click a stand to pick its battle
+    group" with no word of the failure: after the AI's own movement action the player's
+    panel still says what his order rolled and needed, and what the AI's attempt did."""
+    s = ai_battle(app, [6, 6, 1, 1, 3, 3, 3, 3, 20, 19])
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)  # rolled 20: fails; the AI's turn
+    assert isinstance(s.mode, AIMode) and "Blue group 1 fails its order" in s._panel_text
+    while s.battle.to_act == "B":
+        ai_acts(s)
+    assert s.battle.to_act == "A" and isinstance(s.mode, AttemptMode)
+    assert "Blue group 1 fails its order</b>: rolled 20, needed 17 or less" in s._panel_text
+    assert "<b>Orange group 1 fails its order</b>: rolled 19" in s._panel_text

@@ -23,6 +23,7 @@ from game.ui.battle.keys import KeysMixin
 from game.ui.battle.landings import pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
+from game.ui.battle.news import NewsMixin
 from game.ui.battle.offframe import OffFrameMixin
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode
@@ -59,7 +60,14 @@ PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown 
 
 
 class BattleScreen(
-    SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMixin, KeysMixin, SupportDrawing
+    NewsMixin,
+    SavingMixin,
+    DrawingMixin,
+    InfoMixin,
+    RulerMixin,
+    OffFrameMixin,
+    KeysMixin,
+    SupportDrawing,
 ):
     """A battle in the window: two players at one screen, or one against the AI.
 
@@ -100,7 +108,7 @@ class BattleScreen(
         if battle.load_note:  # a journal's zeroed tail was dropped (#42): say what was lost
             self.message = f"{battle.load_note}. {self.message}".strip()
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
-        self.last_result: list[str] = []
+        self.init_news()  # last_result, last_orders: told on the panel (news.py, #43)
         self.help = False
         self.show_log = True
         self.mode: Mode = Mode()
@@ -186,6 +194,8 @@ class BattleScreen(
         """The panel's text and its buttons (replacing the old ones)."""
         if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
             text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
+        if self.last_orders:  # the movement attempts' rolls, not only in the log (#43)
+            text += "<br>" + "<br>".join(self.last_orders)
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
         if self.notice:  # good news in green, a path on its own line
@@ -321,9 +331,7 @@ class BattleScreen(
             self.log_view.append(line)
         seen = self._log_seen
         self.refresh_log()
-        told = ("fire", "artillery", "impact", "air_strike")  # what the last action fired
-        fired = [e for e in b.log.events[seen:] if e["event"] in told]
-        self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
+        self.record_news(action, b.log.events[seen:])  # attacks and orders to tell (#43)
         if animate:
             self._animate(b.log.events[seen:])
         if keep_mode:
