@@ -158,3 +158,57 @@ def test_against_the_ai_your_own_failed_order_stays_told_after_the_ai_acts(app):
     assert s.battle.to_act == "A" and isinstance(s.mode, AttemptMode)
     assert "Blue group 1 fails its order</b>: rolled 20, needed 17 or less" in s._panel_text
     assert "<b>Orange group 1 fails its order</b>: rolled 19" in s._panel_text
+
+
+# ------------------------------------------------------------------ 3. the GHQ
+
+
+GHQ_AT_RISK = [
+    ("A1", "A", "T-72", 10, 12, 0),
+    ("A2", "A", "T-72", 10, 20, 0, {"ghq": True}),
+    ("B1", "B", "M1A2 Abrams", 20, 20, 180),
+]
+"""Blue's GHQ A2 in the sight of an Abrams (TL4: it fires in the 1st fire phase)."""
+
+
+def test_set_up_and_the_unit_card_say_what_the_ghq_is_for(app):
+    """(#43) "Blue has lost its GHQ: no movement orders" was the first the player heard of
+    it: the set-up panel names the side's GHQ and what losing it costs, and its unit card
+    says so too."""
+    s = small_battle(app, GHQ_AT_RISK, [6, 6, 1, 1])
+    assert "Your GHQ is <b>T-72 A2</b>" in s._panel_text
+    assert "gets no movement orders" in s._panel_text and "(000 08.02.02)" in s._panel_text
+    lines = s.unit_card_lines("A2")
+    assert "GHQ: without it the side gets no movement orders (000 08.02.02)" in lines
+    assert not any("without it" in line for line in s.unit_card_lines("A1"))
+
+
+def test_with_the_ghq_lost_the_movement_panel_says_so_not_a_roll_that_was_never_made(app):
+    """(#43) After the GHQ was eliminated the movement panel said "this phase's orders roll,
+    1, gave none", though nothing was rolled (the log's orders line has no dice): it now
+    says the side has lost its GHQ, with the rule."""
+    from game.rules.actions import Fire, Pass
+    from tests.test_ui import press
+
+    sc = parse_scenario(scenario_dict(GHQ_AT_RISK), "test.json")
+    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, 1, 6, 6, 3, 3]))  # automatic passes
+    s = BattleScreen(app, b)
+    app.show(s)
+    press(s, "Ready")
+    press(s, "Ready")
+    assert b.decision().kind == "fire" and b.to_act == "B"  # only the Abrams can fire
+    s.act(Fire("B", "A2", ("B1",), ("cannon",)))
+    assert b.stand("A2").eliminated
+    for _ in range(8):
+        key(s, pygame.K_SPACE)  # lift a hand-over curtain, if any
+        if b.decision().kind == "move_attempt" and b.to_act == "A":
+            break
+        if b.decision().kind == "choose_first":
+            press(s, f"{s.short_name(b.to_act)} first")
+        else:
+            s.act(Pass(b.to_act))
+    assert isinstance(s.mode, AttemptMode) and b.state.orders["A"] == 0
+    assert "Orders left: 0. Blue has lost its GHQ: no more movement orders (000 08.02.02)." in (
+        s._panel_text
+    )
+    assert "orders roll" not in s._panel_text
