@@ -17,7 +17,7 @@ def ghq_purpose(battle) -> str:
     orders are rolled with it, and none are given once it is eliminated (000 08.02.01-02;
     001 8.2.1-2). For the set-up panel and the GHQ's unit card (#43)."""
     rule = "001 8.2.2" if battle.rules.postures else "000 08.02.02"
-    return f"GHQ: without it the side gets no movement orders ({rule})"
+    return f"GHQ: without it the side gets no movement orders ({rule})."
 
 
 class SetupMode(Mode):
