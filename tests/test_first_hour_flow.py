@@ -179,7 +179,7 @@ def test_set_up_and_the_unit_card_say_what_the_ghq_is_for(app):
     assert "Your GHQ is <b>T-72 A2</b>" in s._panel_text
     assert "gets no movement orders" in s._panel_text and "(000 08.02.02)" in s._panel_text
     lines = s.unit_card_lines("A2")
-    assert "GHQ: without it the side gets no movement orders (000 08.02.02)" in lines
+    assert "GHQ: without it the side gets no movement orders (000 08.02.02)." in lines
     assert not any("without it" in line for line in s.unit_card_lines("A1"))
 
 
@@ -212,3 +212,28 @@ def test_with_the_ghq_lost_the_movement_panel_says_so_not_a_roll_that_was_never_
         s._panel_text
     )
     assert "orders roll" not in s._panel_text
+
+
+# ------------------------------------------------------------------ 11. stale status lines
+
+
+def test_the_ais_acted_line_goes_when_a_new_phase_asks_a_new_question(app):
+    """(#43) "Orange has acted: your turn." sat under "Who acts first?" after the AI's
+    set-up: the line is kept for an answer within the same phase, not for a new question."""
+    from game.ai.scripted import ScriptedAI
+
+    sc = parse_scenario(scenario_dict(APART, sighting=10), "test.json")
+    b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, 3, 3, 3, 3, 19, 19]), auto_pass=False)
+    s = BattleScreen(app, b, ai={"B": ScriptedAI(1, "recruit")}, ai_speed=0)
+    app.show(s)
+    s._pass()  # Blue's set-up: Ready; then the AI's
+    ai_acts(s)
+    assert b.decision().kind == "choose_first" and b.to_act == "A"
+    assert "has acted" not in s._panel_text
+    s = ai_battle(app, [6, 6, 1, 1, 3, 3, 3, 3, 20, 19])
+    click_at(s, 10, 12)
+    key(s, pygame.K_RETURN)  # Blue's order fails; the AI answers in the same phase
+    while s.battle.to_act == "B":
+        ai_acts(s)
+    assert s.battle.state.phase == "movement" and isinstance(s.mode, AttemptMode)
+    assert "Orange has acted: your turn." in s._panel_text

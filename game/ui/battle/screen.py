@@ -289,9 +289,18 @@ class BattleScreen(
         """Make ``mode`` current (None keeps the current one)."""
         if mode is None:
             return
-        if isinstance(self.mode, AIMode) and not isinstance(mode, (AIMode, EndMode)):
-            # the AI has finished acting (perhaps spending an order and moving nothing)
+        st = self.battle.state
+        if (
+            isinstance(self.mode, AIMode)
+            and not isinstance(mode, (AIMode, EndMode))
+            and getattr(self.mode, "asked_in", None) == (st.turn, st.phase)
+        ):
+            # the AI has finished acting (perhaps spending an order and moving nothing); not
+            # said once the phase has moved on: the question is a new one (#43 trial: "Orange
+            # has acted" sat under "Who acts first?" after the AI's set-up)
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
+        if isinstance(mode, AIMode):
+            mode.asked_in = (st.turn, st.phase)
         self.mode = mode
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
