@@ -18,7 +18,7 @@ from game.rules.files.replay import Replay
 from game.ui.battle import BattleScreen
 from game.ui.battle.turns import AIMode
 from game.ui.replay import ReplayScreen
-from tests.test_ui import press
+from tests.test_ui import lift_curtain, press
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRE_SUPPORT = ROOT / "maps" / "modern-fire-support.json"
@@ -112,6 +112,7 @@ def test_the_missions_that_land_are_shown_one_at_a_time(app):
     key_continue = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")
     s.handle(key_continue)
     frame(s)
+    lift_curtain(s)  # hotseat: the other player takes the screen (#43)
     assert not isinstance(s.mode, MissionStepMode) and s.pass_button.is_enabled
     assert s.log_view.held == 0 and any("A-10A" in t for t in s.log_view.lines)
     assert b.state.turn == 2

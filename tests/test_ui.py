@@ -40,12 +40,25 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.usefixtures("data_dir")  # saves and logs go to a temporary folder
 
 
+def lift_curtain(screen) -> None:
+    """In hotseat the screen is handed over after every change of side (#43): the player
+    taking over presses Space, as a player would before anything else."""
+    if isinstance(screen.mode, CurtainMode):
+        screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
+
+
 def key(screen, k, mod=0, unicode=""):
+    """A key press; behind the hand-over curtain the player lifts it first, unless the key
+    is one that lifts it (Space, Enter) or a shortcut with Ctrl."""
+    if not mod and k not in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+        lift_curtain(screen)
     screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode))
 
 
 def click_at(screen, x, y, button=1):
-    """Click the table point (x, y) in inches."""
+    """Click the table point (x, y) in inches (behind the hand-over curtain the player
+    lifts it first)."""
+    lift_curtain(screen)
     px, py = (int(round(v)) for v in screen.tv.to_px(x, y))
     screen.handle(
         pygame.event.Event(pygame.MOUSEMOTION, pos=(px, py), rel=(0, 0), buttons=(0, 0, 0))
@@ -55,7 +68,9 @@ def click_at(screen, x, y, button=1):
 
 
 def press(screen, label):
-    """Press the panel button whose text starts with ``label``."""
+    """Press the panel button whose text starts with ``label`` (behind the hand-over
+    curtain the player lifts it first)."""
+    lift_curtain(screen)
     for button, _ in screen._buttons:
         if button.text.startswith(label):
             screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
@@ -82,6 +97,7 @@ def to_fire1(screen):
     assert isinstance(screen.mode, SetupMode)
     press(screen, "Ready")
     press(screen, "Ready")
+    lift_curtain(screen)
     assert isinstance(screen.mode, ChooseFirstMode)
 
 
@@ -98,6 +114,7 @@ def test_pass_with_the_keyboard_and_choose_first_with_buttons(app):
     s = small_battle(app, STANDS, [6, 6, 1, 1, 3, 3, 3, 3])
     to_fire1(s)
     press(s, "Orange first")
+    lift_curtain(s)  # hotseat: Blue hands the screen to Orange (#43)
     assert s.battle.to_act == "B" and isinstance(s.mode, FireMode)
     key(s, pygame.K_p)
     key(s, pygame.K_p)
@@ -241,6 +258,7 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     s = small_battle(app, STANDS, [6, 6, 1, 1])
     s.save_dir = tmp_path
     press(s, "Ready")
+    lift_curtain(s)  # hotseat: Blue hands the screen to Orange (#43)
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)  # asks for a name, the default offered
     assert s._save_entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*.json"))
     key(s, pygame.K_p)  # typed into the name, not a pass
@@ -479,6 +497,7 @@ def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
     s = _a1_declared_to_move(app, b1_x=30, dice=[6, 1])
     b = s.battle
     assert b.stand("A1").posture == "movement" and b.stand("A4").posture != "movement"
+    lift_curtain(s)  # hotseat: Blue has handed the screen to Orange (#43)
     s.draw(app.surface)
 
     def badge_pixel(sid):  # inside the first badge, left of its letter

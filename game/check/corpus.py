@@ -100,14 +100,14 @@ def play(case: Case, log_path: Path) -> Battle:
 
 def _play_on_screen(scenario, seed: int, log_path: Path, random_actions: bool) -> Battle:
     """A hotseat battle on the battle screen: every decision passed with the P key (who goes
-    first: the panel's first button), or, with ``random_actions``, the random player's choice
+    first: the panel's first button; the hand-over curtain lifted with Space), or, with ``random_actions``, the random player's choice
     applied through the screen's own ``act`` (its mode changes, panels and log included)."""
     import pygame
     import pygame_gui
 
     from game.ai.random_player import RandomPlayer
     from game.ui.app import App
-    from game.ui.battle import BattleScreen, ChooseFirstMode
+    from game.ui.battle import BattleScreen, ChooseFirstMode, CurtainMode
 
     app = App(size=(1280, 800))
     try:
@@ -122,7 +122,9 @@ def _play_on_screen(scenario, seed: int, log_path: Path, random_actions: bool) -
                 screen.act(chooser.choose(battle))
                 screen.update(0.016)
                 continue
-            if isinstance(screen.mode, ChooseFirstMode):
+            if isinstance(screen.mode, CurtainMode):  # hotseat: the other player takes over
+                ev = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ")
+            elif isinstance(screen.mode, ChooseFirstMode):
                 button = screen._buttons[0][0]
                 ev = pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button)
             else:

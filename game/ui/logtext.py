@@ -123,6 +123,32 @@ def _markers(m: dict) -> str:
     return "+".join(on) if on else "no markers"
 
 
+def need_text(need: int) -> str:
+    """What a D20 cohesion roll needed, in words: "15 or less"; a natural 1 always passes
+    and a natural 20 always fails (000 04.00)."""
+    if need >= 20:
+        return "anything but a 20"
+    if need <= 1:
+        return "a 1"
+    return f"{need} or less"
+
+
+def attempt_needs(ev: dict) -> str:
+    """What a ``move_attempt`` line's one D20 needed: its cohesion level less the
+    modifiers, read from the line's own ``level`` and each stand's ``total`` (000 08.02):
+    "15 or less", or, where stands' markers make them differ, "15 or less (A3: 13 or
+    less)"; "" for a line without its level (the log's fields are only read)."""
+    level = ev.get("level")
+    if level is None or ev.get("roll") is None or not ev.get("per_stand"):
+        return ""
+    by: dict[int, list[str]] = {}
+    for sid, p in ev["per_stand"].items():
+        by.setdefault(level - (p["total"] - ev["roll"]), []).append(sid)
+    first, *rest = sorted(by, key=lambda k: -len(by[k]))
+    extra = "; ".join(f"{', '.join(by[k])}: {need_text(k)}" for k in rest)
+    return need_text(first) + (f" ({extra})" if extra else "")
+
+
 def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | None:
     """One event as a sentence; ``names`` maps stand ids to "unit id", ``sides`` side ids to
     side names. Returns None for events a player need not read (start)."""
@@ -196,16 +222,13 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
     if name == "move_attempt":
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
         how = "ordered" if ev["ordered"] else "independent"
+        needs = attempt_needs(ev)
+        rolled = f"rolled {ev['roll']}" + (f", needed {needs}" if needs else "")
         if not ok:
-            return (
-                f"{sides.get(ev['side'])} group {ev['group']} fails to move ({how}, "
-                f"rolled {ev['roll']})."
-            )
+            return f"{sides.get(ev['side'])} group {ev['group']} fails to move ({how}, {rolled})."
         left = [s for s in ev["per_stand"] if s not in ok]
         tail = f"; stragglers: {', '.join(left)}" if left else ""
-        return (
-            f"{sides.get(ev['side'])} group {ev['group']} moves ({how}, rolled {ev['roll']}){tail}."
-        )
+        return f"{sides.get(ev['side'])} group {ev['group']} moves ({how}, {rolled}){tail}."
     if name == "move":
         dist = 0.0
         for (x0, y0), (x1, y1) in zip(ev["path"], ev["path"][1:], strict=False):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from game.ui.battle.layout import BANNER_H, PANEL_W
+from game.ui.battle.setup import ghq_purpose
 from game.ui.logtext import stand_name
 from game.ui.logview import FONT_FILE as LOG_FONT_FILE
 from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS, wrap_text
@@ -132,6 +133,8 @@ class InfoMixin:
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
         group = self.group_label(s.side, s.group) if s.group else "no group"
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
+        if s.ghq:  # what it is for (#43 trial: losing it came as a surprise)
+            lines.append(ghq_purpose(b))
         done = []
         if s.fire_attempts:
             done.append(f"fired {s.fire_attempts}x")

@@ -99,16 +99,24 @@ class AttemptMode(Mode):
 
     @staticmethod
     def why_no_orders(screen) -> str:
-        """Why the side to act has no movement orders left: this phase's orders roll (from
-        the battle log) gave none, or they are used; and what it may still do (000 08.02.08,
-        08.02.10)."""
+        """Why the side to act has no movement orders left: its GHQ is gone (the battle log's
+        ``orders`` line has no dice: nothing was rolled, 000 08.02.02), this phase's orders
+        roll gave none, or they are used; and what it may still do (000 08.02.08, 08.02.10)."""
         b = screen.battle
         side = b.to_act
         rolled = next(
             (e for e in reversed(b.log.events) if e["event"] == "orders" and e["side"] == side),
             None,
         )
-        if rolled is not None and rolled["orders"] == 0:
+        if rolled is not None and rolled["orders"] == 0 and not rolled.get("dice"):
+            # no dice: no roll was made, the GHQ is gone (#43 trial: "the roll, 2, gave none")
+            rule = "001 8.2.2" if b.rules.postures else "000 08.02.02"
+            return (
+                f". {screen.short_name(side)} has lost its GHQ: no more movement orders "
+                f"({rule}). Each group that has not moved may still try once, independently, "
+                "at +3 (000 08.02.10)"
+            )
+        elif rolled is not None and rolled["orders"] == 0:
             why = f" (this phase's orders roll, {rolled['total']}, gave none)"
         elif rolled is not None:
             n = rolled["orders"]

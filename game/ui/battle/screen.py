@@ -15,7 +15,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
-from game import Battle, ChooseFirst, IllegalAction, LetPass, Move, OpportunityFire, Pass
+from game import Battle, ChooseFirst, IllegalAction, Pass
 from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
@@ -24,6 +24,7 @@ from game.ui.battle.keys import KeysMixin
 from game.ui.battle.landings import pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
+from game.ui.battle.news import NewsMixin
 from game.ui.battle.offframe import OffFrameMixin
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode
@@ -60,7 +61,14 @@ PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown 
 
 
 class BattleScreen(
-    SavingMixin, DrawingMixin, InfoMixin, RulerMixin, OffFrameMixin, KeysMixin, SupportDrawing
+    NewsMixin,
+    SavingMixin,
+    DrawingMixin,
+    InfoMixin,
+    RulerMixin,
+    OffFrameMixin,
+    KeysMixin,
+    SupportDrawing,
 ):
     """A battle in the window: two players at one screen, or one against the AI.
 
@@ -101,7 +109,7 @@ class BattleScreen(
         if battle.load_note:  # a journal's zeroed tail was dropped (#42): say what was lost
             self.message = f"{battle.load_note}. {self.message}".strip()
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
-        self.last_result: list[str] = []
+        self.init_news()  # last_result, last_orders: told on the panel (news.py, #43)
         self.help = False
         self.show_log = True
         self.mode: Mode = Mode()
@@ -187,6 +195,8 @@ class BattleScreen(
         """The panel's text and its buttons (replacing the old ones)."""
         if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
             text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
+        if self.last_orders:  # the movement attempts' rolls, not only in the log (#43)
+            text += "<br>" + "<br>".join(self.last_orders)
         if self.message:
             text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
         if self.notice:  # good news in green, a path on its own line
@@ -280,9 +290,18 @@ class BattleScreen(
         """Make ``mode`` current (None keeps the current one)."""
         if mode is None:
             return
-        if isinstance(self.mode, AIMode) and not isinstance(mode, (AIMode, EndMode)):
-            # the AI has finished acting (perhaps spending an order and moving nothing)
+        st = self.battle.state
+        if (
+            isinstance(self.mode, AIMode)
+            and not isinstance(mode, (AIMode, EndMode))
+            and getattr(self.mode, "asked_in", None) == (st.turn, st.phase)
+        ):
+            # the AI has finished acting (perhaps spending an order and moving nothing); not
+            # said once the phase has moved on: the question is a new one (#43 trial: "Orange
+            # has acted" sat under "Who acts first?" after the AI's set-up)
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
+        if isinstance(mode, AIMode):
+            mode.asked_in = (st.turn, st.phase)
         self.mode = mode
         if not isinstance(mode, CurtainMode):  # behind the curtain the table is hidden
             self.follow_the_side()
@@ -325,27 +344,27 @@ class BattleScreen(
             self.log_view.append(line)
         seen = self._log_seen
         self.refresh_log()
-        told = ("fire", "artillery", "impact", "air_strike")  # what the last action fired
-        fired = [e for e in b.log.events[seen:] if e["event"] in told]
-        self.last_result = [html.escape(describe(e, self.names, self.sides)) for e in fired]
+        self.record_news(action, b.log.events[seen:])  # attacks and orders to tell (#43)
         if animate:
             self._animate(b.log.events[seen:])
         if keep_mode:
             self.mode.enter(self)
             return True
         nxt = self.mode_for_state()
-        pending = b.state.pending is not None
-        if self.ai:
-            pass  # against the AI there is nobody to hand the screen to
-        elif isinstance(action, Move) and pending:
-            nxt = CurtainMode(b.to_act, OpportunityMode())
-        elif (
-            isinstance(action, (LetPass, OpportunityFire)) and not b.finished and b.to_act != before
-        ) or (b.state.phase == "plot" and b.to_act != before):  # plots are hidden: hand over
+        if self.hands_over(before):  # hotseat: the other player takes the screen first (#43)
             nxt = CurtainMode(b.to_act, None)
         # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
         self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt, stands_before))
         return True
+
+    def hands_over(self, before: str | None) -> bool:
+        """Whether the screen goes behind the hand-over curtain after an action: in hotseat
+        (no AI side) whenever the side to act is now the other player, whatever the action
+        (a pass, a failed order, a group's last move, an opportunity shot, a plot), so a
+        click meant for one side never acts for the other (#43). Against the AI nobody is
+        handed the screen."""
+        b = self.battle
+        return not self.ai and not b.finished and b.to_act is not None and b.to_act != before
 
     def ai_level(self, side: str) -> str:
         """The level of the AI playing a side."""

@@ -12,6 +12,14 @@ from game.ui.logtext import PHASE_NAMES
 from game.ui.modes import Mode, is_click
 
 
+def ghq_purpose(battle) -> str:
+    """What a GHQ stand is for, in a sentence ending with its rule: the side's movement
+    orders are rolled with it, and none are given once it is eliminated (000 08.02.01-02;
+    001 8.2.1-2). For the set-up panel and the GHQ's unit card (#43)."""
+    rule = "001 8.2.2" if battle.rules.postures else "000 08.02.02"
+    return f"GHQ: without it the side gets no movement orders ({rule})."
+
+
 class SetupMode(Mode):
     """Before turn 1: regroup stands (click a stand, press 1-9), then Ready."""
 
@@ -29,11 +37,20 @@ class SetupMode(Mode):
                 f"<br><br><b>{html.escape(spec.title)}</b><br>{html.escape(spec.description)}"
                 "<br><i>B shows the briefing and how to win.</i>"
             )
+        ghq = [sid for sid, st in screen.battle.state.stands.items() if st.side == side and st.ghq]
+        command = (
+            f"<br>Your GHQ is <b>{html.escape(screen.names[ghq[0]])}</b>: keep it safe. Each "
+            "movement phase your orders are rolled with it; once it is eliminated your side "
+            f"gets no movement orders, only one independent try per group "
+            f"({'001 8.2.2' if screen.battle.rules.postures else '000 08.02.02'})."
+            if ghq
+            else ""
+        )
         screen.set_panel(
             f"<b>Set-up: {html.escape(screen.side_name(side))}</b><br>Press <b>Ready</b> to "
             "start with the battle groups as they are. To change one, click one of your "
             "stands and press a digit 1-9 to put it in that group. Battle groups may change "
-            f"now and never again (000 08.01.01).{brief}",
+            f"now and never again (000 08.01.01).{command}{brief}",
             [("Ready", lambda: screen.act(Pass(side)))],
         )
 
