@@ -195,7 +195,10 @@ def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_
     key(s, pygame.K_RETURN)
     flush(s)
     assert "click an outlined spot (behind, left, in front) to set it down there" in s._panel_text
-    assert "; not right: another stand is in the way there (hulldown's transport ruling)." in s._panel_text
+    assert (
+        "; not right: another stand is in the way there (hulldown's transport ruling)."
+        in s._panel_text
+    )
     from game.ui.battle.movement import UNLOAD
 
     x, y = (int(round(v)) for v in s.tv.to_px(11.5, 16.2))  # the front spot's far side
