@@ -176,7 +176,7 @@ def test_set_up_and_the_unit_card_say_what_the_ghq_is_for(app):
     it: the set-up panel names the side's GHQ and what losing it costs, and its unit card
     says so too."""
     s = small_battle(app, GHQ_AT_RISK, [6, 6, 1, 1])
-    assert "Your GHQ is <b>T-72 A2</b>" in s._panel_text
+    assert "Your GHQ is <b>T-72\u2002A2</b>" in s._panel_text  # name and id: an en space
     assert "gets no movement orders" in s._panel_text and "(000 08.02.02)" in s._panel_text
     lines = s.unit_card_lines("A2")
     assert "GHQ: without it the side gets no movement orders (000 08.02.02)." in lines

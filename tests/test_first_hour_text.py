@@ -172,7 +172,7 @@ def test_the_posture_panel_names_declared_groups_with_their_side(app):
     from game.rules.files.scenario import parse_scenario
     from game.ui.battle import BattleScreen
     from tests.conftest import scenario_dict
-    from tests.test_ui import click_at, key, press, to_fire1
+    from tests.test_ui import click_at, key, lift_curtain, press, to_fire1
 
     pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
     d = scenario_dict(
@@ -198,6 +198,7 @@ def test_the_posture_panel_names_declared_groups_with_their_side(app):
     key(s, pygame.K_RETURN)
     key(s, pygame.K_p)  # Orange: all its stands fire; Blue's panel again
     assert b.to_act == "A" and b.state.phase == "posture"
+    lift_curtain(s)  # hotseat hands the screen back to Blue (#43)
     s._flush_panel(force=True)
     assert "Declared: Blue group M1 (A1, A2)" in s._panel_text, s._panel_text
     click_at(s, 10, 12)

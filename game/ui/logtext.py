@@ -133,17 +133,24 @@ def need_text(need: int) -> str:
     return f"{need} or less"
 
 
+def _whole(v) -> bool:
+    """Whether ``v`` is a whole number (not a bool): a log field read for arithmetic."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def attempt_needs(ev: dict) -> str:
     """What a ``move_attempt`` line's one D20 needed: its cohesion level less the
     modifiers, read from the line's own ``level`` and each stand's ``total`` (000 08.02):
     "15 or less", or, where stands' markers make them differ, "15 or less (A3: 13 or
     less)"; "" for a line without its level (the log's fields are only read)."""
-    level = ev.get("level")
-    if level is None or ev.get("roll") is None or not ev.get("per_stand"):
+    level, roll, per_stand = ev.get("level"), ev.get("roll"), ev.get("per_stand")
+    if not (_whole(level) and _whole(roll) and isinstance(per_stand, dict) and per_stand):
+        return ""  # a line without them, or a spoiled one a replay let through (#42)
+    if not all(isinstance(p, dict) and _whole(p.get("total")) for p in per_stand.values()):
         return ""
     by: dict[int, list[str]] = {}
-    for sid, p in ev["per_stand"].items():
-        by.setdefault(level - (p["total"] - ev["roll"]), []).append(sid)
+    for sid, p in per_stand.items():
+        by.setdefault(level - (p["total"] - roll), []).append(sid)
     first, *rest = sorted(by, key=lambda k: -len(by[k]))
     extra = "; ".join(f"{', '.join(by[k])}: {need_text(k)}" for k in rest)
     return need_text(first) + (f" ({extra})" if extra else "")
