@@ -153,3 +153,49 @@ def test_a_cohesion_roll_reads_as_words_not_a_formula(cohesion, words):
     }
     text = describe(ev, {}, {})
     assert words in text and "<=" not in text and " = 6 " not in text
+
+
+def test_a_refusal_shows_under_the_panel_title_in_view(app):
+    """(#43, trial 8) In the WWII posture phase Enter seemed to do nothing: the refusal (the
+    group's stands must be in base contact, 001 8.1.2) was written below the panel's fold.
+    A refusal now sits under the panel's title, in view."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.files.scenario import parse_scenario
+    from game.ui.battle import BattleScreen
+    from tests.conftest import scenario_dict
+    from tests.test_ui import press, to_fire1
+
+    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
+    d = scenario_dict(
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("A2", "A", pz, 11, 12, 0),
+            ("A4", "A", pz, 20, 6, 0),
+            ("B1", "B", sherman, 30, 12, 180),
+        ],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    click_at(s, 10, 12)
+    click_at(s, 20, 6)  # not in base contact with A1
+    key(s, pygame.K_RETURN)
+    assert s.message and "001 8.1.2" in s.message, s.message
+    flush(s)
+    title, rest = s._panel_text.split("<br>", 1)
+    assert rest.startswith("<font color='#b03010'>")  # the refusal first, under the title
+    said = s.message.split()[0]
+    rows = [
+        row
+        for row in s.panel.text_box_layout.layout_rows
+        if any(said in getattr(c, "text", "") for c in row.items)
+    ]
+    assert rows and rows[0].bottom <= s.panel.rect.height - 8  # above the fold

@@ -197,8 +197,10 @@ class BattleScreen(
             text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
         if self.last_orders:  # the movement attempts' rolls, not only in the log (#43)
             text += "<br>" + "<br>".join(self.last_orders)
-        if self.message:
-            text += f"<br><font color='#b03010'>{html.escape(self.message)}</font>"
+        if self.message:  # under the title, in view however long the panel (#43, trial 8)
+            said = f"<font color='#b03010'>{html.escape(self.message)}</font>"
+            cut = text.find("<br>")
+            text = f"{text[:cut]}<br>{said}{text[cut:]}" if cut >= 0 else f"{text}<br>{said}"
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
         if self.last_result:  # last, so a move's plot stays in view above it (#43)
