@@ -199,3 +199,45 @@ def test_a_refusal_shows_under_the_panel_title_in_view(app):
         if any(said in getattr(c, "text", "") for c in row.items)
     ]
     assert rows and rows[0].bottom <= s.panel.rect.height - 8  # above the fold
+
+
+def test_asked_again_in_the_posture_phase_the_panel_says_why(app):
+    """(#43, trial 7) After "Done: the rest fire (P)" the player was asked again and again
+    while the other side declared its groups one by one, with no word why. The sides
+    alternate until both pass in a row (001 5.0 step 2): the panel now says so when a side
+    that passed is asked again."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.files.scenario import parse_scenario
+    from game.ui.battle import BattleScreen
+    from tests.conftest import scenario_dict
+    from tests.test_ui import lift_curtain, press, to_fire1
+
+    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
+    d = scenario_dict(
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("B1", "B", sherman, 30, 12, 180),
+            ("B2", "B", sherman, 31, 12, 180),
+        ],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    flush(s)
+    assert "after you passed" not in s._panel_text
+    key(s, pygame.K_p)  # Blue: done
+    click_at(s, 30, 12)
+    click_at(s, 31, 12)
+    key(s, pygame.K_RETURN)  # Orange declares B1, B2
+    lift_curtain(s)
+    flush(s)
+    assert b.to_act == "A" and b.state.phase == "posture"
+    assert "declared a group after you passed, so you may declare again" in s._panel_text

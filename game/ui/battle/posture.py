@@ -55,6 +55,13 @@ class PostureMode(Mode):
                     for g, ids in sorted(declared.items())
                 )
             )
+        if self.passed_before(b, side):  # asked again: say why (#43, trial 7)
+            lines.insert(
+                1,
+                f"<i>{screen.side_name(b.other(side))} declared a group after you passed, so "
+                "you may declare again: pick a group, or press Done (P) again. The phase ends "
+                "when both sides pass in a row (001 5.0).</i>",
+            )
         buttons = [("Done: the rest fire (P)", lambda: screen.act(Pass(side)))]
         if self.picked:
             lines.append(f"<b>Picked</b>: {', '.join(self.picked)}")
@@ -62,6 +69,18 @@ class PostureMode(Mode):
                 0, ("Declare group (Enter)", lambda: screen.set_mode(self.confirm(screen)))
             )
         screen.set_panel("<br>".join(lines), buttons)
+
+    @staticmethod
+    def passed_before(b, side: str) -> bool:
+        """Whether ``side`` passed earlier in this turn's posture phase (the battle log), so
+        that it is asked again only because the other side declared since (001 5.0 step 2:
+        the sides alternate until both pass in a row)."""
+        for e in reversed(b.log.events):
+            if e["turn"] != b.state.turn or e["phase"] != "posture":
+                return False
+            if e["event"] == "pass" and e.get("side") == side:
+                return True
+        return False
 
     def on_event(self, screen, ev):
         b = screen.battle
