@@ -31,6 +31,9 @@ def test_unload_buttons_fit_their_text(app):
     flush(s)
     labels = {b.text: b for b, _ in s._buttons}
     assert "Unload A3 behind" in labels
+    # End moves keeps the first place: the second trial's click meant for it boarded a
+    # rider when an Unload or Board button had taken its place
+    assert s._buttons[0][0].text == "End moves"
     button = labels["Unload A3 behind"]
     assert button.font.size("Unload A12 behind")[0] <= button.rect.width - 16  # 2-digit ids
 
@@ -119,7 +122,7 @@ def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(
     [
         (
             {"roll": 6, "mods": [], "total": 6, "level": 15, "passed": True},
-            "cohesion 6, needs 15 or less; 2D6",
+            "cohesion roll 6, needs 15 or less; 2D6",
         ),
         (
             {
@@ -129,7 +132,7 @@ def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(
                 "level": 15,
                 "passed": False,
             },
-            "cohesion 14 + 2 (woods) = 16, needs 15 or less: misses its chance.",
+            "cohesion roll 14 + 2 (woods) = 16, needs 15 or less: misses its chance.",
         ),
     ],
 )

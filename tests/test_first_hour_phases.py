@@ -216,7 +216,8 @@ SIDES = {"A": "Blue", "B": "Orange"}
     [
         (
             {"event": "pass", "phase": "fire1", "side": "A", "auto": NEITHER, "skip": 1},
-            "1st standard fire phase skipped: no stand of either side has a legal shot.",
+            "1st standard fire phase skipped: no stand of either side has a legal shot; only "
+            "the highest tech levels fire in it (000 05.00 step 2; 002 sequence step 3).",
         ),
         ({"event": "pass", "phase": "fire1", "side": "B", "auto": NEITHER, "skip": 2}, None),
         (
@@ -357,7 +358,10 @@ def test_hotseat_turn_one_shows_no_who_goes_first_for_the_fire_phases(app):
     assert isinstance(s.mode, ChooseFirstMode) and "movement phase" in s._panel_text
     assert not any(phase.startswith("fire") for _, phase in seen)
     told = s.log_lines
-    assert "1st standard fire phase skipped: no stand of either side has a legal shot." in told
+    assert (
+        "1st standard fire phase skipped: no stand of either side has a legal shot; only the "
+        "highest tech levels fire in it (000 05.00 step 2; 002 sequence step 3)." in told
+    )
     assert "2nd standard fire phase skipped: no stand of either side has a legal shot." in told
     assert any("on the command efficiency table" in t for t in told)
 

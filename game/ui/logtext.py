@@ -1,6 +1,6 @@
 """Battle-log events as sentences a player reads, e.g.
 
-    T-80U A3 fires at M1A2 B2: cohesion 9 + 2 (woods) = 11, needs 15 or less; 2D6 7 + 2 (range) = 9 at +2
+    T-80U A3 fires at M1A2 B2: cohesion roll 9 + 2 (woods) = 11, needs 15 or less; 2D6 7 + 2 (range) = 9 at +2
     -> (S): suppressed
 
 Made only from the log event and the battle's stand names, so the panel says exactly what the
@@ -192,8 +192,9 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         )
         weapon = {"atgm": " with its ATGM", "he": " (HE)"}.get(ev["weapon"], "")
         c = ev["cohesion"]
-        text = f"{n(ev['attacker'])} fires{weapon} at {n(ev['target'])}{kind}: cohesion " + _total(
-            c
+        text = (
+            f"{n(ev['attacker'])} fires{weapon} at {n(ev['target'])}{kind}: cohesion roll "
+            + _total(c)
         )
         if not c["passed"]:
             return text + ": misses its chance."
@@ -296,6 +297,14 @@ def _phase_title(phase: str) -> str:
     return PHASE_NAMES.get(phase, phase)
 
 
+SKIP_WHO = {
+    "fire1": "; only the highest tech levels fire in it (000 05.00 step 2; 002 sequence step 3)",
+    "fire3": "; only tech level 5 stands fire in it (002 sequence of play)",
+}
+"""Who may fire in a fire phase that not every stand fires in, told when it is skipped: the
+2nd fire phase may then offer shots though the 1st had none (#43, second trial)."""
+
+
 def _pass(ev: dict, sides: dict[str, str]) -> str | None:
     """A ``pass`` line in words. The engine's automatic passes (#43, their ``auto`` field):
     the two that skip a phase are one sentence, told at the first (``skip`` 1; None for the
@@ -306,8 +315,9 @@ def _pass(ev: dict, sides: dict[str, str]) -> str | None:
         return f"{side} passes ({phase})."
     if ev.get("skip") == 2:
         return None
-    if ev.get("skip") == 1:
-        return f"{phase[:1].upper()}{phase[1:]} skipped: {why}."
+    if ev.get("skip") == 1:  # why a shot may come in the next phase though none here
+        only = SKIP_WHO.get(ev["phase"], "")
+        return f"{phase[:1].upper()}{phase[1:]} skipped: {why}{only}."
     return f"{side} passes, {why} ({phase})."
 
 

@@ -198,14 +198,15 @@ class PickMoverMode(Mode):
                 "phase; troops get out before or after its move, beside it."
             )
         text += self.spots_text(screen)
-        for a in mounts:
-            buttons.insert(0, (f"Board {a.stand} into {a.carrier}", lambda a=a: screen.act(a)))
-        for (_carrier, stand), a in unloads.items():
-            if len(buttons) >= 4:  # two rows: the rest are clicked on the table
-                break
+        # End moves keeps the first place, so a click meant for it never lands on a Board
+        # or Unload button that took its place (#43, second trial); two rows at most, the
+        # rest are clicked on the table
+        more = [(f"Board {a.stand} into {a.carrier}", a) for a in mounts] + [
             # short enough for a half-width button at 1280x800; the panel names the carrier
-            label = f"Unload {stand} {SPOT_SHORT[a.spot]}"
-            buttons.insert(0, (label, lambda a=a: screen.act(a)))
+            (f"Unload {stand} {SPOT_SHORT[a.spot]}", a)
+            for (_carrier, stand), a in unloads.items()
+        ]
+        buttons += [(label, lambda a=a: screen.act(a)) for label, a in more[:3]]
         screen.set_panel(text, buttons)
 
     @staticmethod
