@@ -236,7 +236,7 @@ def test_asked_again_in_the_posture_phase_the_panel_says_why(app):
     press(s, "Blue first")
     flush(s)
     assert "after you passed" not in s._panel_text
-    key(s, pygame.K_p)  # Blue: done
+    press(s, "Pass for now")  # Blue passes, but may declare again (Done would stand)
     click_at(s, 30, 12)
     click_at(s, 31, 12)
     key(s, pygame.K_RETURN)  # Orange declares B1, B2
@@ -244,3 +244,48 @@ def test_asked_again_in_the_posture_phase_the_panel_says_why(app):
     flush(s)
     assert b.to_act == "A" and b.state.phase == "posture"
     assert "declared a group after you passed, so you may declare again" in s._panel_text
+
+
+def test_done_in_the_posture_phase_stands_for_the_rest_of_the_phase(app):
+    """(#43, second trial 7: eleven presses of Done in one posture phase) Done (P) means the
+    side declares no more this phase: when the other side declares a group and the side that
+    said Done is asked again, the screen passes for it. Pass for now keeps the old way."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.files.scenario import parse_scenario
+    from game.ui.battle import BattleScreen
+    from tests.conftest import scenario_dict
+    from tests.test_ui import lift_curtain, press, to_fire1
+
+    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
+    d = scenario_dict(
+        [
+            ("A1", "A", pz, 10, 12, 0),
+            ("B1", "B", sherman, 30, 4, 180),
+            ("B2", "B", sherman, 30, 12, 180),
+            ("B3", "B", sherman, 30, 20, 180),
+        ],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    key(s, pygame.K_p)  # Blue: Done
+    for y in (4, 12):  # Orange declares one stand at a time; Blue is passed for each time
+        click_at(s, 30, y)
+        key(s, pygame.K_RETURN)
+        lift_curtain(s)
+        flush(s)
+        s.update(1 / 60)
+        assert b.to_act == "B", s._panel_text
+        lift_curtain(s)
+    blue = [e for e in b.log.events if e["event"] == "pass" and e["side"] == "A"]
+    assert len(blue) >= 3 and b.state.phase == "posture"
+    key(s, pygame.K_p)  # Orange done too: both passed in a row, the phase ends
+    assert b.state.phase != "posture"

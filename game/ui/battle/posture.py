@@ -9,6 +9,37 @@ from game import DeclareGroup, Pass
 from game.ui.battle.layout import GROUP, SELECT
 from game.ui.modes import Mode, is_click
 
+STANDING = ("posture", "plot")
+"""The kinds of decision (``game.rules.decision``) in which a side's Done stands for the rest
+of the phase: the other side declares or plots one item at a time, and each time the side that
+was done would be asked again (#43: eleven presses of Done in one WWII posture phase)."""
+
+
+def done_for_the_phase(screen) -> None:
+    """Done (P) in a posture or plot phase: pass, and pass again for this side whenever it is
+    asked again in this phase (:func:`standing_pass`). The rules let a side that passed act
+    again after the other side acts (001 5.0 step 2); a player who wants that presses Pass for
+    now instead. The screen passes for the player; the engine is asked as ever."""
+    b = screen.battle
+    screen.done_for = (b.state.turn, b.state.phase, b.to_act)
+    screen.act(Pass(b.to_act))
+
+
+def standing_pass(screen) -> None:
+    """Called every frame: when the side that said Done is asked again in the same phase (its
+    posture or plot mode is current), pass for it. A refused pass ends the standing Done."""
+    b = screen.battle
+    if getattr(screen, "done_for", None) != (b.state.turn, b.state.phase, b.to_act):
+        return
+    from game.ui.battle.support import PlotFireMode  # beside this module, not under it
+
+    if b.decision().kind not in STANDING or screen.anim:
+        return
+    if not isinstance(screen.mode, (PostureMode, PlotFireMode)):
+        return  # behind the hand-over curtain, or another question: the player's own
+    if not screen.act(Pass(b.to_act)):
+        screen.done_for = None
+
 
 class PostureMode(Mode):
     """WWII posture phase (001 5.0 step 2): click your stands to pick a movement group (stands
@@ -59,10 +90,13 @@ class PostureMode(Mode):
             lines.insert(
                 1,
                 f"<i>{screen.side_name(b.other(side))} declared a group after you passed, so "
-                "you may declare again: pick a group, or press Done (P) again. The phase ends "
-                "when both sides pass in a row (001 5.0).</i>",
+                "you may declare again: pick a group, or press Done (P). The phase ends when "
+                "both sides pass in a row (001 5.0).</i>",
             )
-        buttons = [("Done: the rest fire (P)", lambda: screen.act(Pass(side)))]
+        buttons = [
+            ("Done: the rest fire (P)", lambda: done_for_the_phase(screen)),
+            ("Pass for now", lambda: screen.act(Pass(side))),
+        ]
         if self.picked:
             lines.append(f"<b>Picked</b>: {', '.join(self.picked)}")
             buttons.insert(

@@ -27,7 +27,7 @@ from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.news import NewsMixin
 from game.ui.battle.offframe import OffFrameMixin
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
-from game.ui.battle.posture import PostureMode
+from game.ui.battle.posture import PostureMode, done_for_the_phase, standing_pass
 from game.ui.battle.saving import SavingMixin
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
 from game.ui.battle.support import ArtilleryMode, PlotFireMode
@@ -487,6 +487,8 @@ class BattleScreen(
             return  # the AI's to pass; or the missions that landed are being shown (#43)
         if isinstance(self.mode, ChooseFirstMode):  # not firing now: the enemy acts first (#43)
             self.act(ChooseFirst(b.to_act, b.other(b.to_act)))
+        elif isinstance(self.mode, (PostureMode, PlotFireMode)):
+            done_for_the_phase(self)  # P is Done: not asked again this phase (#43)
         elif b.to_act:
             self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 
@@ -520,6 +522,7 @@ class BattleScreen(
         self.advance_flights(dt)
         if isinstance(self.mode, AIMode) and not self.anim:
             self.mode.poll(self)
+        standing_pass(self)  # a side that said Done is not asked again this phase (#43)
         self.poll_off_frame()
         self.app.manager.update(dt)
 
