@@ -21,6 +21,34 @@ CARRIER = [
 DICE = [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20
 
 
+def wwii_posture(app, stands):
+    """A WWII hotseat battle of ``stands`` (Panzer IIIs for Blue, Shermans for Orange, as
+    (id, side, x, y, facing)) on the screen, in its posture phase with Blue to declare first
+    (001 5.0 step 2), every question asked (``auto_pass=False``)."""
+    from game.rules.battle import Battle
+    from game.rules.dice import FixedDice
+    from game.rules.files.scenario import parse_scenario
+    from game.ui.battle import BattleScreen
+    from tests.conftest import scenario_dict
+    from tests.test_ui import press, to_fire1
+
+    unit = {"A": "Pz IIIJ-M", "B": 'M4 "Sherman"'}
+    d = scenario_dict(
+        [(i, side, unit[side], x, y, f) for i, side, x, y, f in stands],
+        cohesion=(15, 14),
+        generation=(None, None),
+        sighting=20,
+    )
+    d["ruleset"] = "wwii"
+    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
+    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
+    s = BattleScreen(app, b)
+    app.show(s)
+    to_fire1(s)
+    press(s, "Blue first")
+    return s, b
+
+
 def test_unload_buttons_fit_their_text(app):
     """(#43, trial 24) "Set A12 down behind A11" was cut off in its half-width button: the
     button says "Unload A3 behind", and its text fits the button."""
@@ -162,32 +190,16 @@ def test_a_refusal_shows_under_the_panel_title_in_view(app):
     """(#43, trial 8) In the WWII posture phase Enter seemed to do nothing: the refusal (the
     group's stands must be in base contact, 001 8.1.2) was written below the panel's fold.
     A refusal now sits under the panel's title, in view."""
-    from game.rules.battle import Battle
-    from game.rules.dice import FixedDice
-    from game.rules.files.scenario import parse_scenario
-    from game.ui.battle import BattleScreen
-    from tests.conftest import scenario_dict
-    from tests.test_ui import press, to_fire1
 
-    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
-    d = scenario_dict(
+    s, b = wwii_posture(
+        app,
         [
-            ("A1", "A", pz, 10, 12, 0),
-            ("A2", "A", pz, 11, 12, 0),
-            ("A4", "A", pz, 20, 6, 0),
-            ("B1", "B", sherman, 30, 12, 180),
+            ("A1", "A", 10, 12, 0),
+            ("A2", "A", 11, 12, 0),
+            ("A4", "A", 20, 6, 0),
+            ("B1", "B", 30, 12, 180),
         ],
-        cohesion=(15, 14),
-        generation=(None, None),
-        sighting=20,
     )
-    d["ruleset"] = "wwii"
-    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
-    s = BattleScreen(app, b)
-    app.show(s)
-    to_fire1(s)
-    press(s, "Blue first")
     click_at(s, 10, 12)
     click_at(s, 20, 6)  # not in base contact with A1
     key(s, pygame.K_RETURN)
@@ -209,31 +221,11 @@ def test_asked_again_in_the_posture_phase_the_panel_says_why(app):
     while the other side declared its groups one by one, with no word why. The sides
     alternate until both pass in a row (001 5.0 step 2): the panel now says so when a side
     that passed is asked again."""
-    from game.rules.battle import Battle
-    from game.rules.dice import FixedDice
-    from game.rules.files.scenario import parse_scenario
-    from game.ui.battle import BattleScreen
-    from tests.conftest import scenario_dict
-    from tests.test_ui import lift_curtain, press, to_fire1
+    from tests.test_ui import lift_curtain, press
 
-    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
-    d = scenario_dict(
-        [
-            ("A1", "A", pz, 10, 12, 0),
-            ("B1", "B", sherman, 30, 12, 180),
-            ("B2", "B", sherman, 31, 12, 180),
-        ],
-        cohesion=(15, 14),
-        generation=(None, None),
-        sighting=20,
+    s, b = wwii_posture(
+        app, [("A1", "A", 10, 12, 0), ("B1", "B", 30, 12, 180), ("B2", "B", 31, 12, 180)]
     )
-    d["ruleset"] = "wwii"
-    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
-    s = BattleScreen(app, b)
-    app.show(s)
-    to_fire1(s)
-    press(s, "Blue first")
     flush(s)
     assert "after you passed" not in s._panel_text
     press(s, "Pass for now")  # Blue passes, but may declare again (Done would stand)
@@ -250,32 +242,17 @@ def test_done_in_the_posture_phase_stands_for_the_rest_of_the_phase(app):
     """(#43, second trial 7: eleven presses of Done in one posture phase) Done (P) means the
     side declares no more this phase: when the other side declares a group and the side that
     said Done is asked again, the screen passes for it. Pass for now keeps the old way."""
-    from game.rules.battle import Battle
-    from game.rules.dice import FixedDice
-    from game.rules.files.scenario import parse_scenario
-    from game.ui.battle import BattleScreen
-    from tests.conftest import scenario_dict
-    from tests.test_ui import lift_curtain, press, to_fire1
+    from tests.test_ui import lift_curtain
 
-    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
-    d = scenario_dict(
+    s, b = wwii_posture(
+        app,
         [
-            ("A1", "A", pz, 10, 12, 0),
-            ("B1", "B", sherman, 30, 4, 180),
-            ("B2", "B", sherman, 30, 12, 180),
-            ("B3", "B", sherman, 30, 20, 180),
+            ("A1", "A", 10, 12, 0),
+            ("B1", "B", 30, 4, 180),
+            ("B2", "B", 30, 12, 180),
+            ("B3", "B", 30, 20, 180),
         ],
-        cohesion=(15, 14),
-        generation=(None, None),
-        sighting=20,
     )
-    d["ruleset"] = "wwii"
-    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
-    s = BattleScreen(app, b)
-    app.show(s)
-    to_fire1(s)
-    press(s, "Blue first")
     key(s, pygame.K_p)  # Blue: Done
     for y in (4, 12):  # Orange declares one stand at a time; Blue is passed for each time
         click_at(s, 30, y)
