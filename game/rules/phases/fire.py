@@ -35,7 +35,7 @@ def fire_actions(ctx, side: str) -> list[Action]:
 def has_shot(ctx, side: str) -> bool:
     """Whether one of ``side``'s stands has a legal shot now, at any enemy stand (000 07.04,
     05.00; 001 7.1): what a fire phase offers a side besides passing."""
-    return bool(combat.fire_options(ctx, side))
+    return bool(combat.fire_options(ctx, side, first_only=True))
 
 
 def do_fire(ctx, a: Fire) -> None:

@@ -378,10 +378,13 @@ def setup_for(
     return second if second.legal else first
 
 
-def fire_options(ctx, side: str | None = None) -> dict[str, list[FireSetup]]:
+def fire_options(
+    ctx, side: str | None = None, first_only: bool = False
+) -> dict[str, list[FireSetup]]:
     """Every legal shot of ``side`` (by default the side to act) in a fire phase, by target:
     each eligible attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one
-    sight matrix for all pairs). Empty outside the fire phases."""
+    sight matrix for all pairs). Empty outside the fire phases. ``first_only``: stop at the
+    first legal shot (whether a side has one at all: the automatic passes, #43)."""
     st = ctx.state
     side = st.to_act if side is None else side
     phase = ctx.phase
@@ -416,6 +419,8 @@ def fire_options(ctx, side: str | None = None) -> dict[str, list[FireSetup]]:
                 fs = fire_setup(ctx, a.id, t.id, weapon, sight=info)
                 if fs.legal:
                     out.setdefault(t.id, []).append(fs)
+                    if first_only:
+                        return out
     return out
 
 
