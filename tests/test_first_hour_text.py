@@ -167,32 +167,14 @@ def test_the_posture_panel_names_declared_groups_with_their_side(app):
     """(#43 trial 17) The WWII posture panel said "Declared: M1 (A1, A2)" and both sides
     have a group M1: the panel names the group with its side, as the rest of the screen
     does (group_label)."""
-    from game.rules.battle import Battle
-    from game.rules.dice import FixedDice
-    from game.rules.files.scenario import parse_scenario
-    from game.ui.battle import BattleScreen
-    from tests.conftest import scenario_dict
-    from tests.test_ui import click_at, key, lift_curtain, press, to_fire1
+    from tests.test_first_hour_lead import wwii_posture
+    from tests.test_ui import click_at, key, lift_curtain
 
-    pz, sherman = "Pz IIIJ-M", 'M4 "Sherman"'
-    d = scenario_dict(
-        [
-            ("A1", "A", pz, 10, 12, 0),
-            ("A2", "A", pz, 11, 12, 0),
-            ("A4", "A", pz, 20, 6, 0),
-            ("B1", "B", sherman, 30, 12, 180),
-        ],
-        cohesion=(15, 14),
-        generation=(None, None),
-        sighting=20,
+    s, b = wwii_posture(
+        app,
+        [("A1", "A", 10, 12, 0), ("A2", "A", 11, 12, 0), ("A4", "A", 20, 6, 0)]
+        + [("B1", "B", 30, 12, 180)],
     )
-    d["ruleset"] = "wwii"
-    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
-    s = BattleScreen(app, b)
-    app.show(s)
-    to_fire1(s)
-    press(s, "Blue first")
     click_at(s, 10, 12)
     click_at(s, 11, 12)
     key(s, pygame.K_RETURN)
