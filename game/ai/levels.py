@@ -6,6 +6,7 @@ tells the two levels apart. docs/ai.md says how each weight was settled.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -69,7 +70,27 @@ class Level:
     plan_budget: float = 80.0
 
 
+VETERAN = Level(
+    "veteran",
+    noise=0.0,
+    pick_from=1,
+    reserve=0.05,
+    min_attack=0.03,
+    caution=1.1,
+    directions=12,
+    crosses_with=2,
+    crosses_alone=0.7,
+    repositions=True,
+    keeps_company=0.15,
+    seeks_sight=4.0,
+    hunts_below=0.5,
+)
+"""The veteran as it played when issue #43 closed: every weight #44 adds is off. It stays as
+the level ``veteran-43`` so that the gauntlet (tools/ai_gauntlet.py, docs/ai.md) can measure the
+veteran against its earlier self (#44)."""
+
 LEVELS = {
+    "veteran-43": dataclasses.replace(VETERAN, name="veteran-43"),
     "veteran": Level(
         "veteran",
         noise=0.0,

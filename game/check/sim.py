@@ -21,6 +21,8 @@ PLAYERS = {
     "recruit": lambda seed: ScriptedAI(seed, "recruit"),
     "ai:veteran": lambda seed: ScriptedAI(seed, "veteran"),
     "ai:recruit": lambda seed: ScriptedAI(seed, "recruit"),
+    "veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
+    "ai:veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
 }
 
 
@@ -49,8 +51,9 @@ class BattleResult:
 
 
 def make_player(kind: str, seed: int):
-    """A player by name: "random", "ai" (the veteran AI), "veteran", "recruit" (also written
-    "ai:veteran", "ai:recruit"). Raises ValueError for an unknown one."""
+    """A player by name: "random", "ai" (the veteran AI), "veteran", "recruit", "veteran-43" (the
+    veteran as it played before #44, kept to measure against; also written "ai:veteran",
+    "ai:recruit", "ai:veteran-43"). Raises ValueError for an unknown one."""
     if kind not in PLAYERS:
         raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYERS)})")
     return PLAYERS[kind](seed)
