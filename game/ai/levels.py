@@ -48,6 +48,17 @@ class Level:
     72) in one decision, as before, and holds a decision at 40 stands a side to one plan (178)
     and at 20 a side to two (44 each): a budget that bound at nine a side lost 13 of 200
     battles against the recruit.
+
+    #44 (off in ``veteran-43``): weighs_outcome: the fire a position draws is weighed
+    against its shots by what one more loss and one more kill do to the battle's expected
+    score (win 1, draw ½, loss 0) under the victory rule and the turns left, and its shots
+    count more only when fighting harder raises that score (``OutcomeMixin._outlook``), not
+    merely because the clock runs. open_cost (stands, times the stand's worth): ending a move
+    in the open (no cover from the terrain, not on a crest) in the sight of an enemy stand,
+    or of where one waiting to enter will be. gun_spacing (inches, a house value): our guns
+    are moved apart until this far from each other, and away from the enemy's impact markers
+    this near (``GunsMixin``). counter_battery: how much more an enemy gun is worth as the aim
+    of our fire support (an AA stand, half as much more while we have air strikes left).
     """
 
     name: str
@@ -68,6 +79,10 @@ class Level:
     seeks_sight: float = 0.0
     hunts_below: float = 0.0
     plan_budget: float = 80.0
+    weighs_outcome: bool = False
+    open_cost: float = 0.0
+    gun_spacing: float = 0.0
+    counter_battery: float = 0.0
 
 
 VETERAN = Level(
@@ -91,20 +106,12 @@ veteran against its earlier self (#44)."""
 
 LEVELS = {
     "veteran-43": dataclasses.replace(VETERAN, name="veteran-43"),
-    "veteran": Level(
-        "veteran",
-        noise=0.0,
-        pick_from=1,
-        reserve=0.05,
-        min_attack=0.03,
-        caution=1.1,
-        directions=12,
-        crosses_with=2,
-        crosses_alone=0.7,
-        repositions=True,
-        keeps_company=0.15,
-        seeks_sight=4.0,
-        hunts_below=0.5,
+    "veteran": dataclasses.replace(
+        VETERAN,
+        weighs_outcome=True,
+        open_cost=0.2,
+        gun_spacing=6.0,
+        counter_battery=1.5,
     ),
     "recruit": Level(
         "recruit",

@@ -345,6 +345,8 @@ class PositionsMixin:
             for e, q in zip(enemies, placed, strict=True)
         ]
         caution = self._caution(battle, side, press)
+        shot_w = self._shot_weight(battle, side, press)
+        open_cost = self.level.open_cost * stand_value(s)
         aims = self._own_aims(battle, side)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
@@ -381,6 +383,14 @@ class PositionsMixin:
             offense.sort(reverse=True)
             # shots are only given by a stand that gets there: ``finish`` weighs them
             adjust = []  # what is added (+1) or taken (-1) after, in order
+            if open_cost and not self._covered(battle, p):
+                seen_by = (
+                    m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
+                    for j in range(len(enemies))
+                    if weight[j] > 0
+                )
+                if any(seen_by):  # in the open, in an enemy's sight (#44)
+                    adjust.append((-1, open_cost))
             near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
             if not offense:  # nothing to shoot from here: go and find the enemy, within
                 # range of one in the open, near one it would not see from here, into
@@ -401,7 +411,7 @@ class PositionsMixin:
             if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
                 adjust.append((1, bonus))  # on the way: once in the fight, each stand seeks
                 # its own shot
-            parts.append(((1.0 + press, sum(offense[:shots])), caution * threat, tuple(adjust)))
+            parts.append(((shot_w, sum(offense[:shots])), caution * threat, tuple(adjust)))
         return parts
 
 

@@ -109,7 +109,9 @@ class PostureChooser:
         key = (battle.state.turn, s.id)
         if key not in self._moved_better:
             left = min(3, battle.scenario.spec.turns - battle.state.turn)
-            shot = self._offense.get(s.id, 0.0) * (1.0 + self._pressure(battle, s.side))
+            shot = self._offense.get(s.id, 0.0) * self._shot_weight(
+                battle, s.side, self._pressure(battle, s.side)
+            )
             margin = -1.0
             if left > 0 and s.on_table:
 

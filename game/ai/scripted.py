@@ -19,10 +19,12 @@ import random
 from game import Action, Battle, Pass
 from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
+from game.ai.guns import GunsMixin
 from game.ai.initiative import InitiativeChooser
 from game.ai.levels import LEVELS
 from game.ai.movement import MovementChooser
 from game.ai.opportunity import OpportunityChooser
+from game.ai.outcome import OutcomeMixin
 from game.ai.paths import PathsMixin
 from game.ai.positions import PositionsMixin
 from game.ai.posture import PostureChooser
@@ -42,6 +44,8 @@ class ScriptedAI(
     PathsMixin,
     PositionsMixin,
     SituationMixin,
+    OutcomeMixin,
+    GunsMixin,
 ):
     """The scripted opponent. ``choose(battle)`` returns one legal action for the side to act;
     deterministic for a seed (its own random stream; the battle's dice are never touched)."""

@@ -69,11 +69,26 @@ class SituationMixin:
     def _caution(self, battle, side, press: float) -> float:
         """How much the fire a position draws weighs: less when the clock pushes (down to a
         fifth: a draw is no better than a loss to a side that came to win), and 30% more
-        when one more loss would hand the enemy its victory."""
+        when one more loss would hand the enemy its victory. A level that weighs the battle's
+        outcome (``Level.weighs_outcome``, #44) weighs it instead by what one more loss costs
+        the battle's expected score against what one more kill adds (``_outlook``): a draw
+        is worth keeping, so the clock alone no longer makes it careless."""
+        if self.level.weighs_outcome:
+            o = self._outlook(battle, side)
+            return self.level.caution * o.loss / o.kill
         need = battle.kills_needed(battle.other(side))
         if battle.state.losses(battle.sides)[side] + 1 >= need:
             return self.level.caution * 1.3
         return self.level.caution * max(0.2, 1.0 - 0.8 * press)
+
+    def _shot_weight(self, battle, side, press: float) -> float:
+        """How much a position's shots weigh (1 and up): 1 plus the clock's pressure; for a
+        level that weighs the battle's outcome (#44), 1 plus how much fighting harder raises
+        the battle's expected score (``Outlook.press``), so a side at a draw that an attack
+        would more likely lose does not fire its way into the enemy's sight late."""
+        if self.level.weighs_outcome:
+            return 1.0 + self._outlook(battle, side).press
+        return 1.0 + press
 
     def _holding(self, battle, side) -> bool:
         """Whether ``side`` would win were the turn to end now (the engine's victory rule).

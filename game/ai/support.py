@@ -99,6 +99,21 @@ class FireSupportChooser:
         t = battle.table
         return min(max(x, 0.5), t.width - 0.5), min(max(y, 0.5), t.depth - 0.5)
 
+    def _target_worth(self, battle, e) -> float:
+        """What hitting enemy stand ``e`` with fire support is worth (stands): its worth, and
+        for a level that fights counter-battery (``Level.counter_battery``, #44) that much more
+        again for a gun (its HE will come down on us next turn and the turns after) and for an
+        AA stand while we have air strikes left (it guards the enemy from them)."""
+        v = stand_value(e)
+        cb = self.level.counter_battery
+        if not cb:
+            return v
+        if battle.indirect_reach(e.id) is not None:
+            return v * (1.0 + cb)
+        if "aa" in e.unit.flags and battle.sorties_left(battle.other(e.side)):
+            return v * (1.0 + 0.5 * cb)
+        return v
+
     def _aims(self, battle, side: str) -> list[tuple[float, float, float]]:
         """Candidate aim points (x, y, value): each enemy stand's expected place, weighed
         by the enemy stands expected within 2" of it, less ours near it."""
@@ -107,7 +122,9 @@ class FireSupportChooser:
             for s in battle.state.stands.values()
             if s.side != side and not s.eliminated and s.carried_by is None
         ]
-        spots = [(self._expected_at(battle, side, e), stand_value(e)) for e in enemies]
+        spots = [
+            (self._expected_at(battle, side, e), self._target_worth(battle, e)) for e in enemies
+        ]
         own = [s for s in battle.state.stands.values() if s.side == side and s.active]
         out = []
         for (x, y), _ in spots:

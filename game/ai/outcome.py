@@ -1,0 +1,123 @@
+"""The score of a battle, not of a shot (#44): what one more enemy stand destroyed, or one more
+of ours lost, is worth to the scripted AI's chance of winning the battle, by the scenario's
+victory rule and the turns left.
+
+A battle scores 1 for a win, ½ for a draw and 0 for a loss. The rest of the battle is modelled
+plainly: the enemy stands we still destroy and the stands we still lose are two Poisson counts
+over the turns left, at the pace seen so far (kills and losses a turn, with a prior of half the
+smaller side over the battle). The engine's own victory test (``Battle.winner_if_turn_ended``
+with the losses asked about) scores every end. From that come:
+
+- ``kill``: how much one more kill raises the expected score, and ``loss``: how much one more
+  loss lowers it. Their ratio weighs the fire a position draws against the shots it gives: a
+  side about to win guards its stands; a side that has already lost on losses has nothing left
+  to guard and only kills can save a draw.
+- ``press`` (0..1): whether fighting harder (both counts a quarter higher) raises the expected
+  score. Between equal sides at a draw it does not: a draw is worth keeping, so the AI waits in
+  cover rather than attack late into a line that holds. Behind, or with the exchange going its
+  way, it presses.
+
+Nothing here computes a rule: the victory test is the engine's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """How the battle stands for one side (#44). kill, loss: the expected battle score (win 1,
+    draw ½, loss 0) one more enemy stand destroyed adds and one more of ours lost takes away,
+    normalised so that the two sum to 2 (1 and 1 when both matter alike). press: 0..1, how
+    much fighting harder raises the expected score. expected: the expected score (0..1) as
+    things stand; now: the score were the turn to end now."""
+
+    kill: float
+    loss: float
+    press: float
+    expected: float
+    now: float
+
+
+PRIOR_SHARE = 0.5
+"""The share of the smaller side the model expects to be destroyed over a whole battle before
+any stand has been lost (the prior of each side's losses a turn)."""
+PRIOR_TURNS = 2.0
+"""How many turns of play the prior counts as, against the kills and losses seen so far."""
+HARDER = 1.25
+"""How much more fighting 'pressing' means in the model: both counts scaled by this (and the
+waiting counts by its inverse)."""
+PRESS_SCALE = 8.0
+"""How the gain in expected score from pressing (win 1) becomes the pressure 0..1: a gain of
+1/8 of a win presses fully."""
+
+
+def _poisson(mu: float, cap: int) -> list[float]:
+    """P(0..cap) of a Poisson count of mean ``mu``, the tail folded into ``cap``."""
+    if cap <= 0:
+        return [1.0]
+    p = [math.exp(-mu)]
+    for i in range(1, cap):
+        p.append(p[-1] * mu / i)
+    p.append(max(0.0, 1.0 - sum(p)))
+    return p
+
+
+class OutcomeMixin:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: the battle's outlook (:class:`Outlook`)
+    for a side, worked out once per turn and losses (``_outlook``)."""
+
+    def _outlook(self, battle, side: str) -> Outlook:
+        """The :class:`Outlook` of ``side`` now. Cached per turn and losses, so asking it for
+        every position scored costs nothing."""
+        st = battle.state
+        enemy = battle.other(side)
+        losses = st.losses(battle.sides)
+        k, lo = losses[enemy], losses[side]
+        key = (st.turn, side, k, lo)
+        cache = self.__dict__.setdefault("_outlooks", {})
+        if key in cache:
+            return cache[key]
+        spec = battle.scenario.spec
+        n_us = sum(1 for s in st.stands.values() if s.side == side)
+        n_them = sum(1 for s in st.stands.values() if s.side == enemy)
+        left = max(0, spec.turns - st.turn + 1)
+        done = max(0, st.turn - 1)
+        prior = PRIOR_SHARE * min(n_us, n_them) / max(1, spec.turns)
+        kill_rate = (k + prior * PRIOR_TURNS) / (done + PRIOR_TURNS)
+        loss_rate = (lo + prior * PRIOR_TURNS) / (done + PRIOR_TURNS)
+        ends: dict[tuple[int, int], float] = {}
+
+        def score(kk: int, ll: int) -> float:
+            if (kk, ll) not in ends:
+                w = battle.winner_if_turn_ended({side: ll, enemy: kk})
+                ends[(kk, ll)] = 1.0 if w == side else 0.0 if w == enemy else 0.5
+            return ends[(kk, ll)]
+
+        def expect(kk: int, ll: int, scale: float = 1.0) -> float:
+            kk, ll = min(kk, n_them), min(ll, n_us)
+            pk = _poisson(kill_rate * left * scale, n_them - kk)
+            pl = _poisson(loss_rate * left * scale, n_us - ll)
+            return sum(
+                a * b * score(kk + i, ll + j)
+                for i, a in enumerate(pk)
+                if a > 1e-9
+                for j, b in enumerate(pl)
+                if b > 1e-9
+            )
+
+        base = expect(k, lo)
+        v_kill = max(0.0, expect(k + 1, lo) - base) if k < n_them else 0.0
+        v_loss = max(0.0, base - expect(k, lo + 1)) if lo < n_us else 0.0
+        total = v_kill + v_loss
+        if total < 1e-6:
+            kill = loss = 1.0
+        else:
+            kill = min(1.6, max(0.4, 2 * v_kill / total))
+            loss = 2.0 - kill
+        gain = expect(k, lo, HARDER) - expect(k, lo, 1.0 / HARDER)
+        press = max(0.0, min(1.0, gain * PRESS_SCALE))
+        out = cache[key] = Outlook(kill, loss, press, base, score(k, lo))
+        return out
