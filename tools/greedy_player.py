@@ -363,12 +363,14 @@ class GreedyPlayer:
             if st.active
         )
 
-    def plan(self, battle, s) -> tuple[float, Move | None]:
+    def plan(self, battle, s, careful: bool = True) -> tuple[float, Move | None]:
         """Stand ``s``'s best move this movement action and how much it beats staying
         (stands): (gain, Move), or (0, None) when staying is as good. A stand waiting to
         enter chooses among the engine's sampled entries and half of each (gain then only
-        orders them)."""
-        key = (s.id, battle.state.turn, self._signature(battle))
+        orders them). ``careful``: the two best end points are weighed with the opportunity
+        fire on the way (``threat_preview``, ~10 ms each); otherwise the best end point alone,
+        without it (a quick estimate, for choosing which group to move)."""
+        key = (s.id, careful, battle.state.turn, self._signature(battle))
         if key in self._plans:
             return self._plans[key]
         side = s.side
@@ -402,9 +404,9 @@ class GreedyPlayer:
             scores = self.score_poses(battle, s, poses + ([stay] if stay else []))
             stay_v = scores.pop() if stay else -math.inf
             ranked = sorted(range(len(moves)), key=lambda i: (-scores[i], i))
-            for i in ranked[:3]:
+            for i in ranked[: 2 if careful else 1]:
                 path, end, facing = moves[i]
-                v = scores[i] - self._path_risk(battle, s, path, facing)
+                v = scores[i] - (self._path_risk(battle, s, path, facing) if careful else 0.0)
                 if v - stay_v > out[0] + MOVE_MARGIN or (out[1] is None and not s.on_table):
                     out = (v - stay_v, Move(side, s.id, tuple(path), facing))
         self._plans[key] = out
@@ -453,7 +455,7 @@ class GreedyPlayer:
                 if not s.on_table and s.carried_by is None:
                     v += 10.0
                 elif s.active and s.carried_by is None and battle.indirect_reach(s.id) is None:
-                    v += self.plan(battle, s)[0]
+                    v += self.plan(battle, s, careful=False)[0]
             v += 0.001 * a.ordered
             if v > best_v:
                 best, best_v = a, v
