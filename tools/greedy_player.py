@@ -21,8 +21,8 @@ enemy stand eliminated is 1, a D 0.45, an S 0.15):
   reply at the assaulter likeliest to fall, overruns only when the odds favour them.
 
 Deterministic for a seed (its own ``random.Random``; the battle's dice are never touched).
-Run standalone? No: ``tools/ai_gauntlet.py`` and ``game.check.sim``-style loops call
-``GreedyPlayer(seed).choose(battle)``.
+``tools/ai_gauntlet.py`` plays it as "greedy": ``GreedyPlayer(seed).choose(battle)``, the
+interface of ``game.ai``'s RandomPlayer and ScriptedAI.
 """
 
 from __future__ import annotations
