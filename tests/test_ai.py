@@ -587,7 +587,8 @@ def _in_sight_after_movement(turn: int, crosses_alone: float) -> tuple[list[str]
 
     b = Battle(SKIRMISH, 1)
     ai = ScriptedAI(0)
-    ai.level = replace(LEVELS["veteran"], crosses_alone=crosses_alone)
+    # the pre-#44 clock (veteran-43): the new veteran waits at a draw (docs/ai.md)
+    ai.level = replace(LEVELS["veteran-43"], crosses_alone=crosses_alone)
     labels = []
     while not b.finished and b.state.turn <= turn:
         if b.to_act == "A" and b.state.turn == turn and b.state.phase == "movement":
@@ -702,7 +703,10 @@ def _wwii_posture(b1_facing, turn=2, level=None):
     return _wwii_turn(stands, turn, "fire", labels=labels, level=level).stand("A1").posture, labels
 
 
-PATIENT = dataclasses.replace(LEVELS["veteran"], hunts_below=0.0)
+VETERAN_43 = LEVELS["veteran-43"]
+"""The veteran before #44: the set pieces below measure its clock (``_pressure``), which the
+new veteran weighs against the battle's outcome (``Level.weighs_outcome``) instead."""
+PATIENT = dataclasses.replace(VETERAN_43, hunts_below=0.0)
 
 
 @pytest.mark.parametrize(
@@ -713,7 +717,7 @@ PATIENT = dataclasses.replace(LEVELS["veteran"], hunts_below=0.0)
         (0, PATIENT, "firing"),  # B1 shows A1 its rear already: fire from where it stands
         # B1 has not moved since it came on, so the veteran's clock runs from turn 1
         # (Level.hunts_below): it gives up the 10" shot to drive into contact with B1's rear
-        (0, None, "movement"),
+        (0, VETERAN_43, "movement"),
     ],
     ids=["front: go round", "rear, patient: fire", "rear, enemy holds back: into contact"],
 )
@@ -784,7 +788,7 @@ def test_the_veteran_moves_a_stand_the_enemy_cannot_hit_to_a_better_position(rep
     it is; a level that does not reposition (the recruit) moves only stands under fire or
     with nothing to shoot at, and keeps it firing."""
     stands = [("A1", "A", 'M4 "Sherman"', 5, 12, 0), ("B1", "B", "Pz IIIJ-M", 23, 12, 90)]
-    level = dataclasses.replace(LEVELS["veteran"], repositions=repositions)
+    level = dataclasses.replace(VETERAN_43, repositions=repositions)
     labels: list[str] = []
     b = _wwii_turn(stands, 2, "fire", labels=labels, level=level)
     assert b.fire_setup("B1", "A1", "cannon", "planning").legal is False  # out of its range

@@ -107,7 +107,7 @@ def test_path_risks_are_those_of_every_step_weighed_on_its_own(scenario):
     out once, each firer asked once whether it is engaged) are those of the step-by-step
     reckoning, to the last bit, at every movement decision of a battle's first turns."""
     checked = 0
-    for b, ai in played(scenario, 3, 4):
+    for b, ai in played(scenario, 3, 6):
         if b.decision().kind != "plot_move" or checked >= 12:
             continue
         s = next(b.stand(i) for i in b.state.moving.stands if not b.stand(i).moved)

@@ -284,4 +284,6 @@ class MovementChooser:
             (x0, y0), (x1, y1) = path[-2:]
             facing = heading_deg(x0, y0, x1, y1) % 360  # forgot to turn
         label = f"move {s.id} to ({end[0]:.1f}, {end[1]:.1f})"
+        if self.level.open_cost and self._covered(battle, poses[best_i]):
+            label += ", into cover" if exposed[best_i] else ", into cover out of sight"
         return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay

@@ -15,7 +15,8 @@ with the losses asked about) scores every end. From that come:
 - ``press`` (0..1): whether fighting harder (both counts a quarter higher) raises the expected
   score. Between equal sides at a draw it does not: a draw is worth keeping, so the AI waits in
   cover rather than attack late into a line that holds. Behind, or with the exchange going its
-  way, it presses.
+  way, it presses; a side that would lose were the turn to end now presses at least as much
+  as a kill outweighs a loss (it has little left to lose).
 
 Nothing here computes a rule: the victory test is the engine's.
 """
@@ -119,5 +120,30 @@ class OutcomeMixin:
             loss = 2.0 - kill
         gain = expect(k, lo, HARDER) - expect(k, lo, 1.0 / HARDER)
         press = max(0.0, min(1.0, gain * PRESS_SCALE))
-        out = cache[key] = Outlook(kill, loss, press, base, score(k, lo))
+        now = score(k, lo)
+        if now == 0.0:  # losing now: little is left to lose, kills alone can save the battle
+            press = max(press, 1.0 - loss / kill)
+        out = cache[key] = Outlook(kill, loss, press, base, now)
         return out
+
+    def outlook_text(self, battle, side: str) -> str | None:
+        """One line for the explain overlay (X): how the battle stands for ``side`` and what
+        that makes of the AI's weights (#44). None for a level that does not weigh the
+        outcome, or a finished battle."""
+        if not self.level.weighs_outcome or battle.finished:
+            return None
+        o = self._outlook(battle, side)
+        now = {1.0: "a win", 0.5: "a draw", 0.0: "a loss"}[o.now]
+        ratio = o.loss / o.kill
+        if o.press >= 0.3:
+            plan = "it must attack"
+        elif o.now == 1.0:
+            plan = "it guards the win"
+        elif ratio > 1.1:
+            plan = "it waits in cover"
+        else:
+            plan = "it takes only fights that pay"
+        return (
+            f"Battle: {now} now, {o.expected:.2f} of a win expected; "
+            f"a loss weighs {ratio:.1f} kills: {plan}"
+        )

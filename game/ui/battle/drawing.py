@@ -121,6 +121,10 @@ class DrawingMixin:
             when = getattr(player, "last_when", None)
             at = f" (turn {when[0]}, {PHASE_NAMES.get(when[1], when[1])})" if when else ""
             lines.append(f"{self.side_name(side)} (AI, {self.ai_level(side)}): last decision{at}")
+            outlook = getattr(player, "outlook_text", None)
+            line = outlook(self.battle, side) if outlook is not None else None
+            if line:
+                lines.append(f"   {line}")
             options = getattr(player, "last", [])[:3]
             for o in options:
                 lines.append(f"   {o.score:+.2f}  {o.label}")
