@@ -50,6 +50,10 @@ PRIOR_TURNS = 2.0
 HARDER = 1.25
 """How much more fighting 'pressing' means in the model: both counts scaled by this (and the
 waiting counts by its inverse)."""
+MATTERS = 0.03
+"""A floor (share of a win) added to what one more kill and one more loss are each worth
+before they are weighed against each other, so that when neither changes the expected
+score by much, both weigh about the same."""
 PRESS_SCALE = 8.0
 """How the gain in expected score from pressing (win 1) becomes the pressure 0..1: a gain of
 1/8 of a win presses fully."""
@@ -112,12 +116,11 @@ class OutcomeMixin:
         base = expect(k, lo)
         v_kill = max(0.0, expect(k + 1, lo) - base) if k < n_them else 0.0
         v_loss = max(0.0, base - expect(k, lo + 1)) if lo < n_us else 0.0
-        total = v_kill + v_loss
-        if total < 1e-6:
-            kill = loss = 1.0
-        else:
-            kill = min(1.6, max(0.4, 2 * v_kill / total))
-            loss = 2.0 - kill
+        # both marginals tiny (the threshold far off either way) means neither matters much:
+        # the floor keeps their ratio near 1 there instead of swinging on the model's tails
+        mean = (v_kill + v_loss) / 2 + MATTERS
+        kill = min(1.5, max(0.5, (v_kill + MATTERS) / mean))
+        loss = 2.0 - kill
         gain = expect(k, lo, HARDER) - expect(k, lo, 1.0 / HARDER)
         press = max(0.0, min(1.0, gain * PRESS_SCALE))
         now = score(k, lo)
