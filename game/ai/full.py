@@ -55,13 +55,39 @@ class FullGameChooser:
                 continue
             c = battle.stand(a.carrier)
             near = UNLOAD_NEAR_IN if c.moved else UNLOAD_BEFORE_IN
-            if self._nearest_enemy_in(battle, c.x, c.y, side) > near:
+            if self._nearest_enemy_in(battle, c.x, c.y, side) > near and not self._carrier_seen(
+                battle, c
+            ):
                 continue
             x, y = battle.contact_spot(a.carrier, a.spot)
             score = 0.5 + 0.01 * min(self._nearest_enemy_in(battle, x, y, side), 50.0)
             if best is None or score > best.score:
                 best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
         return [best] if best is not None else []
+
+    def _carrier_seen(self, battle, c) -> bool:
+        """Whether carrier ``c``, where it stands, is in the sight and range of an enemy stand
+        on the table (the engine's sight matrices), for a level that shields its carriers
+        (``Level.shields_carriers``, #44): its riders then get down wherever it is, since a
+        carrier hit with troops aboard may lose them. In the breakthrough the veteran's
+        halftracks drove into the Pershings' 20" reach with their Panzergrenadiers aboard,
+        still 12" off, and died with them."""
+        if not self.level.shields_carriers:
+            return False
+        enemies = [e for e in self._enemies(battle, c.side) if e.on_table]
+        if not enemies:
+            return False
+        _, m_ba = battle.table.sight_matrices(
+            [c.pose()],
+            [e.pose() for e in enemies],
+            battle.poses(),
+            battle.sighting_in,
+            battle.ruleset_data,
+        )
+        reach = [float(e.unit.max_range_in) for e in enemies]
+        return any(
+            m_ba.clear[j, 0] and m_ba.range_band_in[j, 0] <= reach[j] for j in range(len(enemies))
+        )
 
     def _way_to_go(self, battle, s) -> float:
         """How far (inches) foot stand ``s`` still has to go to where it is needed: to

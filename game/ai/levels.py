@@ -59,6 +59,9 @@ class Level:
     are moved apart until this far from each other, and away from the enemy's impact markers
     this near (``GunsMixin``). counter_battery: how much more an enemy gun is worth as the aim
     of our fire support (an AA stand, half as much more while we have air strikes left).
+    shields_carriers (firepower): riders get down as soon as their carrier is in an enemy's
+    sight and reach, and an empty carrier whose firepower is at most this is not drawn
+    towards the enemy (``_idle_carrier``); 0: as before.
     """
 
     name: str
@@ -83,6 +86,7 @@ class Level:
     open_cost: float = 0.0
     gun_spacing: float = 0.0
     counter_battery: float = 0.0
+    shields_carriers: float = 0.0
 
 
 VETERAN = Level(
@@ -112,6 +116,7 @@ LEVELS = {
         open_cost=0.2,
         gun_spacing=6.0,
         counter_battery=1.5,
+        shields_carriers=5.0,
     ),
     "recruit": Level(
         "recruit",

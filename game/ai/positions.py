@@ -86,6 +86,20 @@ class PositionsMixin:
             )
         return self._hidden_at[key]
 
+    def _idle_carrier(self, battle, s) -> bool:
+        """Whether ``s`` is a carrier with nobody aboard and a gun too weak to fight with
+        (firepower at most ``Level.shields_carriers``), for a level that keeps such stands out
+        of the fight (#44): it is not drawn towards the enemy when it has nothing to shoot.
+        Its work is to fetch foot stands (``_fetch``); in the breakthrough a halftrack (3
+        against a Pershing's 11) that drove on after setting its riders down was an easy kill,
+        and the scenario is won on the count of stands destroyed."""
+        weak = self.level.shields_carriers
+        if not weak or not s.unit.carrier or s.unit.firepower > weak:
+            return False
+        return not any(
+            o.carried_by == s.id and not o.eliminated for o in battle.state.stands.values()
+        )
+
     def _covered(self, battle, p) -> bool:
         """Whether a stand at p has cover from the terrain (woods, buildings, a crest...)."""
         here = battle.table.terrain_at(p.x, p.y)
@@ -347,6 +361,7 @@ class PositionsMixin:
         caution = self._caution(battle, side, press)
         shot_w = self._shot_weight(battle, side, press)
         open_cost = self.level.open_cost * stand_value(s)
+        idle = self._idle_carrier(battle, s)  # (#44) an empty, weak carrier hangs back
         aims = self._own_aims(battle, side)
         shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
@@ -392,7 +407,7 @@ class PositionsMixin:
                 if any(seen_by):  # in the open, in an enemy's sight (#44)
                     adjust.append((-1, open_cost))
             near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
-            if not offense:  # nothing to shoot from here: go and find the enemy, within
+            if not offense and not idle:  # nothing to shoot from here: find the enemy, within
                 # range of one in the open, near one it would not see from here, into
                 # contact with one hidden deep in a wood
                 gap = min(
