@@ -137,3 +137,40 @@ def test_veteran_43_is_the_veteran_before_44_and_differs_from_it_only_in_the_new
     assert old.counter_battery == 0.0
     changed = {f for f in new.__dataclass_fields__ if getattr(new, f) != getattr(old, f)}
     assert changed == {"name", "weighs_outcome", "open_cost", "gun_spacing", "counter_battery"}
+
+
+def test_riders_get_down_once_the_enemy_sees_their_carrier():
+    """modern-combined-arms, seed 1, both sides veteran: in turn 2 the BMP-2 B5 is in the
+    sight and reach of a US stand, still more than 12" from every enemy stand, and the veteran
+    sets its Motor Rifle Infantry down (a carrier hit with troops aboard may lose them, 002
+    transport; the count of stands destroyed wins the battle). veteran-43 set riders down only
+    within 12"."""
+    from game.check.sim import make_player as player
+
+    b = Battle(load_scenario(ROOT / "maps" / "modern-combined-arms.json"), 1)
+    ais = {s: player("veteran", 2 + i) for i, s in enumerate(b.sides)}
+    for _ in range(43):
+        b.apply(ais[b.to_act].choose(b))
+    ai = ais[b.to_act]
+    action = ai.choose(b)
+    assert ai.last[0].label == "set B6 down beside B5: the enemy sees B5"
+    b5 = b.stand("B5")
+    assert ai._nearest_enemy_in(b, b5.x, b5.y, "B") > 12.0
+    assert ai._carrier_seen(b, b5)
+    old = ScriptedAI(0, "veteran-43")
+    assert old._unload(b, "B") == []
+    assert action.kind == "unload"
+
+
+def test_an_empty_weak_carrier_is_not_drawn_towards_the_enemy():
+    """A halftrack (firepower 3) with nobody aboard hangs back (it has nothing to shoot with;
+    ``Level.shields_carriers`` 5); with its Panzergrenadiers aboard it carries them forward;
+    a Pz VIB (firepower 11) is never idle; veteran-43 draws every stand forward."""
+    b = Battle(load_scenario(ROOT / "maps" / "wwii-47-breakthrough.json"), 1)
+    new, old = ScriptedAI(0, "veteran"), ScriptedAI(0, "veteran-43")
+    a4, a5, a1 = b.stand("A4"), b.stand("A5"), b.stand("A1")
+    assert a5.carried_by == "A4" and a4.unit.firepower == 3
+    assert not new._idle_carrier(b, a4)  # riders aboard
+    a5.carried_by = None
+    assert new._idle_carrier(b, a4) and not old._idle_carrier(b, a4)
+    assert not new._idle_carrier(b, a1)

@@ -55,14 +55,15 @@ class FullGameChooser:
                 continue
             c = battle.stand(a.carrier)
             near = UNLOAD_NEAR_IN if c.moved else UNLOAD_BEFORE_IN
-            if self._nearest_enemy_in(battle, c.x, c.y, side) > near and not self._carrier_seen(
-                battle, c
-            ):
-                continue
+            why = ""
+            if self._nearest_enemy_in(battle, c.x, c.y, side) > near:
+                if not self._carrier_seen(battle, c):
+                    continue
+                why = f": the enemy sees {a.carrier}"
             x, y = battle.contact_spot(a.carrier, a.spot)
             score = 0.5 + 0.01 * min(self._nearest_enemy_in(battle, x, y, side), 50.0)
             if best is None or score > best.score:
-                best = Option(f"set {a.stand} down beside {a.carrier}", score, a)
+                best = Option(f"set {a.stand} down beside {a.carrier}{why}", score, a)
         return [best] if best is not None else []
 
     def _carrier_seen(self, battle, c) -> bool:
