@@ -136,7 +136,14 @@ def test_veteran_43_is_the_veteran_before_44_and_differs_from_it_only_in_the_new
     assert not old.weighs_outcome and old.open_cost == old.gun_spacing == 0.0
     assert old.counter_battery == 0.0
     changed = {f for f in new.__dataclass_fields__ if getattr(new, f) != getattr(old, f)}
-    assert changed == {"name", "weighs_outcome", "open_cost", "gun_spacing", "counter_battery"}
+    assert changed == {
+        "name",
+        "weighs_outcome",
+        "open_cost",
+        "gun_spacing",
+        "counter_battery",
+        "shields_carriers",
+    }
 
 
 def test_riders_get_down_once_the_enemy_sees_their_carrier():
@@ -172,5 +179,7 @@ def test_an_empty_weak_carrier_is_not_drawn_towards_the_enemy():
     assert a5.carried_by == "A4" and a4.unit.firepower == 3
     assert not new._idle_carrier(b, a4)  # riders aboard
     a5.carried_by = None
+    a5.eliminated = True  # (a foot stand beside it with far to go would want a ride)
+    a4.x, a4.y = 24.0, 12.0  # more than a move from the 20 mm flak by the German edge
     assert new._idle_carrier(b, a4) and not old._idle_carrier(b, a4)
     assert not new._idle_carrier(b, a1)

@@ -90,14 +90,26 @@ class PositionsMixin:
         """Whether ``s`` is a carrier with nobody aboard and a gun too weak to fight with
         (firepower at most ``Level.shields_carriers``), for a level that keeps such stands out
         of the fight (#44): it is not drawn towards the enemy when it has nothing to shoot.
-        Its work is to fetch foot stands (``_fetch``); in the breakthrough a halftrack (3
+        Its work is to fetch foot stands (``_fetch``), so it is not idle while one of ours
+        within its move has further to go than it walks in a turn; in the breakthrough a halftrack (3
         against a Pershing's 11) that drove on after setting its riders down was an easy kill,
         and the scenario is won on the count of stands destroyed."""
         weak = self.level.shields_carriers
         if not weak or not s.unit.carrier or s.unit.firepower > weak:
             return False
+        mine = [o for o in battle.state.stands.values() if o.side == s.side and not o.eliminated]
+        if any(o.carried_by == s.id for o in mine):
+            return False
+        # a foot stand within its reach with further to go than it walks in a turn may want a
+        # ride (``_mount``, ``_fetch``): then the carrier's way forward still counts
         return not any(
-            o.carried_by == s.id and not o.eliminated for o in battle.state.stands.values()
+            o.personnel
+            and battle.indirect_reach(o.id) is None  # (guns fire from where they stand)
+            and o.carried_by is None
+            and o.on_table
+            and math.hypot(o.x - s.x, o.y - s.y) <= s.unit.speed
+            and self._way_to_go(battle, o) > o.unit.speed
+            for o in mine
         )
 
     def _covered(self, battle, p) -> bool:
