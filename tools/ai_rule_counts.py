@@ -8,7 +8,7 @@ choices the AI made (``ScriptedAI.last[0]``, what the explain overlay shows) and
 - gun moves: a gun moved apart from another or away from enemy HE (``GunsMixin``);
 - HE plots, and those aimed within 2" of an enemy gun or AA stand (counter-battery);
 - air strikes, and those aimed within 2" of an enemy gun or AA stand;
-- moves that end in cover ("into cover"), and moves in all;
+- moves that end in cover (woods, buildings, a crest: ``ScriptedAI._covered``), and moves;
 - riders set down because the enemy sees their carrier;
 - the explain overlay's reading of the battle at each of the AI's movement decisions;
 - the AI's stands lost by turn, and the battles' results (win, draw, loss).
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from game import Battle, Move, PlotAirStrike, PlotMission, load_scenario  # noqa: E402
+from game import Battle, Move, PlotAirStrike, PlotMission, StandPose, load_scenario  # noqa: E402
 from game.ai import player_seed  # noqa: E402
 from game.ai.scripted import ScriptedAI  # noqa: E402
 
@@ -89,7 +89,9 @@ def play_counts(args: tuple[str, str, str, int, int]) -> dict:
         label = ai.last[0].label if ai.last else ""
         if isinstance(action, Move):
             c["moves"] += 1
-            c["moves into cover"] += "into cover" in label
+            end = action.path[-1]
+            pose = StandPose(action.stand, side, end[0], end[1], action.facing_deg)
+            c["moves into cover"] += ai._covered(b, pose)  # the terrain, whatever the level
             c["gun moves"] += "one HE mission" in label or "enemy HE came down" in label
         elif isinstance(action, PlotMission) and action.ammo == "he":
             c["HE plots"] += 1
