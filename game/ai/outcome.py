@@ -82,7 +82,7 @@ class OutcomeMixin:
         losses = st.losses(battle.sides)
         k, lo = losses[enemy], losses[side]
         key = (st.turn, side, k, lo)
-        cache = self.__dict__.setdefault("_outlooks", {})
+        cache = self._outlooks
         if key in cache:
             return cache[key]
         spec = battle.scenario.spec

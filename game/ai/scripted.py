@@ -71,6 +71,7 @@ class ScriptedAI(
         self._hidden_at: dict[tuple, bool] = {}  # (x, y) -> ``_hidden``
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
         self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
+        self._outlooks: dict[tuple, object] = {}  # (turn, side, kills, losses) -> ``_outlook``
 
     # ---------------------------------------------------------------- choosing
 
