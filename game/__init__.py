@@ -101,6 +101,17 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "TerrainFeature": ("game.rules.table.geometry", "TerrainFeature"),
     "write_atomic": ("game.rules.files.jsonfile", "write_atomic"),
     "write_scenario": ("game.rules.files.scenario", "write_scenario"),
+    # network play (#45): fair dice from hash chains, hidden plots, the log's replay
+    "HashChain": ("game.rules.fair", "HashChain"),
+    "fair": ("game.rules.fair", None),
+    "conceal": ("game.rules.phases.hidden", "conceal"),
+    "reveal_of": ("game.rules.phases.hidden", "reveal"),
+    "hidden_due": ("game.rules.phases.hidden", "hidden_due"),
+    "NetworkLogError": ("game.rules.battle_network", "NetworkLogError"),
+    "first_difference": ("game.rules.battle_network", "first_difference"),
+    "PlotHiddenMission": ("game.rules.actions", "PlotHiddenMission"),
+    "PlotHiddenAirStrike": ("game.rules.actions", "PlotHiddenAirStrike"),
+    "action_from_dict": ("game.rules.actions", "action_from_dict"),
 }
 
 

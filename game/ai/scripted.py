@@ -100,6 +100,12 @@ class ScriptedAI(
         k = min(self.level.pick_from, len(options))
         return options[self.rng.randrange(k)].action if k > 1 else options[0].action
 
+    @staticmethod
+    def _reveal() -> list[Option]:
+        """A network battle's hidden plot landing now is revealed by the network session
+        that holds it (``game.net``, #45), never chosen: raises ValueError."""
+        raise ValueError("a hidden plot is revealed by the network session that holds it")
+
     def options(self, battle: Battle) -> list[Option]:
         """Every option the AI weighs for the decision at hand, scored: the one place where
         what the battle waits for (``battle.decision()``) picks the chooser."""
@@ -117,6 +123,7 @@ class ScriptedAI(
             "assault_reply": lambda: self._assault_reply(battle, side),
             "artillery": lambda: self._artillery(battle, side),
             "plot": lambda: self._plot(battle, side),
+            "reveal": lambda: self._reveal(),
         }.get(decision.kind)
         if chooser is not None:
             return chooser()

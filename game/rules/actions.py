@@ -236,6 +236,55 @@ class PlotAirStrike(Action):
     kind: ClassVar[str] = "plot_air_strike"
 
 
+@dataclass(frozen=True)
+class PlotHiddenMission(Action):
+    """A network battle's indirect fire mission plotted unseen (#45): the ``firers`` and
+    ``lands_turn`` as in :class:`PlotMission`, and the ``commitment``
+    (:func:`game.rules.fair.plot_commitment` of the whole :class:`PlotMission` and a salt)
+    in place of its sheaf and ammunition, which the other machine never holds before
+    :class:`RevealMission` (002 7.11; 004 7.8)."""
+
+    firers: tuple[str, ...]
+    lands_turn: int
+    commitment: str
+    kind: ClassVar[str] = "plot_hidden_mission"
+
+
+@dataclass(frozen=True)
+class PlotHiddenAirStrike(Action):
+    """A network battle's air strike plotted unseen (#45): the ``aircraft`` and ``lands_turn``
+    as in :class:`PlotAirStrike`, its path only as the ``commitment`` (002 7.13)."""
+
+    aircraft: str
+    lands_turn: int
+    commitment: str
+    kind: ClassVar[str] = "plot_hidden_air_strike"
+
+
+@dataclass(frozen=True)
+class RevealMission(Action):
+    """The ``sheaf`` and ``ammo`` of hidden ``mission`` and the commitment's ``salt``, shown
+    as it lands, in the joint artillery phase (#45); refused unless they match the
+    commitment."""
+
+    mission: str
+    sheaf: tuple[tuple[float, float], ...]
+    ammo: str
+    salt: str
+    kind: ClassVar[str] = "reveal_mission"
+
+
+@dataclass(frozen=True)
+class RevealAirStrike(Action):
+    """The ``path`` of hidden air strike ``mission`` and the commitment's ``salt``, shown as
+    it arrives (#45); refused unless they match the commitment."""
+
+    mission: str
+    path: tuple[tuple[float, float], ...]
+    salt: str
+    kind: ClassVar[str] = "reveal_air_strike"
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -259,6 +308,10 @@ ACTIONS: dict[str, type[Action]] = {
         ArtilleryFire,
         PlotMission,
         PlotAirStrike,
+        PlotHiddenMission,
+        PlotHiddenAirStrike,
+        RevealMission,
+        RevealAirStrike,
     )
 }
 

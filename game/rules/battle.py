@@ -25,6 +25,7 @@ from pathlib import Path
 from game.rules import turns
 from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.battle_full import FullGameQueries
+from game.rules.battle_network import NetworkPlay
 from game.rules.battle_sight import SightQueries
 from game.rules.charts.units import units_json
 from game.rules.context import BattleContext, IllegalAction
@@ -49,7 +50,7 @@ __all__ = ["Battle", "IllegalAction", "SaveError"]
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
 
 
-class Battle(FullGameQueries, SightQueries):
+class Battle(FullGameQueries, SightQueries, NetworkPlay):
     """One battle of a scenario with a seed.
 
     Parameters
@@ -378,10 +379,13 @@ class Battle(FullGameQueries, SightQueries):
         """
         return list(self.decision().options)
 
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action, elements: dict[str, str] | None = None) -> list[dict]:
         """Carry out an action for the side to act; returns the battle-log events it made.
+        A network battle's action comes with ``elements``, each side's next hash-chain
+        element, which seed its dice (:mod:`game.rules.battle_network`, #45).
 
-        Raises IllegalAction (and changes nothing) if the rules do not allow it now.
+        Raises IllegalAction (and changes nothing) if the rules do not allow it now, or a
+        network battle's elements are missing or do not follow the chains.
         """
         st = self.state
         if st.finished:
@@ -393,12 +397,26 @@ class Battle(FullGameQueries, SightQueries):
                 "the enemy's opportunity fire may first be answered with covering fire "
                 "(or decline it) before anything else (001 7.5)"
             )
+        phase = self.ctx.phase
+        if phase is not None and phase.holds(self.ctx) and not action.kind.startswith("reveal_"):
+            raise IllegalAction("the hidden plots landing now are revealed first (#45)")
         self.ctx.new_events.clear()
         handler = self._handlers.get(type(action))
         if handler is None:
             raise IllegalAction(f"there is no {action.kind!r} in the {self.rules.name} rules")
-        handler(self.ctx, action)
+        rng = self.dice._rng
+        elements = self._network_dice(action, elements)  # and its action line
+        try:
+            handler(self.ctx, action)
+        except IllegalAction:
+            if elements is not None:  # a refused action rolled nothing and is not in the log
+                self.dice._rng = rng
+                self.log.retract_last()
+                self.ctx.new_events.clear()
+            raise
         self.actions.append(action)
+        if elements is not None:
+            self.state.chains = elements
         if self.autosave is not None:
             self._autosave_action(action)
         return list(self.ctx.new_events)

@@ -40,6 +40,13 @@ class Dice:
         """``n`` dice of ``sides`` faces, in the order rolled."""
         return [self.die(sides) for _ in range(n)]
 
+    def reseed(self, seed: int) -> None:
+        """Start a new stream of rolls from ``seed`` (a network battle reseeds before each
+        action from both players' hash-chain elements: :func:`game.rules.fair.action_seed`,
+        #45); the count of dice rolled goes on."""
+        self._rng = random.Random(int(seed))
+        self._digest = None
+
     def digest(self) -> str:
         """A short digest of the generator's state, for the battle's state hash; kept until
         the next die is rolled (the state moves only then), so hashing the state after each

@@ -240,7 +240,12 @@ class BattleState:
     assault waiting for its defender's choice; ``assaulted`` the defenders close-assaulted in
     this movement phase (once each). ``missions`` plotted and not yet landed (the count of
     all ever plotted in ``missions_plotted``), ``impacts`` the impact markers on the table,
-    ``smoke`` the smoke areas, ``sorties_flown`` each side's air strikes plotted so far."""
+    ``smoke`` the smoke areas, ``sorties_flown`` each side's air strikes plotted so far.
+
+    Network battles (#45): ``hidden`` the commitment of each mission plotted unseen and not
+    yet revealed (its sheaf, ammunition or path are then empty here, on both machines);
+    ``chains`` each side's last hash-chain element used (the end it committed to, before
+    the first action), None in other battles."""
 
     stands: dict[str, StandState]
     turn: int = 0
@@ -267,6 +272,8 @@ class BattleState:
     impacts: list[Impact] = field(default_factory=list)
     smoke: list[SmokeArea] = field(default_factory=list)
     sorties_flown: dict[str, int] = field(default_factory=dict)
+    hidden: dict[str, str] = field(default_factory=dict)
+    chains: dict[str, str] | None = None
     finished: bool = False
     winner: str | None = None
     reason: str | None = None
@@ -347,6 +354,8 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
         ),
         **({"smoke": [[a.id, a.x, a.y, a.until_turn] for a in state.smoke]} if state.smoke else {}),
         **({"sorties": sorted(state.sorties_flown.items())} if state.sorties_flown else {}),
+        **({"hidden": sorted(state.hidden.items())} if state.hidden else {}),
+        **({"chains": sorted(state.chains.items())} if state.chains is not None else {}),
         "winner": state.winner,
         "dice": dice_digest,
     }

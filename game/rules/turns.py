@@ -133,6 +133,23 @@ def enter(ctx, phase: Phase) -> None:
     st.first_chosen = False
     st.to_act = st.initiative
     phase.on_begin(ctx)
+    if phase.holds(ctx):  # hidden plots to be revealed first (#45): begin_again goes on
+        return
+    _begun(ctx, phase)
+
+
+def begin_again(ctx) -> None:
+    """The current phase's beginning, held until the actions it waited for were taken
+    (``Phase.holds``: a network battle's hidden plots revealed, #45), goes on: its own
+    beginning again (the missions land), then as :func:`enter` after it."""
+    phase = ctx.phase
+    ctx.state.to_act = ctx.state.initiative
+    phase.on_begin(ctx)
+    _begun(ctx, phase)
+
+
+def _begun(ctx, phase: Phase) -> None:
+    st = ctx.state
     if st.finished:
         return
     if phase.auto or phase.skip(ctx):

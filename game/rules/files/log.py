@@ -197,6 +197,20 @@ class LogWriter:
         self._write_line(event)
         return event
 
+    def retract_last(self) -> None:
+        """Take back the last event written: out of memory, and the file cut back by its line
+        (a network battle's ``action`` line, written before the action it names, when the
+        rules refuse that action: #45)."""
+        event = self.events.pop()
+        if self._fh is not None:
+            self._whole -= len(_line(event))
+            try:
+                self._fh.truncate(self._whole)
+                self._fh.seek(self._whole)
+            except OSError as err:
+                self.error = f"the battle log could not be written ({err.strerror or err})"
+                self.close()
+
     def _write_line(self, event: dict) -> None:
         """Write one event's line to the file, if there is one (see :meth:`write`)."""
         if self._fh is not None:

@@ -41,6 +41,9 @@ class Phase:
     never asks). In a battle with automatic passes (``BattleContext.auto_pass``, #43) the
     engine passes for a side that has not, asks nobody who acts first when at most one side
     has (that side acts), and skips the phase when neither has.
+    holds(ctx) -> bool : after its beginning, the phase waits for actions before it goes on
+    (a network battle's hidden plots to be revealed as they land, #45); the beginning is
+    then finished by ``turns.begin_again``.
     unable_why : the reasons its automatic ``pass`` lines give, (neither side has anything
     to do, the side passed for has nothing to do).
     """
@@ -59,3 +62,4 @@ class Phase:
     skip: Callable = _none
     able: Callable | None = None
     unable_why: tuple[str, str] = ("", "")
+    holds: Callable = _none

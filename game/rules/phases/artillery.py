@@ -6,9 +6,9 @@ direct artillery fire procedure; rules-decisions "Artillery, smoke and air strik
 from __future__ import annotations
 
 from game.rules import turns
-from game.rules.actions import Action, ArtilleryFire, Pass
+from game.rules.actions import Action, ArtilleryFire, Pass, RevealAirStrike, RevealMission
 from game.rules.context import IllegalAction
-from game.rules.phases import Phase
+from game.rules.phases import Phase, hidden
 from game.rules.procedures import air, artillery
 
 
@@ -18,6 +18,10 @@ def land_missions(ctx) -> None:
     :func:`game.rules.procedures.air.fly_strike`, artillery by
     :func:`game.rules.procedures.artillery.fire_mission` as indirect fire."""
     st = ctx.state
+    held = hidden.hidden_due(ctx)
+    if held:  # a network battle's hidden plots are revealed first (#45)
+        st.to_act = held[0].side
+        return
     due = [m for m in st.missions if m.lands_turn <= st.turn]
     if not due:
         return
@@ -111,7 +115,10 @@ def do_artillery_fire(ctx, a: ArtilleryFire) -> None:
 
 
 def options(ctx, side: str, kind: str) -> list[Action]:
-    """Pass, or a direct artillery attack (:func:`direct_options`)."""
+    """Pass, or a direct artillery attack (:func:`direct_options`); nothing to list while a
+    hidden plot is to be revealed (only its owner's machine holds it, #45)."""
+    if kind == "reveal":
+        return []
     return [Pass(side)] + direct_options(ctx, side)
 
 
@@ -133,9 +140,14 @@ PHASE = Phase(
     "joint artillery fire phase",
     kind="artillery",
     on_begin=land_missions,
-    decide=lambda ctx: "artillery",
+    decide=lambda ctx: "reveal" if hidden.hidden_due(ctx) else "artillery",
     options=options,
-    handlers={ArtilleryFire: do_artillery_fire},
+    handlers={
+        ArtilleryFire: do_artillery_fire,
+        RevealMission: hidden.do_reveal_mission,
+        RevealAirStrike: hidden.do_reveal_air_strike,
+    },
+    holds=lambda ctx: bool(hidden.hidden_due(ctx)),
     skip=skip,
     able=has_target,
     unable_why=("no gun of either side has a target for direct fire", "no direct-fire target"),

@@ -7,8 +7,16 @@ from __future__ import annotations
 
 import math
 
-from game.rules.actions import Action, Pass, PlotAirStrike, PlotMission
+from game.rules.actions import (
+    Action,
+    Pass,
+    PlotAirStrike,
+    PlotHiddenAirStrike,
+    PlotHiddenMission,
+    PlotMission,
+)
 from game.rules.context import IllegalAction
+from game.rules.fair import is_hex_digest
 from game.rules.phases import Phase
 from game.rules.procedures import air, artillery
 from game.rules.state import Mission
@@ -210,6 +218,73 @@ def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
     )
 
 
+def _check_open_parts(ctx, a, kind: str) -> None:
+    st = ctx.state
+    if st.chains is None:
+        raise IllegalAction("plots are hidden only in a network battle")
+    if st.phase != "plot" or a.side != st.to_act:
+        raise IllegalAction(f"{kind} are plotted in the joint plot phase, in turn")
+    if not is_hex_digest(a.commitment):
+        raise IllegalAction("a hidden plot's commitment is 64 lowercase hex digits")
+    why = turn_problem(ctx, a.lands_turn)
+    if why:
+        raise IllegalAction(why)
+
+
+def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
+    """An indirect fire mission plotted unseen (002 7.11; 004 7.8; #45): its open parts
+    checked as :func:`game.rules.phases.plot.check_plot` checks them (the plot phase, the
+    side to act, a later turn, distinct free artillery stands of the side), kept with its
+    commitment; then the other side acts."""
+    _check_open_parts(ctx, a, "missions")
+    if not a.firers or len(set(a.firers)) != len(a.firers):
+        raise IllegalAction("name each firing stand once")
+    free = {s.id for s in free_artillery(ctx, a.side, a.lands_turn)}
+    for sid in a.firers:
+        if sid not in free:
+            ctx.stand(sid)  # an unknown id says so
+            raise IllegalAction(
+                f"{sid} is not an artillery stand of {a.side} free to fire in turn {a.lands_turn}"
+            )
+    st = ctx.state
+    st.missions_plotted += 1
+    m = Mission(
+        f"m{st.missions_plotted}",
+        a.side,
+        "artillery",
+        a.lands_turn,
+        st.turn,
+        firers=tuple(a.firers),
+        ammo="",
+    )
+    st.hidden[m.id] = a.commitment
+    _plotted(ctx, m, firers=list(m.firers), commitment=a.commitment)
+
+
+def do_plot_hidden_air_strike(ctx, a: PlotHiddenAirStrike) -> None:
+    """An air strike plotted unseen (002 7.13; #45): a sortie of that aircraft left and a
+    later turn, one sortie used, its path kept only as the commitment; then the other side
+    acts."""
+    _check_open_parts(ctx, a, "air strikes")
+    if sorties_left(ctx, a.side).get(a.aircraft, 0) <= 0:
+        raise IllegalAction(f"{a.side} has no sortie of {a.aircraft!r} left")
+    st = ctx.state
+    st.missions_plotted += 1
+    key = f"{a.side}:{a.aircraft}"
+    st.sorties_flown[key] = st.sorties_flown.get(key, 0) + 1
+    m = Mission(
+        f"m{st.missions_plotted}",
+        a.side,
+        "air",
+        a.lands_turn,
+        st.turn,
+        aircraft=a.aircraft,
+        ammo="",
+    )
+    st.hidden[m.id] = a.commitment
+    _plotted(ctx, m, aircraft=m.aircraft, commitment=a.commitment)
+
+
 def options(ctx, side: str, kind: str) -> list[Action]:
     """Pass, or a plot for next turn at one of the enemy stands nearest the side's own
     (:data:`OPTION_TARGETS`): HE from every free artillery stand in range in a line sheaf,
@@ -262,6 +337,11 @@ PHASE = Phase(
     kind="plot",
     decide=lambda ctx: "plot",
     options=options,
-    handlers={PlotMission: do_plot_mission, PlotAirStrike: do_plot_air_strike},
+    handlers={
+        PlotMission: do_plot_mission,
+        PlotAirStrike: do_plot_air_strike,
+        PlotHiddenMission: do_plot_hidden_mission,
+        PlotHiddenAirStrike: do_plot_hidden_air_strike,
+    },
     skip=skip,
 )

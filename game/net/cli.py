@@ -1,0 +1,213 @@
+"""The network commands of ``hulldown`` (#45): ``host``, ``join``, ``relay`` and ``verify``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from game.net.fairplay import PORT
+
+
+def _address(text: str, default_port: int = PORT) -> tuple[str, int]:
+    """``HOST[:PORT]`` as (host, port). Raises argparse.ArgumentTypeError."""
+    host, _, port = text.rpartition(":") if ":" in text else (text, "", str(default_port))
+    try:
+        n = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: the port must be a number") from None
+    if not 0 <= n <= 65535 or not host:
+        raise argparse.ArgumentTypeError(f"{text!r}: give HOST[:PORT], the port 0 to 65535")
+    return host, n
+
+
+def _port(text: str) -> int:
+    return _address(f"x:{text}")[1]
+
+
+def _log_path(args, role: str) -> Path:
+    """The battle log: ``--log``, or a new file in the saves folder."""
+    if args.log:
+        return Path(args.log)
+    from game.saves import data_dir
+
+    stamp = __import__("time").strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "network" / f"{role}-{stamp}.jsonl"
+
+
+def _resumed(path: str):
+    """The battle and secrets of a network battle's log, to resume it. Raises ValueError
+    (NetworkLogError) naming the file."""
+    from game import Battle
+    from game.net.fairplay import Secrets
+    from game.net.session import secret_path
+
+    battle, _ = Battle.from_network_log(path, log_path=path)
+    return battle, Secrets.load(secret_path(path))
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """``hulldown host SCENARIO``: wait for the other player (directly on ``--port``, or at
+    a ``--relay``), then play the battle, in the window or ``--ai`` headless."""
+    from game import ScenarioError, load_scenario
+    from game.net import transport
+    from game.net.session import NetSession
+
+    try:
+        battle = secrets = None
+        if args.resume:
+            battle, secrets = _resumed(args.resume)
+            scenario, side = battle.scenario, secrets.side
+        elif not args.scenario:
+            print("hulldown host: give a SCENARIO, or --resume LOG", file=sys.stderr)
+            return 2
+        else:
+            scenario = load_scenario(args.scenario)
+            sides = [s.id for s in scenario.spec.sides]
+            side = args.side or sides[0]
+            if side not in sides:
+                print(
+                    f"hulldown host: --side {side}: the sides are {', '.join(sides)}",
+                    file=sys.stderr,
+                )
+                return 2
+        others = [s for s in battle.sides] if battle else [s.id for s in scenario.spec.sides]
+        other = next(s for s in others if s != side)
+        if args.relay:
+            uri = f"ws://{args.relay}/host" + (f"/{args.code}" if args.code else "")
+            link = transport.join(uri, first_word=True)
+        else:
+            link = transport.host(args.port)
+            print(
+                f"hosting on port {link.port}: the other player joins with "
+                f"'hulldown join THIS-MACHINE:{link.port}'",
+                flush=True,
+            )
+        log = Path(args.resume) if args.resume else _log_path(args, "host")
+        session = NetSession(
+            link,
+            "host",
+            side,
+            scenario=scenario,
+            seed=args.seed,
+            sides={"host": side, "join": other},
+            log_path=log,
+            battle=battle,
+            secrets=secrets,
+        )
+    except (ScenarioError, ValueError, OSError) as err:
+        print(f"hulldown host: {err}", file=sys.stderr)
+        return 1
+    return _play(args, session, log)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """``hulldown join HOST[:PORT]`` or ``--relay ADDRESS CODE``: join the host's battle."""
+    from game.net import transport
+    from game.net.session import NetSession
+
+    if bool(args.address) == bool(args.relay):
+        print("hulldown join: give HOST[:PORT], or --relay ADDRESS CODE", file=sys.stderr)
+        return 2
+    try:
+        battle = secrets = None
+        if args.resume:
+            battle, secrets = _resumed(args.resume)
+        if args.relay:
+            address, code = args.relay
+            link = transport.join(f"ws://{address}/join/{code.upper()}", first_word=True)
+        else:
+            host, port = _address(args.address)
+            link = transport.join(f"ws://{host}:{port}")
+        log = Path(args.resume) if args.resume else _log_path(args, "join")
+        side = secrets.side if secrets else "?"
+        session = NetSession(link, "join", side, log_path=log, battle=battle, secrets=secrets)
+    except (ValueError, OSError, argparse.ArgumentTypeError) as err:
+        print(f"hulldown join: {err}", file=sys.stderr)
+        return 1
+    return _play(args, session, log)
+
+
+def _play(args, session, log: Path) -> int:
+    """Play the session headless with the AI (``--ai``) or in the window."""
+    if args.ai:
+        from game.ai.scripted import ScriptedAI
+        from game.net import headless
+
+        player = ScriptedAI(seed=args.seed, level=args.level)
+        try:
+            code = headless.play(session, player, args.timeout, say=lambda t: print(t, flush=True))
+        finally:
+            session.link.close()
+        print(f"the battle log: {log}", flush=True)
+        return code
+    from game.ui.app import start
+    from game.ui.network import NetworkWaitScreen
+
+    return start(lambda app: NetworkWaitScreen(app, session, log), frames=args.frames)
+
+
+def cmd_relay(args: argparse.Namespace) -> int:
+    """``hulldown relay``: pair hosts and joiners by battle code until stopped (Ctrl+C)."""
+    from game.net.relay import run_relay
+
+    def ready(port: int) -> None:
+        print(f"relay listening on port {port}", flush=True)
+
+    try:
+        asyncio.run(run_relay(args.port, ready=ready))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as err:
+        print(f"hulldown relay: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``hulldown verify LOG``: exit 0 when every die, chain element and revealed plot of a
+    network battle's log checks out; 1 with the first line that does not."""
+    from game.net.verify import verify_log
+
+    problem = verify_log(args.log)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    print(f"{args.log}: every roll, chain element and revealed plot checks out")
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Add ``host``, ``join``, ``relay`` and ``verify`` to the ``hulldown`` command line."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--ai", action="store_true", help="the AI plays this side, no window")
+    common.add_argument("--level", default="veteran", choices=["veteran", "recruit"])
+    common.add_argument("--log", help="the battle log (default: a new file in the saves folder)")
+    common.add_argument("--resume", metavar="LOG", help="resume the network battle of this log")
+    common.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="seconds without a word from the other side before it is taken to have left",
+    )
+    common.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
+    h = sub.add_parser("host", parents=[common], help="host a network battle")
+    h.add_argument("scenario", nargs="?", help="scenario file (not with --resume)")
+    h.add_argument("--port", type=_port, default=PORT, help=f"port to listen on (default {PORT})")
+    h.add_argument("--side", help="the side this machine plays (default: the first)")
+    h.add_argument("--seed", type=int, default=1, help="the battle's seed (its start line)")
+    h.add_argument("--relay", metavar="ADDRESS", help="meet through this relay (HOST:PORT)")
+    h.add_argument("--code", help="with --relay: come back to this battle code")
+    h.set_defaults(func=cmd_host)
+    j = sub.add_parser("join", parents=[common], help="join a network battle")
+    j.add_argument("address", nargs="?", help="the host, HOST[:PORT]")
+    j.add_argument("--relay", nargs=2, metavar=("ADDRESS", "CODE"), help="join through a relay")
+    j.add_argument("--seed", type=int, default=1, help="the AI's seed with --ai")
+    j.set_defaults(func=cmd_join)
+    r = sub.add_parser("relay", help="pair network players behind routers by a battle code")
+    r.add_argument("--port", type=_port, default=PORT, help=f"port to listen on (default {PORT})")
+    r.set_defaults(func=cmd_relay)
+    v = sub.add_parser("verify", help="check every roll of a network battle's log")
+    v.add_argument("log")
+    v.set_defaults(func=cmd_verify)

@@ -1,0 +1,348 @@
+"""The network protocol of one machine's side of a battle, with no socket in it (#45).
+
+Messages are JSON objects with a ``type``; every one a peer sends is checked like a file's
+field before anything is done with it, and what does not fit closes the connection with a
+one-line reason (:class:`ProtocolError`). The protocol, ``hulldown-net/1``:
+
+- ``hello`` (each side once, the host first): the protocol, each side's hash-chain end; the
+  host's also names the scenario (the whole file), the seed, the sides and the chains'
+  length. Resuming, each also says how many actions it has and the chains it plays with.
+- ``act``: the side to act sends action ``index`` (a hidden plot as its commitment) and its
+  chain element for it.
+- ``answer``: the other side applied it (both elements seed its dice) and sends its own
+  element and its state hash; the actor applies it in turn and compares the hashes: a
+  difference stops the battle (``fault``). ``refuse``: the rules refuse the action (the
+  reason), nothing is applied, and the actor may act again.
+- ``catchup``: after a reconnection, the actions the other side missed, with their elements.
+- ``bye``: leaving (the battle saved) or a fault, with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from game import (
+    Battle,
+    HashChain,
+    IllegalAction,
+    PlotAirStrike,
+    PlotMission,
+    action_from_dict,
+    fair,
+    hidden_due,
+    parse_scenario,
+    reveal_of,
+    write_atomic,
+)
+
+PROTOCOL = "hulldown-net/1"
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+"""The largest message taken (a hello holds the whole scenario; an action is a few hundred
+bytes): more closes the connection. A house value."""
+PORT = 8765
+"""The port a host listens on unless told otherwise."""
+TYPES = ("hello", "act", "answer", "refuse", "catchup", "bye")
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol (malformed, out of turn, a duplicate, a state that
+    differs): the connection is closed with this one-line reason."""
+
+
+class PeerLeft(Exception):
+    """The other side said ``bye``: the reason it gave."""
+
+
+def decode(raw: str | bytes) -> dict:
+    """One message as received: a JSON object with a known ``type``. Raises ProtocolError,
+    one line, for anything else (over :data:`MAX_MESSAGE_BYTES`, not UTF-8 JSON, not an
+    object, an unknown type)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"a message of {len(raw):,} bytes, over {MAX_MESSAGE_BYTES:,}")
+    try:
+        msg = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ProtocolError(f"a message that is not JSON ({err})") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("a message that is not a JSON object")
+    if msg.get("type") not in TYPES:
+        raise ProtocolError(f"a message of unknown type {str(msg.get('type'))[:40]!r}")
+    return msg
+
+
+def encode(msg: dict) -> str:
+    """A message as sent: compact JSON."""
+    return json.dumps(msg, separators=(",", ":"))
+
+
+def _field(msg: dict, name: str, kind, what: str):
+    value = msg.get(name)
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ProtocolError(f"{msg.get('type')} message: {name} must be {what}")
+    if kind is not int and not isinstance(value, kind):
+        raise ProtocolError(f"{msg.get('type')} message: {name} must be {what}")
+    if kind is str and name in ("element", "chain_end") and not fair.is_hex_digest(value):
+        raise ProtocolError(f"{msg.get('type')} message: {name} must be 64 hex digits")
+    return value
+
+
+@dataclass
+class Secrets:
+    """What only this machine knows of a network battle, kept beside its log (``LOG.secret``,
+    written atomically at each change) so a side killed mid-battle can resume: its ``side``,
+    its chain's ``secret`` and ``length``, and each hidden plot it sent, by commitment
+    (the plot's action as a dict and its salt)."""
+
+    side: str
+    secret: str
+    length: int
+    plots: dict[str, dict] = field(default_factory=dict)
+    path: Path | None = None
+
+    def save(self) -> None:
+        """Write the file, if there is one (atomically). Raises OSError."""
+        if self.path is not None:
+            doc = {"side": self.side, "secret": self.secret, "length": self.length}
+            write_atomic(self.path, json.dumps({**doc, "plots": self.plots}, indent=1))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Secrets:
+        """Read a ``.secret`` file. Raises ValueError naming the file and the problem."""
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+            sec = cls(doc["side"], doc["secret"], int(doc["length"]), dict(doc["plots"]))
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"{path}: not this battle's secret file ({err})") from None
+        if not fair.is_hex_digest(sec.secret):
+            raise ValueError(f"{path}: secret: must be 64 hex digits")
+        sec.path = Path(path)
+        return sec
+
+
+class FairPlay:
+    """One machine's side of a network battle: ``battle`` (a network battle, or None until
+    the hellos are exchanged), this machine's ``side`` and its ``secrets``. :meth:`propose`
+    makes the message for a local action; :meth:`receive` takes a peer's message and returns
+    the messages to send back. Never blocks; the transport carries the messages."""
+
+    def __init__(self, secrets: Secrets, battle: Battle | None = None):
+        self.secrets = secrets
+        self.me = secrets.side
+        self.chain = HashChain(secrets.secret, secrets.length)
+        self.battle = battle
+        self.sent: dict | None = None  # our act waiting for its answer
+        self.refused: str | None = None  # why the rules refused our last act
+        self.turn_began = time.monotonic()  # when the side to act began thinking
+        self.applied: list[tuple] = []  # (action, its events) applied, for the screen to take
+
+    # ------------------------------------------------------------ hellos
+
+    def hello(self, scenario=None, seed: int = 0, sides: dict | None = None) -> dict:
+        """This side's hello: the host's names the ``scenario`` (a Scenario), ``seed`` and
+        ``sides`` (``{"host": side, "join": side}``); a resumed battle's says how far it is."""
+        msg = {"type": "hello", "protocol": PROTOCOL, "chain_end": self.chain.end}
+        if self.battle is not None:
+            msg["resume"] = {"actions": len(self.battle.actions), "chains": self._ends()}
+        elif scenario is not None:
+            msg.update(
+                role="host",
+                scenario_file=scenario.raw,
+                scenario_path=Path(scenario.path).name,
+                seed=int(seed),
+                sides=dict(sides or {}),
+                length=self.chain.length,
+            )
+        return msg
+
+    def _ends(self) -> dict:
+        net = next(e for e in self.battle.log.events if e["event"] == "network")
+        return net["chains"]
+
+    def start(self, host_hello: dict, join_hello: dict, role: str, log_path=None) -> Battle:
+        """Build the network battle from both hellos (a new battle): the host's scenario,
+        seed and sides, both chain ends; this machine (``role`` "host" or "join") plays the
+        side the host's hello gives it. Raises ProtocolError for a hello that does not fit."""
+        for h in (host_hello, join_hello):
+            if h.get("protocol") != PROTOCOL:
+                raise ProtocolError(f"the other side speaks {h.get('protocol')!r}, not {PROTOCOL}")
+            _field(h, "chain_end", str, "64 hex digits")
+        sides = _field(host_hello, "sides", dict, "an object")
+        seed = _field(host_hello, "seed", int, "a whole number")
+        length = _field(host_hello, "length", int, "a whole number")
+        if length != self.chain.length:
+            raise ProtocolError(f"hello: chains of {length} elements, not {self.chain.length}")
+        try:
+            scenario = parse_scenario(
+                _field(host_hello, "scenario_file", dict, "a scenario"),
+                str(host_hello.get("scenario_path", "network"))[:200],
+            )
+            battle = Battle(scenario, seed, log_path=log_path)
+            ends = {sides["host"]: host_hello["chain_end"], sides["join"]: join_hello["chain_end"]}
+            battle.start_network(ends, length)
+        except (ValueError, KeyError, TypeError) as err:  # ScenarioError, IllegalAction
+            raise ProtocolError(f"hello: the battle cannot start ({str(err)[:200]})") from None
+        me = sides.get(role)
+        if me not in ends or self.chain.end != ends[me] or len(ends) != 2:
+            raise ProtocolError("hello: the sides do not match this machine's")
+        self.me = self.secrets.side = me
+        self.secrets.save()
+        self.battle = battle
+        self.turn_began = time.monotonic()
+        return battle
+
+    def resume_check(self, hello: dict) -> list[dict]:
+        """A resumed battle's peer hello: the same chains, and the actions it missed sent to
+        it (``catchup``), or none. Raises ProtocolError when it is another battle."""
+        res = hello.get("resume")
+        if not isinstance(res, dict) or res.get("chains") != self._ends():
+            raise ProtocolError("the other side is not resuming this battle")
+        theirs = _field(res, "actions", int, "a whole number")
+        mine = len(self.battle.actions)
+        if theirs < mine:
+            lines = [e for e in self.battle.log.events if e["event"] == "action"][theirs:]
+            return [{"type": "catchup", "actions": lines}]
+        return []
+
+    # ------------------------------------------------------------ play
+
+    @property
+    def index(self) -> int:
+        """The index of the next action (from 0)."""
+        return len(self.battle.actions)
+
+    def my_turn(self) -> bool:
+        """Whether this side may act now (its decision, and no act of ours unanswered)."""
+        b = self.battle
+        return b is not None and not b.finished and b.to_act == self.me and self.sent is None
+
+    def thinking_s(self) -> float:
+        """Seconds the side to act has been thinking."""
+        return time.monotonic() - self.turn_began
+
+    def auto_action(self):
+        """The action this machine takes with no player: the reveal of our hidden plot landing
+        now (decision ``reveal``), or None."""
+        b = self.battle
+        if not self.my_turn() or b.decision().kind != "reveal":
+            return None
+        m = hidden_due(b.ctx)[0]
+        kept = self.secrets.plots.get(b.state.hidden[m.id])
+        if kept is None:
+            raise ProtocolError(f"mission {m.id}'s plot is not in this machine's secret file")
+        return reveal_of(action_from_dict(kept["plot"]), m.id, kept["salt"])
+
+    def propose(self, action) -> dict:
+        """The ``act`` message of a local action, sent but not applied until answered. A plot
+        goes as its commitment (kept in the secrets first). Raises IllegalAction when it is
+        not ours to act or the plot would be refused."""
+        if not self.my_turn():
+            raise IllegalAction("it is not this side's turn to act")
+        if isinstance(action, PlotMission | PlotAirStrike):
+            salt = fair.new_salt()
+            hidden = self.battle.hide_plot(action, salt)
+            self.secrets.plots[hidden.commitment] = {"plot": action.to_dict(), "salt": salt}
+            self.secrets.save()
+            action = hidden
+        i = self.index
+        self.sent = {"index": i, "action": action, "element": self.chain.element(i)}
+        self.refused = None
+        return {
+            "type": "act",
+            "index": i,
+            "action": action.to_dict(),
+            "element": self.chain.element(i),
+        }
+
+    def receive(self, msg: dict) -> list[dict]:
+        """Take one of the peer's messages (decoded); returns the messages to send back.
+        Raises ProtocolError (close the connection with its reason) or PeerLeft."""
+        if self.battle is None:
+            raise ProtocolError(f"a {msg['type']} message before the hellos")
+        kind = msg["type"]
+        if kind == "act":
+            return self._their_act(msg)
+        if kind == "answer":
+            self._answer(msg)
+        elif kind == "refuse":
+            self._check_sent(msg)
+            self.refused = str(msg.get("reason", ""))[:300] or "refused"
+            self.sent = None
+        elif kind == "catchup":
+            self._catchup(msg)
+        elif kind == "bye":
+            raise PeerLeft(str(msg.get("reason", ""))[:300] or "the other side left")
+        else:
+            raise ProtocolError(f"a {kind} message in the middle of the battle")
+        return []
+
+    def _their_act(self, msg: dict) -> list[dict]:
+        b, i = self.battle, _field(msg, "index", int, "a whole number")
+        if i < self.index:
+            raise ProtocolError(f"action {i} again: it was applied already")
+        if i > self.index:
+            raise ProtocolError(f"action {i} before action {self.index}")
+        if b.finished or b.to_act != b.other(self.me) or self.sent is not None:
+            raise ProtocolError(f"action {i} out of turn: it is not the other side's to take")
+        element = _field(msg, "element", str, "64 hex digits")
+        try:
+            action = action_from_dict(msg.get("action"))
+        except ValueError as err:
+            raise ProtocolError(f"action {i}: {str(err)[:200]}") from None
+        if action.side != b.other(self.me):
+            raise ProtocolError(f"action {i} is taken for {action.side!r}, not the other side")
+        mine = self.chain.element(i)
+        try:
+            events = b.apply(action, {action.side: element, self.me: mine})
+        except IllegalAction as err:
+            return [{"type": "refuse", "index": i, "reason": str(err)}]
+        self._applied(action, events)
+        return [{"type": "answer", "index": i, "element": mine, "state_hash": b.state_hash()}]
+
+    def _check_sent(self, msg: dict) -> None:
+        i = _field(msg, "index", int, "a whole number")
+        if self.sent is None or i != self.sent["index"]:
+            raise ProtocolError(f"an answer to action {i}, which this side did not send")
+
+    def _answer(self, msg: dict) -> None:
+        self._check_sent(msg)
+        b, sent = self.battle, self.sent
+        element = _field(msg, "element", str, "64 hex digits")
+        theirs = _field(msg, "state_hash", str, "text")
+        try:
+            events = b.apply(sent["action"], {self.me: sent["element"], b.other(self.me): element})
+        except IllegalAction as err:
+            raise ProtocolError(
+                f"fault: action {sent['index']} does not apply here ({err})"
+            ) from None
+        self.sent = None
+        self._applied(sent["action"], events)
+        if b.state_hash() != theirs:
+            raise ProtocolError(
+                f"fault: the two machines' battles differ after action {sent['index']} "
+                f"(state {b.state_hash()} here, {theirs[:16]} there); both logs are kept"
+            )
+
+    def _catchup(self, msg: dict) -> None:
+        lines = msg.get("actions")
+        if not isinstance(lines, list) or len(lines) > 1000:
+            raise ProtocolError("catchup message: actions must be a list of at most 1000")
+        for ln in lines:
+            if not isinstance(ln, dict) or ln.get("index") != self.index:
+                raise ProtocolError(f"catchup message: action {self.index} expected")
+            try:
+                action = action_from_dict(ln.get("action"))
+                events = self.battle.apply(action, ln.get("elements"))
+            except ValueError as err:  # IllegalAction too
+                raise ProtocolError(
+                    f"catchup of action {ln.get('index')}: {str(err)[:200]}"
+                ) from None
+            self.sent = None
+            self._applied(action, events)
+
+    def _applied(self, action, events: list[dict]) -> None:
+        self.applied.append((action, events))
+        self.turn_began = time.monotonic()

@@ -1,0 +1,180 @@
+"""A network battle as one machine plays it: the protocol (:mod:`game.net.fairplay`) over a
+connection (:mod:`game.net.transport`), polled by the frame loop or the headless driver and
+never waiting on the network itself (#45)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from game import Battle, IllegalAction
+from game.net import transport
+from game.net.fairplay import FairPlay, PeerLeft, ProtocolError, Secrets, fair
+
+
+def secret_path(log_path: str | os.PathLike) -> Path:
+    """Where a network battle's secrets are kept: beside its log, ``LOG.secret``."""
+    return Path(f"{log_path}.secret")
+
+
+class NetSession:
+    """One side of a network battle over a :class:`~game.net.transport.Link`.
+
+    ``role`` "host" or "join"; a host names the ``scenario``, ``seed`` and ``sides``
+    (``{"host": side, "join": side}``). ``log_path``: the battle log, which is also what a
+    resumed battle is rebuilt from; its secrets go to ``LOG.secret``. ``battle``: a battle
+    rebuilt from its log to resume (with ``secrets`` read from its file).
+
+    :attr:`status` says in words what the connection is doing; :attr:`fault` is set when the
+    battle had to stop (the two machines' battles differ, or the other side broke the
+    protocol); :attr:`left` when the other side left.
+    """
+
+    def __init__(
+        self,
+        link: transport.Link,
+        role: str,
+        side: str,
+        *,
+        scenario=None,
+        seed: int = 0,
+        sides: dict | None = None,
+        log_path: str | os.PathLike | None = None,
+        battle: Battle | None = None,
+        secrets: Secrets | None = None,
+    ):
+        self.link = link
+        self.role = role
+        self.scenario, self.seed, self.sides = scenario, seed, sides
+        self.log_path = log_path
+        if secrets is None:
+            chain = fair.HashChain()
+            secrets = Secrets(side, chain.secret, chain.length)
+            secrets.path = secret_path(log_path) if log_path is not None else None
+            secrets.save()
+        self.fair = FairPlay(secrets, battle)
+        self.code: str | None = None
+        self.connected = False
+        self.status = "waiting for the other player"
+        self.fault: str | None = None
+        self.left: str | None = None
+        self._their_hello: dict | None = None
+        self._hello_sent = False
+
+    @property
+    def battle(self) -> Battle | None:
+        """The battle (None until both hellos are in, for a new one)."""
+        return self.fair.battle
+
+    @property
+    def side(self) -> str:
+        """This machine's side."""
+        return self.fair.me
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the battle can go no further here: a fault, the other side left, or it
+        ended."""
+        return bool(self.fault or self.left or (self.battle is not None and self.battle.finished))
+
+    def poll(self, wait_s: float = 0.0) -> bool:
+        """Take in what the connection brought (waiting up to ``wait_s`` for the first), apply
+        what it says and answer; then, on our turn, take the action no player chooses (a
+        hidden plot's reveal). True when anything happened."""
+        happened = False
+        item = self.link.get(wait_s)
+        while item is not None:
+            happened = True
+            self._take(*item)
+            item = self.link.get(0)
+        if self.connected and not self.stopped:
+            try:
+                auto = self.fair.auto_action()
+                if auto is not None:
+                    self.act(auto)
+                    happened = True
+            except ProtocolError as err:
+                self._stop(str(err))
+        return happened
+
+    def take_applied(self) -> list[tuple]:
+        """The actions applied to the battle since last asked, each with its log events
+        (``(action, events)``, oldest first): the screen shows them as it shows its own."""
+        out, self.fair.applied = self.fair.applied, []
+        return out
+
+    def act(self, action) -> None:
+        """Send a local action (applied when the other side answers). Raises IllegalAction
+        when it is not ours to act now, the line is down, or the plot would be refused."""
+        if not self.connected:
+            raise IllegalAction("the connection is down: wait for the other side to return")
+        self.link.send(self.fair.propose(action))
+
+    def leave(self, reason: str = "the other player left the battle") -> None:
+        """Tell the other side we leave (the battle is kept in its log) and close."""
+        if self.connected:
+            self.link.send({"type": "bye", "reason": reason})
+        self.link.close(reason)
+
+    # ------------------------------------------------------------ what comes in
+
+    def _take(self, what: str, value) -> None:
+        if what == "code":
+            self.code = value
+            self.status = f"waiting for the other player: give them the battle code {value}"
+        elif what == "connected":
+            self.connected = True
+            self.status = "connected: exchanging hellos"
+            self._their_hello = None
+            self._hello_sent = False
+            self.fair.sent = None  # an act not answered before the drop is made again
+            if self.role == "host":
+                self._send_hello()
+        elif what in ("dropped", "refused"):
+            self.connected = False
+            if not self.stopped:
+                self.status = f"connection lost ({value}): waiting for the other side to return"
+        elif what == "message" and not self.stopped:
+            try:
+                self._message(value)
+            except ProtocolError as err:
+                self._stop(str(err))
+            except PeerLeft as err:
+                self.left = str(err)
+                self.status = f"the other side left: {err}"
+
+    def _send_hello(self) -> None:
+        hello = self.fair.hello(self.scenario, self.seed, self.sides)
+        self._my_hello = hello
+        self.link.send(hello)
+        self._hello_sent = True
+
+    def _message(self, msg: dict) -> None:
+        if msg["type"] == "hello":
+            if self._their_hello is not None:
+                raise ProtocolError("a second hello on one connection")
+            self._their_hello = msg
+            if self.role == "join":
+                self._send_hello()
+            if self.battle is None:
+                if "resume" in msg:
+                    raise ProtocolError("the other side resumes a battle this side does not have")
+                host, join = (self._my_hello, msg) if self.role == "host" else (msg, self._my_hello)
+                self.fair.start(host, join, self.role, self.log_path)
+            else:
+                for reply in self.fair.resume_check(msg):
+                    self.link.send(reply)
+            self.status = "connected"
+            return
+        if self._their_hello is None:
+            raise ProtocolError(f"a {msg['type']} message before the hello")
+        for reply in self.fair.receive(msg):
+            self.link.send(reply)
+
+    def _stop(self, reason: str) -> None:
+        """A fault: say it, tell the other side and close the connection."""
+        self.fault = reason
+        self.status = f"stopped: {reason}"
+        if self.connected:
+            self.link.send({"type": "bye", "reason": reason})
+        self.link.hang_up(reason)

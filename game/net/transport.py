@@ -1,0 +1,241 @@
+"""Carrying the protocol's messages over websockets, beside the frame loop (#45).
+
+A :class:`Link` runs its own asyncio loop in a daemon thread: the window's frame loop (or the
+headless driver) calls :meth:`Link.send` and polls :meth:`Link.get`, and never waits on the
+network. What happens arrives in the inbox as ``(what, value)``:
+
+- ``("code", CODE)``: through a relay, the battle code to give the other player;
+- ``("connected", who)``: a peer is on the line (each reconnection too);
+- ``("message", dict)``: a peer's message, decoded and checked (:func:`fairplay.decode`);
+- ``("dropped", reason)``: the connection is gone (the host listens on; the joiner and a
+  host behind a relay try again every few seconds until :meth:`Link.close`);
+- ``("refused", reason)``: nobody could be reached, or the relay has no such battle code.
+
+The `websockets` library does the framing, the keepalive pings (a silent peer is dropped
+after 20 s without a pong) and the size limit: a message over
+:data:`fairplay.MAX_MESSAGE_BYTES` closes the connection (1009) before it is read whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI
+
+from game.net.fairplay import MAX_MESSAGE_BYTES, ProtocolError, decode, encode
+
+RETRY_S = 2.0
+"""Seconds between a joiner's attempts to reconnect. A house value."""
+
+
+def close_reason(err: ConnectionClosed) -> str:
+    """A closed connection's reason in words: the peer's (or our) close frame's reason, a
+    message over the size limit, or a connection cut without a word."""
+    for frame in (err.rcvd, err.sent):
+        if frame is not None and frame.code == 1009:
+            return f"a message over {MAX_MESSAGE_BYTES:,} bytes: the connection was closed"
+        if frame is not None and frame.reason:
+            return frame.reason
+    return "the connection was cut"
+
+
+class Link:
+    """One end of a network battle's connection (see the module's docstring). Build it with
+    :func:`host` or :func:`join`."""
+
+    def __init__(self):
+        self.inbox: queue.Queue = queue.Queue()
+        self.port: int | None = None  # the port a host listens on (0 asked: the one given)
+        self._loop = asyncio.new_event_loop()
+        self._ws = None
+        self._closed = False
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="hulldown-net", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_forever()
+
+    def _start(self, coro) -> None:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    # ------------------------------------------------------------ the frame loop's side
+
+    def send(self, msg: dict) -> None:
+        """Send a message (never blocks; lost if the line is down: the protocol resends on
+        reconnection)."""
+        text = encode(msg)
+        if not self._closed:
+            asyncio.run_coroutine_threadsafe(self._send(text), self._loop)
+
+    def send_raw(self, data: str | bytes) -> None:
+        """Send bytes as they are (tests of a misbehaving peer)."""
+        asyncio.run_coroutine_threadsafe(self._send(data), self._loop)
+
+    def get(self, timeout: float | None = 0.0):
+        """The next ``(what, value)`` from the inbox, waiting up to ``timeout`` seconds (0:
+        not at all), or None."""
+        try:
+            return self.inbox.get(timeout=timeout) if timeout else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def hang_up(self, reason: str = "") -> None:
+        """Close the present connection with ``reason`` (a fault, a malformed message); a
+        host listens on and a joiner tries again."""
+        if not self._closed:
+            asyncio.run_coroutine_threadsafe(self._hang_up(reason), self._loop)
+
+    def close(self, reason: str = "") -> None:
+        """Close the connection (with ``reason``) and stop for good."""
+        if self._closed:
+            return
+        self._closed = True
+        fut = asyncio.run_coroutine_threadsafe(self._shutdown(reason), self._loop)
+        with contextlib.suppress(Exception):
+            fut.result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    # ------------------------------------------------------------ the loop's side
+
+    async def _send(self, text) -> None:
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(text)
+
+    async def _hang_up(self, reason: str) -> None:
+        ws = self._ws
+        if ws is not None:
+            await ws.close(1008, reason[:120])
+
+    async def _shutdown(self, reason: str) -> None:
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close(1000, reason[:120])
+        server = getattr(self, "_server", None)
+        if server is not None:
+            server.close()
+
+    async def _read(self, ws) -> None:
+        """Read a connection's messages into the inbox until it closes."""
+        try:
+            async for raw in ws:
+                try:
+                    msg = decode(raw)
+                except ProtocolError as err:
+                    self.inbox.put(("dropped", f"the other side sent {err}"))
+                    await ws.close(1008, str(err)[:120])
+                    return
+                if msg["type"] == "relay":
+                    continue  # the relay's own word, past the pairing
+                self.inbox.put(("message", msg))
+            self.inbox.put(("dropped", close_reason_of(ws)))
+        except ConnectionClosed as err:
+            self.inbox.put(("dropped", close_reason(err)))
+
+
+def close_reason_of(ws) -> str:
+    """The reason a connection closed normally (its close code and reason), in words."""
+    if ws.close_code == 1009:
+        return f"a message over {MAX_MESSAGE_BYTES:,} bytes: the connection was closed"
+    return ws.close_reason or "the other side closed the connection"
+
+
+def host(port: int, bind: str = "0.0.0.0") -> Link:
+    """Listen on ``port`` (0: any free port, then :attr:`Link.port`) for the other player;
+    one connection at a time (a second is refused while one is up), and again after a drop
+    (the other side resumes). Raises OSError when the port cannot be opened."""
+    link = Link()
+
+    async def handler(ws) -> None:
+        if link._ws is not None:
+            await ws.close(1013, "a battle is already under way here")
+            return
+        link._ws = ws
+        link.inbox.put(("connected", f"{ws.remote_address[0]}"))
+        try:
+            await link._read(ws)
+        finally:
+            link._ws = None
+
+    async def start() -> None:
+        try:
+            link._server = await serve(handler, bind, port, max_size=MAX_MESSAGE_BYTES)
+            link.port = link._server.sockets[0].getsockname()[1]
+        except OSError as err:
+            link._error = err
+        link._ready.set()
+
+    link._error = None
+    link._start(start())
+    link._ready.wait(10)
+    if link._error is not None:
+        link.close()
+        raise link._error
+    return link
+
+
+def join(uri: str, first_word: bool = False) -> Link:
+    """Connect to ``uri`` (``ws://host:port`` or a relay's ``ws://relay/join/CODE`` or
+    ``/host``) and keep trying after a drop until closed. ``first_word``: the relay's pairing
+    messages come first (a host behind a relay: its code, then the pairing)."""
+    link = Link()
+
+    async def run() -> None:
+        delay = 0.2
+        while not link._closed:
+            try:
+                async with connect(uri, max_size=MAX_MESSAGE_BYTES, open_timeout=10) as ws:
+                    delay = 0.2
+                    if first_word and not await _paired(link, ws):
+                        return
+                    link._ws = ws
+                    link.inbox.put(("connected", uri))
+                    await link._read(ws)
+                    link._ws = None
+            except (OSError, TimeoutError, InvalidStatus, InvalidURI) as err:
+                link.inbox.put(("refused", f"{uri}: {err}"))
+                if isinstance(err, InvalidURI):
+                    return
+            except ConnectionClosed as err:
+                link._ws = None
+                reason = close_reason(err)
+                link.inbox.put(("refused" if "no battle" in reason else "dropped", reason))
+                if "no battle" in reason:
+                    return
+            if link._closed:
+                return
+            await asyncio.sleep(min(RETRY_S, delay))
+            delay *= 2
+
+    link._start(run())
+    return link
+
+
+async def _paired(link: Link, ws) -> bool:
+    """Read the relay's words until it pairs us: its code (to the inbox) and the pairing.
+    False when it refuses (the inbox says why)."""
+    import json
+
+    async for raw in ws:
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            msg = {}
+        if not isinstance(msg, dict) or msg.get("type") != "relay":
+            link.inbox.put(("refused", "the relay answered in a way it should not"))
+            return False
+        if "code" in msg:
+            link.code = str(msg["code"])[:40]
+            link.inbox.put(("code", link.code))
+        if msg.get("paired"):
+            return True
+    return False
