@@ -43,8 +43,10 @@ def _resumed(path: str):
     from game.net.fairplay import Secrets
     from game.net.session import secret_path
 
-    battle, _ = Battle.from_network_log(path, log_path=path)
-    return battle, Secrets.load(secret_path(path))
+    secrets = Secrets.load(secret_path(path))
+    battle, _ = Battle.from_network_log(path)  # in memory, then the log rewritten whole
+    battle.write_log_to(path)
+    return battle, secrets
 
 
 def cmd_host(args: argparse.Namespace) -> int:

@@ -53,6 +53,11 @@ class ProtocolError(Exception):
     differs): the connection is closed with this one-line reason."""
 
 
+class Fault(ProtocolError):
+    """The two machines' battles differ (a state hash, an action that applies on one and
+    not the other): the battle stops here, both logs kept."""
+
+
 class PeerLeft(Exception):
     """The other side said ``bye``: the reason it gave."""
 
@@ -321,8 +326,8 @@ class FairPlay:
         self.sent = None
         self._applied(sent["action"], events)
         if b.state_hash() != theirs:
-            raise ProtocolError(
-                f"fault: the two machines' battles differ after action {sent['index']} "
+            raise Fault(
+                f"the two machines' battles differ after action {sent['index']} "
                 f"(state {b.state_hash()} here, {theirs[:16]} there); both logs are kept"
             )
 

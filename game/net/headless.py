@@ -12,54 +12,81 @@ from game.net.session import NetSession
 EXIT_ENDED, EXIT_FAULT, EXIT_LEFT = 0, 1, 3
 
 
-def play(
-    session: NetSession,
-    player,
-    timeout_s: float = 600.0,
-    say: Callable[[str], None] = print,
-) -> int:
-    """Play ``session``'s side with ``player`` (an AI: ``choose(battle) -> action``) until the
-    battle ends. Returns :data:`EXIT_ENDED` (0) when it ends, :data:`EXIT_FAULT` (1) when it
-    had to stop (the machines' battles differ, or the other side broke the protocol), and
-    :data:`EXIT_LEFT` (3) when the other side left or did not answer for ``timeout_s``
-    seconds (the battle is kept in its log either way)."""
-    last = time.monotonic()
-    said = ""
-    refused_at = None
-    while True:
-        if session.poll(0.05):
-            last = time.monotonic()
-        if session.status != said:
-            said = session.status
-            say(said)
+class Driver:
+    """Plays ``session``'s side with ``player`` (an AI: ``choose(battle) -> action``), one
+    :meth:`step` at a time, so two drivers can share a thread (tests) or one can loop
+    (:func:`play`). ``say`` is told each change of the session's status, and why a battle
+    ended, stopped or was left."""
+
+    def __init__(
+        self,
+        session: NetSession,
+        player,
+        timeout_s: float = 600.0,
+        say: Callable[[str], None] = print,
+    ):
+        self.session, self.player, self.timeout_s, self.say = session, player, timeout_s, say
+        self.last = time.monotonic()
+        self._said = ""
+        self._refused_at: int | None = None
+
+    def step(self, wait_s: float = 0.0) -> int | None:
+        """Take in what came and, on our turn, act. Returns None while the battle goes on,
+        else the exit code: :data:`EXIT_ENDED` (0) when it ended, :data:`EXIT_FAULT` (1)
+        when it had to stop (the machines' battles differ, or the other side broke the
+        protocol), :data:`EXIT_LEFT` (3) when the other side left or did not answer for
+        ``timeout_s`` seconds (the battle is kept in its log either way)."""
+        session = self.session
+        if session.poll(wait_s):
+            self.last = time.monotonic()
+        if session.status != self._said:
+            self._said = session.status
+            self.say(self._said)
         if session.fault:
             return EXIT_FAULT
         if session.left:
             return EXIT_LEFT
         b = session.battle
         if b is not None and b.finished:
-            time.sleep(0.3)  # our last answer on its way before the line closes
-            say(f"the battle is over: {b.state.reason}")
+            self.say(f"the battle is over: {b.state.reason}")
             return EXIT_ENDED
         fair = session.fair
-        if fair.refused and refused_at != len(b.actions):
-            refused_at = len(b.actions)
-            say(f"the other side refused action {len(b.actions)}: {fair.refused}")
+        if b is not None and fair.refused and self._refused_at != len(b.actions):
+            self._refused_at = len(b.actions)
+            self.say(f"the other side refused action {len(b.actions)}: {fair.refused}")
         if b is not None and session.connected and fair.my_turn():
             try:
-                if refused_at == len(b.actions):  # the AI's choice was refused: a safe one
+                if self._refused_at == len(b.actions):  # refused: a listed action instead
                     action = b.legal_actions()[0]
                 else:
-                    action = fair.auto_action() or player.choose(b)
+                    action = fair.auto_action() or self.player.choose(b)
                 session.act(action)
-                last = time.monotonic()
+                self.last = time.monotonic()
             except IllegalAction as err:
-                say(f"this side's action was refused here: {err}")
-                refused_at = len(b.actions)
-        if time.monotonic() - last > timeout_s:
-            say(
-                f"the other side has not answered for {timeout_s:.0f} s: it is taken to have "
-                "left; the battle is kept in its log"
+                self.say(f"this side's action was refused here: {err}")
+                self._refused_at = len(b.actions)
+        if time.monotonic() - self.last > self.timeout_s:
+            self.say(
+                f"the other side has not answered for {self.timeout_s:.0f} s: it is taken to "
+                "have left; the battle is kept in its log"
             )
             session.leave("not answered in time")
             return EXIT_LEFT
+        return None
+
+
+def play(
+    session: NetSession,
+    player,
+    timeout_s: float = 600.0,
+    say: Callable[[str], None] = print,
+) -> int:
+    """Play ``session``'s side with ``player`` until the battle ends, stops or is left; the
+    exit code of :meth:`Driver.step`. Waits on the connection, never spins."""
+    driver = Driver(session, player, timeout_s, say)
+    while True:
+        code = driver.step(0.05)
+        if code is not None:
+            if code == EXIT_ENDED:
+                time.sleep(0.3)  # our last answer on its way before the line closes
+            return code

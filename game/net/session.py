@@ -9,7 +9,7 @@ from pathlib import Path
 
 from game import Battle, IllegalAction
 from game.net import transport
-from game.net.fairplay import FairPlay, PeerLeft, ProtocolError, Secrets, fair
+from game.net.fairplay import FairPlay, Fault, PeerLeft, ProtocolError, Secrets, fair
 
 
 def secret_path(log_path: str | os.PathLike) -> Path:
@@ -26,8 +26,9 @@ class NetSession:
     rebuilt from its log to resume (with ``secrets`` read from its file).
 
     :attr:`status` says in words what the connection is doing; :attr:`fault` is set when the
-    battle had to stop (the two machines' battles differ, or the other side broke the
-    protocol); :attr:`left` when the other side left.
+    battle had to stop (the two machines' battles differ); :attr:`left` when the other side
+    left. A message that breaks the protocol (malformed, out of turn, a duplicate) closes the
+    connection with its reason and keeps the battle, which the other side may resume.
     """
 
     def __init__(
@@ -93,7 +94,7 @@ class NetSession:
                 if auto is not None:
                     self.act(auto)
                     happened = True
-            except ProtocolError as err:
+            except ProtocolError as err:  # our own plot's secret is missing: nothing to do
                 self._stop(str(err))
         return happened
 
@@ -137,11 +138,17 @@ class NetSession:
         elif what == "message" and not self.stopped:
             try:
                 self._message(value)
-            except ProtocolError as err:
+            except Fault as err:
                 self._stop(str(err))
+            except ProtocolError as err:  # the line is closed; the battle is kept
+                self.connected = False
+                self.status = f"the connection was closed: the other side sent {err}"
+                self.link.hang_up(str(err))
             except PeerLeft as err:
                 self.left = str(err)
                 self.status = f"the other side left: {err}"
+            except Exception as err:  # noqa: BLE001 - never a crash from what a peer sends
+                self._stop(f"this side failed on the other side's message ({err!r:.200})")
 
     def _send_hello(self) -> None:
         hello = self.fair.hello(self.scenario, self.seed, self.sides)

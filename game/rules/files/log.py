@@ -114,6 +114,11 @@ REQUIRED = {
         "target",
         "aircraft_after",
     },
+    # network battles (#45; docs/formats.md): the chains' ends and the scenario, each
+    # action with both players' hash-chain elements, each hidden plot's reveal
+    "network": {"format", "chains", "length", "seed", "scenario_file"},
+    "action": {"index", "side", "action", "elements"},
+    "reveal": {"side", "mission", "kind", "commitment", "aim", "salt"},
 }
 FIRE_PASSED = {
     "firepower",
@@ -277,6 +282,8 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     if not _hashable_in(event.get("phase"), PHASES):
         problems.append(f"unknown phase {event.get('phase')!r}")
     missing = REQUIRED[name] - set(event)
+    if name == "plot" and "commitment" in event:  # a network battle's hidden plot (#45)
+        missing -= {"aim"}
     if missing:
         problems.append(f"{name}: missing {sorted(missing)}")
         return problems

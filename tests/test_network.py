@@ -1,0 +1,418 @@
+"""Network battles' engine and protocol without sockets (#45): hash-chain dice worked by hand
+from the issue's procedure, hidden plots, the log's replay by ``verify``, and the protocol's
+refusals. Over real sockets: tests/test_network_play.py."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import game
+from game import Battle, HashChain, IllegalAction, Pass, PlotMission, fair
+from game.net.fairplay import FairPlay, Fault, ProtocolError, Secrets, decode
+from game.net.verify import verify_log
+from game.rules.phases.hidden import hidden_due
+
+
+def chains(battle, length=50):
+    """Two fixed chains (secrets 1 and 2), one per side, started on ``battle``."""
+    ch = {s: HashChain(f"{i + 1:064x}", length) for i, s in enumerate(battle.sides)}
+    battle.start_network({s: c.end for s, c in ch.items()}, length)
+    return ch
+
+
+def elements(ch, i):
+    return {s: c.element(i) for s, c in ch.items()}
+
+
+# ------------------------------------------------------------------ the hash chains
+
+
+def test_a_chain_element_hashes_to_the_one_before_down_to_the_end():
+    c = HashChain(f"{7:064x}", 5)
+    assert fair.chain_step(c.element(0)) == c.end
+    for i in range(1, 5):
+        assert fair.follows(c.element(i), c.element(i - 1))
+    assert not fair.follows(c.element(2), c.element(0))
+    assert not fair.follows("zz" * 32, c.end)
+    with pytest.raises(ValueError):
+        c.element(5)
+
+
+def test_the_dice_of_an_action_are_the_stream_seeded_by_both_elements_and_its_index():
+    """Worked by hand from the issue: action 1 (B's Ready) starts turn 1, whose initiative
+    (2D6 + cohesion each, 000 05.00 step 1) and orders (2D6 each, 000 08.02.01) are the first
+    eight draws of a stream seeded by B's element, A's element and the index 1."""
+    b = Battle(game.load_scenario("maps/modern-skirmish.json"), 7)
+    ch = chains(b)
+    b.apply(Pass("A"), elements(ch, 0))
+    events = b.apply(Pass("B"), elements(ch, 1))
+    e = elements(ch, 1)
+    rng = random.Random(fair.action_seed(e["B"], e["A"], 1))
+    stream = [rng.randint(1, 6) for _ in range(8)]
+    ini = next(ev for ev in events if ev["event"] == "initiative")
+    orders = [ev for ev in events if ev["event"] == "orders"]
+    logged = ini["rolls"]["A"]["dice"] + ini["rolls"]["B"]["dice"]
+    logged += orders[0]["dice"] + orders[1]["dice"]
+    assert logged == stream
+    # the action line comes first, naming the action and both elements
+    line = events[0]
+    assert (line["event"], line["index"], line["side"]) == ("action", 1, "B")
+    assert line["elements"] == e and line["action"] == {"kind": "pass", "side": "B"}
+
+
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ({"A": "0" * 64}, "needs each side's chain element"),
+        ("swap", "does not hash to its element before"),
+        ("reuse", "does not hash to its element before"),
+        (None, "needs each side's chain element"),
+    ],
+)
+def test_an_action_whose_elements_do_not_follow_the_chains_is_refused_and_changes_nothing(bad, why):
+    b = Battle(game.load_scenario("maps/modern-skirmish.json"), 7)
+    ch = chains(b)
+    b.apply(Pass("A"), elements(ch, 0))
+    before = (b.state_hash(), len(b.log.events), b.dice.digest())
+    given = bad
+    if bad == "swap":
+        given = {"A": ch["B"].element(1), "B": ch["A"].element(1)}
+    elif bad == "reuse":
+        given = elements(ch, 0)
+    with pytest.raises(IllegalAction, match=why):
+        b.apply(Pass("B"), given)
+    assert (b.state_hash(), len(b.log.events), b.dice.digest()) == before
+    b.apply(Pass("B"), elements(ch, 1))  # the right ones go through
+    assert b.state.turn == 1
+
+
+def test_a_refused_network_action_leaves_no_action_line_and_no_die_rolled(tmp_path):
+    b = Battle(game.load_scenario("maps/modern-skirmish.json"), 7, log_path=tmp_path / "n.log")
+    ch = chains(b)
+    size = (tmp_path / "n.log").stat().st_size
+    with pytest.raises(IllegalAction):
+        b.apply(game.Regroup("A", "nope", "1"), elements(ch, 0))
+    assert (tmp_path / "n.log").stat().st_size == size
+    assert [e["event"] for e in b.log.events] == ["start", "network"]
+
+
+def test_hotseat_battles_refuse_elements_and_keep_their_seeded_dice():
+    b = Battle(game.load_scenario("maps/modern-skirmish.json"), 7)
+    with pytest.raises(IllegalAction, match="network battles only"):
+        b.apply(Pass("A"), {"A": "0" * 64, "B": "0" * 64})
+    assert not b.is_network and b.state.chains is None
+
+
+# ------------------------------------------------------------------ hidden plots
+
+
+def drive(b, ch, until, kept=None):
+    """Play ``b`` with two veterans until ``until()`` (or the end): their plots hidden (kept
+    in ``kept`` by commitment) and revealed by their owner as they land."""
+    from game.ai.scripted import ScriptedAI
+
+    kept = {} if kept is None else kept
+    ai = getattr(b, "_test_ai", None) or {s: ScriptedAI(seed=i) for i, s in enumerate(b.sides)}
+    b._test_ai = ai
+    while not b.finished and not until():
+        if b.decision().kind == "reveal":
+            m = hidden_due(b.ctx)[0]
+            plot, salt = kept[b.state.hidden[m.id]]
+            a = game.reveal_of(plot, m.id, salt)
+        else:
+            a = ai[b.to_act].choose(b)
+            if isinstance(a, PlotMission | game.PlotAirStrike):
+                salt = fair.new_salt()
+                plot, a = a, b.hide_plot(a, salt)
+                kept[a.commitment] = (plot, salt)
+        b.apply(a, elements(ch, len(b.actions)))
+    return kept
+
+
+def fire_support_to_plot(tmp_path=None, length=2000):
+    """modern-fire-support, played by two veterans with fixed chains until side A's first
+    plot phase decision; returns (battle, chains, the hidden plots kept so far)."""
+    b = Battle(
+        game.load_scenario("maps/modern-fire-support.json"),
+        3,
+        log_path=None if tmp_path is None else tmp_path / "fs.log",
+    )
+    ch = chains(b, length)
+    kept = drive(b, ch, until=lambda: b.decision().kind == "plot" and b.to_act == "A")
+    return b, ch, kept
+
+
+def a_plot(b):
+    return next(a for a in b.legal_actions() if isinstance(a, PlotMission))
+
+
+def test_a_hidden_plot_holds_only_its_firers_and_turn_until_its_owner_reveals_it(tmp_path):
+    """002 7.11 with #45's commitments: the mission's sheaf and ammunition are not in either
+    engine until the joint artillery phase of its turn waits for the owner's reveal, which
+    lands it as an open plot would."""
+    b, ch, kept = fire_support_to_plot(tmp_path)
+    plot = a_plot(b)
+    salt = "ab" * 16
+    hidden = b.hide_plot(plot, salt)
+    assert hidden.commitment == fair.plot_commitment(plot.to_dict(), salt)
+    events = b.apply(hidden, elements(ch, len(b.actions)))
+    line = next(e for e in events if e["event"] == "plot")
+    assert "sheaf" not in line and "aim" not in line and line["commitment"] == hidden.commitment
+    m = b.state.missions[-1]
+    assert (m.sheaf, m.ammo, m.firers) == ((), "", plot.firers)
+
+    def ours_first():
+        due = hidden_due(b.ctx)
+        return bool(due) and due[0].id == m.id
+
+    drive(b, ch, until=ours_first, kept=kept)  # on to the mission's turn, the others revealed
+    d = b.decision()
+    assert (d.kind, d.side, d.phase, d.options) == ("reveal", "A", "artillery", [])
+    with pytest.raises(IllegalAction, match="revealed first"):
+        b.apply(Pass("A"), elements(ch, len(b.actions)))
+    wrong = game.reveal_of(
+        PlotMission("A", plot.firers, ((1.0, 1.0),) * len(plot.firers), "he", plot.lands_turn),
+        m.id,
+        salt,
+    )
+    with pytest.raises(IllegalAction, match="does not match the commitment"):
+        b.apply(wrong, elements(ch, len(b.actions)))
+    events = b.apply(game.reveal_of(plot, m.id, salt), elements(ch, len(b.actions)))
+    assert [e["event"] for e in events[:2]] == ["action", "reveal"]
+    drive(b, ch, until=lambda: not hidden_due(b.ctx), kept=kept)  # the others revealed too
+    landed = [e for e in b.log.events if e["event"] == "artillery" and e["mission"] == m.id]
+    assert len(landed) == 1 and landed[0]["turn"] == plot.lands_turn
+    rv = events[1]
+    assert rv["sheaf"] == [list(p) for p in plot.sheaf] and rv["salt"] == salt
+    assert m.id not in b.state.hidden
+
+
+def test_an_illegal_plot_is_refused_before_it_is_hidden():
+    b, _, _ = fire_support_to_plot()
+    plot = a_plot(b)
+    bad = PlotMission("A", plot.firers, ((-50.0, -50.0),) * len(plot.firers), "he", plot.lands_turn)
+    with pytest.raises(IllegalAction):
+        b.hide_plot(bad, "00" * 16)
+
+
+# ------------------------------------------------------------------ verify
+
+
+@pytest.fixture(scope="module")
+def network_log(tmp_path_factory):
+    """A whole network battle of modern-fire-support (two veterans, hidden plots revealed by
+    their owner), written to a log."""
+    path = tmp_path_factory.mktemp("net") / "fs.log"
+    b = Battle(game.load_scenario("maps/modern-fire-support.json"), 3, log_path=path)
+    drive(b, chains(b, 2000), until=lambda: False)
+    return path
+
+
+def lines_of(path):
+    return path.read_text().splitlines()
+
+
+def changed(tmp_path, path, pick, change):
+    """A copy of the log with the first line ``pick`` accepts changed by ``change``; returns
+    (copy, its line number from 1)."""
+    out = lines_of(path)
+    for i, text in enumerate(out):
+        d = json.loads(text)
+        if pick(d):
+            change(d)
+            out[i] = json.dumps(d, sort_keys=True, separators=(",", ":"))
+            copy = tmp_path / "changed.log"
+            copy.write_text("\n".join(out) + "\n")
+            return copy, i + 1
+    raise AssertionError("no such line")
+
+
+def test_verify_passes_a_whole_battle_with_hidden_plots(network_log):
+    events = [json.loads(t)["event"] for t in lines_of(network_log)]
+    assert events.count("reveal") >= 1 and events[-1] == "end"
+    assert verify_log(network_log) is None
+    assert game.check_log([json.loads(t) for t in lines_of(network_log)]) == []
+
+
+def _die(d):
+    d["combat"]["dice"][0] = d["combat"]["dice"][0] % 6 + 1
+
+
+def _element(d):
+    e = d["elements"]["B"]
+    d["elements"]["B"] = ("1" if e[0] == "0" else "0") + e[1:]
+
+
+def _sheaf(d):
+    d["action"]["sheaf"][0][0] += 1.0
+
+
+@pytest.mark.parametrize(
+    "pick, change, says",
+    [
+        (lambda d: d["event"] == "fire" and "combat" in d, _die, "fire line differs"),
+        (lambda d: d["event"] == "action" and d["index"] == 30, _element, "does not hash"),
+        (
+            lambda d: d["event"] == "action" and d["action"]["kind"] == "reveal_mission",
+            _sheaf,
+            "does not match the commitment",
+        ),
+        (lambda d: d["event"] == "reveal", lambda d: d.update(salt="00" * 16), "reveal line"),
+    ],
+    ids=["a die", "a chain element", "a revealed plot", "a reveal line's salt"],
+)
+def test_verify_names_the_line_of_one_change(tmp_path, network_log, pick, change, says):
+    copy, line = changed(tmp_path, network_log, pick, change)
+    problem = verify_log(copy)
+    assert problem is not None and problem.startswith(f"{copy}:{line}:"), problem
+    assert says in problem
+
+
+def test_verify_refuses_a_log_that_is_not_a_network_battle(tmp_path):
+    path = tmp_path / "hotseat.log"
+    b = Battle(game.load_scenario("maps/modern-skirmish.json"), 7, log_path=path)
+    b.apply(Pass("A"))
+    assert "not the log of a network battle" in verify_log(path)
+    assert "no such file" in verify_log(tmp_path / "missing.log").lower() or verify_log(
+        tmp_path / "missing.log"
+    )
+
+
+def test_the_cli_verify_exits_0_on_a_good_log_and_1_with_the_line_on_a_changed_one(
+    tmp_path, network_log, capsys
+):
+    from game.cli import main
+
+    assert main(["verify", str(network_log)]) == 0
+    copy, line = changed(
+        tmp_path, network_log, lambda d: d["event"] == "fire" and "combat" in d, _die
+    )
+    assert main(["verify", str(copy)]) == 1
+    assert f"{copy}:{line}:" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the protocol's refusals
+
+
+def two_sides():
+    """Host (A) and joiner (B) FairPlay objects with a battle started from their hellos."""
+    sc = game.load_scenario("maps/modern-skirmish.json")
+    host = FairPlay(Secrets("A", f"{1:064x}", 100))
+    join = FairPlay(Secrets("?", f"{2:064x}", 100))
+    hh = host.hello(sc, 7, {"host": "A", "join": "B"})
+    jh = join.hello()
+    host.start(hh, jh, "host")
+    join.start(decode(json.dumps(hh)), jh, "join")
+    return host, join
+
+
+def test_an_action_goes_over_as_act_and_answer_and_both_battles_agree():
+    host, join = two_sides()
+    act = host.propose(Pass("A"))
+    assert host.battle.actions == []  # not applied before the answer
+    (answer,) = join.receive(act)
+    assert answer["type"] == "answer" and len(join.battle.actions) == 1
+    assert host.receive(answer) == []
+    assert host.battle.state_hash() == join.battle.state_hash() == answer["state_hash"]
+    assert [e["event"] for e in host.battle.log.events] == [
+        e["event"] for e in join.battle.log.events
+    ]
+
+
+@pytest.mark.parametrize(
+    "applied, make, says",
+    [
+        (True, lambda act: act, "again"),
+        (False, lambda act: {**act, "index": 5}, "before action"),
+        (True, lambda act: {**act, "index": 1}, "out of turn"),
+        (False, lambda act: {**act, "action": {"kind": "warp", "side": "A"}}, "unknown action"),
+        (False, lambda act: {**act, "action": {"kind": "pass", "side": "B"}}, "taken for 'B'"),
+        (False, lambda act: {**act, "element": "xyz"}, "64 hex digits"),
+        (False, lambda act: {**act, "index": True}, "whole number"),
+    ],
+    ids=["a duplicate", "ahead", "out of turn", "unknown action", "for us", "bad element", "bool"],
+)
+def test_a_message_that_breaks_the_protocol_is_refused_with_a_reason(applied, make, says):
+    host, join = two_sides()
+    first = host.propose(Pass("A"))
+    if applied:  # A's Ready went over: it is B's turn (the joiner's)
+        host.receive(join.receive(first)[0])
+    before = join.battle.state_hash()
+    with pytest.raises(ProtocolError, match=says):
+        join.receive(make(first))
+    assert join.battle.state_hash() == before
+
+
+def test_an_action_the_rules_refuse_is_answered_with_refuse_and_no_element():
+    host, join = two_sides()
+    act = host.propose(game.Regroup("A", "nope", "1"))  # no such stand
+    (reply,) = join.receive(act)
+    assert reply["type"] == "refuse" and "nope" in reply["reason"] and "element" not in reply
+    host.receive(reply)
+    assert host.refused and host.my_turn()
+    host.receive(join.receive(host.propose(Pass("A")))[0])  # the same index again, legal
+    assert len(host.battle.actions) == len(join.battle.actions) == 1
+
+
+def test_a_state_that_differs_after_an_action_is_a_fault():
+    host, join = two_sides()
+    act = host.propose(Pass("A"))
+    (answer,) = join.receive(act)
+    with pytest.raises(Fault, match="differ after action 0"):
+        host.receive({**answer, "state_hash": "0" * 16})
+
+
+@pytest.mark.parametrize(
+    "raw, says",
+    [
+        (b"\xff\xfe", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"type": "nuke"}', "unknown type"),
+        ("x" * (9 * 1024 * 1024), "over"),
+    ],
+)
+def test_decode_refuses_what_is_not_a_message(raw, says):
+    with pytest.raises(ProtocolError, match=says):
+        decode(raw)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=70),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = st.sampled_from(
+    ["index", "action", "element", "state_hash", "reason", "actions", "resume", "chain_end"]
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(["act", "answer", "refuse", "catchup", "bye", "hello"]),
+    fields=st.dictionaries(FIELDS, JSON, max_size=4),
+    after_first=st.booleans(),
+)
+def test_nothing_a_peer_sends_crashes_this_side_or_changes_its_battle_unchecked(
+    kind, fields, after_first
+):
+    """Whatever a peer puts in a message, taking it either answers it, refuses it with a
+    ProtocolError, or reports the peer left: never another exception, and a message that is
+    refused changes nothing."""
+    from game.net.fairplay import PeerLeft
+
+    host, join = two_sides()
+    first = host.propose(Pass("A"))
+    if after_first:
+        host.receive(join.receive(first)[0])
+    before = (join.battle.state_hash(), len(join.battle.log.events))
+    try:
+        join.receive({**fields, "type": kind})
+    except (ProtocolError, PeerLeft):
+        assert (join.battle.state_hash(), len(join.battle.log.events)) == before
