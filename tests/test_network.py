@@ -416,3 +416,14 @@ def test_nothing_a_peer_sends_crashes_this_side_or_changes_its_battle_unchecked(
         join.receive({**fields, "type": kind})
     except (ProtocolError, PeerLeft):
         assert (join.battle.state_hash(), len(join.battle.log.events)) == before
+
+
+def test_replay_check_reads_a_network_battles_log(tmp_path, network_log, capsys):
+    """A network battle's log replays like any other: its hidden plot lines (a commitment,
+    no aim), its reveal, action and network lines are read and put into words."""
+    from game.cli import main
+
+    copy = tmp_path / "network.jsonl"
+    copy.write_bytes(network_log.read_bytes())
+    assert main(["replay", str(copy), "--check"]) == 0, capsys.readouterr().err
+    assert ": ok (modern-full" in capsys.readouterr().out

@@ -132,7 +132,8 @@ class ReplayScreen:
                     if i >= shown:
                         break
                     if e["event"] == "plot":
-                        plots[e["mission"]] = e
+                        if "aim" in e:  # a network battle's hidden plot: shown as it lands
+                            plots[e["mission"]] = e
                     else:
                         plots.pop(e["mission"], None)
                         if t == turn:

@@ -348,6 +348,15 @@ FIELDS: dict[str, dict[str, Check]] = {
     },
     "end_turn": {"losses": LOSSES},
     "end": {"winner": SIDE_OR_NULL, "reason": TEXT, "losses": LOSSES},
+    # network battles (#45): a hidden plot revealed as it lands
+    "reveal": {
+        "side": SIDE,
+        "mission": TEXT,
+        "kind": one_of("artillery", "air"),
+        "aim": POINT,
+        "commitment": TEXT,
+        "salt": TEXT,
+    },
 }
 """The fields each line's replay and sentence read, with their checks."""
 
@@ -394,6 +403,11 @@ NOBODY = Known(frozenset(), frozenset())
 """What a start line is checked against (it names the sides and stands itself)."""
 
 _LINE = {name: obj(fields, OPTIONAL.get(name)) for name, fields in FIELDS.items()}
+_HIDDEN_PLOT = obj(
+    {k: v for k, v in FIELDS["plot"].items() if k != "aim"} | {"commitment": TEXT},
+    OPTIONAL["plot"],
+)
+"""A network battle's plot line: its commitment in place of its aim (#45)."""
 _FIRE_PASSED = obj({**FIELDS["fire"], **FIRE_PASSED}, OPTIONAL["fire"])
 _STRIKE_ATTACKS = obj({**FIELDS["air_strike"], **SUPPORT_ATTACK}, OPTIONAL["air_strike"])
 
@@ -408,7 +422,9 @@ def field_problem(event: dict, known: Known) -> str | None:
     if name == "fire" and isinstance(cohesion, dict) and cohesion.get("passed") is True:
         check = _FIRE_PASSED
     elif name == "air_strike" and event.get("target") is not None:
-        check = _STRIKE_ATTACKS  # its sentence reads the attack (#42: KeyError 'result')
+        check = _STRIKE_ATTACKS
+    elif name == "plot" and "commitment" in event:
+        check = _HIDDEN_PLOT  # its sentence reads the attack (#42: KeyError 'result')
     bad = None if check is None else check(event, known)
     if bad is None and name == "plot" and known.turns:
         bad = _lands_turn(event, known.turns)
