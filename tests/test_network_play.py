@@ -313,60 +313,56 @@ def test_a_connection_dropped_mid_battle_is_resumed_where_it_stopped(tmp_path):
     same_and_verified(tmp_path)
 
 
-def test_kill_9_of_one_side_and_resume(tmp_path):
-    """Two processes play AI against AI; the joiner is killed mid-battle (kill -9) and started
-    again with --resume on its log; both then finish, exit 0, with the same log."""
+@pytest.mark.parametrize("killed", ["join", "host"])
+def test_kill_9_of_one_side_and_resume(tmp_path, killed):
+    """Two processes play AI against AI; one is killed mid-battle (kill -9) and started again
+    with --resume on its log (the host on its port, the joiner finding it again); both then
+    finish, exit 0, with the same log."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     exe = [sys.executable, "-m", "game"]
     port = free_port()
-    host = subprocess.Popen(
-        [
-            *exe,
-            "host",
-            str(ROOT / "maps" / "modern-skirmish.json"),
-            "--ai",
-            "--port",
-            str(port),
-            "--seed",
-            "3",
-            "--log",
-            str(tmp_path / "host.log"),
-            "--timeout",
-            "120",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    join_cmd = [*exe, "join", f"127.0.0.1:{port}", "--ai", "--timeout", "120"]
+    common = ["--ai", "--timeout", "120"]
+    cmd = {
+        "host": [*exe, "host", "--port", str(port), *common],
+        "join": [*exe, "join", f"127.0.0.1:{port}", *common],
+    }
+    first = {
+        "host": [str(ROOT / "maps" / "modern-skirmish.json"), "--seed", "3"],
+        "join": [],
+    }
+    procs = {}
     try:
-        time.sleep(1.0)
-        join = subprocess.Popen(
-            [*join_cmd, "--log", str(tmp_path / "join.log")],
+        for side in ("host", "join"):
+            procs[side] = subprocess.Popen(
+                [*cmd[side], *first[side], "--log", str(tmp_path / f"{side}.log")],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            time.sleep(1.0)
+        victim = procs[killed]
+        end = time.monotonic() + 120
+        while action_lines(tmp_path / f"{killed}.log") < 12:
+            assert time.monotonic() < end and victim.poll() is None, "no progress to kill in"
+            time.sleep(0.05)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(10)
+        kept = action_lines(tmp_path / f"{killed}.log")
+        procs[killed] = subprocess.Popen(
+            [*cmd[killed], "--resume", str(tmp_path / f"{killed}.log")],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-        )
-        end = time.monotonic() + 120
-        while action_lines(tmp_path / "join.log") < 12:
-            assert time.monotonic() < end and join.poll() is None, "no progress to kill in"
-            time.sleep(0.05)
-        join.send_signal(signal.SIGKILL)
-        join.wait(10)
-        kept = action_lines(tmp_path / "join.log")
-        again = subprocess.run(
-            [*join_cmd, "--resume", str(tmp_path / "join.log")],
-            env=env,
-            capture_output=True,
             text=True,
-            timeout=240,
         )
-        assert again.returncode == 0, again.stdout + again.stderr
-        out, _ = host.communicate(timeout=60)
-        assert host.returncode == 0, out
+        outs = {side: p.communicate(timeout=240)[0] for side, p in procs.items()}
+        for side, p in procs.items():
+            assert p.returncode == 0, f"{side}: {outs[side]}"
     finally:
-        if host.poll() is None:
-            host.kill()
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
     assert kept >= 12
     same_and_verified(tmp_path)
 
