@@ -123,6 +123,11 @@ class Link:
         server = getattr(self, "_server", None)
         if server is not None:
             server.close()
+        me = asyncio.current_task()
+        rest = [t for t in asyncio.all_tasks() if t is not me]
+        for t in rest:  # a joiner's retries, a connection's reader: ended, not left pending
+            t.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
 
     async def _read(self, ws) -> None:
         """Read a connection's messages into the inbox until it closes."""
