@@ -348,15 +348,31 @@ def test_a_message_that_breaks_the_protocol_is_refused_with_a_reason(applied, ma
     assert join.battle.state_hash() == before
 
 
-def test_an_action_the_rules_refuse_is_answered_with_refuse_and_no_element():
+def test_an_action_the_rules_refuse_is_refused_before_it_is_sent():
+    """The acting side asks its own engine first (Battle.refusal): an illegal action never
+    goes over, and this side's chain element for it stays unsent."""
     host, join = two_sides()
-    act = host.propose(game.Regroup("A", "nope", "1"))  # no such stand
-    (reply,) = join.receive(act)
+    with pytest.raises(IllegalAction, match="nope"):
+        host.propose(game.Regroup("A", "nope", "1"))  # no such stand
+    assert host.sent is None and host.my_turn() and host.secrets.pending is None
+
+
+def test_a_peer_that_refuses_an_action_the_rules_allow_is_a_fault():
+    """Were a side able to refuse a legal action after seeing both elements, it could refuse
+    the ones whose dice it dislikes: the actor's engine allowed it, so a refusal is a
+    fault, and the receiver never sends its element with a refusal."""
+    host, join = two_sides()
+    bad = {
+        "type": "act",
+        "index": 0,
+        "action": {"kind": "regroup", "side": "A", "stand": "nope", "group": "1"},
+        "element": host.chain.element(0),
+    }
+    (reply,) = join.receive(bad)
     assert reply["type"] == "refuse" and "nope" in reply["reason"] and "element" not in reply
-    host.receive(reply)
-    assert host.refused and host.my_turn()
-    host.receive(join.receive(host.propose(Pass("A")))[0])  # the same index again, legal
-    assert len(host.battle.actions) == len(join.battle.actions) == 1
+    act = host.propose(Pass("A"))
+    with pytest.raises(Fault, match="refused action 0, which the rules allow"):
+        host.receive({"type": "refuse", "index": act["index"], "reason": "I do not like it"})
 
 
 def test_a_state_that_differs_after_an_action_is_a_fault():
@@ -427,3 +443,22 @@ def test_replay_check_reads_a_network_battles_log(tmp_path, network_log, capsys)
     copy.write_bytes(network_log.read_bytes())
     assert main(["replay", str(copy), "--check"]) == 0, capsys.readouterr().err
     assert ": ok (modern-full" in capsys.readouterr().out
+
+
+def test_an_act_lost_in_a_drop_goes_again_unchanged_and_a_crashed_actor_cannot_choose_again(
+    tmp_path,
+):
+    """The act's chain element is out once sent: after a drop (or the actor's crash and
+    resume from its secret file) the same act goes again, and the side cannot act anew."""
+    host, join = two_sides()
+    host.secrets.path = tmp_path / "host.secret"
+    act = host.propose(Pass("A"))
+    # the line dropped before the joiner had it: both have 0 actions
+    assert host.resume_check(join.hello()) == [act]
+    # the host crashed: a new FairPlay from its secret file and the battle
+    again = FairPlay(Secrets.load(tmp_path / "host.secret"), host.battle)
+    assert not again.my_turn() and again.sent["index"] == 0
+    assert again.resume_check(join.hello()) == [act]
+    (answer,) = join.receive(act)
+    again.receive(answer)
+    assert again.battle.state_hash() == join.battle.state_hash()

@@ -99,20 +99,24 @@ def _field(msg: dict, name: str, kind, what: str):
 class Secrets:
     """What only this machine knows of a network battle, kept beside its log (``LOG.secret``,
     written atomically at each change) so a side killed mid-battle can resume: its ``side``,
-    its chain's ``secret`` and ``length``, and each hidden plot it sent, by commitment
-    (the plot's action as a dict and its salt)."""
+    its chain's ``secret`` and ``length``, each hidden plot it sent, by commitment (the
+    plot's action as a dict and its salt), and its last ``act`` message (``pending``), sent
+    again unchanged if it never arrived: a side that dropped the line or crashed cannot
+    choose again once its chain element for that action is out."""
 
     side: str
     secret: str
     length: int
     plots: dict[str, dict] = field(default_factory=dict)
+    pending: dict | None = None
     path: Path | None = None
 
     def save(self) -> None:
         """Write the file, if there is one (atomically). Raises OSError."""
         if self.path is not None:
             doc = {"side": self.side, "secret": self.secret, "length": self.length}
-            write_atomic(self.path, json.dumps({**doc, "plots": self.plots}, indent=1))
+            doc.update(plots=self.plots, pending=self.pending)
+            write_atomic(self.path, json.dumps(doc, indent=1))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Secrets:
@@ -120,6 +124,7 @@ class Secrets:
         try:
             doc = json.loads(Path(path).read_text(encoding="utf-8"))
             sec = cls(doc["side"], doc["secret"], int(doc["length"]), dict(doc["plots"]))
+            sec.pending = doc.get("pending") if isinstance(doc.get("pending"), dict) else None
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise ValueError(f"{path}: not this battle's secret file ({err})") from None
         if not fair.is_hex_digest(sec.secret):
@@ -140,8 +145,10 @@ class FairPlay:
         self.chain = HashChain(secrets.secret, secrets.length)
         self.battle = battle
         self.sent: dict | None = None  # our act waiting for its answer
-        self.refused: str | None = None  # why the rules refused our last act
         self.turn_began = time.monotonic()  # when the side to act began thinking
+        pending = secrets.pending
+        if battle is not None and pending is not None and pending.get("index") == self.index:
+            self._resent(pending)  # resumed after a crash with an act on the wire
         self.applied: list[tuple] = []  # (action, its events) applied, for the screen to take
 
     # ------------------------------------------------------------ hellos
@@ -210,7 +217,16 @@ class FairPlay:
         if theirs < mine:
             lines = [e for e in self.battle.log.events if e["event"] == "action"][theirs:]
             return [{"type": "catchup", "actions": lines}]
+        pending = self.secrets.pending
+        if theirs == mine and pending is not None and pending.get("index") == mine:
+            self._resent(pending)
+            return [pending]  # our act never reached them: the same again, not a new choice
         return []
+
+    def _resent(self, msg: dict) -> None:
+        """Our act as sent before a drop or a crash, waiting again for its answer."""
+        action = action_from_dict(msg["action"])
+        self.sent = {"index": msg["index"], "action": action, "element": msg["element"]}
 
     # ------------------------------------------------------------ play
 
@@ -243,24 +259,25 @@ class FairPlay:
     def propose(self, action) -> dict:
         """The ``act`` message of a local action, sent but not applied until answered. A plot
         goes as its commitment (kept in the secrets first). Raises IllegalAction when it is
-        not ours to act or the plot would be refused."""
+        not ours to act or the rules would refuse it (:meth:`Battle.refusal`): the other side
+        may then never refuse it without a fault."""
         if not self.my_turn():
             raise IllegalAction("it is not this side's turn to act")
         if isinstance(action, PlotMission | PlotAirStrike):
             salt = fair.new_salt()
             hidden = self.battle.hide_plot(action, salt)
             self.secrets.plots[hidden.commitment] = {"plot": action.to_dict(), "salt": salt}
-            self.secrets.save()
             action = hidden
+        why = self.battle.refusal(action)
+        if why:
+            raise IllegalAction(why)
         i = self.index
-        self.sent = {"index": i, "action": action, "element": self.chain.element(i)}
-        self.refused = None
-        return {
-            "type": "act",
-            "index": i,
-            "action": action.to_dict(),
-            "element": self.chain.element(i),
-        }
+        element = self.chain.element(i)
+        msg = {"type": "act", "index": i, "action": action.to_dict(), "element": element}
+        self.secrets.pending = msg  # sent again, the same, after a drop or a crash
+        self.secrets.save()
+        self.sent = {"index": i, "action": action, "element": element}
+        return msg
 
     def receive(self, msg: dict) -> list[dict]:
         """Take one of the peer's messages (decoded); returns the messages to send back.
@@ -272,10 +289,13 @@ class FairPlay:
             return self._their_act(msg)
         if kind == "answer":
             self._answer(msg)
-        elif kind == "refuse":
+        elif kind == "refuse":  # our engine found it legal: the two battles differ
             self._check_sent(msg)
-            self.refused = str(msg.get("reason", ""))[:300] or "refused"
-            self.sent = None
+            reason = str(msg.get("reason", ""))[:300]
+            raise Fault(
+                f"the other side refused action {self.sent['index']}, which the rules allow "
+                f"here ({reason})"
+            )
         elif kind == "catchup":
             self._catchup(msg)
         elif kind == "bye":

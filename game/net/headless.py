@@ -28,7 +28,6 @@ class Driver:
         self.session, self.player, self.timeout_s, self.say = session, player, timeout_s, say
         self.last = time.monotonic()
         self._said = ""
-        self._refused_at: int | None = None
 
     def step(self, wait_s: float = 0.0) -> int | None:
         """Take in what came and, on our turn, act. Returns None while the battle goes on,
@@ -51,20 +50,13 @@ class Driver:
             self.say(f"the battle is over: {b.state.reason}")
             return EXIT_ENDED
         fair = session.fair
-        if b is not None and fair.refused and self._refused_at != len(b.actions):
-            self._refused_at = len(b.actions)
-            self.say(f"the other side refused action {len(b.actions)}: {fair.refused}")
-        if b is not None and session.connected and fair.my_turn():
+        if b is not None and session.ready and fair.my_turn():
             try:
-                if self._refused_at == len(b.actions):  # refused: a listed action instead
-                    action = b.legal_actions()[0]
-                else:
-                    action = fair.auto_action() or self.player.choose(b)
-                session.act(action)
+                session.act(fair.auto_action() or self.player.choose(b))
                 self.last = time.monotonic()
-            except IllegalAction as err:
-                self.say(f"this side's action was refused here: {err}")
-                self._refused_at = len(b.actions)
+            except IllegalAction as err:  # our own engine refuses what the AI chose
+                self.say(f"the AI's action was refused: {err}; it passes instead")
+                session.act(b.legal_actions()[0])
         if time.monotonic() - self.last > self.timeout_s:
             self.say(
                 f"the other side has not answered for {self.timeout_s:.0f} s: it is taken to "

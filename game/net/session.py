@@ -73,6 +73,11 @@ class NetSession:
         return self.fair.me
 
     @property
+    def ready(self) -> bool:
+        """Whether actions may go over: connected, and both hellos exchanged."""
+        return self.connected and self._their_hello is not None and self._hello_sent
+
+    @property
     def stopped(self) -> bool:
         """Whether the battle can go no further here: a fault, the other side left, or it
         ended."""
@@ -88,7 +93,7 @@ class NetSession:
             happened = True
             self._take(*item)
             item = self.link.get(0)
-        if self.connected and not self.stopped:
+        if self.ready and not self.stopped:
             try:
                 auto = self.fair.auto_action()
                 if auto is not None:
@@ -107,7 +112,7 @@ class NetSession:
     def act(self, action) -> None:
         """Send a local action (applied when the other side answers). Raises IllegalAction
         when it is not ours to act now, the line is down, or the plot would be refused."""
-        if not self.connected:
+        if not self.ready:
             raise IllegalAction("the connection is down: wait for the other side to return")
         self.link.send(self.fair.propose(action))
 
@@ -128,7 +133,6 @@ class NetSession:
             self.status = "connected: exchanging hellos"
             self._their_hello = None
             self._hello_sent = False
-            self.fair.sent = None  # an act not answered before the drop is made again
             if self.role == "host":
                 self._send_hello()
         elif what in ("dropped", "refused"):

@@ -12,6 +12,7 @@ Hotseat and AI battles never call it and keep their seeded dice, byte for byte.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -82,12 +83,36 @@ class NetworkPlay:
             raise IllegalAction(f"{plot_action.kind} is not a plot")
         return conceal(plot_action, salt)
 
+    def refusal(self, action) -> str | None:
+        """Why the rules would refuse ``action`` now, or None: it is applied to a copy of this
+        battle's state in a probe battle of the same scenario (built on first use and kept),
+        with throwaway dice; nothing of this battle changes. A network battle's acting side
+        asks before it sends an action, so the other side can never refuse one the rules
+        allow without it being a fault (#45: a side that could refuse an action whose dice it
+        has seen could choose its luck)."""
+        probe = getattr(self, "_probe", None)
+        if probe is None:
+            probe = type(self)(self.scenario, self.seed, auto_pass=self.auto_pass)
+            probe._probing = True
+            self._probe = probe
+        probe.state = probe.ctx.state = copy.deepcopy(self.state)
+        probe.actions = list(self.actions)
+        probe.log.events.clear()
+        try:
+            probe.apply(action)
+        except IllegalAction as err:
+            return str(err)
+        return None
+
     def _network_dice(self, action, elements) -> dict[str, str] | None:
         """Check ``elements`` for the next action, seed its dice and write its ``action``
         line (before the lines the action makes; taken back if the rules refuse it); the
         elements, or None in a battle that is not a network battle. Raises IllegalAction for missing elements or
         one that does not hash to its side's element before."""
         chains = self.state.chains
+        if getattr(self, "_probing", False):  # refusal(): any dice will do, no line written
+            self.dice.reseed(len(self.actions))
+            return None
         if chains is None:
             if elements is not None:
                 raise IllegalAction("chain elements belong to network battles only")
