@@ -297,6 +297,21 @@ class TableView:
                 pygame.draw.polygon(surface, highlight[s.id], pts, 3)
             self._markers(surface, s, px, py)
 
+    def ids_wanted(self, stands, mouse, avoid: pygame.Rect | None = None) -> list:
+        """The stands whose ids show over the painted models (#46): every one not eliminated
+        nor aboard a carrier while Alt is held, else the one under pixel ``mouse`` (none
+        when the mouse is off the view or over ``avoid``, the mini-map); none in the
+        "symbols" style, whose tokens write their ids."""
+        if self.style() == "symbols":
+            return []
+        stands = [s for s in stands if not s.eliminated and s.carried_by is None]
+        if pygame.key.get_mods() & pygame.KMOD_ALT:
+            return stands
+        if not self.rect.collidepoint(mouse) or (avoid is not None and avoid.collidepoint(mouse)):
+            return []
+        s = self.stand_at(stands, mouse, include_off_table=True)
+        return [s] if s is not None else []
+
     def draw_ids(self, surface, stands) -> None:
         """The ids of ``stands`` (#46: on demand, when a stand is hovered or Alt is held), each
         white on a dark tag under its stand, at least 11 px high."""
@@ -329,21 +344,18 @@ class TableView:
         aboard = getattr(self, "_riders", {}).get(s.id, 0)
         if aboard:  # full games: infantry riding in this carrier
             badges.append((f"+{aboard}", (40, 110, 60), (255, 255, 255)))
+        symbols = self.style() == "symbols"
+        if s.fire_attempts and not symbols:  # a token in the row (#46), not a dot
+            badges.append(("F", (220, 30, 30), (255, 255, 255)))
         for text, fill, ink in badges:
             pygame.draw.circle(surface, fill, (int(x), int(y)), r)
             pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)
             lab = self.label(text, ink)
             surface.blit(lab, lab.get_rect(center=(int(x), int(y))))
             x += 2 * r + 2
-        if s.fire_attempts:
+        if s.fire_attempts and symbols:
             fx, fy = px - self.view.scale * 0.5, py - self.view.scale * 0.5
-            if self.style() == "symbols":
-                pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), max(3, r // 2 + 1))
-                return
-            pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), r)  # a token: F
-            pygame.draw.circle(surface, INK, (int(fx), int(fy)), r, 1)
-            lab = self.label("F")
-            surface.blit(lab, lab.get_rect(center=(int(fx), int(fy))))
+            pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), max(3, r // 2 + 1))
 
     def footprint_outline(self, surface, x: float, y: float, facing: float, colour, width=2):
         """The 1"x1" footprint a stand would have at (x, y, facing)."""

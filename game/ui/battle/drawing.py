@@ -135,17 +135,8 @@ class DrawingMixin:
         while Alt is held (the painted models carry no ids; the flat tokens of the "symbols"
         style write theirs always), and the mini-map in the top right corner."""
         b, mm = self.battle, self.minimap()
-        over_map = mm.rect(self.tv).collidepoint(self._mouse)
-        if self.tv.style() != "symbols":
-            if pygame.key.get_mods() & pygame.KMOD_ALT:
-                live = b.state.stands.values()
-                shown = [s for s in live if not s.eliminated and s.carried_by is None]
-            else:
-                s = None
-                if self.tv.rect.collidepoint(self._mouse) and not over_map:
-                    s = self.stand_under(self._mouse, include_off_table=True)
-                shown = [s] if s is not None else []
-            self.tv.draw_ids(surface, shown)
+        shown = self.tv.ids_wanted(b.state.stands.values(), self._mouse, mm.rect(self.tv))
+        self.tv.draw_ids(surface, shown)
         mm.draw(surface, self.tv, b.state.stands.values(), b.sides)
 
     def explain_lines(self) -> list[str]:
