@@ -242,3 +242,29 @@ def test_a_click_on_the_mini_map_moves_the_camera_there(app):
     x, y = s.tv.to_table(s.tv.rect.center)
     assert abs(x - target[0]) < 0.6 and abs(y - target[1]) < 0.6
     assert s.tv.view.scale == scale and s.mode is mode  # only the camera moved
+
+
+def test_the_unit_card_keeps_the_nato_symbol_beside_the_painted_model(app):
+    """The NATO symbol stays on the unit card (#46): the stand's flat token with its symbol
+    in white, and its painted model under it."""
+    from game.ui.battle import BattleScreen
+
+    b = game.Battle(game.load_scenario(ROOT / "maps" / "modern-fire-support.json"), 3)
+    s = BattleScreen(app, b)
+    app.show(s)
+    s.card = "A15"  # an M109A6 Paladin (US, blue)
+    s.update(0)
+    s.draw(app.surface)
+    box = s.card_box
+    token = {
+        tuple(app.surface.get_at((x, y)))[:3]
+        for x in range(box.right - 58, box.right - 22)
+        for y in range(box.y + 24, box.y + 56)
+    }
+    assert BLUE in token and (255, 255, 255) in token
+    model = {
+        tuple(app.surface.get_at((x, y)))[:3]
+        for x in range(box.right - 58, box.right - 22)
+        for y in range(box.y + 82, box.y + 118)
+    }
+    assert BLUE in model and models.FRONT in model
