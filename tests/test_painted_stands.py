@@ -233,7 +233,7 @@ def test_a_click_on_the_mini_map_moves_the_camera_there(app):
     r = mm.rect(s.tv)
     assert s.tv.rect.contains(r) and r.w < s.tv.rect.w / 4
     scale = s.tv.view.scale
-    target = (45.0, 9.0)
+    target = (30.0, 18.0)
     pos = tuple(int(round(v)) for v in mm.view(s.tv).to_px(*target))
     assert r.collidepoint(pos)
     mode = s.mode
@@ -242,6 +242,11 @@ def test_a_click_on_the_mini_map_moves_the_camera_there(app):
     x, y = s.tv.to_table(s.tv.rect.center)
     assert abs(x - target[0]) < 0.6 and abs(y - target[1]) < 0.6
     assert s.tv.view.scale == scale and s.mode is mode  # only the camera moved
+    corner = tuple(int(round(v)) for v in mm.view(s.tv).to_px(59.0, 1.0))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=corner, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=corner, button=1))
+    right, _ = s.tv.to_px(60.0, 0.0)  # the table's right edge: no further in than the fit's
+    assert s.tv.rect.right - 24 - 1 <= right <= s.tv.rect.right
 
 
 def test_the_unit_card_keeps_the_nato_symbol_beside_the_painted_model(app):

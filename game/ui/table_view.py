@@ -152,13 +152,10 @@ class TableView:
         self.view = View(self.view.scale, (ox + dx, oy + dy), self.view.depth)
 
     def centre_on(self, x: float, y: float) -> None:
-        """Move the camera (same zoom) so table point (x, y) inches is at the view's centre,
-        on whole pixels (a pan then scrolls the kept terrain; #46: the mini-map's click)."""
-        cx, cy = self.rect.center
-        s = self.view.scale
-        self.view = View(
-            s, (round(cx - x * s), round(cy - (self.view.depth - y) * s)), self.view.depth
-        )
+        """Move the camera, same zoom, to centre table point (x, y) inches, kept over the
+        table as the opening view is (:meth:`look_at`): no more border beyond an edge than
+        the fitted view leaves (#46: the mini-map's click)."""
+        self.look_at((x, y, x, y), self.view.scale)
 
     def to_table(self, pos) -> tuple[float, float]:
         """Table inches under a pixel."""
