@@ -6,8 +6,8 @@ band (facing decides the rules).
 
 Each model is painted once, facing right (east, the table's 0 degrees) at twice the size it is
 shown, and kept per (model, colour, pixels an inch, headquarters); turned to a whole degree of
-facing with ``pygame.transform.rotozoom`` (which also halves it, smoothing the edges) and kept
-again. Nothing here computes a rule: the model is picked from the unit's data row only.
+facing (smoothed while small, :data:`SMOOTH_TURN_PX`) and kept again. Nothing here
+computes a rule: the model is picked from the unit's data row only.
 Units: inches on the table, pixels on the screen.
 """
 
@@ -37,6 +37,9 @@ MAGNIFY = 1.18
 OVERHANG = 1.5
 """Inches of a model's sprite on a side before it is turned: a gun overhangs its base."""
 _MAX_KEPT = 4000
+SMOOTH_TURN_PX = 72
+"""Sprites up to this many pixels a side are turned with smoothing (rotozoom); larger ones,
+zoomed in, plainly (rotate: a fifth of the time, #46: the first frame at a new zoom)."""
 
 _BASE: dict[tuple, pygame.Surface] = {}
 _TURNED: dict[tuple, pygame.Surface] = {}
@@ -414,7 +417,8 @@ def _pennant(pen, colour, ghq: bool) -> None:
 
 
 def _sprite(kind: str, colour, scale: float, hq: int, wreck: bool) -> pygame.Surface:
-    """The model on its base facing right, drawn at twice ``scale`` (kept)."""
+    """The model on its base facing right at ``scale``: painted at twice the size and
+    halved with smoothing (kept)."""
     key = (kind, tuple(colour[:3]), round(scale, 2), hq, wreck)
     surf = _BASE.get(key)
     if surf is not None:
@@ -442,6 +446,8 @@ def _sprite(kind: str, colour, scale: float, hq: int, wreck: bool) -> pygame.Sur
             _pennant(pen, colour, hq == 2)
     else:  # zoomed far out: the base in the side's colour, the front band
         pen.box(WRECK if wreck else colour, -0.44, 0.44, 0.41, -0.44, None)
+    half = max(2, surf.get_width() // 2)
+    surf = pygame.transform.smoothscale(surf, (half, half))  # the edges smoothed
     if len(_BASE) > _MAX_KEPT:
         _BASE.clear()
     _BASE[key] = surf
@@ -459,7 +465,11 @@ def stand_sprite(
     key = (kind, tuple(colour[:3]), round(scale, 2), hq, wreck, turn)
     surf = _TURNED.get(key)
     if surf is None:
-        surf = pygame.transform.rotozoom(_sprite(kind, colour, scale, hq, wreck), turn, 0.5)
+        base = _sprite(kind, colour, scale, hq, wreck)
+        if base.get_width() <= SMOOTH_TURN_PX:
+            surf = pygame.transform.rotozoom(base, turn, 1.0)
+        else:  # zoomed in: a pixel's step on the edge is small, the smooth turn dear
+            surf = pygame.transform.rotate(base, turn)
         if len(_TURNED) > _MAX_KEPT:
             _TURNED.clear()
         _TURNED[key] = surf
