@@ -417,8 +417,7 @@ def _pennant(pen, colour, ghq: bool) -> None:
 
 
 def _sprite(kind: str, colour, scale: float, hq: int, wreck: bool) -> pygame.Surface:
-    """The model on its base facing right at ``scale``: painted at twice the size and
-    halved with smoothing (kept)."""
+    """The model on its base facing right, drawn at twice ``scale`` (kept)."""
     key = (kind, tuple(colour[:3]), round(scale, 2), hq, wreck)
     surf = _BASE.get(key)
     if surf is not None:
@@ -446,8 +445,6 @@ def _sprite(kind: str, colour, scale: float, hq: int, wreck: bool) -> pygame.Sur
             _pennant(pen, colour, hq == 2)
     else:  # zoomed far out: the base in the side's colour, the front band
         pen.box(WRECK if wreck else colour, -0.44, 0.44, 0.41, -0.44, None)
-    half = max(2, surf.get_width() // 2)
-    surf = pygame.transform.smoothscale(surf, (half, half))  # the edges smoothed
     if len(_BASE) > _MAX_KEPT:
         _BASE.clear()
     _BASE[key] = surf
@@ -466,10 +463,15 @@ def stand_sprite(
     surf = _TURNED.get(key)
     if surf is None:
         base = _sprite(kind, colour, scale, hq, wreck)
-        if base.get_width() <= SMOOTH_TURN_PX:
-            surf = pygame.transform.rotozoom(base, turn, 1.0)
+        if base.get_width() // 2 <= SMOOTH_TURN_PX:
+            surf = pygame.transform.rotozoom(base, turn, 0.5)  # turned and halved, smoothly
         else:  # zoomed in: a pixel's step on the edge is small, the smooth turn dear
-            surf = pygame.transform.rotate(base, turn)
+            key0 = (*key[:5], None)
+            half = _TURNED.get(key0)
+            if half is None:
+                w = base.get_width() // 2
+                half = _TURNED[key0] = pygame.transform.smoothscale(base, (w, w))
+            surf = pygame.transform.rotate(half, turn)
         if len(_TURNED) > _MAX_KEPT:
             _TURNED.clear()
         _TURNED[key] = surf
