@@ -273,3 +273,28 @@ def test_the_unit_card_keeps_the_nato_symbol_beside_the_painted_model(app):
         for y in range(box.y + 82, box.y + 118)
     }
     assert BLUE in model and models.FRONT in model
+
+
+def test_the_aircraft_flies_nose_first_with_its_shadow():
+    """An air strike's aircraft is painted from above, its nose along its heading (the
+    table's +y up the screen), its shadow a translucent copy."""
+    cockpit = models.shade(BLUE, 0.5)
+
+    def cockpit_at(sprite):  # the mean pixel of the dark cockpit, near the nose
+        w, h = sprite.get_size()
+        pts = [
+            (x, y)
+            for x in range(w)
+            for y in range(h)
+            if tuple(sprite.get_at((x, y)))[:3] == cockpit
+        ]
+        return sum(p[0] for p in pts) / len(pts) - w / 2, sum(p[1] for p in pts) / len(pts) - h / 2
+
+    east = models.aircraft_sprite(BLUE, 60, 0)
+    c = east.get_width() // 2
+    dx, dy = cockpit_at(east)
+    assert dx > 5 and abs(dy) < 2
+    dx, dy = cockpit_at(models.aircraft_sprite(BLUE, 60, 90))
+    assert dy < -5 and abs(dx) < 2
+    shadow = models.aircraft_sprite(BLUE, 60, 0, shadow=True)
+    assert 0 < shadow.get_at((c, c))[3] < 255 and tuple(east.get_at((c, c)))[:3] != (0, 0, 0)

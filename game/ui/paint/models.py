@@ -493,6 +493,48 @@ def paint_stand(
     return surface.blit(sprite, sprite.get_rect(center=(round(px), round(py))))
 
 
+_PLANE = [
+    (0.5, 0.0),
+    (0.42, 0.04),
+    (0.08, 0.05),
+    (-0.02, 0.5),
+    (-0.12, 0.5),
+    (-0.1, 0.05),
+    (-0.36, 0.04),
+    (-0.44, 0.2),
+    (-0.5, 0.2),
+    (-0.47, 0.0),
+]
+"""Half an aircraft from above (nose forward, wings swept), span 1; mirrored for the other."""
+
+
+def aircraft_sprite(colour, span_px: int, heading_deg: float, shadow: bool = False):
+    """An aircraft seen from above, ``span_px`` pixels across its wings, in ``colour`` with a
+    darker cockpit and roundels, nose along ``heading_deg`` (degrees anticlockwise from the
+    table's +x); ``shadow`` its shadow instead (translucent black), to blit offset on the
+    ground under it (#46: the air strike flying its path). Kept per all of these."""
+    turn = round(heading_deg) % 360
+    key = ("aircraft", tuple(colour[:3]), int(span_px), shadow, turn)
+    surf = _TURNED.get(key)
+    if surf is None:
+        size = max(8, int(span_px) * 2)
+        art = pygame.Surface((size, size), pygame.SRCALPHA)
+        art.fill((0, 0, 0, 0))
+        pen = _Pen(art, size * 0.95)
+        outline = [*_PLANE, *[(x, -y) for x, y in reversed(_PLANE)]]
+        if shadow:
+            pen.poly((0, 0, 0, 90), outline, None)
+        else:
+            pen.poly(tuple(colour[:3]), outline)
+            pen.poly(shade(colour, 0.5), [(0.4, 0.0), (0.3, 0.025), (0.22, 0.0), (0.3, -0.025)])
+            for y in (0.3, -0.3):  # roundels on the wings
+                pen.disc((245, 245, 240), -0.04, y, 0.045, None)
+                pen.disc(shade(colour, 0.6), -0.04, y, 0.022, None)
+        surf = pygame.transform.rotozoom(art, turn, 0.5)
+        _TURNED[key] = surf
+    return surf
+
+
 def kind_of(unit, name: str = "") -> str:
     """:func:`model_kind`, with the AA variants: a wheeled or halftracked AA vehicle."""
     kind = model_kind(unit, name)
@@ -512,4 +554,13 @@ def hq_level(stand) -> int:
     return 1 if getattr(stand, "hq", False) else 0
 
 
-__all__ = ["KINDS", "STYLES", "hq_level", "kind_of", "model_kind", "paint_stand", "stand_sprite"]
+__all__ = [
+    "KINDS",
+    "STYLES",
+    "aircraft_sprite",
+    "hq_level",
+    "kind_of",
+    "model_kind",
+    "paint_stand",
+    "stand_sprite",
+]
