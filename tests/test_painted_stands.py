@@ -298,3 +298,24 @@ def test_the_aircraft_flies_nose_first_with_its_shadow():
     assert dy < -5 and abs(dx) < 2
     shadow = models.aircraft_sprite(BLUE, 60, 0, shadow=True)
     assert 0 < shadow.get_at((c, c))[3] < 255 and tuple(east.get_at((c, c)))[:3] != (0, 0, 0)
+
+
+def test_n_hides_the_mini_map_and_its_clicks(app):
+    from game.ui.battle import BattleScreen
+
+    b = game.Battle(game.load_scenario(ROOT / "maps" / "modern-fire-support.json"), 3)
+    s = BattleScreen(app, b)
+    app.show(s)
+    s.update(0)
+    s.draw(app.surface)
+    r = s.minimap().rect(s.tv)
+    shown = app.surface.subsurface(r).copy()
+    s.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, mod=0, unicode="n"))
+    s.draw(app.surface)
+    hidden = app.surface.subsurface(r).copy()
+    assert pygame.image.tobytes(shown, "RGB") != pygame.image.tobytes(hidden, "RGB")
+    origin = s.tv.view.origin
+    pos = r.center
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    assert s.tv.view.origin == origin  # the click went to the table, not the hidden map

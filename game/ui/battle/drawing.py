@@ -20,6 +20,8 @@ from game.ui.render import INK, SIDE_COLOURS
 class DrawingMixin:
     """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
 
+    show_minimap = True  # N hides it (#46)
+
     def group_label(self, side: str, group: str) -> str:
         """A battle group's name on the screen, with its side's: "Germany group M1" (#43:
         both sides' first WWII movement group is M1). Display only: the battle log keeps
@@ -126,18 +128,19 @@ class DrawingMixin:
     def minimap_event(self, ev) -> bool:
         """A mouse event the mini-map takes (a click or drag on it moves the camera there)."""
         mouse = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
-        if isinstance(self.mode, CurtainMode) or ev.type not in mouse:
+        if isinstance(self.mode, CurtainMode) or ev.type not in mouse or not self.show_minimap:
             return False  # the curtain hides the table, the mini-map with it
         return self.minimap().handle(ev, self.tv)
 
     def draw_on_demand(self, surface) -> None:
         """Over the table (#46): the ids of the stand under the mouse, or of every stand
         while Alt is held (the painted models carry no ids; the flat tokens of the "symbols"
-        style write theirs always), and the mini-map in the top right corner."""
+        style write theirs always), and the mini-map in the top right corner (N hides it)."""
         b, mm = self.battle, self.minimap()
-        shown = self.tv.ids_wanted(b.state.stands.values(), self._mouse, mm.rect(self.tv))
-        self.tv.draw_ids(surface, shown)
-        mm.draw(surface, self.tv, b.state.stands.values(), b.sides)
+        avoid = mm.rect(self.tv) if self.show_minimap else None
+        self.tv.draw_ids(surface, self.tv.ids_wanted(b.state.stands.values(), self._mouse, avoid))
+        if self.show_minimap:
+            mm.draw(surface, self.tv, b.state.stands.values(), b.sides)
 
     def explain_lines(self) -> list[str]:
         """The text of the explain overlay: for each AI side, when it last decided (turn and

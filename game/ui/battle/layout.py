@@ -22,7 +22,7 @@ HELP_TEXT = [
     "Set-up: click a stand and press 1-9 to put it in that battle group.",
     "Badges: S suppressed, D disorganized, A ATGM used up, M movement posture, F fired",
     "(a red dot with the symbols); +1 infantry aboard. Hover a stand for its id, hold Alt for all.",
-    "The light edge of a base is its front. Mini-map (top right): click to look there.",
+    "The light edge of a base is its front. Mini-map (top right): click to look there; N hides it.",
     "Symbols (a setting): oval armour, cross infantry, cross and oval IFV or APC, diagonal",
     "recon, castle engineers. Click an enemy stand while plotting to end in base",
     "contact (to close-assault it); plot through it and beyond to overrun it.",
