@@ -38,8 +38,15 @@ def test_render_draws_terrain_and_stands_where_they_are(tmp_path, name, capsys):
     )
     ghq = next(s for s in sc.spec.stands if s.side == "B" and s.ghq)
     # the orange stand's footprint reaches 0.3" inside its table edge, left of its centre
-    px = view.to_px(ghq.x - 0.3, ghq.y + 0.3)
-    assert tuple(img.get_at([int(v) for v in px]))[:3] == SIDE_COLOURS[1]
+    # (#46: its painted model, its base rimmed in orange)
+    x0, y0 = (int(v) for v in view.to_px(ghq.x - 0.45, ghq.y + 0.45))
+    orange = [
+        (x, y)
+        for x in range(x0, x0 + 9)
+        for y in range(y0, y0 + 18)
+        if tuple(img.get_at((x, y)))[:3] == SIDE_COLOURS[1]
+    ]
+    assert len(orange) > 20
 
 
 def test_render_of_a_broken_file_is_one_line(tmp_path, capsys):

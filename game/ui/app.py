@@ -82,12 +82,15 @@ class App:
         self.screen.handle(ev)
 
     def apply_settings(self, settings) -> None:
-        """Use the settings: the table's label size and the sight lines' palette."""
+        """Use the settings: the table's label size, the sight lines' palette and how stands
+        are drawn (#46: ``stand_style``, "models" unless the settings say "symbols")."""
         from game.settings import PALETTES
         from game.ui.colours import PAL, UI
 
         self.settings = settings
         UI["scale"] = settings.ui_scale
+        style = getattr(settings, "stand_style", "models")
+        UI["stand_style"] = style if style in ("models", "symbols") else "models"
         PAL.use(PALETTES[settings.palette])
 
     def screenshot(self) -> Path | None:

@@ -2,7 +2,8 @@
 (the menu draws its first frame before the engine is imported)."""
 
 INK = (30, 30, 30)  # text and outlines drawn on the table and the screens
-UI = {"scale": 1.0}  # the settings' label size (game.settings), set by the window
+UI = {"scale": 1.0, "stand_style": "models"}  # the settings' label size and stand style, set
+# by the window (game.settings; #46: "models" painted on their bases, "symbols" the flat tokens)
 
 
 class Palette:

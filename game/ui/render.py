@@ -326,7 +326,8 @@ def wrap_text(font: pygame.font.Font, text: str, width: int) -> list[str]:
 
 def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
     """Draw a scenario at its start: the table, then every stand (entering stands at their entry
-    point on the edge)."""
+    point on the edge) in the settings' stand style (#46): its painted model with its id on a
+    tag under it, or its flat token with its id and NATO symbol ("symbols")."""
     draw_table(surface, scenario.table, view)
     sides = [s.id for s in scenario.spec.sides]
     font = _default_font(max(LEAST_FONT, int(view.scale * 0.7)))
@@ -335,8 +336,17 @@ def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
             continue  # aboard its carrier
         pose = StandPose(st.id, st.side, st.x, st.y, st.facing_deg)
         colour = SIDE_COLOURS[sides.index(st.side) % len(SIDE_COLOURS)]
-        symbol = unit_symbol(scenario.units.get(st.id))
-        draw_stand(surface, view, pose, colour, st.id, font, symbol)
+        unit = scenario.units.get(st.id)
+        if colours.UI.get("stand_style", "models") == "symbols":
+            draw_stand(surface, view, pose, colour, st.id, font, unit_symbol(unit))
+            continue
+        from game.ui.paint.models import kind_of, paint_stand  # (it needs no more of render)
+
+        paint_stand(surface, view, pose, colour, kind_of(unit, st.unit), 2 * st.ghq or int(st.hq))
+        text = font.render(st.id, True, (255, 255, 255))  # the id on a tag under the model (#46)
+        tag = text.get_rect(midtop=view.to_px(st.x, st.y - 0.55)).inflate(6, 2)
+        pygame.draw.rect(surface, (30, 32, 30), tag)
+        surface.blit(text, text.get_rect(center=tag.center))
 
 
 MAX_PICTURE_SIDE_PX = 16384

@@ -23,6 +23,7 @@ from game.ui.battle.support_draw import (
 )
 from game.ui.logtext import PHASE_NAMES, describe, sentence, stand_name
 from game.ui.logview import LogView
+from game.ui.paint.minimap import MiniMap
 from game.ui.table_view import TableView
 
 TOP_H = 44
@@ -79,6 +80,7 @@ class ReplayScreen:
         self._shown = -1
         replay.goto(0)  # a replay starts at the beginning (End jumps to the result)
         self.tv = TableView(b.table, self.table_rect(app.size))
+        self.minimap = MiniMap(b.table)
         self._buttons: dict = {}
         self.log_view: LogView | None = None
         self.unfinished = getattr(replay, "unfinished", None)
@@ -241,6 +243,9 @@ class ReplayScreen:
             return
         if self._slider_click(ev):
             return
+        mouse = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
+        if ev.type in mouse and self.minimap.handle(ev, self.tv):
+            return  # a click on the mini-map moves the camera there (#46)
         if ev.type == pygame.KEYDOWN:
             keys = {
                 pygame.K_RIGHT: lambda: r.step(1),
@@ -340,6 +345,10 @@ class ReplayScreen:
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
         draw_markers(surface, self.tv, b)  # smoke and impact markers (the full games)
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
+        mouse = pygame.mouse.get_pos()  # ids on hover or Alt, the mini-map (#46)
+        avoid = self.minimap.rect(self.tv)
+        self.tv.draw_ids(surface, self.tv.ids_wanted(b.state.stands.values(), mouse, avoid))
+        self.minimap.draw(surface, self.tv, b.state.stands.values(), b.sides)
         plotted, landed = self.fire_support()
         self.support_drawn = [("plotted", p["mission"]) for p in plotted]
         draw_plotted(surface, self.tv, plotted, lambda side: side_colour(b.sides, side))

@@ -9,6 +9,7 @@ import pygame
 
 from game import StandPose, corners
 from game.ui.colours import UI
+from game.ui.paint.models import WRECK, hq_level, kind_of, paint_stand
 from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit_symbol
 
 BACKGROUND = (236, 233, 222)
@@ -48,6 +49,7 @@ class TableView:
         self._labels: dict[tuple[str, int, tuple], pygame.Surface] = {}
         self._font_size = 0
         self._font: pygame.font.Font | None = None
+        self.stand_style: str | None = None  # None: the settings' (UI["stand_style"], #46)
 
     # ---------------------------------------------------------------- camera
 
@@ -149,6 +151,12 @@ class TableView:
         ox, oy = self.view.origin
         self.view = View(self.view.scale, (ox + dx, oy + dy), self.view.depth)
 
+    def centre_on(self, x: float, y: float) -> None:
+        """Move the camera, same zoom, to centre table point (x, y) inches, kept over the
+        table as the opening view is (:meth:`look_at`): no more border beyond an edge than
+        the fitted view leaves (#46: the mini-map's click)."""
+        self.look_at((x, y, x, y), self.view.scale)
+
     def to_table(self, pos) -> tuple[float, float]:
         """Table inches under a pixel."""
         return self.view.to_table(*pos)
@@ -227,6 +235,21 @@ class TableView:
             return None
         return dx, dy
 
+    def style(self) -> str:
+        """How stands are drawn (#46): "models" (painted on their bases) or "symbols" (the
+        flat tokens with NATO symbols): this view's own ``stand_style``, else the settings'."""
+        return self.stand_style or UI.get("stand_style", "models")
+
+    def draw_model(self, surface, pose, colour, unit, hq: int = 0, name: str = "") -> None:
+        """One stand (or a wreck: ``pose.wreck``) in the view's style (:meth:`style`): its
+        painted model of ``unit``'s row (game.ui.paint.models) or its flat token with the
+        unit's NATO symbol. Neither writes its id."""
+        if self.style() == "symbols":
+            colour = WRECK if pose.wreck else colour
+            draw_stand(surface, self.view, pose, colour, symbol=unit_symbol(unit))
+        else:
+            paint_stand(surface, self.view, pose, colour, kind_of(unit, name), hq)
+
     def draw_stands(
         self,
         surface,
@@ -236,18 +259,22 @@ class TableView:
         highlight: dict[str, tuple] | None = None,
         ghost: set[str] | None = None,
     ) -> None:
-        """Every stand as a token with facing and id, its markers (S, D, fired, depleted ATGM,
-        and M for a WWII stand in the movement posture, 001 5.0 step 2), and wrecks.
-        ``highlight`` outlines stands in a colour; ``ghost`` draws stands waiting to enter at
-        their entry point, faded."""
+        """Every stand with its facing, its markers (S, D, fired, depleted ATGM, and M for a
+        WWII stand in the movement posture, 001 5.0 step 2), and wrecks: as painted models
+        whose ids show on demand (:meth:`draw_ids`), or as the flat tokens with their ids
+        (the "symbols" style, #46). ``highlight`` outlines stands in a colour; ``ghost``
+        draws stands waiting to enter at their entry point, faded."""
         highlight = highlight or {}
         stands = list(stands)
+        symbols = self.style() == "symbols"
         self._riders: dict[str, int] = {}  # carrier -> stands aboard (full games)
         for s in stands:
             if s.carried_by is not None and not s.eliminated:
                 self._riders[s.carried_by] = self._riders.get(s.carried_by, 0) + 1
+        by_id = {s.id: s for s in stands}
         for w in wrecks:
-            draw_stand(surface, self.view, w.pose(), (60, 60, 60))
+            was = by_id.get(w.stand)
+            self.draw_model(surface, w.pose(), WRECK, was.unit if was is not None else None)
         for s in stands:
             if s.eliminated or s.carried_by is not None:
                 continue
@@ -257,14 +284,41 @@ class TableView:
             if not s.on_table:
                 colour = tuple(int(c * 0.5 + 230 * 0.5) for c in colour)
             pose = StandPose(s.id, s.side, s.x, s.y, s.facing_deg)
-            draw_stand(surface, self.view, pose, colour, symbol=unit_symbol(s.unit))
+            self.draw_model(surface, pose, colour, s.unit, hq_level(s), s.unit_name)
             px, py = self.to_px(s.x, s.y)
-            lab = self.label(s.id)
-            surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
+            if symbols:
+                lab = self.label(s.id)
+                surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
             if s.id in highlight:
                 pts = [self.to_px(x, y) for x, y in corners(s.x, s.y, s.facing_deg)]
                 pygame.draw.polygon(surface, highlight[s.id], pts, 3)
             self._markers(surface, s, px, py)
+
+    def ids_wanted(self, stands, mouse, avoid: pygame.Rect | None = None) -> list:
+        """The stands whose ids show over the painted models (#46): every one not eliminated
+        nor aboard a carrier while Alt is held, else the one under pixel ``mouse`` (none
+        when the mouse is off the view or over ``avoid``, the mini-map); none in the
+        "symbols" style, whose tokens write their ids."""
+        if self.style() == "symbols":
+            return []
+        stands = [s for s in stands if not s.eliminated and s.carried_by is None]
+        if pygame.key.get_mods() & pygame.KMOD_ALT:
+            return stands
+        if not self.rect.collidepoint(mouse) or (avoid is not None and avoid.collidepoint(mouse)):
+            return []
+        s = self.stand_at(stands, mouse, include_off_table=True)
+        return [s] if s is not None else []
+
+    def draw_ids(self, surface, stands) -> None:
+        """The ids of ``stands`` (#46: on demand, when a stand is hovered or Alt is held), each
+        white on a dark tag under its stand, at least 11 px high."""
+        for s in stands:
+            lab = self.label(s.id)
+            px, py = self.to_px(s.x, s.y)
+            tag = pygame.Rect(0, 0, lab.get_width() + 6, lab.get_height() + 2)
+            tag.midtop = (round(px), round(py + self.view.scale * 0.55))
+            pygame.draw.rect(surface, (30, 32, 30), tag)
+            surface.blit(lab, (tag.x + 3, tag.y + 1))
 
     def badge_layout(self, px: float, py: float) -> tuple[float, float, int]:
         """Where a stand's marker badges go (pixels): the centre of the first badge, at the
@@ -287,13 +341,16 @@ class TableView:
         aboard = getattr(self, "_riders", {}).get(s.id, 0)
         if aboard:  # full games: infantry riding in this carrier
             badges.append((f"+{aboard}", (40, 110, 60), (255, 255, 255)))
+        symbols = self.style() == "symbols"
+        if s.fire_attempts and not symbols:  # a token in the row (#46), not a dot
+            badges.append(("F", (220, 30, 30), (255, 255, 255)))
         for text, fill, ink in badges:
             pygame.draw.circle(surface, fill, (int(x), int(y)), r)
             pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)
             lab = self.label(text, ink)
             surface.blit(lab, lab.get_rect(center=(int(x), int(y))))
             x += 2 * r + 2
-        if s.fire_attempts:
+        if s.fire_attempts and symbols:
             fx, fy = px - self.view.scale * 0.5, py - self.view.scale * 0.5
             pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), max(3, r // 2 + 1))
 

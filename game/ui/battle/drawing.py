@@ -10,12 +10,17 @@ import pygame
 
 from game import StandPose, heading_deg
 from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT, STAND_PX
+from game.ui.battle.turns import CurtainMode
 from game.ui.logtext import PHASE_NAMES
-from game.ui.render import INK, SIDE_COLOURS, draw_stand, unit_symbol
+from game.ui.paint.minimap import MiniMap
+from game.ui.paint.models import hq_level
+from game.ui.render import INK, SIDE_COLOURS
 
 
 class DrawingMixin:
     """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
+
+    show_minimap = True  # N hides it (#46)
 
     def group_label(self, side: str, group: str) -> str:
         """A battle group's name on the screen, with its side's: "Germany group M1" (#43:
@@ -109,9 +114,33 @@ class DrawingMixin:
             colour = SIDE_COLOURS[b.sides.index(s.side) % 2]
 
             pose = StandPose(s.id, s.side, x, y, heading)
-            draw_stand(surface, self.tv.view, pose, colour, symbol=unit_symbol(s.unit))
+            self.tv.draw_model(surface, pose, colour, s.unit, hq_level(s), s.unit_name)
         for a, t, _ in self.flashes:
             pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
+
+    def minimap(self) -> MiniMap:
+        """The screen's mini-map of the whole table (#46), made on first use."""
+        mm = self.__dict__.get("_minimap")
+        if mm is None or mm.table is not self.battle.table:
+            mm = self.__dict__["_minimap"] = MiniMap(self.battle.table)
+        return mm
+
+    def minimap_event(self, ev) -> bool:
+        """A mouse event the mini-map takes (a click or drag on it moves the camera there)."""
+        mouse = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
+        if isinstance(self.mode, CurtainMode) or ev.type not in mouse or not self.show_minimap:
+            return False  # the curtain hides the table, the mini-map with it
+        return self.minimap().handle(ev, self.tv)
+
+    def draw_on_demand(self, surface) -> None:
+        """Over the table (#46): the ids of the stand under the mouse, or of every stand
+        while Alt is held (the painted models carry no ids; the flat tokens of the "symbols"
+        style write theirs always), and the mini-map in the top right corner (N hides it)."""
+        b, mm = self.battle, self.minimap()
+        avoid = mm.rect(self.tv) if self.show_minimap else None
+        self.tv.draw_ids(surface, self.tv.ids_wanted(b.state.stands.values(), self._mouse, avoid))
+        if self.show_minimap:
+            mm.draw(surface, self.tv, b.state.stands.values(), b.sides)
 
     def explain_lines(self) -> list[str]:
         """The text of the explain overlay: for each AI side, when it last decided (turn and

@@ -7,11 +7,23 @@ from __future__ import annotations
 
 import pygame
 
+from game import StandPose
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.setup import ghq_purpose
 from game.ui.logtext import stand_name
 from game.ui.logview import FONT_FILE as LOG_FONT_FILE
-from game.ui.render import HILL_COLOURS, INK, ROAD_STYLE, TERRAIN_COLOURS, wrap_text
+from game.ui.paint.models import hq_level, kind_of, paint_stand
+from game.ui.render import (
+    HILL_COLOURS,
+    INK,
+    ROAD_STYLE,
+    SIDE_COLOURS,
+    TERRAIN_COLOURS,
+    View,
+    draw_stand,
+    unit_symbol,
+    wrap_text,
+)
 from game.ui.table_view import UI
 
 CARD_BG = (250, 248, 240)
@@ -41,6 +53,7 @@ class InfoMixin:
 
     show_briefing = False
     card: str | None = None
+    card_box: pygame.Rect | None = None
 
     @property
     def show_legend(self) -> bool:
@@ -261,13 +274,11 @@ class InfoMixin:
         rect = self.tv.rect
         font = self._font(20)
         if self.card and self.card in self.battle.state.stands:
-            _box(
-                surface,
-                self.unit_card_lines(self.card),
-                (rect.x + 10, rect.y + 10),
-                font,
-                self._font(22),
-            )
+            lines = self.unit_card_lines(self.card)
+            wide = max([self._font(22).size(lines[0])[0]] + [font.size(t)[0] for t in lines[1:]])
+            box = _box(surface, lines, (rect.x + 10, rect.y + 10), font, self._font(22), wide + 90)
+            self._card_pictures(surface, box, self.card)
+            self.card_box = box  # where the card is (pixels)
         if self.show_briefing:
             width = min(640, rect.w - 40)
             lines = []
@@ -276,6 +287,20 @@ class InfoMixin:
             lines.append("")
             lines.append("B closes the briefing.")
             _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)
+
+    def _card_pictures(self, surface, box: pygame.Rect, stand_id: str) -> None:
+        """On the unit card's right (#46): the stand's NATO symbol on its flat token, and
+        its painted model under it, both facing up the card, 40 px an inch."""
+        st = self.battle.stand(stand_id)
+        colour = SIDE_COLOURS[self.battle.sides.index(st.side) % 2]
+        pose = StandPose(st.id, st.side, 0.0, 0.0, 90.0)
+        x = box.right - 40
+        draw_stand(
+            surface, View(40, (x, box.y + 40), 0.0), pose, colour, None, None, unit_symbol(st.unit)
+        )
+        if box.h >= 130:
+            view = View(40, (x, box.y + 100), 0.0)
+            paint_stand(surface, view, pose, colour, kind_of(st.unit, st.unit_name), hq_level(st))
 
 
 class RulerMixin:

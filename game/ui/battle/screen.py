@@ -446,8 +446,8 @@ class BattleScreen(
             return
         if ev.type == pygame.MOUSEMOTION:
             self._mouse = ev.pos
-        if self.log_view.handle(ev, self._mouse):
-            return
+        if self.log_view.handle(ev, self._mouse) or self.minimap_event(ev):
+            return  # (a click on the mini-map moves the camera there, #46)
         if ev.type in (
             pygame.MOUSEBUTTONDOWN,
             pygame.MOUSEBUTTONUP,
@@ -576,6 +576,7 @@ class BattleScreen(
         if self.show_explain:
             self._draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
+            self.draw_on_demand(surface)  # ids on hover / Alt, the mini-map (#46)
             self._draw_info(surface)
             self._draw_ruler(surface)
             self._draw_hover(surface)

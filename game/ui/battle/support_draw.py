@@ -13,6 +13,7 @@ import pygame
 from game import IMPACT_DIAMETER_IN
 from game.ui.battle.turns import CurtainMode
 from game.ui.logtext import DIRECTIONS
+from game.ui.paint.models import aircraft_sprite
 from game.ui.render import INK, SIDE_COLOURS
 
 RADIUS_IN = IMPACT_DIAMETER_IN / 2
@@ -309,8 +310,15 @@ class SupportDrawing:
                 wing = [(c[0] + 9 * math.cos(a + s), c[1] + 9 * math.sin(a + s)) for s in (2, -2)]
                 b = self.battle
                 own = SIDE_COLOURS[b.sides.index(ev["side"]) % 2] if ev["side"] in b.sides else INK
-                pygame.draw.polygon(surface, own, [nose, wing[0], c, wing[1]])
-                pygame.draw.polygon(surface, INK, [nose, wing[0], c, wing[1]], 1)
+                if tv.style() == "symbols":
+                    pygame.draw.polygon(surface, own, [nose, wing[0], c, wing[1]])
+                    pygame.draw.polygon(surface, INK, [nose, wing[0], c, wing[1]], 1)
+                else:  # the aircraft painted, its shadow on the ground (#46)
+                    span = max(44, int(tv.view.scale * 2))
+                    heading = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
+                    for shadow, off in ((True, span // 4), (False, 0)):
+                        img = aircraft_sprite(own, span, heading, shadow)
+                        surface.blit(img, img.get_rect(center=(c[0] + off, c[1] + off)))
                 map_label(surface, tv, ev["aircraft"], (c[0] + 16, c[1] - 14), own)
                 return
             flown -= seg

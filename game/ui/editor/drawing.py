@@ -23,9 +23,7 @@ from game.ui.render import (
     SIDE_COLOURS,
     TERRAIN_COLOURS,
     View,
-    draw_stand,
     draw_table,
-    unit_symbol,
     wrap_text,
 )
 from game.ui.table_view import BACKGROUND
@@ -247,10 +245,14 @@ class DrawingMixin:
             except (KeyError, TypeError, ValueError):
                 continue
             unit = units.get(s.get("unit")) if isinstance(s.get("unit"), str) else None
-            draw_stand(surface, self.tv.view, pose, colour, symbol=unit_symbol(unit))
-            lab = self.tv.label(pose.id)
+            hq = 2 if s.get("ghq") else 1 if s.get("hq") else 0
+            self.tv.draw_model(surface, pose, colour, unit, hq, str(s.get("unit", "")))
             px, py = self.tv.to_px(pose.x, pose.y)
-            surface.blit(lab, lab.get_rect(center=(px, py + self.tv.view.scale * 0.22)))
+            if self.tv.style() == "symbols":
+                lab = self.tv.label(pose.id)
+                surface.blit(lab, lab.get_rect(center=(px, py + self.tv.view.scale * 0.22)))
+            else:  # the editor names every stand: its id on a tag under the model (#46)
+                self.tv.draw_ids(surface, [pose])
             if aboard.get(pose.id):
                 tag = self.tv.label(f"+{aboard[pose.id]}", INK)
                 surface.blit(tag, tag.get_rect(midleft=(px + self.tv.view.scale * 0.55, py)))
