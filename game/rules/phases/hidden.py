@@ -28,7 +28,8 @@ from game.rules.actions import (
 )
 from game.rules.context import IllegalAction
 from game.rules.fair import plot_commitment
-from game.rules.procedures import air, artillery
+from game.rules.phases import plot
+from game.rules.procedures import artillery
 from game.rules.state import Mission
 
 
@@ -128,13 +129,8 @@ def do_reveal_air_strike(ctx, a: RevealAirStrike) -> None:
     m = _due(ctx, a, "air")
     plotted = PlotAirStrike(m.side, m.aircraft, tuple(a.path), m.lands_turn)
     _matches(ctx, m, plotted, a.salt)
-    if len(plotted.path) != 3:
-        raise IllegalAction("an air strike's path is its entry point, point of attack and exit")
+    plot.check_air_path(ctx, plotted.path)
     entry, poa, exit_ = plotted.path
-    if not air.on_edge(ctx.table, *entry) or not air.on_edge(ctx.table, *exit_):
-        raise IllegalAction("an air strike enters and leaves at a table edge")
-    if not ctx.table.on_table(*poa):
-        raise IllegalAction("the point of attack is off the table")
     m.path = tuple(tuple(p) for p in plotted.path)
     m.ammo = "he"
     _revealed(

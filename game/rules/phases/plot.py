@@ -93,29 +93,51 @@ def turn_problem(ctx, lands_turn: int) -> str | None:
     return None
 
 
+def _check_open(ctx, side: str, lands_turn: int, what: str, also=None) -> None:
+    """Raise IllegalAction unless ``side`` may plot ``what`` landing in ``lands_turn``: the
+    plot phase, the side to act, ``also()`` (a plot kind's own check), a later turn."""
+    st = ctx.state
+    if st.phase != "plot" or side != st.to_act:
+        raise IllegalAction(f"{what} are plotted in the joint plot phase, in turn")
+    if also is not None:
+        also()
+    why = turn_problem(ctx, lands_turn)
+    if why:
+        raise IllegalAction(why)
+
+
+def _check_firers(ctx, side: str, firers, lands_turn: int) -> None:
+    """Raise IllegalAction unless ``firers`` are distinct artillery stands of ``side`` not yet
+    plotted to fire in ``lands_turn``."""
+    if not firers or len(set(firers)) != len(firers):
+        raise IllegalAction("name each firing stand once")
+    free = {s.id for s in free_artillery(ctx, side, lands_turn)}
+    for sid in firers:
+        s = ctx.stand(sid)
+        if sid not in free:
+            raise IllegalAction(
+                f"{sid} is not an artillery stand of {side} free to fire in turn {lands_turn}"
+                if s.side == side
+                else f"{sid} is not {side}'s"
+            )
+
+
+def _check_ammo(ammo: str) -> None:
+    if ammo not in artillery.AMMO:
+        raise IllegalAction(f"ammunition is he or smoke, not {ammo!r}")
+
+
+def _check_sorties(ctx, side: str, aircraft: str) -> None:
+    if sorties_left(ctx, side).get(aircraft, 0) <= 0:
+        raise IllegalAction(f"{side} has no sortie of {aircraft!r} left")
+
+
 def check_plot(ctx, a: PlotMission) -> None:
     """Raise IllegalAction unless ``a`` may be plotted: the plot phase, the side to act, HE
     or smoke, a later turn, distinct artillery stands of the side not yet plotted for that
     turn, a good sheaf, and each firer's indirect range to its marker's point now."""
-    st = ctx.state
-    if st.phase != "plot" or a.side != st.to_act:
-        raise IllegalAction("missions are plotted in the joint plot phase, in turn")
-    if a.ammo not in artillery.AMMO:
-        raise IllegalAction(f"ammunition is he or smoke, not {a.ammo!r}")
-    why = turn_problem(ctx, a.lands_turn)
-    if why:
-        raise IllegalAction(why)
-    if not a.firers or len(set(a.firers)) != len(a.firers):
-        raise IllegalAction("name each firing stand once")
-    free = {s.id for s in free_artillery(ctx, a.side, a.lands_turn)}
-    for sid in a.firers:
-        s = ctx.stand(sid)
-        if sid not in free:
-            raise IllegalAction(
-                f"{sid} is not an artillery stand of {a.side} free to fire in turn {a.lands_turn}"
-                if s.side == a.side
-                else f"{sid} is not {a.side}'s"
-            )
+    _check_open(ctx, a.side, a.lands_turn, "missions", lambda: _check_ammo(a.ammo))
+    _check_firers(ctx, a.side, a.firers, a.lands_turn)
     why = artillery.sheaf_problem(ctx, a.sheaf, len(a.firers))
     if why:
         raise IllegalAction(why)
@@ -123,6 +145,16 @@ def check_plot(ctx, a: PlotMission) -> None:
         why = artillery.indirect_range_problem(ctx, ctx.stand(sid), x, y)
         if why:
             raise IllegalAction(why)
+
+
+def _new_mission(ctx, side: str, kind: str, lands_turn: int, **fields) -> Mission:
+    """The next mission's number and its :class:`Mission`; an air strike uses a sortie."""
+    st = ctx.state
+    st.missions_plotted += 1
+    if kind == "air":
+        key = f"{side}:{fields['aircraft']}"
+        st.sorties_flown[key] = st.sorties_flown.get(key, 0) + 1
+    return Mission(f"m{st.missions_plotted}", side, kind, lands_turn, st.turn, **fields)
 
 
 def _plotted(ctx, m: Mission, **fields) -> None:
@@ -145,14 +177,11 @@ def do_plot_mission(ctx, a: PlotMission) -> None:
     """Plot an indirect fire mission (002 7.11): checked, kept in the battle's state (and the
     log), landing in turn ``lands_turn``; then the other side acts."""
     check_plot(ctx, a)
-    st = ctx.state
-    st.missions_plotted += 1
-    m = Mission(
-        f"m{st.missions_plotted}",
+    m = _new_mission(
+        ctx,
         a.side,
         "artillery",
         a.lands_turn,
-        st.turn,
         firers=tuple(a.firers),
         sheaf=tuple(tuple(p) for p in a.sheaf),
         ammo=a.ammo,
@@ -171,17 +200,18 @@ def check_air(ctx, a: PlotAirStrike) -> None:
     """Raise IllegalAction unless ``a`` may be plotted: the plot phase, the side to act, a
     sortie of that aircraft left, a later turn, and a path of three points (entry on a table
     edge, point of attack on the table, exit on a table edge)."""
-    st = ctx.state
-    if st.phase != "plot" or a.side != st.to_act:
-        raise IllegalAction("air strikes are plotted in the joint plot phase, in turn")
-    if sorties_left(ctx, a.side).get(a.aircraft, 0) <= 0:
-        raise IllegalAction(f"{a.side} has no sortie of {a.aircraft!r} left")
-    why = turn_problem(ctx, a.lands_turn)
-    if why:
-        raise IllegalAction(why)
-    if len(a.path) != 3:
+    _check_open(
+        ctx, a.side, a.lands_turn, "air strikes", lambda: _check_sorties(ctx, a.side, a.aircraft)
+    )
+    check_air_path(ctx, a.path)
+
+
+def check_air_path(ctx, path) -> None:
+    """Raise IllegalAction unless ``path`` (inches) is an air strike's: its entry point on a
+    table edge, its point of attack on the table, its exit point on a table edge (002 7.13)."""
+    if len(path) != 3:
         raise IllegalAction("an air strike's path is its entry point, point of attack and exit")
-    entry, poa, exit_ = a.path
+    entry, poa, exit_ = path
     if not air.on_edge(ctx.table, *entry) or not air.on_edge(ctx.table, *exit_):
         raise IllegalAction("an air strike enters and leaves at a table edge")
     if not ctx.table.on_table(*poa):
@@ -192,18 +222,8 @@ def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
     """Plot an air strike (002 7.13; 004's optional air strikes): checked, one sortie used,
     arriving in turn ``lands_turn``; then the other side acts."""
     check_air(ctx, a)
-    st = ctx.state
-    st.missions_plotted += 1
-    key = f"{a.side}:{a.aircraft}"
-    st.sorties_flown[key] = st.sorties_flown.get(key, 0) + 1
-    m = Mission(
-        f"m{st.missions_plotted}",
-        a.side,
-        "air",
-        a.lands_turn,
-        st.turn,
-        aircraft=a.aircraft,
-        path=tuple(tuple(p) for p in a.path),
+    m = _new_mission(
+        ctx, a.side, "air", a.lands_turn, aircraft=a.aircraft, path=tuple(tuple(p) for p in a.path)
     )
     _plotted(
         ctx,
@@ -211,53 +231,37 @@ def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
         aircraft=m.aircraft,
         entry=list(m.path[0]),
         aim=list(m.path[1]),
-        sheaf=[list(m.path[1])],
+        sheaf=[list(p) for p in m.path[1:2]],
         ammo="he",
         path=[list(p) for p in m.path],
         exit=list(m.path[2]),
     )
 
 
-def _check_open_parts(ctx, a, kind: str) -> None:
-    st = ctx.state
-    if st.chains is None:
+def _check_hidden(ctx, a, what: str, also=None) -> None:
+    """A hidden plot's open parts (#45): a network battle, the plot phase, the side to act, a
+    commitment of 64 hex digits, ``also()``, a later turn."""
+    if ctx.state.chains is None:
         raise IllegalAction("plots are hidden only in a network battle")
-    if st.phase != "plot" or a.side != st.to_act:
-        raise IllegalAction(f"{kind} are plotted in the joint plot phase, in turn")
-    if not is_hex_digest(a.commitment):
-        raise IllegalAction("a hidden plot's commitment is 64 lowercase hex digits")
-    why = turn_problem(ctx, a.lands_turn)
-    if why:
-        raise IllegalAction(why)
+
+    def checks() -> None:
+        if not is_hex_digest(a.commitment):
+            raise IllegalAction("a hidden plot's commitment is 64 lowercase hex digits")
+        if also is not None:
+            also()
+
+    _check_open(ctx, a.side, a.lands_turn, what, checks)
 
 
 def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
     """An indirect fire mission plotted unseen (002 7.11; 004 7.8; #45): its open parts
-    checked as :func:`game.rules.phases.plot.check_plot` checks them (the plot phase, the
-    side to act, a later turn, distinct free artillery stands of the side), kept with its
-    commitment; then the other side acts."""
-    _check_open_parts(ctx, a, "missions")
-    if not a.firers or len(set(a.firers)) != len(a.firers):
-        raise IllegalAction("name each firing stand once")
-    free = {s.id for s in free_artillery(ctx, a.side, a.lands_turn)}
-    for sid in a.firers:
-        if sid not in free:
-            ctx.stand(sid)  # an unknown id says so
-            raise IllegalAction(
-                f"{sid} is not an artillery stand of {a.side} free to fire in turn {a.lands_turn}"
-            )
-    st = ctx.state
-    st.missions_plotted += 1
-    m = Mission(
-        f"m{st.missions_plotted}",
-        a.side,
-        "artillery",
-        a.lands_turn,
-        st.turn,
-        firers=tuple(a.firers),
-        ammo="",
-    )
-    st.hidden[m.id] = a.commitment
+    checked as :func:`check_plot` checks them (the plot phase, the side to act, a later
+    turn, distinct free artillery stands of the side), kept with its commitment, its sheaf
+    and ammunition empty; then the other side acts."""
+    _check_hidden(ctx, a, "missions")
+    _check_firers(ctx, a.side, a.firers, a.lands_turn)
+    m = _new_mission(ctx, a.side, "artillery", a.lands_turn, firers=tuple(a.firers), ammo="")
+    ctx.state.hidden[m.id] = a.commitment
     _plotted(ctx, m, firers=list(m.firers), commitment=a.commitment)
 
 
@@ -265,23 +269,9 @@ def do_plot_hidden_air_strike(ctx, a: PlotHiddenAirStrike) -> None:
     """An air strike plotted unseen (002 7.13; #45): a sortie of that aircraft left and a
     later turn, one sortie used, its path kept only as the commitment; then the other side
     acts."""
-    _check_open_parts(ctx, a, "air strikes")
-    if sorties_left(ctx, a.side).get(a.aircraft, 0) <= 0:
-        raise IllegalAction(f"{a.side} has no sortie of {a.aircraft!r} left")
-    st = ctx.state
-    st.missions_plotted += 1
-    key = f"{a.side}:{a.aircraft}"
-    st.sorties_flown[key] = st.sorties_flown.get(key, 0) + 1
-    m = Mission(
-        f"m{st.missions_plotted}",
-        a.side,
-        "air",
-        a.lands_turn,
-        st.turn,
-        aircraft=a.aircraft,
-        ammo="",
-    )
-    st.hidden[m.id] = a.commitment
+    _check_hidden(ctx, a, "air strikes", lambda: _check_sorties(ctx, a.side, a.aircraft))
+    m = _new_mission(ctx, a.side, "air", a.lands_turn, aircraft=a.aircraft, ammo="")
+    ctx.state.hidden[m.id] = a.commitment
     _plotted(ctx, m, aircraft=m.aircraft, commitment=a.commitment)
 
 
