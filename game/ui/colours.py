@@ -2,7 +2,9 @@
 (the menu draws its first frame before the engine is imported)."""
 
 INK = (30, 30, 30)  # text and outlines drawn on the table and the screens
-UI = {"scale": 1.0}  # the settings' label size (game.settings), set by the window
+UI = {"scale": 1.0, "table_style": "painted", "stand_style": "models"}
+"""What the settings set and the window applies (game.settings): the label size, the table's
+style ("painted" or "plain", #46) and the stands' ("models" or "symbols", #46)."""
 
 
 class Palette:
