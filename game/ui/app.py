@@ -82,12 +82,15 @@ class App:
         self.screen.handle(ev)
 
     def apply_settings(self, settings) -> None:
-        """Use the settings: the table's label size and the sight lines' palette."""
+        """Use the settings: the table's label size, the sight lines' palette, and the table's
+        and the stands' styles (``colours.UI``, read by the drawing: #46)."""
         from game.settings import PALETTES
         from game.ui.colours import PAL, UI
 
         self.settings = settings
         UI["scale"] = settings.ui_scale
+        UI["table_style"] = settings.table_style
+        UI["stand_style"] = settings.stand_style
         PAL.use(PALETTES[settings.palette])
 
     def screenshot(self) -> Path | None:

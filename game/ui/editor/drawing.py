@@ -28,6 +28,7 @@ from game.ui.render import (
     unit_symbol,
     wrap_text,
 )
+from game.ui.colours import UI
 from game.ui.table_view import BACKGROUND
 
 
@@ -55,6 +56,7 @@ class DrawingMixin:
             self.tv.rect.size,
             tuple(self.layers.values()),
             hash(frozenset(self.hidden)),
+            UI.get("table_style"),  # the settings' table style (#46)
         )
         if self._layer is None or self._layer_key != key:
             layer = pygame.Surface(self.tv.rect.size)

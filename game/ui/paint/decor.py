@@ -103,7 +103,7 @@ def _houses(geom, rng, heavy: bool) -> np.ndarray:
     0 pitched, 1 flat) on lots along the area's long side."""
     angle = _axis(geom)
     lot = 1.5 if heavy else 1.15
-    inner = shapely.buffer(geom, -0.35 if heavy else 0.3)
+    inner = shapely.buffer(geom, -0.35 if heavy else -0.3)
     pts = _grid_points(inner, rng, lot, 0.08, angle)
     nrng = np.random.default_rng(rng.getrandbits(32))
     if not heavy:
@@ -114,7 +114,27 @@ def _houses(geom, rng, heavy: bool) -> np.ndarray:
     ang = angle + np.where(nrng.random(n) < 0.15, math.pi / 2, 0.0)
     colour = nrng.integers(0, 3, n)
     flat = (nrng.random(n) < (0.75 if heavy else 0.0)).astype(float)
-    return np.c_[pts, hl, hw, ang, colour, flat]
+    rows = np.c_[pts, hl, hw, ang, colour, flat]
+    # a house stays inside the area (its edge is where the rules' cover starts): shrunk
+    # until it fits, or left out
+    kept = []
+    for row in rows:
+        for shrink in (1.0, 0.8, 0.6):
+            x, y, a = row[0], row[1], row[4]
+            ca, sa = math.cos(a), math.sin(a)
+            hl_, hw_ = row[2] * shrink, row[3] * shrink
+            corners = [
+                (x + u * hl_ * ca - v * hw_ * sa, y + u * hl_ * sa + v * hw_ * ca)
+                for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+            ]
+            if geom.contains(shapely.Polygon(corners)):
+                kept.append([x, y, hl_, hw_, a, row[5], row[6]])
+                break
+    if not kept:  # a small area: one house at its heart, as large as fits
+        p = geom.representative_point()
+        side = max(0.15, min(0.5, math.sqrt(max(geom.area, 0.0)) * 0.3))
+        kept.append([p.x, p.y, side, side * 0.7, angle, 0.0, 0.0])
+    return np.array(kept, dtype=float)
 
 
 def _scatter(geom, rng, spacing, lo, hi, keep_share=1.0, jitter=0.45) -> np.ndarray:
@@ -193,7 +213,7 @@ def decorate(kind: str, geometry) -> Decor:
     elif kind == "clear":
         d.lines["furrows"] = _parallel_lines(geometry.buffer(-0.1), rng, 0.3)
     elif kind == "smoke":
-        d.items["puffs"] = _scatter(geometry, rng, 0.6, 0.35, 0.6, 1.0, 0.5)
+        d.items["puffs"] = _scatter(geometry.buffer(-0.4), rng, 0.55, 0.25, 0.4, 1.0, 0.5)
     return d
 
 

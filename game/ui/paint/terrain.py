@@ -243,7 +243,7 @@ def _area(surface, view, f, d: Decor, box) -> None:
             slit = _px(view, [(x - r * 0.6, y + r * 0.45), (x + r * 0.6, y + r * 0.45)])
             pygame.draw.line(surface, (20, 20, 20), slit[0], slit[1], max(1, int(0.06 * s)))
     elif kind == "barbed_wire":
-        loop = max(1.5, 0.1 * s)
+        loop = max(2.0, 0.11 * s)
         for line in d.lines["coil"]:
             pts = _px(view, line)
             pygame.draw.lines(surface, (96, 92, 86), False, pts, 1)
@@ -284,12 +284,12 @@ def _loops(surface, pts, loop: float) -> None:
     k = 0
     for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
         seg = math.hypot(x1 - x0, y1 - y0)
-        n = max(1, int(seg / loop))
+        n = max(1, int(seg / (loop * 0.75)))
         for i in range(n):
             t = i / n
             c = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
             pygame.draw.circle(surface, (70, 68, 64), c, loop, 1)
-            if k % 8 == 0:
+            if k % 10 == 0:
                 pygame.draw.rect(surface, (60, 44, 30), pygame.Rect(c[0] - 1, c[1] - 1, 3, 3))
             k += 1
 
