@@ -188,9 +188,9 @@ def draw_table(
     x0, y0 = view.to_px(0, table.depth)
     x1, y1 = view.to_px(table.width, 0)
     if style == "painted":
-        from game.ui.paint.terrain import draw_painted
+        from game.ui.paint.tiles import draw_tiled
 
-        draw_painted(surface, table, view, near, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
+        draw_tiled(surface, table, view, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
     else:
         _draw_plain(surface, table, view, parts, near, x0, y0, x1, y1)
     for level, lx, ly in parts.hill_labels:

@@ -10,6 +10,7 @@ from game import StandPose, Table
 from game.editor import edits
 from game.editor.commands import items
 from game.editor.document import stand_place
+from game.ui.colours import UI
 from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
 from game.ui.editor.modes import (
     HANDLE,
@@ -28,7 +29,6 @@ from game.ui.render import (
     unit_symbol,
     wrap_text,
 )
-from game.ui.colours import UI
 from game.ui.table_view import BACKGROUND
 
 

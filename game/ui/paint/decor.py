@@ -37,6 +37,42 @@ class Decor:
     items: dict[str, np.ndarray] = field(default_factory=dict)
     lines: dict[str, list[list[tuple[float, float]]]] = field(default_factory=dict)
     shapes: dict[str, object] = field(default_factory=dict)
+    rings: dict[tuple, list] = field(default_factory=dict)
+
+    def rings_of(self, name: str, geom) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+        """The rings of ``geom`` (this feature's outline or one of its ``shapes``, known as
+        ``name``) as (exterior, holes) numpy arrays of (x, y) inches, worked out once."""
+        key = ("rings", name)
+        got = self.rings.get(key)
+        if got is None:
+            got = [
+                (
+                    shapely.get_coordinates(p.exterior),
+                    [shapely.get_coordinates(r) for r in p.interiors],
+                )
+                for p in getattr(geom, "geoms", [geom])
+                if p.geom_type == "Polygon" and not p.is_empty
+            ]
+            self.rings[key] = got
+        return got
+
+    def dashes_of(self, name: str, geom, dash: float) -> np.ndarray:
+        """The dashes along the outlines of ``geom`` (known as ``name``), ``dash`` inches
+        long with gaps as long: rows (x0, y0, x1, y1) inches, worked out once."""
+        key = ("dashes", name, dash)
+        got = self.rings.get(key)
+        if got is None:
+            rows = []
+            for ext, holes in self.rings_of(name, geom):
+                for ring in [ext, *holes]:
+                    line = shapely.LineString(ring)
+                    n = int(line.length / dash)
+                    for k in range(0, n, 2):
+                        a, b = line.interpolate(k * dash), line.interpolate((k + 1) * dash)
+                        rows.append((a.x, a.y, b.x, b.y))
+            got = np.array(rows, dtype=float).reshape(-1, 4)
+            self.rings[key] = got
+        return got
 
 
 @dataclass
@@ -169,7 +205,23 @@ def _parallel_lines(geom, rng, gap: float, zigzag: float = 0.0) -> list[list[tup
     return out
 
 
+_BY_SHAPE: dict[tuple[str, bytes], Decor] = {}
+_MOST_SHAPES = 4096
+
+
 def decorate(kind: str, geometry) -> Decor:
+    """One area's decoration, kept per kind and shape (the editor builds a new table on every
+    edit: only the feature edited is worked out again); see :func:`_decorate`."""
+    key = (kind, shapely.to_wkb(geometry))
+    got = _BY_SHAPE.get(key)
+    if got is None:
+        if len(_BY_SHAPE) >= _MOST_SHAPES:
+            _BY_SHAPE.clear()
+        got = _BY_SHAPE[key] = _decorate(kind, geometry)
+    return got
+
+
+def _decorate(kind: str, geometry) -> Decor:
     """One area's decoration (inches), seeded by :func:`feature_seed`. Parts by kind: woods
     and grove ``trees`` (x, y, r, shade); buildings ``houses`` (:func:`_houses`); marsh
     ``pools`` and ``reeds``; rough ``stones`` and ``tufts``; improved positions ``holes``,
@@ -189,7 +241,7 @@ def decorate(kind: str, geometry) -> Decor:
         d.items["reeds"] = _scatter(geometry.buffer(-0.1), rng, 0.45, 0.12, 0.2, 0.8)
     elif kind.startswith("rough_"):
         level = int(kind[-1]) if kind[-1].isdigit() else 1
-        spacing = {1: 0.95, 2: 0.7, 3: 0.5}.get(level, 0.7)
+        spacing = {1: 0.8, 2: 0.62, 3: 0.48}.get(level, 0.62)
         big = {1: 0.1, 2: 0.14, 3: 0.2}.get(level, 0.14)
         d.items["stones"] = _scatter(geometry.buffer(-0.08), rng, spacing, big * 0.5, big)
         d.items["tufts"] = _scatter(geometry.buffer(-0.1), rng, 0.8, 0.1, 0.16, 0.6)

@@ -43,25 +43,41 @@ def _lattice(ix: np.ndarray, iy: np.ndarray, salt: int) -> np.ndarray:
 
 def value_noise(tx: np.ndarray, ty: np.ndarray, cell: float, salt: int) -> np.ndarray:
     """Smooth noise in [-1, 1] at the table points tx (inches, one per pixel column) by ty
-    (one per pixel row): a shape (len(tx), len(ty)) array, bilinear between lattice points
-    ``cell`` inches apart with a smoothstep, worked out one axis at a time."""
+    (one per pixel row): a shape (len(tx), len(ty)) float32 array, bilinear between lattice
+    points ``cell`` inches apart with a smoothstep, one axis at a time (no BLAS: its threads
+    contend with the window's on a busy machine)."""
     fx, fy = tx / cell, ty / cell
     ix, iy = np.floor(fx).astype(np.int64), np.floor(fy).astype(np.int64)
-    wx, wy = fx - ix, fy - iy
+    wx, wy = (fx - ix).astype(np.float32), (fy - iy).astype(np.float32)
     wx, wy = wx * wx * (3 - 2 * wx), wy * wy * (3 - 2 * wy)
-    x0, y0 = ix.min(), iy.min()
+    x0, y0 = int(ix.min()), int(iy.min())
     lat = _lattice(
-        np.arange(x0, ix.max() + 2) + 1_000_000, np.arange(y0, iy.max() + 2) + 1_000_000, salt
-    )
+        np.arange(x0, int(ix.max()) + 2) + 1_000_000,
+        np.arange(y0, int(iy.max()) + 2) + 1_000_000,
+        salt,
+    ).astype(np.float32)
     jx, jy = ix - x0, iy - y0
-    along = lat[jx, :] * (1 - wx)[:, None] + lat[jx + 1, :] * wx[:, None]  # (len(tx), lattice y)
+    along = lat[jx, :] * (1 - wx)[:, None] + lat[jx + 1, :] * wx[:, None]
     return along[:, jy] * (1 - wy)[None, :] + along[:, jy + 1] * wy[None, :]
+
+
+_GREYS = [(i, i, i) for i in range(256)]
+
+
+def _grey(values: np.ndarray, like: pygame.Surface) -> pygame.Surface:
+    """A surface in ``like``'s pixel format whose every channel is ``values`` (0-255;
+    columns by rows): an 8-bit grey-palette picture of the bytes, converted."""
+    data = np.ascontiguousarray(values.T.astype(np.uint8))
+    pic = pygame.image.frombuffer(data, values.shape, "P")
+    pic.set_palette(_GREYS)
+    return pic.convert(like)
 
 
 def texture(surface: pygame.Surface, area: pygame.Rect, view, strength: float = 1.0) -> None:
     """Add the ground's colour variation and flock grain to the pixels of ``area`` (a
     rectangle of ``surface``, pixels, already cut to the table and the clip), for table
-    ``view`` (a ``render.View``). ``strength`` scales it (1: +-9 levels of variation)."""
+    ``view`` (a ``render.View``). ``strength`` scales it (1: +-9 levels of variation). Added
+    and taken away as two grey pictures blitted with pygame's RGB add and subtract."""
     area = area.clip(surface.get_rect())
     if area.w <= 0 or area.h <= 0:
         return
@@ -70,19 +86,14 @@ def texture(surface: pygame.Surface, area: pygame.Rect, view, strength: float = 
     rows = np.arange(area.top, area.bottom, dtype=np.float64) + 0.5
     tx = (cols - ox) / view.scale
     ty = view.depth - (rows - oy) / view.scale
-    delta = 7.0 * value_noise(tx, ty, 5.0, 17) + 3.5 * value_noise(tx, ty, 1.6, 29)
+    total = 7.0 * value_noise(tx, ty, 5.0, 17) + 3.5 * value_noise(tx, ty, 1.6, 29)
     tile = _flock_tile()
     fx = (np.arange(area.left, area.right) - int(round(ox))) % FLOCK_TILE
     fy = (np.arange(area.top, area.bottom) - int(round(oy))) % FLOCK_TILE
-    grain = tile[fx[:, None], fy[None, :]]
-    total = np.round(strength * (delta + grain)).astype(np.int16)
-    pixels = pygame.surfarray.pixels3d(surface)
-    try:
-        sub = pixels[area.left : area.right, area.top : area.bottom]
-        work = sub.astype(np.int16)
-        work += total[:, :, None]
-        work[:, :, 2] -= (total // 3).astype(np.int16)  # the grain is warmer than grey
-        np.clip(work, 0, 255, out=work)
-        sub[...] = work.astype(np.uint8)
-    finally:
-        del pixels
+    total += tile[fx][:, fy]
+    if strength != 1.0:
+        total *= strength
+    total = np.rint(total)
+    add, sub = _grey(np.clip(total, 0, 255), surface), _grey(np.clip(-total, 0, 255), surface)
+    surface.blit(add, area.topleft, special_flags=pygame.BLEND_RGB_ADD)
+    surface.blit(sub, area.topleft, special_flags=pygame.BLEND_RGB_SUB)

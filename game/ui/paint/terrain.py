@@ -30,8 +30,8 @@ FLOOR = {
     "light_buildings": (128, 138, 86),
     "heavy_buildings": (150, 146, 136),
     "marsh": (92, 124, 100),
-    "rough_1": (134, 138, 88),
-    "rough_2": (140, 128, 90),
+    "rough_1": (124, 132, 82),
+    "rough_2": (148, 134, 96),
     "rough_3": (128, 112, 84),
     "light_improved_position": (138, 124, 86),
     "medium_improved_position": (132, 116, 80),
@@ -39,7 +39,7 @@ FLOOR = {
     "barbed_wire": (124, 132, 80),
     "minefield": (150, 122, 88),
     "impassable": (64, 104, 142),
-    "clear": (146, 150, 88),
+    "clear": (172, 164, 96),
     "smoke": GROUND,
 }
 TREES = [(52, 94, 42), (62, 106, 46), (46, 84, 38), (72, 112, 50)]
@@ -51,7 +51,7 @@ ROADS = {  # verge, surface (colour, width in inches)
     "poor_road": ((146, 140, 100), 0.48, (156, 128, 92), 0.28),
     "track": ((134, 140, 88), 0.0, (150, 138, 100), 0.24),
 }
-HILL_SLOPES = [(134, 148, 84), (152, 158, 94), (170, 168, 106), (186, 178, 118)]
+HILL_SLOPES = [(132, 150, 84), (158, 166, 98), (182, 180, 114), (202, 192, 130)]
 HILL_EDGE = (112, 92, 60)
 CREST_LINE = (92, 76, 44)
 
@@ -60,41 +60,45 @@ def _px(view, xy) -> list[tuple[float, float]]:
     return [view.to_px(x, y) for x, y in xy]
 
 
-def _poly(surface, view, geom, colour, width: int = 0, dx: float = 0, dy: float = 0) -> None:
-    """Fill (or outline, ``width`` > 0) every polygon of ``geom`` moved by (dx, dy) pixels;
-    holes are filled with the ground's colour."""
-    for poly in getattr(geom, "geoms", [geom]):
-        if poly.is_empty or poly.geom_type != "Polygon":
-            continue
-        pts = [(x + dx, y + dy) for x, y in _px(view, poly.exterior.coords)]
-        if len(pts) >= 3:
-            pygame.draw.polygon(surface, colour, pts, width)
+def _ring_px(view, ring: np.ndarray, dx: float = 0.0, dy: float = 0.0) -> list:
+    ox, oy = view.origin
+    s = view.scale
+    return np.column_stack(
+        (ox + dx + ring[:, 0] * s, oy + dy + (view.depth - ring[:, 1]) * s)
+    ).tolist()
+
+
+def _poly(surface, view, rings, colour, width: int = 0, dx: float = 0, dy: float = 0) -> None:
+    """Fill (or outline, ``width`` > 0) polygons given as ``rings`` (``Decor.rings_of``),
+    moved by (dx, dy) pixels; holes are filled with the ground's colour."""
+    for ext, holes in rings:
+        if len(ext) >= 3:
+            pygame.draw.polygon(surface, colour, _ring_px(view, ext, dx, dy), width)
         if not width:
-            for ring in poly.interiors:
-                pygame.draw.polygon(surface, GROUND, _px(view, ring.coords))
+            for ring in holes:
+                pygame.draw.polygon(surface, GROUND, _ring_px(view, ring, dx, dy))
 
 
-def _dashed(surface, colour, pts, dash: float, width: int = 1) -> None:
-    """A dashed polyline through pixel points, dashes and gaps ``dash`` pixels long."""
-    on, left = True, dash
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-        seg = math.hypot(x1 - x0, y1 - y0)
-        t = 0.0
-        while t < seg:
-            step = min(left, seg - t)
-            if on:
-                a, b = t / seg, (t + step) / seg
-                pygame.draw.line(
-                    surface,
-                    colour,
-                    (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
-                    (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b),
-                    width,
-                )
-            t += step
-            left -= step
-            if left <= 1e-9:
-                on, left = not on, dash
+def _dashes(surface, view, dashes: np.ndarray, box, colour, width: int = 1) -> None:
+    """Dashes (rows x0, y0, x1, y1 inches, ``Decor.dashes_of``) near ``box``."""
+    if not len(dashes):
+        return
+    x0, y0, x1, y1 = box
+    keep = dashes[
+        (np.maximum(dashes[:, 0], dashes[:, 2]) >= x0 - 0.5)
+        & (np.minimum(dashes[:, 0], dashes[:, 2]) <= x1 + 0.5)
+        & (np.maximum(dashes[:, 1], dashes[:, 3]) >= y0 - 0.5)
+        & (np.minimum(dashes[:, 1], dashes[:, 3]) <= y1 + 0.5)
+    ]
+    ox, oy, s, depth = view.origin[0], view.origin[1], view.scale, view.depth
+    for ax, ay, bx, by in keep.tolist():
+        pygame.draw.line(
+            surface,
+            colour,
+            (ox + ax * s, oy + (depth - ay) * s),
+            (ox + bx * s, oy + (depth - by) * s),
+            width,
+        )
 
 
 def _near(items: np.ndarray, box, reach: float) -> np.ndarray:
@@ -193,8 +197,9 @@ def _area(surface, view, f, d: Decor, box) -> None:
         from game.ui.render import TERRAIN_COLOURS
 
         floor = TERRAIN_COLOURS.get(kind, (150, 150, 150))
+    outline = d.rings_of("outline", geom)
     if kind != "smoke":
-        _poly(surface, view, geom, floor)
+        _poly(surface, view, outline, floor)
     it = d.items
     if kind in ("woods", "grove"):
         reach = 0.6
@@ -254,8 +259,7 @@ def _area(surface, view, f, d: Decor, box) -> None:
             pygame.draw.circle(surface, (52, 50, 44), (px, py), rr)
             if rr >= 3:
                 pygame.draw.circle(surface, (120, 116, 100), (px, py), rr * 0.45)
-        ring = [view.to_px(x, y) for x, y in _exterior(geom)]
-        _dashed(surface, (236, 236, 226), ring, max(4.0, 0.3 * s), 2)
+        _dashes(surface, view, d.dashes_of("outline", geom, 0.3), box, (236, 236, 226), 2)
         for x, y in _near(it["signs"], box, 0.5):
             px, py = view.to_px(x, y)
             h = max(5.0, 0.3 * s)
@@ -263,10 +267,10 @@ def _area(surface, view, f, d: Decor, box) -> None:
             pygame.draw.polygon(surface, (206, 40, 32), tri)
             pygame.draw.polygon(surface, (250, 240, 220), tri, 1)
     elif kind == "impassable":
-        _poly(surface, view, geom, (150, 140, 100), max(2, int(0.12 * s)))  # the shore
+        _poly(surface, view, outline, (150, 140, 100), max(2, int(0.12 * s)))  # the shore
         _lines(surface, view, d.lines["ripples"], (104, 144, 178), 1)
     elif kind == "clear":
-        _lines(surface, view, d.lines["furrows"], (126, 130, 76), max(1, int(0.06 * s)))
+        _lines(surface, view, d.lines["furrows"], (146, 136, 78), max(1, int(0.06 * s)))
     elif kind == "smoke":
         for x, y, r, _k in _near(it["puffs"], box, 1.0):
             px, py = view.to_px(x, y)
@@ -275,7 +279,7 @@ def _area(surface, view, f, d: Decor, box) -> None:
                 surface, (226, 226, 222), (px - r * s * 0.25, py - r * s * 0.25), r * s * 0.6
             )
     edge = EDGE.get(kind, _lighter(floor, -40))
-    _poly(surface, view, geom, edge, 2 if kind in EDGE and s >= 10 else 1)
+    _poly(surface, view, outline, edge, 2 if kind in EDGE and s >= 10 else 1)
 
 
 def _loops(surface, pts, loop: float) -> None:
@@ -292,13 +296,6 @@ def _loops(surface, pts, loop: float) -> None:
             if k % 10 == 0:
                 pygame.draw.rect(surface, (60, 44, 30), pygame.Rect(c[0] - 1, c[1] - 1, 3, 3))
             k += 1
-
-
-def _exterior(geom):
-    out = []
-    for poly in getattr(geom, "geoms", [geom]):
-        out.extend(poly.exterior.coords)
-    return out
 
 
 def _roads(surface, view, table, decor, near) -> None:
@@ -325,7 +322,7 @@ def _roads(surface, view, table, decor, near) -> None:
             _lines(surface, view, d.lines["ruts"], (104, 86, 60), max(1, int(0.05 * s)))
 
 
-def _hills(surface, view, table, decor, near) -> None:
+def _hills(surface, view, table, decor, near, box) -> None:
     """Each level over the one below: its shadow to the lower right, the cut edge, the slope
     in the level's colour (lighter as it climbs), the hilltop lighter still inside a dashed
     crest line."""
@@ -339,26 +336,22 @@ def _hills(surface, view, table, decor, near) -> None:
         moved = type(view)(
             view.scale, (view.origin[0] - clip.x, view.origin[1] - clip.y), view.depth
         )
-        _poly(shade, moved, hill.geometry, (20, 26, 10, 70), dx=off, dy=off)
+        _poly(shade, moved, d.rings_of("outline", hill.geometry), (20, 26, 10, 70), 0, off, off)
         surface.blit(shade, clip.topleft)
         slope = HILL_SLOPES[min(hill.level - 1, len(HILL_SLOPES) - 1)]
-        _poly(surface, view, hill.geometry, HILL_EDGE)
-        _poly(surface, view, d.shapes["inner"], slope)
+        _poly(surface, view, d.rings_of("outline", hill.geometry), HILL_EDGE)
+        _poly(surface, view, d.rings_of("inner", d.shapes["inner"]), slope)
         top = d.shapes["top"]
         if not top.is_empty:
-            _poly(surface, view, top, _lighter(slope, 16))
-            for poly in getattr(top, "geoms", [top]):
-                if poly.geom_type == "Polygon":
-                    ring = _px(view, poly.exterior.coords)
-                    _dashed(surface, CREST_LINE, ring, max(3.0, 0.25 * s), 1)
+            _poly(surface, view, d.rings_of("top", top), _lighter(slope, 16))
+            _dashes(surface, view, d.dashes_of("top", top, 0.25), box, CREST_LINE, 1)
 
 
-def draw_painted(surface: pygame.Surface, table, view, near, table_rect: pygame.Rect) -> None:
+def paint(surface: pygame.Surface, table, view, table_rect: pygame.Rect) -> None:
     """Paint ``table`` (a ``game.Table``) through ``view`` (a ``render.View``) on
     ``surface``, within its clip: the ground, hills, areas and roads, then the ground's
-    texture over the table (``table_rect``, pixels). ``near(bounds)`` says whether a
-    feature's bounds (inches) reach the clip. The grid, labels, edge and scale bar are
-    ``render.draw_table``'s (#46)."""
+    texture over the table (``table_rect``, pixels). Only the features whose bounds reach
+    within an inch of the clip are drawn (#46)."""
     decor = table_decor(table)
     clip = surface.get_clip()
     (cx0, cy1), (cx1, cy0) = (
@@ -366,8 +359,13 @@ def draw_painted(surface: pygame.Surface, table, view, near, table_rect: pygame.
         view.to_table(clip.right, clip.bottom),
     )
     box = (cx0, cy0, cx1, cy1)
+
+    def near(bounds) -> bool:
+        bx0, by0, bx1, by1 = bounds
+        return bx1 >= cx0 - 1 and bx0 <= cx1 + 1 and by1 >= cy0 - 1 and by0 <= cy1 + 1
+
     pygame.draw.rect(surface, GROUND, table_rect)
-    _hills(surface, view, table, decor, near)
+    _hills(surface, view, table, decor, near, box)
     for f, d in zip(table.areas, decor.areas, strict=True):
         if near(d.bounds):
             _area(surface, view, f, d, box)
