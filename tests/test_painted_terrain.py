@@ -260,3 +260,128 @@ def test_the_settings_carry_both_styles():
         Settings(table_style="oil")
     with pytest.raises(ValueError):
         Settings(stand_style="flags")
+
+
+FIRE_SUPPORT = ROOT / "maps" / "modern-fire-support.json"
+
+
+def _screens_same_view(app, scale: float = 24.0):
+    """The battle screen, the replay and the editor of modern-fire-support, each with its
+    camera at ``scale`` pixels an inch and the table's corner on a whole pixel (the same
+    tiles), drawn once; with the table points to compare (inside woods and on open ground,
+    2" or more from any stand) and, per screen, its view and its battle's stands."""
+    from game import Battle
+    from game.editor.document import Document
+    from game.rules.files.replay import Replay
+    from game.ui.battle import BattleScreen
+    from game.ui.editor import editor_screen
+    from game.ui.replay import ReplayScreen
+
+    save = ROOT / "tests" / "corpus" / "modern-fire-support-s1-random-random.save.json"
+    battle = BattleScreen(app, Battle(load_scenario(FIRE_SUPPORT), 1))
+    replay = ReplayScreen(app, Replay.from_save(save), on_back=lambda: None)
+    editor = editor_screen(app, Document.open(FIRE_SUPPORT))
+    pictures = {}
+    for name, s in (("battle", battle), ("replay", replay), ("editor", editor)):
+        app.show(s)
+        s.update(0.016)
+        s.tv.view = View(scale, (s.tv.rect.x - 200, s.tv.rect.y - 100), s.tv.view.depth)
+        s.update(0.016)
+        s.draw(app.surface)
+        pictures[name] = (app.surface.copy(), s.tv.view, s.tv.rect)
+    return pictures
+
+
+def test_the_editor_and_the_replay_draw_the_table_the_battle_screen_draws(app, data_dir):
+    """Item 5: the three screens come to the same drawing (``draw_table`` with the settings'
+    style): at the same scale, every sampled point of the table shows the same pixel on
+    all three, painted (not the plain flat colours), and the plain style on all three when
+    the setting says plain."""
+    sc = load_scenario(FIRE_SUPPORT)
+    stands = np.array([(st.x, st.y) for st in sc.spec.stands])
+    rng = np.random.default_rng(46)
+    pts = rng.uniform((1, 1), (sc.table.width - 1, sc.table.depth - 1), (4000, 2))
+    far = np.min(np.hypot(*(pts[:, None, :] - stands[None, :, :]).transpose(2, 0, 1)), axis=1)
+    pts = pts[far > 2.0]
+    for style in ("painted", "plain"):
+        UI["table_style"] = style
+        pics = _screens_same_view(app)
+        seen = {}
+        for name, (surface, view, rect) in pics.items():
+            px = [view.to_px(x, y) for x, y in pts]
+            keep = [rect.inflate(-4, -4).collidepoint(p) for p in px]
+            seen[name] = {
+                i: tuple(surface.get_at((int(p[0]), int(p[1]))))
+                for i, (p, k) in enumerate(zip(px, keep, strict=True))
+                if k
+            }
+        common = set(seen["battle"]) & set(seen["replay"]) & set(seen["editor"])
+        assert len(common) > 300
+        same = [seen["battle"][i] == seen["replay"][i] == seen["editor"][i] for i in common]
+        assert np.mean(same) > 0.97, style
+        colours = {seen["battle"][i] for i in common}
+        if style == "painted":
+            assert len(colours) > 200  # grain, crowns, roofs: painted
+        else:
+            assert len(colours) < 40  # flat colours
+        app.manager.clear_and_reset()
+
+
+def test_smoke_and_impacts_are_puffs_and_fire_when_painted():
+    """Support markers (game/ui/battle/support_draw.py): painted, an impact is a crater with
+    flames (yellow and orange pixels at its heart) and a smoke area puffs of grey-white
+    filling most of its circle; plain, the old rings and disc, unchanged."""
+    import types
+
+    from game.ui.battle.support_draw import draw_markers
+
+    table = load_scenario(MEETING).table
+    tv = TableView(table, pygame.Rect(0, 0, 600, 400))
+    tv.view = View(40, (0, 0), table.depth)
+    smoke = types.SimpleNamespace(id="m2.1", x=4.0, y=table.depth - 4.0)
+    impact = types.SimpleNamespace(id="m1.1", mission="m1", side="A", x=10.0, y=table.depth - 4.0)
+    b = types.SimpleNamespace(
+        state=types.SimpleNamespace(smoke=[smoke], impacts=[impact]), sides=["A", "B"]
+    )
+    out = {}
+    for style in ("painted", "plain"):
+        UI["table_style"] = style
+        surface = pygame.Surface((600, 400))
+        surface.fill((116, 136, 76))
+        draw_markers(surface, tv, b)
+        out[style] = pygame.surfarray.array3d(surface).astype(int)
+    fire = out["painted"][400 - 12 : 400 + 12, 160 - 12 : 160 + 12].reshape(-1, 3)
+    flame = (fire[:, 0] > 200) & (fire[:, 1] > 50) & (fire[:, 2] < 120)
+    assert flame.mean() > 0.15
+    plain_fire = out["plain"][400 - 12 : 400 + 12, 160 - 12 : 160 + 12].reshape(-1, 3)
+    assert not ((plain_fire[:, 0] > 240) & (plain_fire[:, 1] > 180)).any()  # no yellow flame
+    disc = out["painted"][160 - 30 : 160 + 30, 160 - 30 : 160 + 30].reshape(-1, 3)
+    assert (disc.min(axis=1) > 170).mean() > 0.4  # grey-white smoke over the grass
+    assert len({tuple(p) for p in disc}) > 50  # puffs, not a flat disc
+    plain_disc = out["plain"][160 - 30 : 160 + 30, 160 - 30 : 160 + 30].reshape(-1, 3)
+    assert len({tuple(p) for p in plain_disc}) < 10
+
+
+def test_the_settings_screen_offers_both_styles_and_applies_them(app, data_dir):
+    import pygame_gui
+
+    from game.settings import load_settings
+    from game.ui.settings_screen import SettingsScreen
+
+    s = SettingsScreen(app, on_back=lambda: None)
+    app.show(s)
+    keys = {key: w for w, (key, _) in s.menus.items()}
+    assert {"table_style", "stand_style"} <= set(keys)
+    for key, text in (("table_style", "plain (flat colours)"), ("stand_style", "NATO symbols")):
+        s.handle(
+            pygame.event.Event(
+                pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=keys[key], text=text
+            )
+        )
+    s.draw(app.surface)
+    s.save()
+    assert (UI["table_style"], UI["stand_style"]) == ("plain", "symbols")
+    saved, problem = load_settings()
+    assert (saved.table_style, saved.stand_style, problem) == ("plain", "symbols", "")
+    for w in (keys["table_style"], keys["stand_style"]):  # on screen, not off its bottom
+        assert w.get_abs_rect().bottom <= app.size[1]

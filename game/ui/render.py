@@ -406,7 +406,7 @@ def render_png(
         INK,
     )
     surface.blit(title, (margin, 10))
-    legend(surface, scenario, (margin + 260, size[1] - 42))
+    legend(surface, scenario, (margin + 260, size[1] - 42), style)
     save_png(surface, out)
     return size
 
@@ -422,26 +422,35 @@ def save_png(surface, path: str | os.PathLike) -> None:
     game.write_atomic(path, buf.getvalue())
 
 
-def legend(surface, scenario, at) -> None:
+def legend(surface, scenario, at, style: str = "plain") -> None:
     """A line of swatches and terrain names in words (and the sides' colours) from ``at``
-    (pixels), wrapped to a second line when it would run off the surface."""
+    (pixels), wrapped to a second line when it would run off the surface; the swatches
+    painted in the painted ``style`` (#46)."""
     font = pygame.font.Font(None, 20)
     x, y = at
-    kinds = sorted({f.kind for f in scenario.table.areas})
-    entries = [
-        (TERRAIN_COLOURS.get(k, (150, 150, 150)), scenario.data.terrain[k].name) for k in kinds
-    ]
+    painted = style == "painted"
+    if painted:
+        from game.ui.paint.legend import swatch
+    entries = []
+    for k in sorted({f.kind for f in scenario.table.areas}):
+        look = swatch(k) if painted else TERRAIN_COLOURS.get(k, (150, 150, 150))
+        entries.append((look, scenario.data.terrain[k].name))
     for k in sorted({f.kind for f in scenario.table.roads}):
-        entries.append((ROAD_STYLE.get(k, ((120, 100, 80), 0))[0], scenario.data.terrain[k].name))
+        look = swatch(k) if painted else ROAD_STYLE.get(k, ((120, 100, 80), 0))[0]
+        entries.append((look, scenario.data.terrain[k].name))
     if scenario.table.hills:
-        entries.append((HILL_COLOURS[0], "Hill (slope band, lighter crest)"))
+        look = swatch("hill") if painted else HILL_COLOURS[0]
+        entries.append((look, "Hill (slope band, lighter crest)"))
     for i, s in enumerate(scenario.spec.sides):
         entries.append((SIDE_COLOURS[i % 2], s.name))
-    for colour, name in entries:
+    for look, name in entries:
         text = font.render(name, True, INK)
         if x + 16 + text.get_width() > surface.get_width() - 10:  # wrap to a second line
             x, y = at[0], y + 20
-        pygame.draw.rect(surface, colour, pygame.Rect(x, y, 12, 12))
+        if isinstance(look, pygame.Surface):
+            surface.blit(look, (x, y))
+        else:
+            pygame.draw.rect(surface, look, pygame.Rect(x, y, 12, 12))
         pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
         surface.blit(text, (x + 16, y - 1))
         x += 16 + text.get_width() + 14

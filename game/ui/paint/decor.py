@@ -138,15 +138,15 @@ def _houses(geom, rng, heavy: bool) -> np.ndarray:
     """Buildings: rows (x, y, half length, half width, angle radians, colour 0-2, roof kind:
     0 pitched, 1 flat) on lots along the area's long side."""
     angle = _axis(geom)
-    lot = 1.5 if heavy else 1.15
-    inner = shapely.buffer(geom, -0.35 if heavy else -0.3)
+    lot = 1.5 if heavy else 0.85
+    inner = shapely.buffer(geom, -0.35 if heavy else -0.12)
     pts = _grid_points(inner, rng, lot, 0.08, angle)
     nrng = np.random.default_rng(rng.getrandbits(32))
     if not heavy:
         pts = pts[nrng.random(len(pts)) < 0.8]
     n = len(pts)
-    hl = nrng.uniform(0.55, 0.68, n) * lot * (1.0 if heavy else 0.8)
-    hw = nrng.uniform(0.42, 0.55, n) * lot * (1.0 if heavy else 0.65)
+    hl = nrng.uniform(0.55, 0.68, n) * lot * (1.0 if heavy else 0.62)
+    hw = nrng.uniform(0.42, 0.55, n) * lot * (1.0 if heavy else 0.5)
     ang = angle + np.where(nrng.random(n) < 0.15, math.pi / 2, 0.0)
     colour = nrng.integers(0, 3, n)
     flat = (nrng.random(n) < (0.75 if heavy else 0.0)).astype(float)
@@ -242,9 +242,9 @@ def _decorate(kind: str, geometry) -> Decor:
     elif kind.startswith("rough_"):
         level = int(kind[-1]) if kind[-1].isdigit() else 1
         spacing = {1: 0.8, 2: 0.62, 3: 0.48}.get(level, 0.62)
-        big = {1: 0.1, 2: 0.14, 3: 0.2}.get(level, 0.14)
+        big = {1: 0.13, 2: 0.16, 3: 0.22}.get(level, 0.16)
         d.items["stones"] = _scatter(geometry.buffer(-0.08), rng, spacing, big * 0.5, big)
-        d.items["tufts"] = _scatter(geometry.buffer(-0.1), rng, 0.8, 0.1, 0.16, 0.6)
+        d.items["tufts"] = _scatter(geometry.buffer(-0.1), rng, 0.6, 0.12, 0.2, 0.7)
     elif kind == "light_improved_position":
         d.items["holes"] = _scatter(geometry.buffer(-0.25), rng, 0.9, 0.16, 0.2)
     elif kind == "medium_improved_position":

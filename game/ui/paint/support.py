@@ -41,15 +41,15 @@ def smoke_sprite(radius_px: float, marker_id: str) -> pygame.Surface:
         pic = pygame.Surface((size, size), pygame.SRCALPHA)
         pygame.draw.circle(pic, (235, 235, 230, 70), (c, c), r, max(1, r // 16))
         drift = rng.uniform(-0.9, -0.5)  # radians: the wind, up and to the right
-        for k in range(14):
-            t = k / 13  # along the drift, from the source
-            d = (t - 0.35) * r * 0.9
-            x = c + d * math.cos(drift) + rng.uniform(-0.3, 0.3) * r
-            y = c + d * math.sin(drift) + rng.uniform(-0.3, 0.3) * r
-            pr = r * (0.55 - 0.25 * t) * rng.uniform(0.8, 1.1)
-            grey = int(196 + 40 * t + rng.uniform(-8, 8))
+        for k in range(18):
+            t = k / 17  # along the drift, from the source
+            d = (t - 0.4) * r * 1.0
+            x = c + d * math.cos(drift) + rng.uniform(-0.4, 0.4) * r
+            y = c + d * math.sin(drift) + rng.uniform(-0.4, 0.4) * r
+            pr = r * (0.62 - 0.3 * t) * rng.uniform(0.8, 1.1)
+            grey = int(186 + 50 * t + rng.uniform(-8, 8))
             puff = pygame.Surface((int(2 * pr) + 2, int(2 * pr) + 2), pygame.SRCALPHA)
-            alpha = int(150 - 70 * t)
+            alpha = int(175 - 75 * t)
             pygame.draw.circle(puff, (grey - 14, grey - 14, grey - 18, alpha), (pr + 1, pr + 1), pr)
             pygame.draw.circle(
                 puff, (min(255, grey + 12),) * 3 + (alpha,), (pr * 0.8, pr * 0.8), pr * 0.6
@@ -72,21 +72,22 @@ def impact_sprite(radius_px: float, marker_id: str, side_colour) -> pygame.Surfa
         size = 2 * r + 8
         c = size / 2
         pic = pygame.Surface((size, size), pygame.SRCALPHA)
-        pygame.draw.circle(pic, (40, 30, 20, 110), (c, c), r * 0.95)  # scorched
-        for _ in range(6):  # thrown earth
-            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.45, 0.85) * r
+        pygame.draw.circle(pic, (46, 34, 22, 140), (c, c), r * 0.92)  # scorched
+        for _ in range(9):  # thrown earth
+            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.55, 0.88) * r
             pygame.draw.circle(
-                pic, (92, 72, 50, 200), (c + d * math.cos(a), c + d * math.sin(a)), r * 0.12
+                pic, (96, 74, 50, 220), (c + d * math.cos(a), c + d * math.sin(a)), r * 0.1
             )
-        pygame.draw.circle(pic, (150, 122, 86, 255), (c, c), r * 0.45)  # the crater's rim
-        pygame.draw.circle(pic, (48, 36, 26, 255), (c + r * 0.04, c + r * 0.04), r * 0.32)
-        for _ in range(5):  # flames licking up from the crater
-            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.35) * r
+        pygame.draw.circle(pic, (156, 128, 90, 255), (c, c), r * 0.62)  # the crater's rim
+        pygame.draw.circle(pic, (44, 32, 22, 255), (c + r * 0.05, c + r * 0.05), r * 0.46)
+        for _ in range(8):  # flames licking up from the crater
+            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.4) * r
             fx, fy = c + d * math.cos(a), c + d * math.sin(a)
-            fr = r * rng.uniform(0.12, 0.2)
-            pygame.draw.circle(pic, (230, 90, 20, 235), (fx, fy), fr)
-            pygame.draw.circle(pic, (255, 200, 60, 255), (fx, fy - fr * 0.25), fr * 0.55)
-        pygame.draw.circle(pic, tuple(side_colour)[:3] + (255,), (c, c), r, max(2, r // 10))
+            fr = r * rng.uniform(0.14, 0.24)
+            pygame.draw.circle(pic, (214, 60, 16, 240), (fx, fy + fr * 0.2), fr)
+            pygame.draw.circle(pic, (248, 140, 30, 250), (fx, fy - fr * 0.1), fr * 0.7)
+            pygame.draw.circle(pic, (255, 224, 96, 255), (fx, fy - fr * 0.35), fr * 0.35)
+        pygame.draw.circle(pic, tuple(side_colour)[:3] + (255,), (c, c), r, max(2, r // 14))
         return pic
 
     return _kept(("impact", r, marker_id, tuple(side_colour)), make)
