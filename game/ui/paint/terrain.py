@@ -126,13 +126,14 @@ def _trees(surface, view, trees: np.ndarray, palette) -> None:
     xs, ys = _to_px(view, trees)
     rs = np.maximum(1.5, trees[:, 2] * view.scale)
     shades = trees[:, 3].astype(int)
-    for x, y, r in zip(xs, ys, rs, strict=True):
+    for x, y, r in zip(xs.tolist(), ys.tolist(), rs.tolist(), strict=True):
         pygame.draw.circle(surface, (30, 44, 24), (x + r * 0.3, y + r * 0.3), r)
-    for x, y, r, k in zip(xs, ys, rs, shades, strict=True):
-        colour = palette[k % len(palette)]
-        pygame.draw.circle(surface, colour, (x, y), r)
+    lit = [_lighter(c, 26) for c in palette]
+    n = len(palette)
+    for x, y, r, k in zip(xs.tolist(), ys.tolist(), rs.tolist(), shades.tolist(), strict=True):
+        pygame.draw.circle(surface, palette[k % n], (x, y), r)
         if r >= 3:
-            pygame.draw.circle(surface, _lighter(colour, 26), (x - r * 0.3, y - r * 0.3), r * 0.5)
+            pygame.draw.circle(surface, lit[k % n], (x - r * 0.3, y - r * 0.3), r * 0.5)
 
 
 def _box(x, y, hl, hw, a):
