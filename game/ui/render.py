@@ -1,5 +1,7 @@
 """Drawing the table with pygame-ce: terrain by type, roads, hills with their levels, stands
 with facing and id, a 6" grid and a scale bar. Used by the window and by ``hulldown render``.
+The terrain comes in two styles (#46): "plain", the flat colours below, and "painted"
+(:mod:`game.ui.paint`); :func:`draw_table` draws the settings' unless told.
 
 Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels (y down) by a
 :class:`View`.
