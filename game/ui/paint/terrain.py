@@ -325,8 +325,8 @@ def _roads(surface, view, table, decor, near) -> None:
 
 def _hills(surface, view, table, decor, near, box) -> None:
     """Each level over the one below: its shadow to the lower right, the cut edge, the slope
-    in the level's colour (lighter as it climbs), the hilltop lighter still inside a dashed
-    crest line."""
+    in the level's colour (lighter as it climbs) lit from the upper left, the hilltop lighter
+    still inside a dashed crest line."""
     s = view.scale
     clip = surface.get_clip()
     for hill, d in zip(table.hills, decor.hills, strict=True):
@@ -341,7 +341,16 @@ def _hills(surface, view, table, decor, near, box) -> None:
         surface.blit(shade, clip.topleft)
         slope = HILL_SLOPES[min(hill.level - 1, len(HILL_SLOPES) - 1)]
         _poly(surface, view, d.rings_of("outline", hill.geometry), HILL_EDGE)
-        _poly(surface, view, d.rings_of("inner", d.shapes["inner"]), slope)
+        inner = d.rings_of("inner", d.shapes["inner"])
+        _poly(surface, view, inner, slope)
+        # the slope lit from the upper left: a lighter crescent on its upper-left side, a
+        # darker one on its lower right (the slope less itself moved the other way)
+        k = min(0.45 * s, max(2.0, 0.3 * s))
+        for tone, sign in (((255, 255, 230, 46), -1), ((24, 30, 12, 52), 1)):
+            light = pygame.Surface(clip.size, pygame.SRCALPHA)
+            _poly(light, moved, inner, tone)
+            _poly(light, moved, inner, (0, 0, 0, 0), 0, -sign * k, -sign * k)
+            surface.blit(light, clip.topleft)
         top = d.shapes["top"]
         if not top.is_empty:
             _poly(surface, view, d.rings_of("top", top), _lighter(slope, 16))
