@@ -198,7 +198,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         print(err, file=sys.stderr)
         return 1
     try:
-        w, h = render_png(sc, args.out, args.scale)
+        w, h = render_png(sc, args.out, args.scale, style=args.style)
     except NotARegularFile as err:  # a FIFO or a device at --out: refused, left as it is
         print(f"hulldown render: {err}", file=sys.stderr)
         return 1
@@ -509,6 +509,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", required=True, help="PNG file to write")
     r.add_argument(
         "--scale", type=scale_arg, default=20.0, help="pixels per inch, 1 to 200 (default 20)"
+    )
+    r.add_argument(
+        "--style",
+        choices=("painted", "plain"),
+        default="painted",
+        help="the table's look: painted (default) or plain flat colours (#46)",
     )
     r.set_defaults(func=_cmd_render)
     s = sub.add_parser("simulate", help="play whole battles headless")

@@ -1,6 +1,7 @@
 """The player's settings, kept between sessions in the user data folder (platformdirs, or
 ``HULLDOWN_DATA_DIR``): the size of the table's labels and overlay text, the sight-line
-palette, how fast the AI's moves are shown, and the main menu's choices of the last battle
+palette, how fast the AI's moves are shown, the table's and the stands' styles (#46), and the
+main menu's choices of the last battle
 started from it (#43). A missing or broken file gives the defaults (and says why); a file
 whose menu choices alone are broken or outdated keeps the rest. Written atomically."""
 
@@ -41,13 +42,17 @@ class MenuChoice(BaseModel):
 class Settings(BaseModel):
     """``ui_scale``: labels and overlay text on the table, times their size at 1 (1 to 2);
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
-    shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`)."""
+    shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`);
+    ``table_style``: the table painted or plain (flat colours, as before #46);
+    ``stand_style``: stands drawn as models or as NATO symbols (#46)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     ui_scale: float = Field(default=1.25, ge=1.0, le=2.0, strict=True, allow_inf_nan=False)
     palette: Literal["standard", "colour-blind safe"] = "standard"
     ai_speed: float = Field(default=12.0, ge=0.0, le=1000.0, strict=True, allow_inf_nan=False)
     menu: MenuChoice = MenuChoice()
+    table_style: Literal["painted", "plain"] = "painted"
+    stand_style: Literal["models", "symbols"] = "models"
 
 
 def settings_path():

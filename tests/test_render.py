@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("name", ["modern-meeting", "wwii-meeting"])
 def test_render_draws_terrain_and_stands_where_they_are(tmp_path, name, capsys):
     out = tmp_path / "map.png"
-    assert main(["render", str(ROOT / "maps" / f"{name}.json"), "--out", str(out)]) == 0
+    # the plain style's flat colours (the painted style, the default since #46, is
+    # tests/test_painted_terrain.py's)
+    args = ["render", str(ROOT / "maps" / f"{name}.json"), "--out", str(out), "--style", "plain"]
+    assert main(args) == 0
     assert "wrote" in capsys.readouterr().out
     sc = load_scenario(ROOT / "maps" / f"{name}.json")
     img = pygame.image.load(str(out))

@@ -732,7 +732,13 @@ def test_settings_are_kept_and_used(app, data_dir):
     s = app.screen
     assert isinstance(s, SettingsScreen)
     for menu_widget, (key, _) in s.menus.items():
-        text = {"ui_scale": "largest", "palette": "colour-blind safe", "ai_speed": "not shown"}
+        text = {
+            "ui_scale": "largest",
+            "palette": "colour-blind safe",
+            "ai_speed": "not shown",
+            "table_style": "painted",  # #46: tests/test_painted_terrain.py tries the others
+            "stand_style": "models",
+        }
         s.handle(
             pygame.event.Event(
                 pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu_widget, text=text[key]

@@ -25,6 +25,9 @@ tools/bench_render.py --driver x11``), where presenting the frame costs somethin
 process's peak memory (RSS) is reported. Targets (issue 25): median <= 8 ms, p99 <= 16 ms in
 the dummy-driver bench, no frame over 33 ms while an action is applied in turn 12.
 
+``--style painted|plain`` chooses the table's style (#46; painted by default, as shipped);
+``--only-table`` runs the plot, hover, pan and idle scenes alone.
+
 Prints one JSON object on its last line. Run: python tools/bench_render.py [--frames N]
 """
 
@@ -66,6 +69,7 @@ from game import Battle, ChooseFirst, MoveAttempt, Pass, parse_scenario, write_a
 from game.ai.random_player import RandomPlayer  # noqa: E402
 from game.ui.app import App  # noqa: E402
 from game.ui.battle import BattleScreen, PlotMode  # noqa: E402
+from game.ui.colours import UI  # noqa: E402
 
 PER_SIDE = 60
 SIZE = (1280, 800)
@@ -372,11 +376,19 @@ def main() -> None:
     ap.add_argument("--driver", default="dummy", help="SDL video driver: dummy or x11")
     ap.add_argument("--repeats", type=int, default=3, help="runs of the as-shipped scene")
     ap.add_argument("--only-shipped", action="store_true", help="run the as-shipped scene alone")
+    ap.add_argument(
+        "--style", choices=("painted", "plain"), default="painted", help="the table's style (#46)"
+    )
+    ap.add_argument(
+        "--only-table", action="store_true", help="run plot, hover, pan and idle alone (#46)"
+    )
     args = ap.parse_args()
     sc = scenario(PER_SIDE)
     app = App(size=SIZE)
+    UI["table_style"] = args.style  # over the settings' (#46)
     n = args.frames
     out: dict = {"bench": "render", "driver": args.driver, "window": list(SIZE), "stands": 120}
+    out["table_style"] = args.style
     if args.only_shipped:
         out["as_shipped"] = shipped_figures(app, sc, args.repeats)
         _print_shipped(out["as_shipped"])
@@ -388,6 +400,12 @@ def main() -> None:
     out["pan"] = stats(scene_pan(app, sc, n, False))
     out["pan_baseline_terrain_redrawn"] = stats(scene_pan(app, sc, n // 2, True))
     out["idle"] = stats(scene_idle(app, sc, n // 2))
+    if args.only_table:
+        for k in ("plot", "hover", "pan", "pan_baseline_terrain_redrawn", "idle"):
+            print(f"{k:30s} median {out[k]['median_ms']:6.2f}  p99 {out[k]['p99_ms']:6.2f}")
+        pygame.quit()
+        print(json.dumps(out))
+        return
     by_turn, lines = scene_actions(app, sc)
     last = max(by_turn)
     out["actions"] = {

@@ -82,15 +82,15 @@ class App:
         self.screen.handle(ev)
 
     def apply_settings(self, settings) -> None:
-        """Use the settings: the table's label size, the sight lines' palette and how stands
-        are drawn (#46: ``stand_style``, "models" unless the settings say "symbols")."""
+        """Use the settings: the table's label size, the sight lines' palette, and the table's
+        and the stands' styles (``colours.UI``, read by the drawing: #46)."""
         from game.settings import PALETTES
         from game.ui.colours import PAL, UI
 
         self.settings = settings
         UI["scale"] = settings.ui_scale
-        style = getattr(settings, "stand_style", "models")
-        UI["stand_style"] = style if style in ("models", "symbols") else "models"
+        UI["table_style"] = settings.table_style
+        UI["stand_style"] = settings.stand_style
         PAL.use(PALETTES[settings.palette])
 
     def screenshot(self) -> Path | None:

@@ -2,8 +2,9 @@
 (the menu draws its first frame before the engine is imported)."""
 
 INK = (30, 30, 30)  # text and outlines drawn on the table and the screens
-UI = {"scale": 1.0, "stand_style": "models"}  # the settings' label size and stand style, set
-# by the window (game.settings; #46: "models" painted on their bases, "symbols" the flat tokens)
+UI = {"scale": 1.0, "table_style": "painted", "stand_style": "models"}
+"""What the settings set and the window applies (game.settings): the label size, the table's
+style ("painted" or "plain", #46) and the stands' ("models" or "symbols", #46)."""
 
 
 class Palette:

@@ -1,5 +1,7 @@
 """Drawing the table with pygame-ce: terrain by type, roads, hills with their levels, stands
 with facing and id, a 6" grid and a scale bar. Used by the window and by ``hulldown render``.
+The terrain comes in two styles (#46): "plain", the flat colours below, and "painted"
+(:mod:`game.ui.paint`); :func:`draw_table` draws the settings' unless told.
 
 Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels (y down) by a
 :class:`View`.
@@ -48,6 +50,7 @@ ROAD_STYLE = {
 }
 HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
 GRID_COLOUR = (0, 0, 0, 40)
+PAINTED_GRID = (20, 24, 10, 34)  # fainter over the painted ground (#46)
 INK = colours.INK
 LEAST_FONT = 16
 """The least size given to pygame's own font for text a player reads: it draws letters 0.69
@@ -140,13 +143,32 @@ def _fill(surface, view: View, geom, colour, outline=None) -> None:
             pygame.draw.polygon(surface, outline, [view.to_px(x, y) for x, y in ext], 1)
 
 
+TABLE_STYLES = ("painted", "plain")
+"""The table's looks (#46): "painted" (game.ui.paint) or "plain" (flat colours, as before)."""
+
+
+def table_style(style: str | None = None) -> str:
+    """``style`` when given, else the settings' (``colours.UI["table_style"]``); raises
+    ValueError for a name not in :data:`TABLE_STYLES` (#46)."""
+    style = style or colours.UI.get("table_style", "painted")
+    if style not in TABLE_STYLES:
+        raise ValueError(f"unknown table style {style!r}: painted or plain")
+    return style
+
+
 def draw_table(
-    surface: pygame.Surface, table, view: View, font: pygame.font.Font | None = None
+    surface: pygame.Surface,
+    table,
+    view: View,
+    font: pygame.font.Font | None = None,
+    style: str | None = None,
 ) -> None:
     """Draw the table's terrain: the cloth, hills by level with their slope band and a level
     label, areas by type, roads by class, a 6" grid, and a scale bar. When ``surface`` has a
     clip rectangle (a strip uncovered by panning), only the features that reach into it are
-    drawn."""
+    drawn. ``style`` is "painted" or "plain" (:func:`table_style`: the settings' when None);
+    the battle screen, the editor, the replay and ``hulldown render`` all come here (#46)."""
+    style = table_style(style)
     font = font or _default_font(max(LEAST_FONT, int(view.scale * 0.9)))
     parts = _parts(table)
     clip = surface.get_clip()
@@ -167,6 +189,42 @@ def draw_table(
 
     x0, y0 = view.to_px(0, table.depth)
     x1, y1 = view.to_px(table.width, 0)
+    if style == "painted":
+        from game.ui.paint.tiles import draw_tiled
+
+        draw_tiled(surface, table, view, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
+    else:
+        _draw_plain(surface, table, view, parts, near, x0, y0, x1, y1)
+    for level, lx, ly in parts.hill_labels:
+        if near((lx, ly, lx, ly)):
+            label = font.render(f"L{level}", True, (90, 70, 30))
+            surface.blit(label, label.get_rect(center=view.to_px(lx, ly)))
+    grid = pygame.Surface(clip.size, pygame.SRCALPHA)  # the clip's size, placed at its corner
+    ox, oy = clip.topleft
+    grid_colour = GRID_COLOUR if style == "plain" else PAINTED_GRID
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        px, py = view.to_px(x, y)
+        return px - ox, py - oy
+
+    gx = 0.0
+    while gx <= table.width + 1e-9:
+        pygame.draw.line(grid, grid_colour, at(gx, 0), at(gx, table.depth))
+        gx += 6
+    gy = 0.0
+    while gy <= table.depth + 1e-9:
+        pygame.draw.line(grid, grid_colour, at(0, gy), at(table.width, gy))
+        gy += 6
+    surface.blit(grid, clip.topleft)
+    # the edge as lines: pygame draws a rectangle's outline clipped, as if the clip were its
+    # edge, which puts a false edge along a strip uncovered by panning
+    pygame.draw.lines(surface, INK, True, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 2)
+    if near((0.0, -3.0, 40.0, 0.0)):  # the scale bar and its words, under the left corner
+        _scale_bar(surface, view, table, font)
+
+
+def _draw_plain(surface, table, view: View, parts: _Parts, near, x0, y0, x1, y1) -> None:
+    """The plain style's cloth, hills, areas and roads: flat colours (as before #46)."""
     pygame.draw.rect(surface, TABLE_COLOUR, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
     for i, hill in enumerate(table.hills):
         colour = HILL_COLOURS[min(hill.level - 1, len(HILL_COLOURS) - 1)]
@@ -196,31 +254,6 @@ def draw_table(
         for line in getattr(f.geometry, "geoms", [f.geometry]):
             pts = [view.to_px(x, y) for x, y in line.coords]
             pygame.draw.lines(surface, colour, False, pts, max(2, int(width_in * view.scale)))
-    for level, lx, ly in parts.hill_labels:
-        if near((lx, ly, lx, ly)):
-            label = font.render(f"L{level}", True, (90, 70, 30))
-            surface.blit(label, label.get_rect(center=view.to_px(lx, ly)))
-    grid = pygame.Surface(clip.size, pygame.SRCALPHA)  # the clip's size, placed at its corner
-    ox, oy = clip.topleft
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        px, py = view.to_px(x, y)
-        return px - ox, py - oy
-
-    gx = 0.0
-    while gx <= table.width + 1e-9:
-        pygame.draw.line(grid, GRID_COLOUR, at(gx, 0), at(gx, table.depth))
-        gx += 6
-    gy = 0.0
-    while gy <= table.depth + 1e-9:
-        pygame.draw.line(grid, GRID_COLOUR, at(0, gy), at(table.width, gy))
-        gy += 6
-    surface.blit(grid, clip.topleft)
-    # the edge as lines: pygame draws a rectangle's outline clipped, as if the clip were its
-    # edge, which puts a false edge along a strip uncovered by panning
-    pygame.draw.lines(surface, INK, True, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 2)
-    if near((0.0, -3.0, 40.0, 0.0)):  # the scale bar and its words, under the left corner
-        _scale_bar(surface, view, table, font)
 
 
 def _scale_bar(surface, view: View, table, font) -> None:
@@ -324,11 +357,18 @@ def wrap_text(font: pygame.font.Font, text: str, width: int) -> list[str]:
     return lines + ([line] if line else [])
 
 
-def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
-    """Draw a scenario at its start: the table, then every stand (entering stands at their entry
-    point on the edge) in the settings' stand style (#46): its painted model with its id on a
-    tag under it, or its flat token with its id and NATO symbol ("symbols")."""
-    draw_table(surface, scenario.table, view)
+def draw_scenario(
+    surface: pygame.Surface,
+    scenario,
+    view: View,
+    style: str | None = None,
+    stands: str | None = None,
+) -> None:
+    """Draw a scenario at its start: the table in ``style`` (:func:`draw_table`), then every
+    stand (entering stands at their entry point on the edge) in ``stands`` style, else the
+    settings' (#46): its painted model with its id on a tag under it ("models"), or its flat
+    token with its id and NATO symbol ("symbols")."""
+    draw_table(surface, scenario.table, view, style=style)
     sides = [s.id for s in scenario.spec.sides]
     font = _default_font(max(LEAST_FONT, int(view.scale * 0.7)))
     for st in scenario.spec.stands:
@@ -337,7 +377,7 @@ def draw_scenario(surface: pygame.Surface, scenario, view: View) -> None:
         pose = StandPose(st.id, st.side, st.x, st.y, st.facing_deg)
         colour = SIDE_COLOURS[sides.index(st.side) % len(SIDE_COLOURS)]
         unit = scenario.units.get(st.id)
-        if colours.UI.get("stand_style", "models") == "symbols":
+        if (stands or colours.UI.get("stand_style", "models")) == "symbols":
             draw_stand(surface, view, pose, colour, st.id, font, unit_symbol(unit))
             continue
         from game.ui.paint.models import kind_of, paint_stand  # (it needs no more of render)
@@ -354,10 +394,16 @@ MAX_PICTURE_SIDE_PX = 16384
 and crashed; 16384 keeps a picture under 1 GB and within what image viewers open."""
 
 
-def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
-    """Render a scenario headless to a PNG file (title above the table); returns its size in
-    pixels. Needs no display: it uses an off-screen surface. Raises ValueError when the picture
-    would be more than MAX_PICTURE_SIDE_PX on a side, OSError when it cannot be written."""
+def render_png(
+    scenario, out: str, px_per_in: float = 20.0, style: str = "painted"
+) -> tuple[int, int]:
+    """Render a scenario headless to a PNG file (title above the table), in ``style``
+    ("painted": painted terrain and the stands' models; "plain": the flat terrain and the
+    stands' flat tokens with their NATO symbols, #46); returns its size in pixels. Needs no display: it
+    uses an off-screen surface. Raises ValueError when the picture would be more than
+    MAX_PICTURE_SIDE_PX on a side or the style is unknown, OSError when it cannot be
+    written."""
+    table_style(style)
     pygame.font.init()
     w = scenario.table.width
     d = scenario.table.depth
@@ -372,7 +418,7 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
     surface = pygame.Surface(size)
     surface.fill((245, 243, 235))
     view = View(px_per_in, (margin, margin + 10), d)
-    draw_scenario(surface, scenario, view)
+    draw_scenario(surface, scenario, view, style, "symbols" if style == "plain" else "models")
     title = pygame.font.Font(None, 26).render(
         f'{scenario.title}  ({scenario.ruleset}, {w:g}"x{d:g}", sighting '
         f'{scenario.spec.max_sighting_in:g}", {scenario.spec.turns} turns)',
@@ -380,7 +426,7 @@ def render_png(scenario, out: str, px_per_in: float = 20.0) -> tuple[int, int]:
         INK,
     )
     surface.blit(title, (margin, 10))
-    legend(surface, scenario, (margin + 260, size[1] - 42))
+    legend(surface, scenario, (margin + 260, size[1] - 42), style)
     save_png(surface, out)
     return size
 
@@ -396,26 +442,35 @@ def save_png(surface, path: str | os.PathLike) -> None:
     game.write_atomic(path, buf.getvalue())
 
 
-def legend(surface, scenario, at) -> None:
+def legend(surface, scenario, at, style: str = "plain") -> None:
     """A line of swatches and terrain names in words (and the sides' colours) from ``at``
-    (pixels), wrapped to a second line when it would run off the surface."""
+    (pixels), wrapped to a second line when it would run off the surface; the swatches
+    painted in the painted ``style`` (#46)."""
     font = pygame.font.Font(None, 20)
     x, y = at
-    kinds = sorted({f.kind for f in scenario.table.areas})
-    entries = [
-        (TERRAIN_COLOURS.get(k, (150, 150, 150)), scenario.data.terrain[k].name) for k in kinds
-    ]
+    painted = style == "painted"
+    if painted:
+        from game.ui.paint.legend import swatch
+    entries = []
+    for k in sorted({f.kind for f in scenario.table.areas}):
+        look = swatch(k) if painted else TERRAIN_COLOURS.get(k, (150, 150, 150))
+        entries.append((look, scenario.data.terrain[k].name))
     for k in sorted({f.kind for f in scenario.table.roads}):
-        entries.append((ROAD_STYLE.get(k, ((120, 100, 80), 0))[0], scenario.data.terrain[k].name))
+        look = swatch(k) if painted else ROAD_STYLE.get(k, ((120, 100, 80), 0))[0]
+        entries.append((look, scenario.data.terrain[k].name))
     if scenario.table.hills:
-        entries.append((HILL_COLOURS[0], "Hill (slope band, lighter crest)"))
+        look = swatch("hill") if painted else HILL_COLOURS[0]
+        entries.append((look, "Hill (slope band, lighter crest)"))
     for i, s in enumerate(scenario.spec.sides):
         entries.append((SIDE_COLOURS[i % 2], s.name))
-    for colour, name in entries:
+    for look, name in entries:
         text = font.render(name, True, INK)
         if x + 16 + text.get_width() > surface.get_width() - 10:  # wrap to a second line
             x, y = at[0], y + 20
-        pygame.draw.rect(surface, colour, pygame.Rect(x, y, 12, 12))
+        if isinstance(look, pygame.Surface):
+            surface.blit(look, (x, y))
+        else:
+            pygame.draw.rect(surface, look, pygame.Rect(x, y, 12, 12))
         pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
         surface.blit(text, (x + 16, y - 1))
         x += 16 + text.get_width() + 14

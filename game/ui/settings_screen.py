@@ -1,5 +1,6 @@
 """The settings screen (from the main menu): the size of the table's labels and overlay text,
-the sight lines' colours (a colour-blind-safe palette), and how fast the AI's moves are shown;
+the sight lines' colours (a colour-blind-safe palette), how fast the AI's moves are shown, and
+the table's and the stands' looks (painted or plain, models or symbols: #46);
 kept in the user data folder (``game.settings``)."""
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from game.ui.render import INK
 
 SIZES = {"normal": 1.0, "larger": 1.25, "large": 1.5, "largest": 2.0}
 SPEEDS = {'normal (12" a second)': 12.0, 'slow (5")': 5.0, 'fast (30")': 30.0, "not shown": 0.0}
+TABLE_STYLES = {"painted": "painted", "plain (flat colours)": "plain"}
+STAND_STYLES = {"models": "models", "NATO symbols": "symbols"}
 
 
 def _name_of(table: dict, value, default: str) -> str:
@@ -26,20 +29,28 @@ class SettingsScreen:
         self.app = app
         self.on_back = on_back
         s = app.settings
-        self.choice = {"ui_scale": s.ui_scale, "palette": s.palette, "ai_speed": s.ai_speed}
+        self.choice = {
+            "ui_scale": s.ui_scale,
+            "palette": s.palette,
+            "ai_speed": s.ai_speed,
+            "table_style": s.table_style,
+            "stand_style": s.stand_style,
+        }
         self._widgets = {}
 
     def open(self) -> None:
         """Lay out the choices and the buttons."""
         m = self.app.manager
         w, h = self.app.size
-        x, y = w // 2 - 260, max(40, h // 2 - 220)
+        x, y = w // 2 - 260, max(40, h // 2 - 266)
         UILabel(pygame.Rect(x, y, 520, 50), "Settings", m, object_id="#title")
         y += 70
         rows = [
             ("Labels and text on the table", "ui_scale", SIZES, "larger"),
             ("Sight-line colours", "palette", {k: k for k in PALETTES}, "standard"),
             ("The AI's moves shown", "ai_speed", SPEEDS, 'normal (12" a second)'),
+            ("The table", "table_style", TABLE_STYLES, "painted"),  # #46
+            ("The stands", "stand_style", STAND_STYLES, "models"),  # #46
         ]
         self.menus = {}
         for label, key, table, default in rows:

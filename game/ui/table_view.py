@@ -189,8 +189,15 @@ class TableView:
         return surf
 
     def camera_key(self) -> tuple:
-        """What the picture of the table depends on besides its contents: zoom, place, size."""
-        return (self.view.scale, self.view.origin, self.rect.size, self.rect.topleft)
+        """What the picture of the table depends on besides its contents: zoom, place, size,
+        and the table's style (the settings', #46)."""
+        return (
+            self.view.scale,
+            self.view.origin,
+            self.rect.size,
+            self.rect.topleft,
+            UI.get("table_style"),
+        )
 
     def draw_terrain(self, surface: pygame.Surface) -> None:
         """Blit the terrain layer, redrawing it only when the camera or size changed; a pan
@@ -223,9 +230,9 @@ class TableView:
         origin moved and by less than the layer's size; else None (draw it all again)."""
         if self._cache is None or self._cache_key is None:
             return None
-        scale, origin, size, topleft = key
-        old_scale, old_origin, old_size, old_topleft = self._cache_key
-        if (scale, size, topleft) != (old_scale, old_size, old_topleft):
+        scale, origin, size, topleft, style = key
+        old_scale, old_origin, old_size, old_topleft, old_style = self._cache_key
+        if (scale, size, topleft, style) != (old_scale, old_size, old_topleft, old_style):
             return None
         dx, dy = origin[0] - old_origin[0], origin[1] - old_origin[1]
         if abs(dx - round(dx)) > 1e-6 or abs(dy - round(dy)) > 1e-6:

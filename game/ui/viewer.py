@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.ui.render import INK, View, draw_scenario, legend
+from game.ui.render import INK, View, draw_scenario, legend, table_style
 
 HELP = "wheel: zoom   drag: pan   F: fit   Esc: quit"
 
@@ -78,7 +78,7 @@ def run_viewer(scenario, frames: int = 0, size: tuple[int, int] = (1280, 800)) -
             if here.hill_zone:
                 what += f", {here.hill_zone} (level {here.ground_level})"
             status = f'({mx:.1f}", {my:.1f}")  {what}     {HELP}'
-        legend(screen, scenario, (12, screen.get_height() - 56))
+        legend(screen, scenario, (12, screen.get_height() - 56), table_style())
         bar = pygame.Rect(0, screen.get_height() - 30, screen.get_width(), 30)
         pygame.draw.rect(screen, (245, 243, 235), bar)
         screen.blit(font.render(status, True, INK), (10, bar.y + 8))

@@ -21,6 +21,7 @@ from game.ui.render import (
     TERRAIN_COLOURS,
     View,
     draw_stand,
+    table_style,
     unit_symbol,
     wrap_text,
 )
@@ -162,18 +163,25 @@ class InfoMixin:
             lines.append("eliminated")
         return lines
 
-    def legend_entries(self) -> list[tuple[tuple, str]]:
-        """(colour, name in words) of the terrain on this table: areas, roads, hills."""
+    def legend_entries(self) -> list[tuple[tuple | pygame.Surface, str]]:
+        """(swatch, name in words) of the terrain on this table: areas, roads, hills; the
+        swatch a colour (plain style) or a painted square (painted style, #46)."""
         b = self.battle
         names = {k: t.name for k, t in b.data.terrain.items()}
+        painted = table_style() == "painted"
+        if painted:
+            from game.ui.paint.legend import swatch
         out = []
         for kind in sorted({f.kind for f in b.table.areas}):
-            out.append((TERRAIN_COLOURS.get(kind, (150, 150, 150)), names.get(kind, kind)))
+            look = swatch(kind) if painted else TERRAIN_COLOURS.get(kind, (150, 150, 150))
+            out.append((look, names.get(kind, kind)))
         for kind in sorted({f.kind for f in b.table.roads}):
-            out.append((ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0], names.get(kind, kind)))
+            look = swatch(kind) if painted else ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0]
+            out.append((look, names.get(kind, kind)))
         for level in sorted({h.level for h in b.table.hills}):
             colour = HILL_COLOURS[min(level - 1, len(HILL_COLOURS) - 1)]
-            out.append((colour, f'Hill, level {level} (1" slope, lighter crest)'))
+            look = swatch("hill", level=level) if painted else colour
+            out.append((look, f'Hill, level {level} (1" slope, lighter crest)'))
         return out
 
     def _font(self, size: int) -> pygame.font.Font:
@@ -200,7 +208,7 @@ class InfoMixin:
         would run past its end; None for a table with no terrain. Kept until the width or
         the table's features change."""
         t = self.battle.table
-        key = (width, id(t), len(t.areas), len(t.roads), len(t.hills))
+        key = (width, id(t), len(t.areas), len(t.roads), len(t.hills), table_style())
         kept = self.__dict__.get("_legend_kept")
         if kept is not None and kept[0] == key:
             return kept[1]
@@ -226,7 +234,10 @@ class InfoMixin:
                 y = 5 + k * step
                 for colour, img, x in row:
                     swatch = pygame.Rect(8 + x, y + (step - 12) // 2, 12, 12)
-                    pygame.draw.rect(card, colour, swatch)
+                    if isinstance(colour, pygame.Surface):  # painted (#46)
+                        card.blit(colour, swatch)
+                    else:
+                        pygame.draw.rect(card, colour, swatch)
                     pygame.draw.rect(card, INK, swatch, 1)
                     card.blit(img, (swatch.right + 6, y + (step - img.get_height()) // 2))
         self.__dict__["_legend_kept"] = (key, card)

@@ -14,7 +14,8 @@ from game import IMPACT_DIAMETER_IN
 from game.ui.battle.turns import CurtainMode
 from game.ui.logtext import DIRECTIONS
 from game.ui.paint.models import aircraft_sprite
-from game.ui.render import INK, SIDE_COLOURS
+from game.ui.paint.support import impact_sprite, smoke_sprite
+from game.ui.render import INK, SIDE_COLOURS, table_style
 
 RADIUS_IN = IMPACT_DIAMETER_IN / 2
 SMOKE = (205, 205, 200, 170)
@@ -96,11 +97,15 @@ def mission_of(marker_id: str) -> str:
 
 def draw_markers(surface, tv, b, hidden=()) -> None:
     """Smoke areas as grey clouds and impact markers as orange rings in the firing side's
-    colour, the first of each mission labelled, of battle ``b`` (its ``state`` and ``sides``)
+    colour (painted style: drifting puffs, and craters with fire, #46), the first of each
+    mission labelled, of battle ``b`` (its ``state`` and ``sides``)
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
     in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43)."""
     r_px = RADIUS_IN * tv.view.scale
     st = b.state
+    if table_style() == "painted":  # drifting puffs, craters and fire (#46)
+        _draw_painted_markers(surface, tv, b, hidden, r_px)
+        return
     for a in st.smoke:
         if mission_of(a.id) not in hidden:
             alpha_circle(surface, SMOKE, tv.to_px(a.x, a.y), r_px)
@@ -113,6 +118,24 @@ def draw_markers(surface, tv, b, hidden=()) -> None:
         pygame.draw.circle(surface, own, c, max(2, int(r_px) - 3), 2)
         pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] - 5), (c[0] + 5, c[1] + 5), 2)
         pygame.draw.line(surface, IMPACT, (c[0] - 5, c[1] + 5), (c[0] + 5, c[1] - 5), 2)
+        if imp.id.endswith(".1"):
+            map_label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
+
+
+def _draw_painted_markers(surface, tv, b, hidden, r_px: float) -> None:
+    """The painted style's smoke and impact markers (:mod:`game.ui.paint.support`), the first
+    of each mission labelled as in the plain style."""
+    for a in b.state.smoke:
+        if mission_of(a.id) not in hidden:
+            pic = smoke_sprite(r_px, a.id)
+            surface.blit(pic, pic.get_rect(center=tv.to_px(a.x, a.y)))
+    for imp in b.state.impacts:
+        if imp.mission in hidden:
+            continue
+        c = tv.to_px(imp.x, imp.y)
+        own = side_colour(b.sides, imp.side)
+        pic = impact_sprite(r_px, imp.id, own)
+        surface.blit(pic, pic.get_rect(center=c))
         if imp.id.endswith(".1"):
             map_label(surface, tv, imp.mission, (c[0] + r_px + 2, c[1]), own)
 

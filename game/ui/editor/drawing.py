@@ -10,6 +10,7 @@ from game import StandPose, Table
 from game.editor import edits
 from game.editor.commands import items
 from game.editor.document import stand_place
+from game.ui.colours import UI
 from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
 from game.ui.editor.modes import (
     HANDLE,
@@ -53,6 +54,7 @@ class DrawingMixin:
             self.tv.rect.size,
             tuple(self.layers.values()),
             hash(frozenset(self.hidden)),
+            UI.get("table_style"),  # the settings' table style (#46)
         )
         if self._layer is None or self._layer_key != key:
             layer = pygame.Surface(self.tv.rect.size)
