@@ -385,3 +385,38 @@ def test_the_settings_screen_offers_both_styles_and_applies_them(app, data_dir):
     assert (saved.table_style, saved.stand_style, problem) == ("plain", "symbols", "")
     for w in (keys["table_style"], keys["stand_style"]):  # on screen, not off its bottom
         assert w.get_abs_rect().bottom <= app.size[1]
+
+
+def test_a_render_makes_room_for_every_line_of_its_legend(tmp_path):
+    """A map of every kind of terrain needs three lines of legend: the picture grows by one
+    line's 20 px so the third is not cut off at the bottom (#46: it was)."""
+    import json
+
+    doc = json.loads(MEETING.read_text())
+    kinds = AREA_KINDS[:-1]  # every area kind but clear
+    doc["terrain"]["features"] += [
+        {
+            "type": "Feature",
+            "properties": {"terrain": kind},
+            "geometry": {
+                "type": "Polygon",
+                "coordinates": [
+                    [[2 + 3 * i, 30], [4 + 3 * i, 30], [4 + 3 * i, 32], [2 + 3 * i, 30]]
+                ],
+            },
+        }
+        for i, kind in enumerate(kinds)
+    ]
+    path = tmp_path / "every-kind.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "every-kind.png"
+    assert main(["render", str(path), "--out", str(out), "--scale", "20"]) == 0
+    sc = load_scenario(path)
+    from game.ui.render import legend
+
+    lines = legend(None, sc, (300, 0), "painted", int(sc.table.width * 20 + 80))
+    assert lines >= 3
+    height = pygame.image.load(str(out)).get_height()
+    assert height == int(sc.table.depth * 20 + 80 + 40 + 20 * (lines - 2))
+    bottom = _pixels(out)[:, -6:, :]  # below the last line: only the page's colour
+    assert (bottom == np.array([245, 243, 235])).all()

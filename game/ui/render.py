@@ -408,7 +408,9 @@ def render_png(
     w = scenario.table.width
     d = scenario.table.depth
     margin = 40
-    size = (int(w * px_per_in + 2 * margin), int(d * px_per_in + 2 * margin + 40))
+    width = int(w * px_per_in + 2 * margin)
+    lines = legend(None, scenario, (margin + 260, 0), style, width)  # room for every line
+    size = (width, int(d * px_per_in + 2 * margin + 40 + 20 * max(0, lines - 2)))
     if max(size) > MAX_PICTURE_SIDE_PX:
         most = int((MAX_PICTURE_SIDE_PX - 2 * margin - 40) / max(w, d))
         raise ValueError(
@@ -426,7 +428,7 @@ def render_png(
         INK,
     )
     surface.blit(title, (margin, 10))
-    legend(surface, scenario, (margin + 260, size[1] - 42), style)
+    legend(surface, scenario, (margin + 260, size[1] - 42 - 20 * max(0, lines - 2)), style)
     save_png(surface, out)
     return size
 
@@ -442,12 +444,14 @@ def save_png(surface, path: str | os.PathLike) -> None:
     game.write_atomic(path, buf.getvalue())
 
 
-def legend(surface, scenario, at, style: str = "plain") -> None:
+def legend(surface, scenario, at, style: str = "plain", width: int | None = None) -> int:
     """A line of swatches and terrain names in words (and the sides' colours) from ``at``
-    (pixels), wrapped to a second line when it would run off the surface; the swatches
-    painted in the painted ``style`` (#46)."""
+    (pixels), wrapped to further lines (20 px apart) when it would run off the surface (or
+    past ``width``); the swatches painted in the painted ``style`` (#46). Returns the number
+    of lines; ``surface`` None only counts them (to make room for them)."""
     font = pygame.font.Font(None, 20)
     x, y = at
+    right = (width if width is not None else surface.get_width()) - 10
     painted = style == "painted"
     if painted:
         from game.ui.paint.legend import swatch
@@ -463,17 +467,20 @@ def legend(surface, scenario, at, style: str = "plain") -> None:
         entries.append((look, "Hill (slope band, lighter crest)"))
     for i, s in enumerate(scenario.spec.sides):
         entries.append((SIDE_COLOURS[i % 2], s.name))
+    lines = 1
     for look, name in entries:
         text = font.render(name, True, INK)
-        if x + 16 + text.get_width() > surface.get_width() - 10:  # wrap to a second line
-            x, y = at[0], y + 20
-        if isinstance(look, pygame.Surface):
-            surface.blit(look, (x, y))
-        else:
-            pygame.draw.rect(surface, look, pygame.Rect(x, y, 12, 12))
-        pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
-        surface.blit(text, (x + 16, y - 1))
+        if x + 16 + text.get_width() > right:  # wrap to the next line
+            x, y, lines = at[0], y + 20, lines + 1
+        if surface is not None:
+            if isinstance(look, pygame.Surface):
+                surface.blit(look, (x, y))
+            else:
+                pygame.draw.rect(surface, look, pygame.Rect(x, y, 12, 12))
+            pygame.draw.rect(surface, INK, pygame.Rect(x, y, 12, 12), 1)
+            surface.blit(text, (x + 16, y - 1))
         x += 16 + text.get_width() + 14
+    return lines
 
 
 __all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "legend", "render_png", "wrap_text"]
