@@ -270,13 +270,13 @@ def _decorate(kind: str, geometry) -> Decor:
 
 
 def decorate_road(kind: str, geometry) -> Decor:
-    """A road's decoration: for a track its two ``ruts`` (polylines 0.07" either side of the
+    """A road's decoration: for a track its two ``ruts`` (polylines 0.11" either side of the
     middle, inches)."""
     d = Decor(kind, feature_seed(kind, geometry), tuple(geometry.bounds))
     if kind == "track":
         ruts = []
         for line in getattr(geometry, "geoms", [geometry]):
-            for off in (0.07, -0.07):
+            for off in (0.11, -0.11):
                 r = shapely.offset_curve(line, off, join_style="round")
                 for part in getattr(r, "geoms", [r]):
                     if not part.is_empty:

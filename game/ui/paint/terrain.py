@@ -49,7 +49,7 @@ SLATES = [(104, 106, 114), (118, 118, 122), (96, 92, 90)]  # heavy buildings' ro
 ROADS = {  # verge, surface (colour, width in inches)
     "good_road": ((158, 152, 112), 0.62, (86, 86, 84), 0.36),
     "poor_road": ((146, 140, 100), 0.48, (156, 128, 92), 0.28),
-    "track": ((134, 140, 88), 0.0, (150, 138, 100), 0.24),
+    "track": ((134, 140, 88), 0.0, (156, 140, 100), 0.36),
 }
 HILL_SLOPES = [(132, 150, 84), (158, 166, 98), (182, 180, 114), (202, 192, 130)]
 HILL_EDGE = (112, 92, 60)
@@ -319,8 +319,12 @@ def _roads(surface, view, table, decor, near) -> None:
                     for p in pts:
                         pygame.draw.circle(surface, colour, p, px / 2)
     for f, d in zip(table.roads, decor.roads, strict=True):
-        if f.kind == "track" and near(d.bounds):
-            _lines(surface, view, d.lines["ruts"], (104, 86, 60), max(1, int(0.05 * s)))
+        if f.kind == "track" and near(d.bounds):  # two ruts, grass between them (#46 trial)
+            for line in getattr(f.geometry, "geoms", [f.geometry]):
+                pygame.draw.lines(
+                    surface, (120, 132, 74), False, _px(view, line.coords), max(1, int(0.08 * s))
+                )
+            _lines(surface, view, d.lines["ruts"], (98, 80, 56), max(1, int(0.06 * s)))
 
 
 def _hills(surface, view, table, decor, near, box) -> None:
