@@ -200,7 +200,8 @@ def _parallel_lines(geom, rng, gap: float, zigzag: float = 0.0) -> list[list[tup
             pts.append((c.x + u * ca - v * sa, c.y + u * sa + v * ca))
         clipped = shapely.intersection(shapely.LineString(pts), geom)
         for part in getattr(clipped, "geoms", [clipped]):
-            if part.geom_type == "LineString" and part.length > 0.3:
+            # a trench's peaks clipped at the edge are stubs that read as chevrons (#46 trial)
+            if part.geom_type == "LineString" and part.length > (1.2 if zigzag else 0.3):
                 out.append(list(part.coords))
     return out
 

@@ -235,8 +235,14 @@ def _area(surface, view, f, d: Decor, box) -> None:
     elif kind == "light_improved_position":
         for x, y, r, _k in _near(it["holes"], box, 0.5):
             (px, py), rr = view.to_px(x, y), max(2.0, r * s)
-            pygame.draw.circle(surface, (186, 170, 126), (px, py), rr * 1.45)  # sandbags
             pygame.draw.circle(surface, (52, 40, 28), (px, py), rr)
+            bag = max(1.0, rr * 0.42)  # a ring of sandbags: a dug-in post, not a shell hole
+            for k in range(9):
+                a = k * math.tau / 9
+                at = (px + math.cos(a) * rr * 1.2, py + math.sin(a) * rr * 1.2)
+                pygame.draw.circle(surface, (200, 184, 136), at, bag)
+                if bag >= 2:
+                    pygame.draw.circle(surface, (118, 102, 70), at, bag, 1)
     elif kind in ("medium_improved_position", "heavy_improved_position"):
         w = max(2, int(0.2 * s))
         _lines(surface, view, d.lines["trench"], (186, 170, 126), w + max(2, int(0.12 * s)))
