@@ -87,6 +87,27 @@ class DrawingMixin:
             s = self.battle.stand(why[1])
             self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
 
+    def _animate(self, events) -> None:
+        """Queue the moves and shots of new events to be shown."""
+        if self.ai_speed <= 0:
+            return
+        for ev in events:
+            if ev["event"] == "move" and len(ev["path"]) > 1:
+                length = sum(
+                    math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
+                )
+                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
+            elif ev["event"] == "fire":
+                self.flashes.append(
+                    (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
+                )
+            # air strikes fly when the screen shows their mission (landings.MissionStepMode)
+
+    @property
+    def animating(self) -> bool:
+        """True while the AI's moves are being shown."""
+        return bool(self.anim)
+
     def _draw_animation(self, surface) -> None:
         """A stand of the AI gliding along its path; shots as flashing lines."""
         b = self.battle
