@@ -126,8 +126,8 @@ class NetworkWaitScreen:
         self.title = UILabel(
             pygame.Rect(x, y, 660, 60), f"{role} a network battle", m, object_id="#title"
         )
-        self.text = UITextBox("", pygame.Rect(x, y + 190, 660, 190), m)
-        self.cancel_button = UIButton(pygame.Rect(x + 220, y + 396, 220, 44), "Cancel", m)
+        self.text = UITextBox("", pygame.Rect(x, y + 190, 660, 150), m)
+        self.cancel_button = UIButton(pygame.Rect(x + 220, y + 356, 220, 44), "Cancel", m)
         self._big = pygame.Rect(x, y + 80, 660, 90)
         self._text = None
         self._show()
