@@ -210,3 +210,126 @@ def test_save_in_a_network_battle_explains_its_log(app, pair):
     )
     assert "--resume LOG" in screen.notice
     assert getattr(screen, "_save_dialog", None) is None
+
+
+def _menu_button(menu, label: str) -> None:
+    button = next(
+        w
+        for w in menu.app.manager.get_sprite_group().sprites()
+        if getattr(w, "text", None) == label and hasattr(w, "pressed_event")
+    )
+    menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
+
+
+def test_the_menu_hosts_and_joins_a_network_battle(app):
+    """Host a network battle (the menu's scenario, the port typed) opens the host's waiting
+    screen; Join a network battle with HOST:PORT typed connects, and both reach the battle
+    screen; Cancel on a waiting screen goes back to the menu."""
+    from game.ui.menu import MenuScreen
+    from game.ui.network_menu import NetworkSetupScreen
+
+    menu = MenuScreen(app)
+    app.show(menu)
+    menu.chosen = SCENARIO
+    _menu_button(menu, "Host a network battle")
+    form = app.screen
+    assert isinstance(form, NetworkSetupScreen) and form.role == "host"
+    form.entries["port"].set_text("0")  # any free port: the waiting screen says which
+    form.start()
+    wait = app.screen
+    assert isinstance(wait, NetworkWaitScreen)
+    host = wait.session
+    try:
+        port = host.link.port
+        assert wait.big_line().endswith(f":{port}") and host.log_path.parent.name == "network"
+        # the joiner, in a window of its own (here: the same app, shown after)
+        app.show(MenuScreen(app))
+        _menu_button(app.screen, "Join a network battle")
+        form = app.screen
+        assert form.role == "join"
+        form.entries["address"].set_text(f"127.0.0.1:{port}")
+        form.start()
+        jwait = app.screen
+        join = jwait.session
+        assert "Connecting to 127.0.0.1:" in " ".join(jwait.lines())
+        end = time.monotonic() + 15
+        while host.battle is None or join.battle is None:
+            assert time.monotonic() < end
+            host.poll(0.01)
+            jwait.update(0.05)
+        assert isinstance(app.screen, BattleScreen) and app.screen.net is join
+        assert join.side == "B" and host.side == "A"
+        # a wrong address is said on the form, nothing opened
+        app.show(NetworkSetupScreen(app, "join", lambda: None))
+        app.screen.entries["address"].set_text("somewhere:port")
+        app.screen.start()
+        assert "port" in app.screen.message and isinstance(app.screen, NetworkSetupScreen)
+    finally:
+        host.link.close()
+        if "join" in locals():
+            join.link.close()
+
+
+def test_cancel_on_the_waiting_screen_goes_back_to_the_menu(app, pair):
+    from game.ui.menu import MenuScreen
+
+    host, _ = pair
+    wait = NetworkWaitScreen(app, host, host.log_path)
+    app.show(wait)
+    wait.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=wait.cancel_button))
+    assert isinstance(app.screen, MenuScreen) and "cancelled" in app.screen.message
+
+
+def test_a_dropped_connection_is_said_and_play_resumes_by_itself(app, pair):
+    """The line cut under the battle: the banner and the panel say the connection is lost
+    and that play goes on when the other side returns; the joiner reconnects by itself and
+    an action goes through again, both battles agreeing."""
+    screen, host, join = connected(app, pair)
+    press(screen, "Ready")
+    run(app, join, lambda: len(host.battle.actions) == 1)
+    seen: list[str] = []
+    host.link.hang_up("a test cuts the line")
+
+    def back() -> bool:
+        seen.append(screen.banner_text())
+        return len(seen) > 3 and host.connected and join.connected and host.status == "connected"
+
+    run(app, join, back)
+    assert any("Connection lost: waiting for the other side to return" in b for b in seen)
+    their_turns(app, screen, join, lambda: len(host.battle.actions) >= 2)
+    run(app, join, lambda: len(join.battle.actions) == len(host.battle.actions))
+    assert host.battle.state_hash() == join.battle.state_hash()
+
+
+def test_a_whole_battle_through_the_hosts_screen(app, pair):
+    """A whole battle of modern-fire-support, the host's side chosen by an AI and played on
+    the host's screen (missions shown one at a time, hidden plots revealed as they land),
+    the joiner's by its AI: it reaches the end screen (no Play again: a network battle is
+    hosted anew), both battles agree and both logs verify."""
+    from game.net.verify import verify_log
+    from game.ui.battle import EndMode
+
+    screen, host, join = connected(app, pair)
+    mine = ScriptedAI(3, "recruit")
+    seen: set[str] = set()
+
+    def step() -> bool:
+        b = host.battle
+        seen.add(type(screen.mode).__name__)
+        if getattr(screen.mode, "paced", False):
+            screen.anim.clear()
+            screen.flights.clear()
+            screen.set_mode(screen.mode.confirm(screen))
+        elif screen.anim:
+            screen.anim.clear()
+        elif host.fair.my_turn() and not isinstance(screen.mode, (NetWaitMode, RevealMode)):
+            screen.act(mine.choose(b))
+        assert not host.fault and not join.fault
+        return isinstance(screen.mode, EndMode) and join.battle.finished
+
+    their_turns(app, screen, join, step, seconds=240)
+    assert host.battle.state_hash() == join.battle.state_hash()
+    assert {"RevealMode", "NetWaitMode", "PlotFireMode"} <= seen
+    assert [b.text for b, _ in screen._buttons] == ["Save the log", "Replay", "Main menu"]
+    time.sleep(0.3)  # the last answer written
+    assert verify_log(host.log_path) is None and verify_log(join.log_path) is None

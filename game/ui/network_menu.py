@@ -43,6 +43,15 @@ def split_address(text: str, default_port: int = PORT) -> tuple[str, int]:
     return host, n
 
 
+def host_port(text: str) -> int:
+    """The port a host listens on, as typed (empty: :data:`PORT`; 0: any free port, shown
+    on the waiting screen). Raises ValueError with a sentence for the player."""
+    text = text.strip() or str(PORT)
+    if not text.isdigit() or int(text) > 65535:
+        raise ValueError(f"{text}: the port must be a whole number from 0 to 65535.")
+    return int(text)
+
+
 def start_host(scenario: Path, side_index: int, seed: int, port: int, relay: str = ""):
     """Open a host's connection (listening on ``port``, or at the ``relay``) and its session
     for ``scenario``, this machine playing side ``side_index`` (0 or 1). Returns (session,
@@ -147,7 +156,7 @@ class NetworkSetupScreen:
             if self.role == "host":
                 if self.scenario is None:
                     raise ValueError("Choose a scenario in the menu first.")
-                port = split_address(f"x:{self.value('port') or PORT}")[1]
+                port = host_port(self.value("port"))
                 session, log = start_host(
                     self.scenario, self.side_index, self.seed, port, self.value("relay")
                 )

@@ -232,19 +232,27 @@ class NetPlayMixin:
                 {s.id: copy.copy(s) for s in b.state.stands.values()},
             )
         before_to_act = b.to_act if not b.finished else None
+        if not net.link.inbox.empty():  # the battle may change: no worker may be reading it
+            self.settle_work(landing=True)
         if net.poll(0):
             self._net_heard = time.monotonic()
         self._net_pending += net.take_applied()
         paced = getattr(self.mode, "paced", False)
+        theirs = False
         while self._net_pending and not paced:
             action, events = self._net_pending.pop(0)
             stands = self._net_before[1] if self._net_before else None
             self._net_before = None
-            self.settle_work(landing=True)
             self.show_applied(
                 action, events, before_to_act, stands, animate=action.side != net.side
             )
             paced = getattr(self.mode, "paced", False)
+            theirs = action.side != net.side
+        waiting = (NetWaitMode, RevealMode, NetStoppedMode)
+        if theirs and not paced and net.fair.my_turn() and not isinstance(self.mode, waiting):
+            other = html.escape(self.side_name(action.side))
+            self.notice = f"{other} has acted: your turn."  # as after the AI's turn
+            self.mode.enter(self)
         refused = net.fair.refused
         if refused and refused != self._net_refused:
             self._net_refused = refused
