@@ -333,3 +333,68 @@ def test_a_whole_battle_through_the_hosts_screen(app, pair):
     assert [b.text for b, _ in screen._buttons] == ["Save the log", "Replay", "Main menu"]
     time.sleep(0.3)  # the last answer written
     assert verify_log(host.log_path) is None and verify_log(join.log_path) is None
+
+
+@pytest.fixture
+def relay_port():
+    """A relay (``game.net.relay``) on a free localhost port, in a thread of its own."""
+    import asyncio
+    import threading
+
+    from game.net.relay import run_relay
+
+    got: list[int] = []
+    loop = asyncio.new_event_loop()
+    task: list = []
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        task.append(loop.create_task(run_relay(0, "127.0.0.1", ready=got.append)))
+        loop.run_forever()
+
+    threading.Thread(target=serve, daemon=True).start()
+    end = time.monotonic() + 10
+    while not got:
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    yield got[0]
+    loop.call_soon_threadsafe(task[0].cancel)
+    loop.call_soon_threadsafe(loop.stop)
+
+
+def test_through_a_relay_the_host_shows_the_battle_code_and_the_joiner_uses_it(app, relay_port):
+    """Host through a relay: the waiting screen shows the battle code in large type; Join
+    with the relay's address and that code reaches the battle."""
+    from game.ui.network_menu import NetworkSetupScreen
+
+    app.show(NetworkSetupScreen(app, "host", lambda: None, SCENARIO, 1, 5))
+    app.screen.entries["relay"].set_text(f"127.0.0.1:{relay_port}")
+    app.screen.start()
+    wait = app.screen
+    host = wait.session
+    join = None
+    try:
+        end = time.monotonic() + 10
+        while not host.code:
+            assert time.monotonic() < end
+            wait.update(0.05)
+        assert wait.big_line() == f"Battle code: {host.code}"
+        assert "Give them this battle code" in " ".join(wait.lines())
+        assert host.side == "B"  # the Players choice: you command the second force
+        app.show(NetworkSetupScreen(app, "join", lambda: None))
+        app.screen.entries["relay"].set_text(f"127.0.0.1:{relay_port}")
+        app.screen.entries["code"].set_text(host.code.lower())
+        app.screen.start()
+        jwait = app.screen
+        join = jwait.session
+        assert "with the battle code" in " ".join(jwait.lines())
+        end = time.monotonic() + 15
+        while not isinstance(app.screen, BattleScreen) or host.battle is None:
+            assert time.monotonic() < end
+            host.poll(0.01)
+            app.screen.update(0.05)
+        assert join.side == "A" and host.battle.state_hash() == join.battle.state_hash()
+    finally:
+        host.link.close()
+        if join is not None:
+            join.link.close()

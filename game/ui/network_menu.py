@@ -120,8 +120,7 @@ class NetworkSetupScreen:
             y += 72
 
         if self.role == "host":
-            name = self.scenario.name if self.scenario else "(choose one in the menu)"
-            UILabel(pygame.Rect(x, y, 600, 24), f"Scenario: {name}", m)
+            UILabel(pygame.Rect(x - 60, y, 720, 24), self.scenario_line(), m)
             y += 34
             field("port", "Port the other player connects to (default 8765)", str(PORT))
             field("relay", "Or meet through a relay: its address, HOST:PORT (may stay empty)")
@@ -136,6 +135,20 @@ class NetworkSetupScreen:
         self.status = UITextBox(self.message, pygame.Rect(x, y + 60, 600, 80), m)
         if not self.message:
             self.status.hide()
+
+    def scenario_line(self) -> str:
+        """What the host offers: the scenario's title, the side this machine commands (the
+        menu's Players choice) and the seed."""
+        from game.editor.mend import showable
+        from game.ui.scenario_list import scenario_entry
+
+        if self.scenario is None:
+            return "Choose a scenario in the menu first."
+        e = scenario_entry(self.scenario)
+        if e.problem or len(e.sides) != 2:
+            return f"Scenario: {self.scenario.name}"
+        you = e.sides[self.side_index % 2]
+        return showable(f"{e.title or self.scenario.name}: you command {you}, seed {self.seed}")
 
     def say(self, text: str) -> None:
         """Show why the battle could not start."""
