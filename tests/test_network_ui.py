@@ -398,3 +398,40 @@ def test_through_a_relay_the_host_shows_the_battle_code_and_the_joiner_uses_it(a
         host.link.close()
         if join is not None:
             join.link.close()
+
+
+def test_a_silent_other_side_may_be_declared_gone_the_battle_kept(app, pair):
+    """After SILENT_LEAVE_S without a word the waiting panel offers "Declare they have left":
+    it leaves the session (the other side is told) and stops the battle here, saying where
+    its log is for --resume."""
+    from game.ui.battle import netplay
+
+    screen, host, join = connected(app, pair)
+    press(screen, "Ready")
+    run(app, join, lambda: "is thinking" in (screen._panel_text or ""))
+    assert "Declare they have left" not in [b.text for b, _ in screen._buttons]
+    screen._net_heard -= netplay.SILENT_LEAVE_S + 1
+    screen.update(0.05)
+    assert "Nothing heard from Russia for 5 min" in screen._panel_text
+    press(screen, "Declare they have left")
+    assert isinstance(screen.mode, NetStoppedMode)
+    assert "You declared that the other side has left" in screen._panel_text
+    assert "--resume LOG" in screen._panel_text
+    end = time.monotonic() + 10
+    while not join.left:
+        assert time.monotonic() < end
+        join.poll(0.05)
+
+
+def test_an_action_the_other_machine_refuses_is_shown_as_a_refusal(app, pair):
+    """An action this machine sends that the other side's rules refuse: nothing is applied,
+    the reason is shown as an illegal action's is, and our turn is ours again."""
+    from game import Regroup
+
+    screen, host, join = connected(app, pair)
+    assert screen.act(Regroup("A", "B1", "1"))  # an enemy stand: the engine refuses it
+    run(app, join, lambda: host.fair.refused is not None and not host.fair.sent)
+    screen.update(0.05)
+    assert screen.message.startswith("The other side's machine refused that action: ")
+    assert isinstance(screen.mode, SetupMode) and len(host.battle.actions) == 0
+    assert "refused" in screen._panel_text
