@@ -435,3 +435,40 @@ def test_an_action_the_other_machine_refuses_is_shown_as_a_refusal(app, pair):
     assert screen.message.startswith("The other side's machine refused that action: ")
     assert isinstance(screen.mode, SetupMode) and len(host.battle.actions) == 0
     assert "refused" in screen._panel_text
+
+
+def test_the_view_stays_on_this_machines_side(app, tmp_path):
+    """A host playing the second side opens on its own stands, and the view does not turn
+    to the other side's when they act (no hand-over over the network)."""
+    link = transport.host(0, bind="127.0.0.1")
+    host = NetSession(
+        link,
+        "host",
+        "B",
+        scenario=load_scenario(SCENARIO),
+        seed=3,
+        sides={"host": "B", "join": "A"},
+        log_path=tmp_path / "host.jsonl",
+    )
+    join = NetSession(transport.join(f"ws://127.0.0.1:{link.port}"), "join", "?")
+    try:
+        app.show(NetworkWaitScreen(app, host, None))
+        run(app, join, lambda: isinstance(app.screen, BattleScreen))
+        screen = app.screen
+        assert isinstance(screen.mode, NetWaitMode)  # A sets up first
+
+        def in_view(side: str) -> int:
+            return sum(
+                screen.tv.rect.collidepoint(screen.tv.to_px(s.x, s.y))
+                for s in host.battle.state.stands.values()
+                if s.side == side
+            )
+
+        assert in_view("B") > in_view("A")
+        camera = screen.tv.camera_key()
+        join.act(ScriptedAI(1, "recruit").choose(join.battle))
+        run(app, join, lambda: len(host.battle.actions) == 1)
+        assert screen.tv.camera_key() == camera
+    finally:
+        host.link.close()
+        join.link.close()

@@ -29,9 +29,10 @@ class DrawingMixin:
         side the player commands (the side the AI does not play; in a two-player battle the
         side to act), those on the table and those waiting at their entry points. F fits
         the whole table, the wheel zooms out (#43: at 1280x800 the fitted 60"x36" table
-        showed 14 px stands)."""
+        showed 14 px stands). Over the network: this machine's side (#45)."""
         b = self.battle
-        humans = [s for s in b.sides if s not in self.ai]
+        net = getattr(self, "net", None)
+        humans = [net.side] if net is not None else [s for s in b.sides if s not in self.ai]
         side = b.to_act if b.to_act in humans or len(humans) != 1 else humans[0]
         live = [s for s in b.state.stands.values() if not s.eliminated and s.carried_by is None]
         mine = [s for s in live if s.side == side] or live
@@ -50,10 +51,13 @@ class DrawingMixin:
         """Hotseat (#43, trial 22): when the side to act changes to a player none of whose
         stands (on the table or waiting at their entry points) is in view, turn the view to
         it as the battle opened (:meth:`look_at_the_action`); a player who can see any of
-        his stands keeps the view he has. Against the AI the player's side never changes."""
+        his stands keeps the view he has. Against the AI, or over the network (#45), the
+        player's side never changes."""
         b = self.battle
         side = b.to_act
         if side is None or side in self.ai or side == getattr(self, "_followed", None):
+            return
+        if getattr(self, "net", None) is not None and side != self.net.side:
             return
         self._followed = side
         rect = self.tv.rect
