@@ -4,6 +4,7 @@ the joiner's stepped by the test (its choices the AI's) in the same thread."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -358,7 +359,13 @@ def relay_port():
         assert time.monotonic() < end
         time.sleep(0.01)
     yield got[0]
-    loop.call_soon_threadsafe(task[0].cancel)
+
+    async def stop() -> None:  # the relay's server closed before its loop stops
+        task[0].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task[0]
+
+    asyncio.run_coroutine_threadsafe(stop(), loop).result(5)
     loop.call_soon_threadsafe(loop.stop)
 
 
@@ -472,3 +479,50 @@ def test_the_view_stays_on_this_machines_side(app, tmp_path):
     finally:
         host.link.close()
         join.link.close()
+
+
+def test_a_resumed_battle_waits_for_the_other_side_then_goes_on(app, pair, tmp_path):
+    """Both sides stop after two actions; each resumes from its log (as --resume does): the
+    host's waiting screen says where the battle resumes and waits until the other side is
+    on the line, then the battle screen goes on from the same action."""
+    from game import Battle
+    from game.net.fairplay import Secrets
+    from game.net.session import secret_path
+
+    screen, host, join = connected(app, pair)
+    press(screen, "Ready")
+    their_turns(app, screen, join, lambda: len(host.battle.actions) >= 2)
+
+    def settled() -> bool:  # no action on its way either way
+        return not host.fair.sent and not join.fair.sent and host.link.inbox.empty()
+
+    run(app, join, lambda: len(join.battle.actions) == len(host.battle.actions) and settled())
+    n = len(host.battle.actions)
+    host.link.close()
+    join.link.close()
+
+    def resumed(path):
+        battle, _ = Battle.from_network_log(path, log_path=path)
+        return battle, Secrets.load(secret_path(path))
+
+    hb, hs = resumed(host.log_path)
+    jb, js = resumed(join.log_path)
+    link = transport.host(0, bind="127.0.0.1")
+    host2 = NetSession(link, "host", hs.side, log_path=host.log_path, battle=hb, secrets=hs)
+    wait = NetworkWaitScreen(app, host2, host.log_path)
+    app.show(wait)
+    for _ in range(3):
+        wait.update(0.05)
+    assert app.screen is wait  # the battle exists, the other side not yet there
+    assert f"The battle resumes at action {n + 1}." in wait.lines()
+    jl = transport.join(f"ws://127.0.0.1:{link.port}")
+    join2 = NetSession(jl, "join", js.side, log_path=join.log_path, battle=jb, secrets=js)
+    try:
+        run(app, join2, lambda: isinstance(app.screen, BattleScreen))
+        screen2 = app.screen
+        assert screen2.net is host2 and len(host2.battle.actions) == n
+        their_turns(app, screen2, join2, lambda: host2.status == "connected")
+        assert host2.battle.state_hash() == join2.battle.state_hash()
+    finally:
+        link.close()
+        jl.close()

@@ -109,6 +109,8 @@ class NetworkWaitScreen:
         else:
             what = f"Connecting to {where(getattr(s.link, 'uri', None))}."
         out = [what, f"Waited so far: {waited}.", f"Connection: {s.status}."]
+        if s.battle is not None:  # --resume LOG
+            out.insert(1, f"The battle resumes at action {len(s.battle.actions) + 1}.")
         if s.fault:
             out.append(f"It stopped: {s.fault}")
         if self.log is not None:
@@ -162,11 +164,12 @@ class NetworkWaitScreen:
             self.cancel()
 
     def update(self, dt: float) -> None:
-        """Poll the session (never waiting); once the battle exists, show it."""
+        """Poll the session (never waiting); once the battle exists and the other side is on
+        the line (a resumed battle exists from the start), show it."""
         s = self.session
         if not self.left:
             s.poll(0)
-            if s.battle is not None and not s.fault:
+            if s.battle is not None and s.connected and not s.fault:  # a resumed one: met
                 self.app.show(network_battle_screen(self.app, s, self.log))
                 return
         self._show()
