@@ -51,6 +51,7 @@ class Link:
     def __init__(self):
         self.inbox: queue.Queue = queue.Queue()
         self.port: int | None = None  # the port a host listens on (0 asked: the one given)
+        self.uri: str | None = None  # where a joiner connects (the waiting screen says it)
         self._loop = asyncio.new_event_loop()
         self._ws = None
         self._closed = False
@@ -193,6 +194,7 @@ def join(uri: str, first_word: bool = False) -> Link:
     ``/host``) and keep trying after a drop until closed. ``first_word``: the relay's pairing
     messages come first (a host behind a relay: its code, then the pairing)."""
     link = Link()
+    link.uri = uri
 
     async def run() -> None:
         delay = 0.2

@@ -225,7 +225,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
     if name in ("overrun", "close_assault", "mount", "unload"):
         return _full_game(ev, n)
-    if name in ("plot", "artillery", "impact", "air_strike"):
+    if name in ("plot", "reveal", "artillery", "impact", "air_strike"):
         return _fire_support(ev, n, sides)
     if name == "move_attempt":
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
@@ -476,7 +476,15 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
     side = sides.get(ev.get("side"), ev.get("side"))
     if name == "plot":  # where and what stay hidden until it lands (the file has them)
         what = "an air strike" if ev["kind"] == "air" else "a fire mission"
-        return f"{side} plots {what} ({ev['mission']}) for turn {ev['lands_turn']}."
+        hidden = " (hidden until it lands)" if ev.get("commitment") else ""  # network (#45)
+        return f"{side} plots {what} ({ev['mission']}) for turn {ev['lands_turn']}{hidden}."
+    if name == "reveal":  # a network battle's hidden plot, shown as it lands (#45)
+        aim = ev.get("aim") or [0, 0]
+        at = f'{aim[0]:g}", {aim[1]:g}" on the table'
+        if ev.get("kind") == "air":
+            return f"{ev['mission']} revealed: {side}'s {ev.get('aircraft')} strike aimed at {at}."
+        ammo = "smoke" if ev.get("ammo") == "smoke" else "HE"
+        return f"{ev['mission']} revealed: {side}'s {ammo} mission aimed at {at}."
     if name == "artillery":
         how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
         ammo = "smoke" if ev["ammo"] == "smoke" else "HE"

@@ -249,6 +249,9 @@ class MenuScreen:
         self.editor_button = UIButton(pygame.Rect(x + 117, y, 109, 40), "Map editor", m)
         self.settings_button = UIButton(pygame.Rect(x + 234, y, 109, 40), "Settings", m)
         self.quit_button = UIButton(pygame.Rect(x + 351, y, 109, 40), "Quit", m)
+        y += 48
+        self.host_button = UIButton(pygame.Rect(x, y, 226, 40), "Host a network battle", m)
+        self.join_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Join a network battle", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
         if not self.message:  # an empty box under the buttons says nothing (#43)
@@ -480,12 +483,25 @@ class MenuScreen:
                 from game.ui.settings_screen import SettingsScreen
 
                 self.app.show(SettingsScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
+            elif ev.ui_element in (self.host_button, self.join_button):
+                self.network(ev.ui_element is self.host_button)
             elif ev.ui_element is self.quit_button:
                 self.app.running = False
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
             close_drop_downs([self.scenario_menu, self.players, self.level, self.speed])
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_RETURN and self.dialog is None:
             self.start_new()
+
+    def network(self, host: bool) -> None:
+        """Host (the chosen scenario, the side the Players choice commands, the seed typed)
+        or join a network battle: its form (``game.ui.network_menu``, #45)."""
+        from game.ui.network_menu import NetworkSetupScreen
+
+        seed = int(self.seed.get_text() or "1") % (game.MAX_SEED + 1)
+        side = 1 if self.choices()[0] == "second" else 0
+        back = lambda: self.app.show(MenuScreen(self.app))  # noqa: E731
+        role = "host" if host else "join"
+        self.app.show(NetworkSetupScreen(self.app, role, back, self.chosen, side, seed))
 
     def _dialog(self, purpose: str, title: str) -> None:
         self.dialog_purpose = purpose

@@ -34,9 +34,10 @@ class DrawingMixin:
         side the player commands (the side the AI does not play; in a two-player battle the
         side to act), those on the table and those waiting at their entry points. F fits
         the whole table, the wheel zooms out (#43: at 1280x800 the fitted 60"x36" table
-        showed 14 px stands)."""
+        showed 14 px stands). Over the network: this machine's side (#45)."""
         b = self.battle
-        humans = [s for s in b.sides if s not in self.ai]
+        net = getattr(self, "net", None)
+        humans = [net.side] if net is not None else [s for s in b.sides if s not in self.ai]
         side = b.to_act if b.to_act in humans or len(humans) != 1 else humans[0]
         live = [s for s in b.state.stands.values() if not s.eliminated and s.carried_by is None]
         mine = [s for s in live if s.side == side] or live
@@ -55,10 +56,13 @@ class DrawingMixin:
         """Hotseat (#43, trial 22): when the side to act changes to a player none of whose
         stands (on the table or waiting at their entry points) is in view, turn the view to
         it as the battle opened (:meth:`look_at_the_action`); a player who can see any of
-        his stands keeps the view he has. Against the AI the player's side never changes."""
+        his stands keeps the view he has. Against the AI, or over the network (#45), the
+        player's side never changes."""
         b = self.battle
         side = b.to_act
         if side is None or side in self.ai or side == getattr(self, "_followed", None):
+            return
+        if getattr(self, "net", None) is not None and side != self.net.side:
             return
         self._followed = side
         rect = self.tv.rect
@@ -91,6 +95,27 @@ class DrawingMixin:
         elif kind == "stand":
             s = self.battle.stand(why[1])
             self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
+
+    def _animate(self, events) -> None:
+        """Queue the moves and shots of new events to be shown."""
+        if self.ai_speed <= 0:
+            return
+        for ev in events:
+            if ev["event"] == "move" and len(ev["path"]) > 1:
+                length = sum(
+                    math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
+                )
+                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
+            elif ev["event"] == "fire":
+                self.flashes.append(
+                    (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
+                )
+            # air strikes fly when the screen shows their mission (landings.MissionStepMode)
+
+    @property
+    def animating(self) -> bool:
+        """True while the AI's moves are being shown."""
+        return bool(self.anim)
 
     def _draw_animation(self, surface) -> None:
         """A stand of the AI gliding along its path; shots as flashing lines."""

@@ -342,7 +342,9 @@ def pace_missions(
     player just aimed and fired himself (direct artillery) are told in the panel at once.
     ``before``: copies of the stands as they were before the action (id -> stand), so that
     the table shows each mission's results only when its turn comes."""
-    if isinstance(action, ArtilleryFire) and action.side not in screen.ai:
+    net = getattr(screen, "net", None)  # over the network the other side's are paced (#45)
+    mine = action.side not in screen.ai and (net is None or action.side == net.side)
+    if isinstance(action, ArtilleryFire) and mine:
         return then
     groups = mission_groups(events)
     if not groups:

@@ -10,6 +10,12 @@ import pygame
 
 from game.ui.logtext import path_html
 
+NET_SAVED = (
+    "A network battle is kept in its battle log as it is played: hulldown host --resume LOG "
+    "(or join --resume LOG) continues it."
+)
+"""What Save says in a network battle, which saves no other way (#45)."""
+
 
 class SavingMixin:
     """The battle screen's save, log copy, play again and back to the menu."""
@@ -25,6 +31,10 @@ class SavingMixin:
         from pygame_gui.elements import UIButton, UILabel, UITextEntryLine, UIWindow
 
         if getattr(self, "_save_dialog", None) is not None and self._save_dialog.alive():
+            return
+        if getattr(self, "net", None) is not None:  # its log is its journal (#45)
+            self.notice = NET_SAVED
+            self.mode.enter(self)
             return
         if not self.save_button.is_enabled:
             return  # the hand-over curtain or the end screen: nothing to save there (as Save)
@@ -114,6 +124,8 @@ class SavingMixin:
         kept = (
             "It is autosaved: Resume the autosave in the menu continues it."
             if self.battle.autosave is not None
+            else "The other player is told you left. " + NET_SAVED
+            if getattr(self, "net", None) is not None
             else "This battle is not saved (use Save first to keep it)."
         )
         w, h = self.app.size
@@ -126,6 +138,8 @@ class SavingMixin:
         )
 
     def to_menu(self) -> None:
-        """Back to the main menu."""
+        """Back to the main menu (a network battle's other side is told we left, #45)."""
+        if getattr(self, "net", None) is not None:
+            self.net.leave()
         if self.on_menu:
             self.on_menu()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import html
-import math
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from game.ui.battle.keys import KeysMixin
 from game.ui.battle.landings import pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
+from game.ui.battle.netplay import NetPlayMixin, RevealMode
 from game.ui.battle.news import NewsMixin
 from game.ui.battle.offframe import OffFrameMixin
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
@@ -52,6 +52,7 @@ MODES = {
     "assault_reply": AssaultReplyMode,
     "artillery": ArtilleryMode,
     "plot": PlotFireMode,
+    "reveal": RevealMode,  # a network battle's hidden missions landing (#45)
 }
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
@@ -61,6 +62,7 @@ PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown 
 
 
 class BattleScreen(
+    NetPlayMixin,
     NewsMixin,
     SavingMixin,
     DrawingMixin,
@@ -74,7 +76,9 @@ class BattleScreen(
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
     ``on_again`` are called by the end screen's buttons; ``ai`` maps a side to the AI player
-    that plays it; ``ai_speed`` is how fast (inches a second) its moves are shown.
+    that plays it; ``ai_speed`` is how fast (inches a second) its moves are shown; ``net``
+    the :class:`~game.net.session.NetSession` of a network battle (#45: this side alone plays
+    here, the other side's moves arrive through it).
     """
 
     def __init__(
@@ -87,8 +91,10 @@ class BattleScreen(
         save_dir: Path | None = None,
         ai: dict | None = None,
         ai_speed: float = 12.0,
+        net=None,
     ):
         self.app = app
+        self.init_net(net)
         self.battle = battle
         self.ai = dict(ai or {})  # side -> player (ScriptedAI)
         self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
@@ -255,6 +261,8 @@ class BattleScreen(
         st = b.state
         if st.finished:
             return f"Turn {st.turn}: the battle is over"
+        if self.net is not None and (said := self.net_banner()):
+            return f"Turn {st.turn}   {said}"
         phase = PHASE_NAMES.get(st.phase, st.phase)
         if getattr(self.mode, "paced", False):  # the missions that landed, one at a time (#43)
             return f"Turn {st.turn} of {b.scenario.spec.turns}   {self.mode.banner}"
@@ -283,6 +291,8 @@ class BattleScreen(
         decision = self.battle.decision()
         if decision.kind == "end":
             return EndMode()
+        if self.net is not None and (waiting := self.net_mode(decision)) is not None:
+            return waiting
         if decision.side in self.ai:
             return AIMode(decision.side)
         mode = MODES.get(decision.kind)
@@ -310,9 +320,9 @@ class BattleScreen(
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
         # nothing to pass while the missions that landed are being shown (#43)
-        idle = isinstance(mode, (CurtainMode, EndMode))
-        paced = getattr(mode, "paced", False)
-        for button, off in ((self.pass_button, idle or paced), (self.save_button, idle)):
+        idle = isinstance(mode, (CurtainMode, EndMode)) or getattr(mode, "idle", False)
+        paced, net = getattr(mode, "paced", False), self.net is not None  # net: its log (#45)
+        for button, off in ((self.pass_button, idle or paced), (self.save_button, idle or net)):
             if off and button.is_enabled:
                 button.disable()
             elif not off and not button.is_enabled:
@@ -320,17 +330,31 @@ class BattleScreen(
 
     def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
         """Apply an action through the engine; an illegal one only shows its reason.
-        ``animate``: show the moves and shots it made (the AI's)."""
+        ``animate``: show the moves and shots it made (the AI's). In a network battle the
+        action goes through the session and is shown when the other side answers (#45)."""
+        if self.net is not None:
+            return self.net_act(action)
         b = self.battle
         before = b.to_act
         self.settle_work(landing=True)  # no worker reads the battle while it changes
         stands_before = {s.id: copy.copy(s) for s in b.state.stands.values()}
+        seen = len(b.log.events)
         try:
             b.apply(action)
         except IllegalAction as err:
             self.message = str(err)
             self.mode.enter(self)
             return False
+        self.show_applied(action, b.log.events[seen:], before, stands_before, animate, keep_mode)
+        return True
+
+    def show_applied(self, action, events, before, stands_before, animate=False, keep_mode=False):
+        """Show an action the battle applied, with its new log ``events``: the log panel, the
+        news, the moves animated (``animate``), the missions that landed one at a time, and
+        the next mode (``keep_mode``: the same one again). ``before``: the side that was to
+        act; ``stands_before``: copies of the stands before it (#45: a network battle's
+        actions, ours and the other side's, are shown by it too)."""
+        b = self.battle
         self.message = ""
         self.notice = ""
         trouble = b.autosave_error or b.log.error  # a full disk: the battle goes on in memory
@@ -344,55 +368,40 @@ class BattleScreen(
                     f"{self.side_name(action.side)} lets {self.side_name(action.first)} act first."
                 )
             self.log_view.append(line)
-        seen = self._log_seen
         self.refresh_log()
-        self.record_news(action, b.log.events[seen:])  # attacks and orders to tell (#43)
+        self.record_news(action, events)  # attacks and orders to tell (#43)
         if animate:
-            self._animate(b.log.events[seen:])
-        if keep_mode:
+            self._animate(events)
+        if keep_mode and self.net is None:
             self.mode.enter(self)
-            return True
-        nxt = self.mode_for_state()
+            return
+        nxt = None if self.net is not None else self.mode_for_state()  # net: asked at the end
         if self.hands_over(before):  # hotseat: the other player takes the screen first (#43)
             nxt = CurtainMode(b.to_act, None)
         # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
-        self.set_mode(pace_missions(self, action, b.log.events[seen:], nxt, stands_before))
-        return True
+        self.set_mode(
+            pace_missions(self, action, events, nxt, stands_before) or self.mode_for_state()
+        )
 
     def hands_over(self, before: str | None) -> bool:
         """Whether the screen goes behind the hand-over curtain after an action: in hotseat
         (no AI side) whenever the side to act is now the other player, whatever the action
         (a pass, a failed order, a group's last move, an opportunity shot, a plot), so a
-        click meant for one side never acts for the other (#43). Against the AI nobody is
-        handed the screen."""
+        click meant for one side never acts for the other (#43). Against the AI, or over the
+        network (each player has a screen, #45), nobody is handed the screen."""
         b = self.battle
-        return not self.ai and not b.finished and b.to_act is not None and b.to_act != before
+        return (
+            not self.ai
+            and self.net is None
+            and not b.finished
+            and b.to_act is not None
+            and b.to_act != before
+        )
 
     def ai_level(self, side: str) -> str:
         """The level of the AI playing a side."""
         level = getattr(self.ai.get(side), "level", None)
         return getattr(level, "name", "ai")
-
-    def _animate(self, events) -> None:
-        """Queue the moves and shots of new events to be shown."""
-        if self.ai_speed <= 0:
-            return
-        for ev in events:
-            if ev["event"] == "move" and len(ev["path"]) > 1:
-                length = sum(
-                    math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
-                )
-                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
-            elif ev["event"] == "fire":
-                self.flashes.append(
-                    (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
-                )
-            # air strikes fly when the screen shows their mission (landings.MissionStepMode)
-
-    @property
-    def animating(self) -> bool:
-        """True while the AI's moves are being shown."""
-        return bool(self.anim)
 
     def stand_under(self, pos, include_off_table: bool = False):
         """The stand under a pixel."""
@@ -522,6 +531,8 @@ class BattleScreen(
         self.advance_flights(dt)
         if isinstance(self.mode, AIMode) and not self.anim:
             self.mode.poll(self)
+        if self.net is not None:
+            self.poll_net()  # never waits: the connection has its own thread (#45)
         standing_pass(self)  # a side that said Done is not asked again this phase (#43)
         self.poll_off_frame()
         self.app.manager.update(dt)

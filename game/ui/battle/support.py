@@ -343,7 +343,7 @@ class PlotFireMode(_Aiming):
                 "(H). Click the aim point; drag from it to turn the line of markers. Rings: "
                 "red, the closest a gun fires; green, its reach."
             )
-        mine = [m for m in b.state.missions if m.side == side]
+        mine = [m for m in screen.visible_missions() if m.side == side]  # net: kept (#45)
         if mine:
             lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
             for m in mine:

@@ -261,8 +261,11 @@ class SupportDrawing:
     def plot_viewer(self) -> str | None:
         """The side whose plotted missions the screen may show, or None: against the AI the
         player's side; in a hotseat battle the side plotting now, in the joint plot phase
-        only (the other player has handed the screen over behind the curtain)."""
+        only (the other player has handed the screen over behind the curtain); over the
+        network this machine's side (#45)."""
         b = self.battle
+        if getattr(self, "net", None) is not None:
+            return self.net.side
         humans = [s for s in b.sides if s not in self.ai]
         if len(humans) == 1:
             return humans[0]
@@ -271,7 +274,12 @@ class SupportDrawing:
         return b.to_act
 
     def visible_missions(self) -> list:
-        """The plotted missions (not yet landed) the screen shows: the viewer's only."""
+        """The plotted missions (not yet landed) the screen shows: the viewer's only; over the
+        network this machine's, its hidden ones as its secrets keep them (#45)."""
+        if getattr(self, "net", None) is not None:
+            from game.ui.battle.netplay import own_missions
+
+            return own_missions(self.net, self.battle)
         viewer = self.plot_viewer()
         return [m for m in self.battle.state.missions if m.side == viewer]
 

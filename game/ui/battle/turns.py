@@ -133,12 +133,13 @@ class EndMode(Mode):
         )
         if screen.log_path:
             text += f"<br>Battle log:<br>{path_html(screen.log_path)}"
-        screen.set_panel(
+        again = [] if screen.net is not None else [("Play again", screen.play_again)]
+        screen.set_panel(  # a network battle is played again by hosting anew (#45)
             text,
             [
                 ("Save the log", screen.save_log_copy),
                 ("Replay", screen.replay),
-                ("Play again", screen.play_again),
+                *again,
                 ("Main menu", screen.to_menu),
             ],
         )
