@@ -12,7 +12,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from game import PlotAirStrike, PlotMission, load_scenario
+from game import Pass, PlotAirStrike, PlotMission, load_scenario
 from game.ai.scripted import ScriptedAI
 from game.net import transport
 from game.net.session import NetSession
@@ -179,19 +179,32 @@ def test_hidden_plots_the_other_sides_unseen_our_own_drawn_from_the_secrets(app,
     assert said in screen.log_lines
 
 
-def test_a_fault_stops_the_battle_and_input(app, pair):
-    """A message that breaks the protocol stops the battle: the screen says so and where
-    the log is, the Pass button is off and an action is not sent."""
+def test_a_message_that_breaks_the_protocol_closes_the_line_and_keeps_the_battle(app, pair):
+    """An action out of its order closes the connection with the reason; the battle is kept
+    and the screen says the line is down (the other side may come back)."""
     screen, host, join = connected(app, pair)
     join.link.send({"type": "act", "index": 99, "action": {}, "element": "0" * 64})
-    run(app, join, lambda: isinstance(screen.mode, NetStoppedMode))
-    assert host.fault and "action 99" in host.fault
+    run(app, join, lambda: "action 99" in host.status)
+    assert host.fault is None and not host.connected
+    screen.update(0.05)
+    assert "Connection lost" in screen.banner_text()
+
+
+def test_a_fault_stops_the_battle_and_input(app, pair):
+    """The two machines' battles differ after an action: the battle stops, the screen says
+    so and where the log is, the Pass button is off and an action is not sent."""
+    screen, host, join = connected(app, pair)
+    assert screen.act(Pass("A"))
+    wrong = {"type": "answer", "index": 0, "element": join.fair.chain.element(0)}
+    host.link.inbox.put(("message", {**wrong, "state_hash": "0" * 16}))
+    screen.update(0.05)
+    assert host.fault and "differ after action 0" in host.fault
+    assert isinstance(screen.mode, NetStoppedMode)
     assert "The battle has stopped" in screen._panel_text
     assert str(host.log_path.name) in screen._panel_text.replace("<wbr>", "")
     assert not screen.pass_button.is_enabled
     assert "stopped" in screen.banner_text()
     assert screen.act(screen.battle.legal_actions()[0]) is False
-    assert len(host.battle.actions) == 0 and host.fair.sent is None
 
 
 def test_the_reveal_decision_has_its_mode(app):
@@ -430,18 +443,27 @@ def test_a_silent_other_side_may_be_declared_gone_the_battle_kept(app, pair):
         join.poll(0.05)
 
 
-def test_an_action_the_other_machine_refuses_is_shown_as_a_refusal(app, pair):
-    """An action this machine sends that the other side's rules refuse: nothing is applied,
-    the reason is shown as an illegal action's is, and our turn is ours again."""
+def test_an_illegal_action_is_refused_here_before_it_is_sent(app, pair):
+    """An action this machine's rules refuse is refused at once, as in a hotseat battle: the
+    reason shown, nothing sent (its chain element stays unsent), our turn still ours."""
     from game import Regroup
 
     screen, host, join = connected(app, pair)
-    assert screen.act(Regroup("A", "B1", "1"))  # an enemy stand: the engine refuses it
-    run(app, join, lambda: host.fair.refused is not None and not host.fair.sent)
-    screen.update(0.05)
-    assert screen.message.startswith("The other side's machine refused that action: ")
+    assert not screen.act(Regroup("A", "B1", "1"))  # an enemy stand: the engine refuses it
+    assert "B1" in screen.message and host.fair.sent is None
     assert isinstance(screen.mode, SetupMode) and len(host.battle.actions) == 0
-    assert "refused" in screen._panel_text
+
+
+def test_a_refusal_of_a_legal_action_stops_the_battle(app, pair):
+    """The other machine refusing an action our rules allow is a fault (it could otherwise
+    refuse the actions whose dice it has seen and dislikes): the battle stops, said why."""
+    screen, host, join = connected(app, pair)
+    assert screen.act(Pass("A"))
+    act = {"type": "refuse", "index": 0, "reason": "no"}
+    host.link.inbox.put(("message", act))
+    screen.update(0.05)
+    assert host.fault and "refused action 0, which the rules allow" in host.fault
+    assert isinstance(screen.mode, NetStoppedMode)
 
 
 def test_the_view_stays_on_this_machines_side(app, tmp_path):

@@ -155,7 +155,6 @@ class NetPlayMixin:
         self.net = net
         self._net_heard = time.monotonic()
         self._net_before: tuple[int, dict] | None = None  # stands before the next action
-        self._net_refused: str | None = None
         self._net_pending: list[tuple] = []
         self.net_declared_left = False
 
@@ -211,7 +210,6 @@ class NetPlayMixin:
             self.mode.enter(self)
             return False
         self.message = ""
-        self._net_refused = None
         self.set_mode(NetWaitMode(answer=True))
         return True
 
@@ -223,8 +221,9 @@ class NetPlayMixin:
 
     def poll_net(self) -> None:
         """Called every frame: take in what the connection brought, show each action applied
-        as the screen shows its own (the other side's animated), a refusal as a refused
-        action, and change to the mode the battle now waits for."""
+        as the screen shows its own (the other side's animated), and change to the mode the
+        battle now waits for (a fault, such as the other side refusing an action the rules
+        allow, stops the battle: :class:`NetStoppedMode`)."""
         net, b = self.net, self.battle
         if self._net_before is None or self._net_before[0] != len(b.actions):
             self._net_before = (
@@ -253,12 +252,6 @@ class NetPlayMixin:
             other = html.escape(self.side_name(action.side))
             self.notice = f"{other} has acted: your turn."  # as after the AI's turn
             self.mode.enter(self)
-        refused = net.fair.refused
-        if refused and refused != self._net_refused:
-            self._net_refused = refused
-            self.message = f"The other side's machine refused that action: {refused}"
-            self.set_mode(self.mode_for_state())
-            return
         if paced or self.anim:
             return
         if isinstance(self.mode, (NetWaitMode, RevealMode, NetStoppedMode)):
