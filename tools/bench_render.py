@@ -380,15 +380,23 @@ def main() -> None:
         "--style", choices=("painted", "plain"), default="painted", help="the table's style (#46)"
     )
     ap.add_argument(
+        "--stands",
+        choices=("models", "symbols"),
+        default="models",
+        help="how stands are drawn (#46; models by default, as shipped)",
+    )
+    ap.add_argument(
         "--only-table", action="store_true", help="run plot, hover, pan and idle alone (#46)"
     )
     args = ap.parse_args()
     sc = scenario(PER_SIDE)
     app = App(size=SIZE)
     UI["table_style"] = args.style  # over the settings' (#46)
+    UI["stand_style"] = args.stands
     n = args.frames
     out: dict = {"bench": "render", "driver": args.driver, "window": list(SIZE), "stands": 120}
     out["table_style"] = args.style
+    out["stand_style"] = args.stands
     if args.only_shipped:
         out["as_shipped"] = shipped_figures(app, sc, args.repeats)
         _print_shipped(out["as_shipped"])
