@@ -462,3 +462,20 @@ def test_an_act_lost_in_a_drop_goes_again_unchanged_and_a_crashed_actor_cannot_c
     (answer,) = join.receive(act)
     again.receive(answer)
     assert again.battle.state_hash() == join.battle.state_hash()
+
+
+def test_a_network_ai_keeps_clear_of_its_own_hidden_plots():
+    """The engine holds our hidden mission only as a commitment; the AI's session gives it
+    the plots it kept, so it still knows where its own HE lands (002 7.11; #45)."""
+    from game.ai.scripted import ScriptedAI
+
+    b, ch, kept = fire_support_to_plot()
+    plot = a_plot(b)
+    salt = "cd" * 16
+    hidden = b.hide_plot(plot, salt)
+    b.apply(hidden, elements(ch, len(b.actions)))
+    ai = ScriptedAI(seed=0)
+    assert not any(tuple(p) in ai._own_aims(b, "A") for p in plot.sheaf)  # only a commitment
+    ai.known_plots = {hidden.commitment: {"plot": plot.to_dict(), "salt": salt}}
+    aims = ai._own_aims(b, "A")
+    assert all(tuple(p) in aims for p in plot.sheaf)

@@ -132,15 +132,23 @@ class PositionsMixin:
         """The points where our own air strikes and HE missions plotted to land next turn
         aim (each marker centre of a sheaf): an air strike attacks the stand nearest where
         it comes down, friend or foe, and a marker every stand under it, so our stands keep
-        clear of them (:data:`OWN_AIM_CLEAR_IN`)."""
+        clear of them (:data:`OWN_AIM_CLEAR_IN`). In a network battle our own hidden plots
+        come from :attr:`known_plots` (the engine holds only their commitments, #45)."""
         out: list[tuple[float, float]] = []
+        hidden = battle.state.hidden
         for m in battle.state.missions:
             if m.side != side or m.lands_turn > battle.state.turn + 1:
                 continue
-            if m.kind == "air" and len(m.path) == 3:
-                out.append(tuple(m.path[1]))
-            elif m.kind == "artillery" and m.ammo == "he":
-                out += [tuple(c) for c in m.sheaf]
+            path, sheaf, ammo = m.path, m.sheaf, m.ammo
+            kept = self.known_plots.get(hidden[m.id]) if m.id in hidden else None
+            if kept is not None:  # our own hidden plot: what we kept of it (#45)
+                plot = kept["plot"]
+                path, sheaf = plot.get("path", ()), plot.get("sheaf", ())
+                ammo = plot.get("ammo", "he")
+            if m.kind == "air" and len(path) == 3:
+                out.append(tuple(path[1]))
+            elif m.kind == "artillery" and ammo == "he":
+                out += [tuple(c) for c in sheaf]
         return out
 
     def _marker_reckoner(self, battle, s, cands):

@@ -72,6 +72,9 @@ class ScriptedAI(
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
         self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
         self._outlooks: dict[tuple, object] = {}  # (turn, side, kills, losses) -> ``_outlook``
+        # a network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
+        # which the engine holds only as commitments (#45): set by the side's session
+        self.known_plots: dict[str, dict] = {}
 
     # ---------------------------------------------------------------- choosing
 

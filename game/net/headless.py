@@ -26,6 +26,8 @@ class Driver:
         say: Callable[[str], None] = print,
     ):
         self.session, self.player, self.timeout_s, self.say = session, player, timeout_s, say
+        if hasattr(player, "known_plots"):  # the AI keeps clear of its own hidden plots
+            player.known_plots = session.fair.secrets.plots
         self.last = time.monotonic()
         self._said = ""
 
