@@ -479,3 +479,32 @@ def test_a_network_ai_keeps_clear_of_its_own_hidden_plots():
     ai.known_plots = {hidden.commitment: {"plot": plot.to_dict(), "salt": salt}}
     aims = ai._own_aims(b, "A")
     assert all(tuple(p) in aims for p in plot.sheaf)
+
+
+def test_a_catchup_cannot_put_another_action_in_place_of_ours():
+    """After a drop the other side holds our chain element for the act we sent: a catchup
+    may replay that act, never another one of ours with the same element."""
+    host, join = two_sides()
+    act = host.propose(Pass("A"))
+    forged = {
+        "index": 0,
+        "action": {"kind": "regroup", "side": "A", "stand": "A1", "group": "9"},
+        "elements": {"A": act["element"], "B": join.chain.element(0)},
+    }
+    with pytest.raises(ProtocolError, match="not the action this side sent"):
+        host.receive({"type": "catchup", "actions": [forged]})
+    assert host.battle.actions == []
+    honest = {**forged, "action": act["action"]}
+    host.receive({"type": "catchup", "actions": [honest]})
+    assert len(host.battle.actions) == 1 and host.sent is None
+
+
+def test_a_broken_secret_file_is_refused_with_its_field(tmp_path):
+    path = tmp_path / "x.secret"
+    path.write_text(
+        json.dumps(
+            {"side": "A", "secret": f"{1:064x}", "length": 10, "plots": {"ab" * 32: {"plot": 3}}}
+        )
+    )
+    with pytest.raises(ValueError, match="plots.abababababababab: must be a plot"):
+        Secrets.load(path)

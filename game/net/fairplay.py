@@ -129,6 +129,20 @@ class Secrets:
             raise ValueError(f"{path}: not this battle's secret file ({err})") from None
         if not fair.is_hex_digest(sec.secret):
             raise ValueError(f"{path}: secret: must be 64 hex digits")
+        for commitment, kept in sec.plots.items():
+            if not (
+                isinstance(kept, dict)
+                and isinstance(kept.get("plot"), dict)
+                and isinstance(kept.get("salt"), str)
+            ):
+                raise ValueError(f"{path}: plots.{commitment[:16]}: must be a plot and its salt")
+        pending = sec.pending
+        if pending is not None and not (
+            isinstance(pending.get("index"), int)
+            and isinstance(pending.get("action"), dict)
+            and fair.is_hex_digest(pending.get("element"))
+        ):
+            raise ValueError(f"{path}: pending: must be an act (index, action, element)")
         sec.path = Path(path)
         return sec
 
@@ -360,6 +374,9 @@ class FairPlay:
                 raise ProtocolError(f"catchup message: action {self.index} expected")
             try:
                 action = action_from_dict(ln.get("action"))
+                if action.side == self.me and ln.get("action") != self._pending_action():
+                    # our own element is out with the act we sent: only that act may use it
+                    raise ValueError("it is not the action this side sent")
                 events = self.battle.apply(action, ln.get("elements"))
             except ValueError as err:  # IllegalAction too
                 raise ProtocolError(
@@ -367,6 +384,13 @@ class FairPlay:
                 ) from None
             self.sent = None
             self._applied(action, events)
+
+    def _pending_action(self) -> dict | None:
+        """The action of our last act sent and not known applied (as its dict), or None."""
+        pending = self.secrets.pending
+        if pending is None or pending.get("index") != self.index:
+            return None
+        return pending.get("action")
 
     def _applied(self, action, events: list[dict]) -> None:
         self.applied.append((action, events))

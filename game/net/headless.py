@@ -57,8 +57,13 @@ class Driver:
                 session.act(fair.auto_action() or self.player.choose(b))
                 self.last = time.monotonic()
             except IllegalAction as err:  # our own engine refuses what the AI chose
-                self.say(f"the AI's action was refused: {err}; it passes instead")
-                session.act(b.legal_actions()[0])
+                self.say(f"the AI's action was refused: {err}; a listed action instead")
+                for action in b.legal_actions():
+                    try:
+                        session.act(action)
+                        break
+                    except IllegalAction:
+                        continue
         if time.monotonic() - self.last > self.timeout_s:
             self.say(
                 f"the other side has not answered for {self.timeout_s:.0f} s: it is taken to "
