@@ -508,3 +508,21 @@ def test_a_broken_secret_file_is_refused_with_its_field(tmp_path):
     )
     with pytest.raises(ValueError, match="plots.abababababababab: must be a plot"):
         Secrets.load(path)
+
+
+def test_an_act_sent_while_the_line_was_down_goes_again_after_the_catchup():
+    """The joiner applied the host's act and then sent its own while the line was down: on
+    reconnection the host is caught up, and the joiner's act goes again after it (it hung
+    both sides, each waiting for the other, in a CI run)."""
+    host, join = two_sides()
+    act = host.propose(Pass("A"))
+    join.receive(act)  # the answer is lost
+    b_act = join.propose(Pass("B"))  # lost too
+    replies = join.resume_check(host.hello())
+    assert [r["type"] for r in replies] == ["catchup", "act"] and replies[1] == b_act
+    assert host.resume_check(join.hello()) == []
+    for r in replies:
+        for answer in host.receive(r):
+            join.receive(answer)
+    assert len(host.battle.actions) == len(join.battle.actions) == 2
+    assert host.battle.state_hash() == join.battle.state_hash() and join.sent is None

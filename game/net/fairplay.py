@@ -228,14 +228,17 @@ class FairPlay:
             raise ProtocolError("the other side is not resuming this battle")
         theirs = _field(res, "actions", int, "a whole number")
         mine = len(self.battle.actions)
+        replies = []
         if theirs < mine:
             lines = [e for e in self.battle.log.events if e["event"] == "action"][theirs:]
-            return [{"type": "catchup", "actions": lines}]
+            replies.append({"type": "catchup", "actions": lines})
         pending = self.secrets.pending
-        if theirs == mine and pending is not None and pending.get("index") == mine:
+        if theirs <= mine and pending is not None and pending.get("index") == mine:
+            # our act never reached them (sent while the line was down, perhaps after the
+            # actions they missed): the same again, after the catchup, not a new choice
             self._resent(pending)
-            return [pending]  # our act never reached them: the same again, not a new choice
-        return []
+            replies.append(pending)
+        return replies
 
     def _resent(self, msg: dict) -> None:
         """Our act as sent before a drop or a crash, waiting again for its answer."""
