@@ -445,14 +445,30 @@ class SightMixin:
         rules: Ruleset,
     ) -> tuple[SightMatrix, SightMatrix]:
         """Sight both ways between two groups at once (a to b, then b to a), sharing the work
-        that does not depend on who fires: the same rules as :meth:`sight_matrix`."""
+        that does not depend on who fires: the same rules as :meth:`sight_matrix`.
+
+        The answer is a pure function of the poses, so the last :data:`SIGHT_MEMO` answers
+        are kept and asked again for nothing (a fire phase asks the same sight for every
+        attack, and the game's check whether anyone has a shot asks it once more); the
+        matrices' arrays are read-only, so no caller can change a kept answer."""
+        key = (tuple(side_a), tuple(side_b), tuple(stands), max_sighting_in, id(rules))
+        memo = self.__dict__.setdefault("_sight_memo", {})
+        kept = memo.get(key)
+        if kept is not None:
+            return kept
         core = self._sight_core(side_a, side_b, stands, max_sighting_in, rules)
         a_ids = tuple(p.id for p in side_a)
         b_ids = tuple(p.id for p in side_b)
+        arrays = ("clear", "dist", "band", "front", "clear_rev", "front_rev")
+        for name in arrays:
+            core[name].flags.writeable = False
         ab = SightMatrix(a_ids, b_ids, core["clear"], core["dist"], core["band"], core["front"])
         ba = SightMatrix(
             b_ids, a_ids, core["clear_rev"].T, core["dist"].T, core["band"].T, core["front_rev"].T
         )
+        if len(memo) >= SIGHT_MEMO:
+            memo.pop(next(iter(memo)))  # the oldest
+        memo[key] = (ab, ba)
         return ab, ba
 
     def sight(
@@ -490,6 +506,8 @@ class SightMixin:
         )
 
 
+SIGHT_MEMO = 64
+"""How many answers of ``sight_matrices`` a table keeps (a few fire phases' worth)."""
 _CHUNK_CELLS = 1 << 16  # line-stand pairs tested at once: 0.5 MB a float array, cache-sized
 _SURE_AREAS = 16  # inscribed circles in a group of neighbours tried at once for a sure hit
 
