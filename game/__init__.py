@@ -24,6 +24,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Action": ("game.rules.actions", "Action"),
     "base_contact": ("game.rules.table.geometry", "base_contact"),
     "Battle": ("game.rules.battle", "Battle"),
+    "Sandbox": ("game.rules.sandbox", "Sandbox"),
     "check_log": ("game.rules.files.log", "check_log"),
     "ChooseFirst": ("game.rules.actions", "ChooseFirst"),
     "combat": ("game.rules.procedures.combat", None),
