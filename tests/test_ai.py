@@ -61,7 +61,7 @@ def test_same_seed_same_battle():
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown AI level"):
         ScriptedAI(0, "general")
-    assert set(LEVELS) == {"veteran", "recruit", "veteran-43"}
+    assert set(LEVELS) == {"elite", "veteran", "recruit", "veteran-43"}
 
 
 def test_fires_the_best_attack_and_keeps_the_top_three():

@@ -62,6 +62,15 @@ class Level:
     shields_carriers (firepower): riders get down as soon as their carrier is in an enemy's
     sight and reach, and an empty carrier whose firepower is at most this is not drawn
     towards the enemy (``_idle_carrier``); 0: as before.
+
+    The look-ahead (the elite, :mod:`game.ai.search`): lookahead: how many of the best
+    candidates of a decision it plays forward on copies of the battle (0: none, the choice
+    is the scorers' own). samples: how many continuations each candidate is played through
+    at the normal thinking time (the same sampled dice for every candidate). prior: how much
+    the scorers' own score (stands) of a candidate adds to the mean result of its
+    continuations (stands). turn_budget_s: the wall-clock seconds of thinking one turn may
+    take at the normal thinking time (the settings scale it); a decision stops sampling when
+    its share is spent.
     """
 
     name: str
@@ -87,6 +96,10 @@ class Level:
     gun_spacing: float = 0.0
     counter_battery: float = 0.0
     shields_carriers: float = 0.0
+    lookahead: int = 0
+    samples: int = 0
+    prior: float = 0.0
+    turn_budget_s: float = 0.0
 
 
 VETERAN = Level(
@@ -117,6 +130,19 @@ LEVELS = {
         gun_spacing=6.0,
         counter_battery=1.5,
         shields_carriers=5.0,
+    ),
+    "elite": dataclasses.replace(
+        VETERAN,
+        name="elite",
+        weighs_outcome=True,
+        open_cost=0.2,
+        gun_spacing=6.0,
+        counter_battery=1.5,
+        shields_carriers=5.0,
+        lookahead=4,
+        samples=8,
+        prior=0.5,
+        turn_budget_s=4.0,
     ),
     "recruit": Level(
         "recruit",

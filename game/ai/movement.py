@@ -5,6 +5,8 @@ positions (:mod:`game.ai.positions`)."""
 
 from __future__ import annotations
 
+import math
+
 from game import EndMoves, Move, MoveAttempt, Pass, StandPose, heading_deg
 from game.ai.positions import finish
 from game.ai.values import Option
@@ -268,6 +270,11 @@ class MovementChooser:
         )
         stay = finish(parts[-1], 1.0) if stay_pose is not None else -3.0
         best_i = max(scores, key=lambda i: (scores[i], -i))
+        if self.level.lookahead:  # the few best moves, for the look-ahead to weigh
+            self._alternatives[s.id] = (
+                stay,
+                self._alternative_moves(s, cands, parts, order, scores, reckon, marks, caution),
+            )
         self._plan_exposed = exposed[best_i]
         self._stay_exposed = stay_pose is not None and exposed[-1]
         hidden = [i for i in scores if not exposed[i]] if want_hidden else []
@@ -287,3 +294,27 @@ class MovementChooser:
         if self.level.open_cost and self._covered(battle, poses[best_i]):
             label += ", into cover" if exposed[best_i] else ", into cover out of sight"
         return Option(label, scores[best_i], Move(side, s.id, path, facing)), stay
+
+    def _alternative_moves(self, s, cands, parts, order, scores, reckon, marks, caution):
+        """The look-ahead's candidates for stand ``s`` (``Level.lookahead``): the best moves by
+        their score as a position (stands, the way's opportunity fire and impact markers
+        weighed as ``_bounded_scores`` weighs them), the end points at least 1" apart, at most
+        ``Level.lookahead`` of them, best first. Never raises."""
+        full = dict(scores)
+        for i in order[: 4 * self.level.lookahead]:
+            if i not in full:
+                risk, kill = reckon(i)
+                loss, lost = marks(i) if marks is not None else (0.0, 0.0)
+                full[i] = finish(parts[i], (1.0 - kill) * (1.0 - lost)) - caution * risk - loss
+        kept: list[Option] = []
+        ends: list[tuple[float, float]] = []
+        for i in sorted(full, key=lambda i: (-full[i], i)):
+            (x, y), path, facing, _ = cands[i]
+            if any(math.hypot(x - ex, y - ey) < 1.0 for ex, ey in ends):
+                continue
+            ends.append((x, y))
+            label = f"move {s.id} to ({x:.1f}, {y:.1f})"
+            kept.append(Option(label, full[i], Move(s.side, s.id, path, facing)))
+            if len(kept) >= self.level.lookahead:
+                break
+        return kept

@@ -13,21 +13,33 @@ class OpportunityChooser:
     target's shots chosen as in the fire phases (``_best_subset``)."""
 
     def _opportunity(self, battle, side) -> list[Option]:
-        pm = battle.state.pending
-        target = battle.stand(pm.stand)
         options = [Option("let it pass", self.level.min_attack + 0.02, LetPass(side))]
         best: Option | None = None
-        for step, setups in battle.opportunity_setups().items():
-            chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
-            if chosen and (best is None or score > best.score):
-                best = Option(
-                    f"fire at {pm.stand} at step {step} with {', '.join(fired(chosen)[0])}",
-                    score,
-                    OpportunityFire(side, step, *fired(chosen)),
-                )
+        for o in self._opportunity_steps(battle, side):
+            if best is None or o.score > best.score:
+                best = o  # the first of the best, where steps tie
         if best is not None:
             options.append(best)
         return options
+
+    def _opportunity_steps(self, battle, side) -> list[Option]:
+        """Per step of the move waiting for an answer where an attack is worth making, the
+        best attack there (its stands chosen as in the fire phases), in the order of the
+        steps (000 07.06.05)."""
+        pm = battle.state.pending
+        target = battle.stand(pm.stand)
+        out = []
+        for step, setups in battle.opportunity_setups().items():
+            chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
+            if chosen:
+                out.append(
+                    Option(
+                        f"fire at {pm.stand} at step {step} with {', '.join(fired(chosen)[0])}",
+                        score,
+                        OpportunityFire(side, step, *fired(chosen)),
+                    )
+                )
+        return out
 
     def _covering(self, battle, side) -> list[Option]:
         """Covering fire at the enemy stands that just opportunity-fired (001 7.5): each

@@ -17,6 +17,7 @@ import dataclasses
 import random
 
 from game import Action, Battle, Pass
+from game.ai.elite import LookaheadChooser
 from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
 from game.ai.guns import GunsMixin
@@ -34,6 +35,7 @@ from game.ai.values import Option
 
 
 class ScriptedAI(
+    LookaheadChooser,
     FullGameChooser,
     FireSupportChooser,
     InitiativeChooser,
@@ -72,6 +74,8 @@ class ScriptedAI(
         self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
         self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
         self._outlooks: dict[tuple, object] = {}  # (turn, side, kills, losses) -> ``_outlook``
+        self._alternatives: dict[str, tuple] = {}  # stand -> (staying's score, its best moves)
+        self._spent: dict[tuple, float] = {}  # (turn, side) -> seconds of look-ahead spent
         # a network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
         # which the engine holds only as commitments (#45): set by the side's session
         self.known_plots: dict[str, dict] = {}
@@ -92,6 +96,11 @@ class ScriptedAI(
             # an enemy stand fires at most once a turn, and not at all while it moves
             self.level = dataclasses.replace(self.level, caution=self.level.posture_caution)
         options = self.options(battle)
+        if self.level.lookahead:
+            picked = self._look_ahead(battle, battle.decision(), options)
+            if picked is not None:
+                self.last_when = (battle.state.turn, battle.state.phase)
+                return picked
         if self.level.noise:
             options = [
                 Option(o.label, o.score + self.rng.gauss(0, self.level.noise), o.action)

@@ -23,6 +23,8 @@ PLAYERS = {
     "ai:recruit": lambda seed: ScriptedAI(seed, "recruit"),
     "veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
     "ai:veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
+    "elite": lambda seed: ScriptedAI(seed, "elite"),
+    "ai:elite": lambda seed: ScriptedAI(seed, "elite"),
 }
 
 
@@ -51,9 +53,11 @@ class BattleResult:
 
 
 def make_player(kind: str, seed: int):
-    """A player by name: "random", "ai" (the veteran AI), "veteran", "recruit", "veteran-43" (the
-    veteran as it played before #44, kept to measure against; also written "ai:veteran",
-    "ai:recruit", "ai:veteran-43"). Raises ValueError for an unknown one."""
+    """A player by name: "random", "ai" (the veteran AI), "elite" (the veteran's scorers with a
+    look-ahead on copies of the battle), "veteran", "recruit", "veteran-43" (the veteran as it
+    played before the battle's outlook was weighed, kept to measure against; also written
+    "ai:elite", "ai:veteran", "ai:recruit", "ai:veteran-43"). Raises ValueError for an
+    unknown one."""
     if kind not in PLAYERS:
         raise ValueError(f"unknown player {kind!r} (known: {', '.join(PLAYERS)})")
     return PLAYERS[kind](seed)

@@ -1,0 +1,168 @@
+"""The elite level's choosers: the veteran's candidates for a decision, weighed by
+continuations played on copies of the battle (:mod:`game.ai.search`), within a thinking budget
+per turn."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from game import Action, EndMoves, LetPass, Move
+from game.ai.search import SEARCHED, THINKING, LocalRollouts, Thought, choose_by_lookahead
+from game.ai.values import Option
+
+MIN_DECISION_S = 0.05
+"""Below this many seconds left of the turn's budget, a decision is the scorers' own."""
+DECISION_SHARE = 0.5
+"""The share of what is left of the turn's budget that one decision may spend."""
+
+WORKERS_ENV = "HULLDOWN_LOOKAHEAD_WORKERS"
+"""The environment variable that sets how many worker processes play the continuations: a
+number (0: none, all in the deciding process, as the tests play), or unset for one per core."""
+
+_LOCAL = LocalRollouts()
+_POOL: list = []  # this process's RolloutPool, started at the first look-ahead that wants it
+
+
+def rollout_runner():
+    """Where this process plays the look-ahead's continuations (kept out of the AI's own
+    state, which is pickled to the thinking process at every decision): a
+    :class:`game.ai.search_pool.RolloutPool` of one worker per core (or as many as
+    :data:`WORKERS_ENV` says), started at the first call; this process itself when that is 0
+    or no worker can be started. Never raises."""
+    want = os.environ.get(WORKERS_ENV, "").strip()
+    n = int(want) if want.isdigit() else (os.cpu_count() or 1)
+    if n <= 0:
+        return _LOCAL
+    if not _POOL:
+        from game.ai.search_pool import RolloutPool  # (it builds on this module)
+
+        try:
+            _POOL.append(RolloutPool(n))
+        except OSError:
+            _POOL.append(_LOCAL)
+    return _POOL[0]
+
+
+def _base(seed: int):
+    """The fire AI of the base policy: a veteran with its own stream."""
+    from game.ai.scripted import ScriptedAI  # (scripted.py builds on this module)
+
+    return ScriptedAI(seed, "veteran")
+
+
+class LookaheadChooser:
+    """Mixin of :class:`game.ai.scripted.ScriptedAI`: for a level with ``lookahead``, the
+    decisions of :data:`game.ai.search.SEARCHED` are taken by play on copies of the battle.
+    ``thinking`` ("quick", "normal", "long"): the setting "AI thinking time". ``thought``: what
+    the last searched decision weighed (:class:`game.ai.search.Thought`), for the overlay.
+    ``rollouts``: where the continuations are played (None: :func:`rollout_runner`)."""
+
+    thinking: str = "normal"
+    thought: Thought | None = None
+    rollouts = None
+
+    def _look_ahead(self, battle, decision, options: list[Option]) -> Action | None:
+        """The action the look-ahead takes for ``decision``, or None to leave it to the
+        scorers (not a searched kind, one candidate only, or no time left this turn)."""
+        if decision.kind not in SEARCHED:
+            return None
+        side = decision.side
+        for _ in range(64):  # a stand better off staying hands the choice to the next one
+            cands, priors, stay_of = self._lookahead_candidates(battle, side, decision.kind, options)
+            if len(cands) < 2:
+                return None
+            left = self._budget_left(battle, side)
+            if left < MIN_DECISION_S:
+                return None
+            scale = THINKING.get(self.thinking, 1.0)
+            deadline = time.monotonic() + left * DECISION_SHARE
+            weights = self._continuation_weights(battle, side)
+            t0 = time.monotonic()
+            kw = dict(rng=self.rng, level=self.level, weights=weights, make_base=_base,
+                      deadline=deadline, scale=scale)
+            state = self.rng.getstate()
+            try:
+                picked = choose_by_lookahead(
+                    battle, side, decision.kind, cands, priors,
+                    runner=self.rollouts or rollout_runner(), **kw
+                )
+            except RuntimeError:  # a worker failed: the same rounds, in this process
+                self.rng.setstate(state)
+                picked = choose_by_lookahead(
+                    battle, side, decision.kind, cands, priors, runner=_LOCAL, **kw
+                )
+            self._charge(battle, side, time.monotonic() - t0)
+            if picked is None:
+                return None
+            i, thought = picked
+            self.thought = thought
+            self.last = [
+                Option(f"{label}: continuations {mean:+.2f}, scorers {prior:+.2f}",
+                       mean + self.level.prior * prior, cands[j].action)
+                for j, (label, mean, prior) in enumerate(thought.rows[:3])
+            ]
+            if stay_of is not None and i == len(cands) - 1:
+                key = (battle.state.turn, battle.state.moving.group)
+                self._stay.add((key, stay_of))  # the next stand of the group, if any
+                options = self.options(battle)
+                continue
+            return cands[i].action
+        return None
+
+    def _lookahead_candidates(self, battle, side, kind, options):
+        """(candidates, their scorers' scores in stands, the stand whose staying is the last
+        candidate or None) for a decision of ``kind``."""
+        k = self.level.lookahead
+        if kind == "fire":
+            best = sorted(options, key=lambda o: -o.score)[:k]
+            return best, [o.score for o in best], None
+        if kind == "opportunity_fire":
+            steps = sorted(self._opportunity_steps(battle, side), key=lambda o: -o.score)
+            cands = steps[: k - 1] + [next(o for o in options if isinstance(o.action, LetPass))]
+            return cands, [o.score for o in cands], None
+        # a stand's move: the veteran's, its other best moves, and staying where it is
+        moves = [o for o in options if isinstance(o.action, Move)]
+        if len(moves) != 1 or not any(isinstance(o.action, EndMoves) for o in options):
+            return [], [], None
+        mv = moves[0]
+        s = battle.stand(mv.action.stand)
+        known = self._alternatives.get(s.id)
+        if not s.on_table or known is None:
+            return [], [], None
+        stay, alts = known
+        if not any(a.action == mv.action for a in alts):
+            return [], [], None  # a move of another kind (a gun's, a ride): the scorers'
+        cands, priors = [], []
+        for a in alts:
+            cands.append(a)
+            priors.append(a.score - stay)
+        cands.append(Option(f"{s.id} stays", 0.0, EndMoves(side)))
+        priors.append(0.0)
+        return cands, priors, s.id
+
+    def _continuation_weights(self, battle, side) -> tuple[float, float]:
+        """(what a stand's worth of damage to the enemy counts, what one to ours counts) in
+        a continuation's score: the outlook's weights of one more kill and one more loss
+        (:mod:`game.ai.outcome`), or 1 and the level's caution for a level that does not
+        weigh the outcome."""
+        if self.level.weighs_outcome:
+            o = self._outlook(battle, side)
+            return o.kill, o.loss
+        return 1.0, self.level.caution
+
+    def _budget_left(self, battle, side) -> float:
+        """Seconds of this turn's thinking budget (``Level.turn_budget_s`` scaled by the
+        thinking time) that ``side`` has not spent."""
+        budget = self.level.turn_budget_s * THINKING.get(self.thinking, 1.0)
+        spent = self._spent.get((battle.state.turn, side), 0.0)
+        return budget - spent
+
+    def _charge(self, battle, side, seconds: float) -> None:
+        """Count ``seconds`` against this turn's budget."""
+        key = (battle.state.turn, side)
+        self._spent = {key: self._spent.get(key, 0.0) + seconds}
+
+    def thought_text(self) -> str | None:
+        """The overlay's line on the last searched decision, or None."""
+        return None if self.thought is None else "Looked ahead: " + self.thought.text()

@@ -1,0 +1,229 @@
+"""The elite level's look-ahead: the scorers propose, continuations played on copies of the
+battle decide.
+
+For a decision that matters (a stand's move, a fire phase's attack, opportunity fire) the
+veteran's own scorers give their best few candidates (``Level.lookahead``). Each candidate is
+applied to a copy of the battle (:class:`game.rules.sandbox.Sandbox`: the battle as the
+player at this seat knows it, with dice seeded from the AI's own random stream, never the
+battle's) and played forward by a fast base policy for both sides (:class:`BasePolicy`)
+through the enemy's answer: the rest of the movement phase with its opportunity fire, and the
+next turn's fire phases (a fire decision: the rest of this turn's fire phases). The same
+sampled dice serve every candidate (common random numbers), so the candidates are compared on
+the same luck. Each continuation ends scored by what it did to both sides (stands destroyed,
+disorganized, suppressed, by their worth), weighed by what one more kill and one more loss do
+to the battle's expected result (:mod:`game.ai.outcome`); a continuation that ends the battle
+adds :data:`TERMINAL`. A candidate's score is the mean of its continuations plus
+``Level.prior`` times the scorers' own score of it.
+
+Sampling goes round by round (one sample of the dice for every candidate a round) until
+``Level.samples`` rounds are done, scaled by the thinking time, or the decision's share of the
+turn's budget is spent (anytime: a round cut short is not counted, so every candidate has the
+same samples). The rounds are spread over worker processes (:mod:`game.ai.search_pool`) when
+the AI is given a pool.
+
+Nothing here computes a rule: every continuation is the engine's, every candidate is an
+action the engine takes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from game import EndMoves, IllegalAction, Move, MoveAttempt, Pass, Sandbox
+from game.ai.values import Option, stand_value, worth
+from game.rules.sandbox import seat_view
+
+SEARCHED = ("plot_move", "fire", "opportunity_fire")
+"""The kinds of decision the elite plays forward (the others are the veteran's)."""
+MAX_STEPS = 800
+"""Most actions one continuation takes before it is scored where it stands."""
+TERMINAL = 3.0
+"""What winning the battle inside a continuation adds to its score (stands; losing takes as
+much away): a house value, about three enemy stands destroyed."""
+THINKING = {"quick": 0.4, "normal": 1.0, "long": 2.5}
+"""The setting "AI thinking time": how it scales the samples and the turn's budget."""
+
+
+@dataclass
+class Thought:
+    """What the look-ahead weighed at one decision, for the explain overlay (X): the
+    decision's ``kind``, how many ``candidates`` and continuations each (``rounds``), the
+    seconds it took (``seconds``), and per candidate (best first) its label, mean result of
+    its continuations (stands) and the scorers' own score (stands)."""
+
+    kind: str
+    rounds: int
+    seconds: float
+    rows: list[tuple[str, float, float]]
+
+    def text(self) -> str:
+        """The overlay's line, e.g. "group 2: 5 moves, 8 continuations each; to (3.0, 4.0)
+        +0.41, stay -0.12"."""
+        what = {"plot_move": "moves", "fire": "attacks", "opportunity_fire": "answers"}
+        head = f"{len(self.rows)} {what.get(self.kind, 'options')}, {self.rounds} continuations each"
+        parts = [f"{label} {mean:+.2f}" for label, mean, _ in self.rows[:3]]
+        return f"{head} ({self.seconds:.1f} s): " + "; ".join(parts)
+
+
+def damage(battle, side: str) -> tuple[float, float]:
+    """(what the enemy's stands have suffered, what ours have), in stands: a stand destroyed
+    counts its worth (``stand_value``), a D or an S a share of it (``values.worth``). Never
+    raises."""
+    them = us = 0.0
+    for st in battle.state.stands.values():
+        if not (st.S or st.D or st.eliminated):
+            continue
+        w = worth(st.S, st.D, st.eliminated, stand_value(st))
+        if st.side == side:
+            us += w
+        else:
+            them += w
+    return them, us
+
+
+class BasePolicy:
+    """The fast policy that plays both sides of a continuation: the veteran's fire, opportunity
+    fire, covering fire, close assaults and who goes first (cheap: the engine's exact odds);
+    no new movement, postures or fire plots (each hold is the same for every candidate, so it
+    cancels out of the comparison), except the stands that must come on (the engine refuses
+    a hold then), which come on straight. ``fire_ai``: a veteran ``ScriptedAI``."""
+
+    def __init__(self, fire_ai):
+        self.ai = fire_ai
+
+    def step(self, battle) -> None:
+        """Apply one action for the side to act. Raises IllegalAction only if the engine
+        refuses every answer tried (a fault of the engine's listings)."""
+        d = battle.decision()
+        side, kind = d.side, d.kind
+        if kind in ("move_attempt", "plot_move", "posture", "plot", "artillery", "setup"):
+            hold = EndMoves(side) if kind == "plot_move" else Pass(side)
+            try:
+                battle.apply(hold)
+                return
+            except IllegalAction:
+                pass
+            if kind == "move_attempt":
+                due = set(battle.entry_due(side))
+                tries = [a for a in d.options if isinstance(a, MoveAttempt)]
+                tries.sort(key=lambda a: a.group not in due)
+                if tries:
+                    battle.apply(tries[0])
+                    return
+            if kind == "plot_move":
+                for a in d.options:
+                    if isinstance(a, Move) and not battle.stand(a.stand).on_table:
+                        battle.apply(a)
+                        return
+        battle.apply(self.ai.choose(battle))
+
+
+def horizon(battle) -> tuple[int, bool]:
+    """Where continuations from ``battle``'s decision stop, as (its turn, whether it is a fire
+    decision): see :func:`stopped`."""
+    return battle.state.turn, battle.decision().kind == "fire"
+
+
+def stopped(b, turn: int, fire: bool) -> bool:
+    """Whether a continuation from a decision of ``turn`` (a fire decision if ``fire``) is
+    over in ``b``: a fire decision's at the start of this turn's movement (or plot) phase,
+    any other once the next turn's fire phases are over (the start of its movement or plot
+    phase); the battle's end ends every one."""
+    if b.state.finished:
+        return True
+    ph = b.phase
+    if ph is None or ph.kind not in ("movement", "plot"):
+        return False
+    return b.state.turn > turn or (fire and b.state.turn == turn)
+
+
+def play_out(box, side: str, action, stop, base: BasePolicy, weights) -> float | None:
+    """Apply ``action`` to the fork ``box`` and play it forward by ``base`` until
+    ``stopped(box, *stop)`` (``stop`` from :func:`horizon`);
+    the continuation's score for ``side`` (stands: ``weights`` = (kill, loss) times the
+    damage each side suffered, :data:`TERMINAL` for a battle won or lost in it), or None
+    when the engine refuses ``action`` there."""
+    try:
+        box.apply(action)
+    except IllegalAction:
+        return None
+    steps = 0
+    while not stopped(box, *stop) and steps < MAX_STEPS:
+        base.step(box)
+        steps += 1
+    them, us = damage(box, side)
+    score = weights[0] * them - weights[1] * us
+    if box.state.finished and box.state.winner is not None:
+        score += TERMINAL if box.state.winner == side else -TERMINAL
+    return score
+
+
+def play_rounds(sandbox, view, side, actions, seeds, weights, stop, make_base, deadline):
+    """Per sample seed (a round), each action's continuation score from the seat's view
+    ``view`` (:func:`game.rules.sandbox.seat_view`), played on ``sandbox``; the rounds stop
+    at ``deadline`` (``time.monotonic()`` seconds, or None) and a round cut short is dropped.
+    ``make_base(seed)``: the veteran whose fire the base policy plays."""
+    rounds = []
+    for seed in seeds:
+        row = []
+        for a in actions:
+            if deadline is not None and time.monotonic() > deadline:
+                return rounds
+            box = sandbox.fork_state(view, seed)
+            row.append(play_out(box, side, a, stop, BasePolicy(make_base(seed)), weights))
+        rounds.append(row)
+    return rounds
+
+
+class LocalRollouts:
+    """Continuations played in this process, one after the other."""
+
+    def __init__(self):
+        self._box: tuple[object, Sandbox] | None = None
+
+    def run(self, battle, side, actions, seeds, weights, make_base, deadline) -> list[list]:
+        """:func:`play_rounds` on a sandbox of ``battle``'s scenario (built at the first call
+        for a scenario), from the view of ``side``."""
+        if self._box is None or self._box[0] is not battle.scenario:
+            self._box = (battle.scenario, Sandbox(battle))
+        view = seat_view(battle.state, side)
+        stop = horizon(battle)
+        return play_rounds(
+            self._box[1], view, side, actions, seeds, weights, stop, make_base, deadline
+        )
+
+
+def choose_by_lookahead(
+    battle, side: str, kind: str, cands: list[Option], priors: list[float], *, rng, level,
+    weights, make_base, runner, deadline, scale: float = 1.0
+) -> tuple[int, Thought] | None:
+    """The index of the candidate (of ``cands``, whose scorers' scores are ``priors``) with the
+    best mean continuation plus ``level.prior`` times its prior, and what was weighed; None
+    when no round of continuations could be played in time. ``rng``: the AI's own random
+    stream, which seeds every continuation's dice."""
+    t0 = time.monotonic()
+    n = max(1, round(level.samples * scale))
+    seeds = [rng.getrandbits(62) for _ in range(n)]
+    rounds = runner.run(battle, side, [c.action for c in cands], seeds, weights, make_base, deadline)
+    if not rounds:
+        return None
+    means = []
+    for i in range(len(cands)):
+        vals = [r[i] for r in rounds]
+        means.append(None if any(v is None for v in vals) else sum(vals) / len(vals))
+    best, best_score = None, None
+    for i, m in enumerate(means):
+        if m is None:
+            continue
+        s = m + level.prior * priors[i]
+        if best_score is None or s > best_score:
+            best, best_score = i, s
+    if best is None:
+        return None
+    order = sorted(
+        (i for i in range(len(cands)) if means[i] is not None),
+        key=lambda i: -(means[i] + level.prior * priors[i]),
+    )
+    rows = [(cands[i].label, means[i], priors[i]) for i in order]
+    return best, Thought(kind, len(rounds), time.monotonic() - t0, rows)
