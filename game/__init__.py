@@ -25,6 +25,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "base_contact": ("game.rules.table.geometry", "base_contact"),
     "Battle": ("game.rules.battle", "Battle"),
     "Sandbox": ("game.rules.sandbox", "Sandbox"),
+    "seat_view": ("game.rules.sandbox", "seat_view"),
     "check_log": ("game.rules.files.log", "check_log"),
     "ChooseFirst": ("game.rules.actions", "ChooseFirst"),
     "combat": ("game.rules.procedures.combat", None),

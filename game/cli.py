@@ -9,6 +9,7 @@ import os
 import sys
 
 from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
+from game.ai.levels import PLAYABLE
 
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
@@ -423,7 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--ai", help="the side the AI plays (e.g. B), also in a loaded save; none: hotseat"
     )
-    pl.add_argument("--level", default="veteran", choices=["veteran", "recruit"])
+    pl.add_argument("--level", default="veteran", choices=PLAYABLE)
     pl.add_argument(
         "--ai-speed",
         type=ai_speed_arg,

@@ -36,7 +36,7 @@ class MenuChoice(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     scenario: str = Field(default="", max_length=4096, strict=True)
     you_command: Literal["both", "first", "second"] = "both"
-    ai_level: Literal["veteran", "recruit"] = "veteran"
+    ai_level: Literal["elite", "veteran", "recruit"] = "veteran"
 
 
 class Settings(BaseModel):
@@ -44,7 +44,9 @@ class Settings(BaseModel):
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
     shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`);
     ``table_style``: the table painted or plain (flat colours, as before #46);
-    ``stand_style``: stands drawn as models or as NATO symbols (#46)."""
+    ``stand_style``: stands drawn as models or as NATO symbols (#46); ``ai_thinking``: "AI
+    thinking time", how long the elite AI may look ahead each turn (quick 0.4, normal 1,
+    long 2.5 times its budget: ``game.ai.search.THINKING``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     ui_scale: float = Field(default=1.25, ge=1.0, le=2.0, strict=True, allow_inf_nan=False)
@@ -53,6 +55,7 @@ class Settings(BaseModel):
     menu: MenuChoice = MenuChoice()
     table_style: Literal["painted", "plain"] = "painted"
     stand_style: Literal["models", "symbols"] = "models"
+    ai_thinking: Literal["quick", "normal", "long"] = "normal"
 
 
 def settings_path():

@@ -267,11 +267,11 @@ SAVE_CASES = {
     ),
     "meta.ai an unknown level": (
         {"meta.ai": {"B": "god"}},
-        '$.meta.ai.B: must be one of veteran, recruit, veteran-43, not "god"',
+        '$.meta.ai.B: must be one of elite, veteran, recruit, veteran-43, not "god"',
     ),
     "meta.ai a level of null": (
         {"meta.ai": {"B": None}},
-        "$.meta.ai.B: must be one of veteran, recruit, veteran-43, not null",
+        "$.meta.ai.B: must be one of elite, veteran, recruit, veteran-43, not null",
     ),
     "meta.ai an unknown side": (
         {"meta.ai": {"C": "veteran"}},

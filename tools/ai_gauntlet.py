@@ -132,6 +132,7 @@ def play_seat(job: tuple[str, str, str, int, int]) -> dict:
     a_side = b.sides[seat]
     players = {a_side: player(a_name, seed * 2 + 1), b.other(a_side): player(opp, seed * 2 + 2)}
     wall, cpu = [], []
+    turns: dict[int, float] = {}  # turn -> A's thinking in it, seconds (wall)
     t0 = time.perf_counter()
     while not b.finished:
         mover = b.to_act
@@ -140,6 +141,7 @@ def play_seat(job: tuple[str, str, str, int, int]) -> dict:
         if mover == a_side:
             cpu.append(round(1000 * (time.thread_time() - c), 1))
             wall.append(round(1000 * (time.perf_counter() - t), 1))
+            turns[b.state.turn] = turns.get(b.state.turn, 0.0) + wall[-1] / 1000
         b.apply(action)
     w = b.state.winner
     losses = b.state.losses(b.sides)
@@ -156,6 +158,7 @@ def play_seat(job: tuple[str, str, str, int, int]) -> dict:
         "seconds": round(time.perf_counter() - t0, 2),
         "a_ms": wall,
         "a_cpu_ms": cpu,
+        "a_turn_s": {str(k): round(v, 2) for k, v in sorted(turns.items())},
     }
 
 

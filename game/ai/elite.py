@@ -20,6 +20,11 @@ WORKERS_ENV = "HULLDOWN_LOOKAHEAD_WORKERS"
 """The environment variable that sets how many worker processes play the continuations: a
 number (0: none, all in the deciding process, as the tests play), or unset for one per core."""
 
+UNTIMED_ENV = "HULLDOWN_LOOKAHEAD_UNTIMED"
+"""Set to 1, the look-ahead plays every round its samples ask for whatever the clock says
+(the gauntlet and tuning tools measure strength so, the same on a loaded machine as on a quiet
+one, and report the thinking time beside it); the game never sets it."""
+
 _LOCAL = LocalRollouts()
 _POOL: list = []  # this process's RolloutPool, started at the first look-ahead that wants it
 
@@ -69,23 +74,37 @@ class LookaheadChooser:
             return None
         side = decision.side
         for _ in range(64):  # a stand better off staying hands the choice to the next one
-            cands, priors, stay_of = self._lookahead_candidates(battle, side, decision.kind, options)
+            cands, priors, stay_of = self._lookahead_candidates(
+                battle, side, decision.kind, options
+            )
             if len(cands) < 2:
                 return None
+            untimed = os.environ.get(UNTIMED_ENV) == "1"
             left = self._budget_left(battle, side)
-            if left < MIN_DECISION_S:
+            if left < MIN_DECISION_S and not untimed:
                 return None
             scale = THINKING.get(self.thinking, 1.0)
-            deadline = time.monotonic() + left * DECISION_SHARE
+            deadline = None if untimed else time.monotonic() + left * DECISION_SHARE
             weights = self._continuation_weights(battle, side)
             t0 = time.monotonic()
-            kw = dict(rng=self.rng, level=self.level, weights=weights, make_base=_base,
-                      deadline=deadline, scale=scale)
+            kw = dict(
+                rng=self.rng,
+                level=self.level,
+                weights=weights,
+                make_base=_base,
+                deadline=deadline,
+                scale=scale,
+            )
             state = self.rng.getstate()
             try:
                 picked = choose_by_lookahead(
-                    battle, side, decision.kind, cands, priors,
-                    runner=self.rollouts or rollout_runner(), **kw
+                    battle,
+                    side,
+                    decision.kind,
+                    cands,
+                    priors,
+                    runner=self.rollouts or rollout_runner(),
+                    **kw,
                 )
             except RuntimeError:  # a worker failed: the same rounds, in this process
                 self.rng.setstate(state)
@@ -98,9 +117,12 @@ class LookaheadChooser:
             i, thought = picked
             self.thought = thought
             self.last = [
-                Option(f"{label}: continuations {mean:+.2f}, scorers {prior:+.2f}",
-                       mean + self.level.prior * prior, cands[j].action)
-                for j, (label, mean, prior) in enumerate(thought.rows[:3])
+                Option(
+                    f"{label}: continuations {mean:+.2f}, scorers {prior:+.2f}",
+                    mean + self.level.prior * prior,
+                    cands[j].action,
+                )
+                for label, mean, prior, j in thought.rows[:3]
             ]
             if stay_of is not None and i == len(cands) - 1:
                 key = (battle.state.turn, battle.state.moving.group)
@@ -162,6 +184,15 @@ class LookaheadChooser:
         """Count ``seconds`` against this turn's budget."""
         key = (battle.state.turn, side)
         self._spent = {key: self._spent.get(key, 0.0) + seconds}
+
+    def thinking_budget(self, battle, side) -> tuple[float, float] | None:
+        """(seconds of look-ahead ``side`` has left this turn, the turn's whole budget), or
+        None for a level that does not look ahead: what the battle screen shows while the AI
+        thinks."""
+        if not self.level.lookahead:
+            return None
+        whole = self.level.turn_budget_s * THINKING.get(self.thinking, 1.0)
+        return max(0.0, self._budget_left(battle, side)), whole
 
     def thought_text(self) -> str | None:
         """The overlay's line on the last searched decision, or None."""

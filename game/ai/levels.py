@@ -121,6 +121,13 @@ VETERAN = Level(
 the level ``veteran-43`` so that the gauntlet (tools/ai_gauntlet.py, docs/ai.md) can measure the
 veteran against its earlier self (#44)."""
 
+PLAYABLE = ("elite", "veteran", "recruit")
+"""The levels a player picks from (menu, quick battle, ``--level``), strongest first; the
+others in :data:`LEVELS` are kept to measure against."""
+THINKING_TIMES = ("quick", "normal", "long")
+"""The setting "AI thinking time": how long the elite may look ahead (game.ai.search.THINKING
+scales its budget by it); the other levels do not look ahead."""
+
 LEVELS = {
     "veteran-43": dataclasses.replace(VETERAN, name="veteran-43"),
     "veteran": dataclasses.replace(

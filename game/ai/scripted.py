@@ -95,6 +95,7 @@ class ScriptedAI(
         if battle.rules.postures and self.level.caution != self.level.posture_caution:
             # an enemy stand fires at most once a turn, and not at all while it moves
             self.level = dataclasses.replace(self.level, caution=self.level.posture_caution)
+        self.thought = None  # (set again by a decision the look-ahead takes)
         options = self.options(battle)
         if self.level.lookahead:
             picked = self._look_ahead(battle, battle.decision(), options)

@@ -27,12 +27,12 @@ action the engine takes.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 
-from game import EndMoves, IllegalAction, Move, MoveAttempt, Pass, Sandbox
+from game import EndMoves, IllegalAction, Move, MoveAttempt, Pass, Sandbox, seat_view
 from game.ai.values import Option, stand_value, worth
-from game.rules.sandbox import seat_view
 
 SEARCHED = ("plot_move", "fire", "opportunity_fire")
 """The kinds of decision the elite plays forward (the others are the veteran's)."""
@@ -50,19 +50,22 @@ class Thought:
     """What the look-ahead weighed at one decision, for the explain overlay (X): the
     decision's ``kind``, how many ``candidates`` and continuations each (``rounds``), the
     seconds it took (``seconds``), and per candidate (best first) its label, mean result of
-    its continuations (stands) and the scorers' own score (stands)."""
+    its continuations (stands), the scorers' own score (stands) and its index among the
+    candidates."""
 
     kind: str
     rounds: int
     seconds: float
-    rows: list[tuple[str, float, float]]
+    rows: list[tuple[str, float, float, int]]
 
     def text(self) -> str:
         """The overlay's line, e.g. "group 2: 5 moves, 8 continuations each; to (3.0, 4.0)
         +0.41, stay -0.12"."""
         what = {"plot_move": "moves", "fire": "attacks", "opportunity_fire": "answers"}
-        head = f"{len(self.rows)} {what.get(self.kind, 'options')}, {self.rounds} continuations each"
-        parts = [f"{label} {mean:+.2f}" for label, mean, _ in self.rows[:3]]
+        head = (
+            f"{len(self.rows)} {what.get(self.kind, 'options')}, {self.rounds} continuations each"
+        )
+        parts = [f"{label} {mean:+.2f}" for label, mean, _, _ in self.rows[:3]]
         return f"{head} ({self.seconds:.1f} s): " + "; ".join(parts)
 
 
@@ -87,10 +90,17 @@ class BasePolicy:
     fire, covering fire, close assaults and who goes first (cheap: the engine's exact odds);
     no new movement, postures or fire plots (each hold is the same for every candidate, so it
     cancels out of the comparison), except the stands that must come on (the engine refuses
-    a hold then), which come on straight. ``fire_ai``: a veteran ``ScriptedAI``."""
+    a hold then), which come on straight. ``fire_ai``: a veteran ``ScriptedAI``. ``before``
+    is called with each action just before it is applied (:func:`play_out` seeds its dice
+    there)."""
 
     def __init__(self, fire_ai):
         self.ai = fire_ai
+        self.before = lambda action: None  # called with each action just before it is applied
+
+    def _apply(self, battle, action) -> None:
+        self.before(action)
+        battle.apply(action)
 
     def step(self, battle) -> None:
         """Apply one action for the side to act. Raises IllegalAction only if the engine
@@ -100,7 +110,7 @@ class BasePolicy:
         if kind in ("move_attempt", "plot_move", "posture", "plot", "artillery", "setup"):
             hold = EndMoves(side) if kind == "plot_move" else Pass(side)
             try:
-                battle.apply(hold)
+                self._apply(battle, hold)
                 return
             except IllegalAction:
                 pass
@@ -109,14 +119,14 @@ class BasePolicy:
                 tries = [a for a in d.options if isinstance(a, MoveAttempt)]
                 tries.sort(key=lambda a: a.group not in due)
                 if tries:
-                    battle.apply(tries[0])
+                    self._apply(battle, tries[0])
                     return
             if kind == "plot_move":
                 for a in d.options:
                     if isinstance(a, Move) and not battle.stand(a.stand).on_table:
-                        battle.apply(a)
+                        self._apply(battle, a)
                         return
-        battle.apply(self.ai.choose(battle))
+        self._apply(battle, self.ai.choose(battle))
 
 
 def horizon(battle) -> tuple[int, bool]:
@@ -138,13 +148,26 @@ def stopped(b, turn: int, fire: bool) -> bool:
     return b.state.turn > turn or (fire and b.state.turn == turn)
 
 
-def play_out(box, side: str, action, stop, base: BasePolicy, weights) -> float | None:
+def reseed(box, sample: int, action) -> None:
+    """Seed the fork's dice for ``action`` from the sample's seed and the moment (turn, phase,
+    side to act) and the action itself: the same attack at the same moment rolls the same
+    dice in every candidate's continuation, even where an earlier attack in one of them
+    rolled more dice (common random numbers that stay common). Never raises."""
+    st = box.state
+    key = f"{sample}|{st.turn}|{st.phase}|{st.to_act}|{action!r}"
+    box.dice.reseed(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big"))
+
+
+def play_out(box, side: str, action, stop, base: BasePolicy, weights, sample: int = 0):
     """Apply ``action`` to the fork ``box`` and play it forward by ``base`` until
     ``stopped(box, *stop)`` (``stop`` from :func:`horizon`);
     the continuation's score for ``side`` (stands: ``weights`` = (kill, loss) times the
     damage each side suffered, :data:`TERMINAL` for a battle won or lost in it), or None
-    when the engine refuses ``action`` there."""
+    when the engine refuses ``action`` there. Every action's dice are seeded by
+    :func:`reseed` from ``sample``."""
+    base.before = lambda a: reseed(box, sample, a)
     try:
+        base.before(action)
         box.apply(action)
     except IllegalAction:
         return None
@@ -171,7 +194,8 @@ def play_rounds(sandbox, view, side, actions, seeds, weights, stop, make_base, d
             if deadline is not None and time.monotonic() > deadline:
                 return rounds
             box = sandbox.fork_state(view, seed)
-            row.append(play_out(box, side, a, stop, BasePolicy(make_base(seed)), weights))
+            base = BasePolicy(make_base(seed))
+            row.append(play_out(box, side, a, stop, base, weights, seed))
         rounds.append(row)
     return rounds
 
@@ -195,8 +219,19 @@ class LocalRollouts:
 
 
 def choose_by_lookahead(
-    battle, side: str, kind: str, cands: list[Option], priors: list[float], *, rng, level,
-    weights, make_base, runner, deadline, scale: float = 1.0
+    battle,
+    side: str,
+    kind: str,
+    cands: list[Option],
+    priors: list[float],
+    *,
+    rng,
+    level,
+    weights,
+    make_base,
+    runner,
+    deadline,
+    scale: float = 1.0,
 ) -> tuple[int, Thought] | None:
     """The index of the candidate (of ``cands``, whose scorers' scores are ``priors``) with the
     best mean continuation plus ``level.prior`` times its prior, and what was weighed; None
@@ -205,7 +240,9 @@ def choose_by_lookahead(
     t0 = time.monotonic()
     n = max(1, round(level.samples * scale))
     seeds = [rng.getrandbits(62) for _ in range(n)]
-    rounds = runner.run(battle, side, [c.action for c in cands], seeds, weights, make_base, deadline)
+    rounds = runner.run(
+        battle, side, [c.action for c in cands], seeds, weights, make_base, deadline
+    )
     if not rounds:
         return None
     means = []
@@ -225,5 +262,5 @@ def choose_by_lookahead(
         (i for i in range(len(cands)) if means[i] is not None),
         key=lambda i: -(means[i] + level.prior * priors[i]),
     )
-    rows = [(cands[i].label, means[i], priors[i]) for i in order]
+    rows = [(cands[i].label, means[i], priors[i], i) for i in order]
     return best, Thought(kind, len(rounds), time.monotonic() - t0, rows)

@@ -19,12 +19,10 @@ import pickle
 import threading
 import weakref
 
-from game import parse_scenario
+from game import Battle, Sandbox, parse_scenario, seat_view
 from game.ai.elite import _base
 from game.ai.search import horizon, play_rounds
 from game.lifeline import die_with_parent, no_ctrl_c
-from game.rules.battle import Battle
-from game.rules.sandbox import Sandbox, seat_view
 
 
 def _serve(conn, parent_pid: int) -> None:
@@ -68,7 +66,9 @@ class RolloutPool:
             for i in range(n):
                 parent, child = ctx.Pipe()
                 p = ctx.Process(
-                    target=_serve, args=(child, os.getpid()), daemon=True,
+                    target=_serve,
+                    args=(child, os.getpid()),
+                    daemon=True,
                     name=f"hulldown-lookahead-{i}",
                 )
                 p.start()
@@ -106,8 +106,20 @@ class RolloutPool:
                     continue
                 fresh = self._known[w] != key
                 raw = battle.scenario.raw if fresh else None
-                msg = (key, raw, battle.scenario.path, battle.seed, battle.auto_pass, view,
-                       side, list(actions), mine, weights, stop, deadline)
+                msg = (
+                    key,
+                    raw,
+                    battle.scenario.path,
+                    battle.seed,
+                    battle.auto_pass,
+                    view,
+                    side,
+                    list(actions),
+                    mine,
+                    weights,
+                    stop,
+                    deadline,
+                )
                 try:
                     conn.send(msg)
                 except OSError as err:

@@ -25,11 +25,7 @@ def seat_view(state: BattleState, seat: str | None) -> BattleState:
     network's hidden commitments and hash chains dropped (a copy is never a network battle).
     Never raises."""
     hidden = set(state.hidden)
-    keep = [
-        m
-        for m in state.missions
-        if m.id not in hidden and (seat is None or m.side == seat)
-    ]
+    keep = [m for m in state.missions if m.id not in hidden and (seat is None or m.side == seat)]
     missions, chains, hidden_map = state.missions, state.chains, state.hidden
     try:  # the parts left out are not copied at all
         state.missions, state.chains, state.hidden = [], None, {}

@@ -16,6 +16,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from pygame_gui.windows import UIFileDialog
 
 import game
+from game.ai.levels import PLAYABLE
 from game.editor.mend import showable
 from game.saves import (
     autosave_path,
@@ -40,7 +41,7 @@ VS_AI_SECOND = "Against the AI: you command the second force"
 ROLES = {HOTSEAT: "both", VS_AI_FIRST: "first", VS_AI_SECOND: "second"}
 """The players' choices (their option ids: the words before the side names were shown, #43)
 and whom the player commands (``game.settings.YOU_COMMAND``)."""
-LEVELS = {"AI level: veteran": "veteran", "AI level: recruit": "recruit"}
+LEVELS = {f"AI level: {name}": name for name in PLAYABLE}
 SPEEDS = {
     "AI moves shown at normal speed": 12.0,
     "AI moves shown slowly": 5.0,
@@ -136,6 +137,9 @@ def battle_screen(app, battle: Battle):
         for side, level in sorted(ai_levels.items())
         if side in battle.sides
     }
+    thinking = getattr(getattr(app, "settings", None), "ai_thinking", "normal")
+    for player in ai.values():
+        player.thinking = thinking  # the setting "AI thinking time" (the elite's look-ahead)
 
     def again(old: Battle) -> None:
         try:

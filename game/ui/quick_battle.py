@@ -25,6 +25,7 @@ from pygame_gui.elements import (
 )
 
 import game
+from game.ai.levels import PLAYABLE
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
 from game.ui.scenario_list import points_text
@@ -124,7 +125,16 @@ class QuickBattleScreen:
         self.preview: pygame.Surface | None = None
         y += 212
         self.players = UIDropDownMenu(
-            [HOTSEAT, VS_AI_A, VS_AI_B], HOTSEAT, pygame.Rect(x, y, 680, 32), m
+            [HOTSEAT, VS_AI_A, VS_AI_B], HOTSEAT, pygame.Rect(x, y, 490, 32), m
+        )
+        level = getattr(
+            getattr(getattr(self.app, "settings", None), "menu", None), "ai_level", "veteran"
+        )
+        self.level = UIDropDownMenu(
+            [f"AI level: {n}" for n in PLAYABLE],
+            f"AI level: {level}",
+            pygame.Rect(x + 500, y, 180, 32),
+            m,
         )
         y += 40
         self.play_button = UIButton(pygame.Rect(x, y, 200, 40), "Play", m)
@@ -327,9 +337,8 @@ class QuickBattleScreen:
         if path is None:
             return
         choice = _pick(self.players.selected_option)
-        ai = (
-            {"B": "veteran"} if choice == VS_AI_A else {"A": "veteran"} if choice == VS_AI_B else {}
-        )
+        level = _pick(self.level.selected_option).removeprefix("AI level: ")
+        ai = {"B": level} if choice == VS_AI_A else {"A": level} if choice == VS_AI_B else {}
         speed = getattr(getattr(self.app, "settings", None), "ai_speed", 12.0)
         try:
             battle = new_battle(path, self.numbers()[3], ai, speed)
@@ -383,7 +392,7 @@ class QuickBattleScreen:
         elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
             from game.ui.menu import close_drop_downs
 
-            if not close_drop_downs([self.era, self.density, self.players]):
+            if not close_drop_downs([self.era, self.density, self.players, self.level]):
                 self.close()
                 self.back()
 

@@ -16,6 +16,11 @@ SIZES = {"normal": 1.0, "larger": 1.25, "large": 1.5, "largest": 2.0}
 SPEEDS = {'normal (12" a second)': 12.0, 'slow (5")': 5.0, 'fast (30")': 30.0, "not shown": 0.0}
 TABLE_STYLES = {"painted": "painted", "plain (flat colours)": "plain"}
 STAND_STYLES = {"models": "models", "NATO symbols": "symbols"}
+THINKING_TIMES = {
+    "quick (1.6 s a turn)": "quick",
+    "normal (4 s a turn)": "normal",
+    "long (10 s a turn)": "long",
+}
 
 
 def _name_of(table: dict, value, default: str) -> str:
@@ -35,6 +40,7 @@ class SettingsScreen:
             "ai_speed": s.ai_speed,
             "table_style": s.table_style,
             "stand_style": s.stand_style,
+            "ai_thinking": s.ai_thinking,
         }
         self._widgets = {}
 
@@ -51,6 +57,7 @@ class SettingsScreen:
             ("The AI's moves shown", "ai_speed", SPEEDS, 'normal (12" a second)'),
             ("The table", "table_style", TABLE_STYLES, "painted"),  # #46
             ("The stands", "stand_style", STAND_STYLES, "models"),  # #46
+            ("AI thinking time (elite)", "ai_thinking", THINKING_TIMES, "normal (4 s a turn)"),
         ]
         self.menus = {}
         for label, key, table, default in rows:

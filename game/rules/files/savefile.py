@@ -56,7 +56,7 @@ def actions_hash(actions: list) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-AI_LEVELS = ("veteran", "recruit", "veteran-43")
+AI_LEVELS = ("elite", "veteran", "recruit", "veteran-43")
 """The AI's levels a save's ``meta.ai`` may name (game.ai.levels.LEVELS; a test keeps the two
 the same, since the rules import nothing from the AI)."""
 AI_SPEED_MIN, AI_SPEED_MAX = 1.0, 1000.0

@@ -179,6 +179,10 @@ class DrawingMixin:
             line = outlook(self.battle, side) if outlook is not None else None
             if line:
                 lines.append(f"   {line}")
+            thought = getattr(player, "thought_text", None)
+            line = thought() if thought is not None else None
+            if line:  # the elite: what its look-ahead played through
+                lines.append(f"   {line}")
             options = getattr(player, "last", [])[:3]
             for o in options:
                 lines.append(f"   {o.score:+.2f}  {o.label}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 
 import pygame
 
@@ -64,6 +65,7 @@ class AIMode(Mode):
     measures both)."""
 
     think_in = "process"
+    budget: tuple[float, float] | None = None  # (seconds left of the turn's look-ahead, all)
 
     def __init__(self, side: str):
         self.side = side
@@ -72,10 +74,30 @@ class AIMode(Mode):
         self.error: BaseException | None = None
 
     def enter(self, screen):
+        self._panel(screen, "Thinking...")
+
+    def _panel(self, screen, doing: str) -> None:
         screen.set_panel(
             f"<b>{screen.side_name(self.side)} (AI, {screen.ai_level(self.side)})"
-            "</b><br>Thinking... Press X to see the options it weighed.",
+            f"</b><br>{doing} Press X to see the options it weighed.",
             [],
+        )
+
+    def _progress(self, screen) -> None:
+        """For an AI that looks ahead: how long it has thought and how much of the turn's
+        budget is left, said again twice a second while it thinks."""
+        if self.budget is None:
+            return
+        now = time.monotonic()
+        if now - self.shown < 0.5:
+            return
+        self.shown = now
+        took = now - self.t0
+        left = max(0.0, self.budget[0] - took)
+        self._panel(
+            screen,
+            f"{screen.side_name(self.side)} is thinking ahead: {took:.1f} s "
+            f"(at most {left:.1f} s more of this turn's {self.budget[1]:.0f} s).",
         )
 
     def start(self, screen) -> None:
@@ -83,6 +105,9 @@ class AIMode(Mode):
         player = screen.ai[self.side]
         battle = screen.battle
         in_process = self.think_in == "process"
+        budget = getattr(player, "thinking_budget", None)
+        self.budget = budget(battle, self.side) if budget is not None else None
+        self.t0 = self.shown = time.monotonic()
 
         def work():
             try:
@@ -105,6 +130,7 @@ class AIMode(Mode):
             self.start(screen)
             return
         if self.thread.is_alive():
+            self._progress(screen)
             return
         if self.error is not None:
             screen.message = f"the AI failed: {self.error}"
