@@ -73,8 +73,13 @@ class LookaheadChooser:
         if decision.kind not in SEARCHED:
             return None
         side = decision.side
+        runner = self.rollouts or rollout_runner()
+        try:  # the workers' start is not thinking: it is not charged to the turn's budget
+            runner.prepare(battle)
+        except RuntimeError:
+            runner = _LOCAL
         for _ in range(64):  # a stand better off staying hands the choice to the next one
-            cands, priors, stay_of = self._lookahead_candidates(
+            cands, priors, stay_of, baseline = self._lookahead_candidates(
                 battle, side, decision.kind, options
             )
             if len(cands) < 2:
@@ -94,17 +99,12 @@ class LookaheadChooser:
                 make_base=_base,
                 deadline=deadline,
                 scale=scale,
+                baseline=baseline,
             )
             state = self.rng.getstate()
             try:
                 picked = choose_by_lookahead(
-                    battle,
-                    side,
-                    decision.kind,
-                    cands,
-                    priors,
-                    runner=self.rollouts or rollout_runner(),
-                    **kw,
+                    battle, side, decision.kind, cands, priors, runner=runner, **kw
                 )
             except RuntimeError:  # a worker failed: the same rounds, in this process
                 self.rng.setstate(state)
@@ -134,34 +134,34 @@ class LookaheadChooser:
 
     def _lookahead_candidates(self, battle, side, kind, options):
         """(candidates, their scorers' scores in stands, the stand whose staying is the last
-        candidate or None) for a decision of ``kind``."""
+        candidate or None, the index of the scorers' own choice) for a decision of
+        ``kind``."""
         k = self.level.lookahead
+        none = [], [], None, 0
+        top = sorted(options, key=lambda o: -o.score)  # (stable: as ``choose`` sorts them)
         if kind == "fire":
-            best = sorted(options, key=lambda o: -o.score)[:k]
-            return best, [o.score for o in best], None
+            return top[:k], [o.score for o in top[:k]], None, 0
         if kind == "opportunity_fire":
             steps = sorted(self._opportunity_steps(battle, side), key=lambda o: -o.score)
             cands = steps[: k - 1] + [next(o for o in options if isinstance(o.action, LetPass))]
-            return cands, [o.score for o in cands], None
+            own = next((i for i, o in enumerate(cands) if o.action == top[0].action), 0)
+            return cands, [o.score for o in cands], None, own
         # a stand's move: the veteran's, its other best moves, and staying where it is
         moves = [o for o in options if isinstance(o.action, Move)]
         if len(moves) != 1 or not any(isinstance(o.action, EndMoves) for o in options):
-            return [], [], None
+            return none
         mv = moves[0]
         s = battle.stand(mv.action.stand)
         known = self._alternatives.get(s.id)
         if not s.on_table or known is None:
-            return [], [], None
+            return none
         stay, alts = known
-        if not any(a.action == mv.action for a in alts):
-            return [], [], None  # a move of another kind (a gun's, a ride): the scorers'
-        cands, priors = [], []
-        for a in alts:
-            cands.append(a)
-            priors.append(a.score - stay)
-        cands.append(Option(f"{s.id} stays", 0.0, EndMoves(side)))
-        priors.append(0.0)
-        return cands, priors, s.id
+        own = next((i for i, a in enumerate(alts) if a.action == mv.action), None)
+        if own is None:
+            return none  # a move of another kind (a gun's, a ride): the scorers'
+        cands = [*alts, Option(f"{s.id} stays", 0.0, EndMoves(side))]
+        priors = [a.score - stay for a in alts] + [0.0]
+        return cands, priors, s.id, own
 
     def _continuation_weights(self, battle, side) -> tuple[float, float]:
         """(what a stand's worth of damage to the enemy counts, what one to ours counts) in

@@ -70,7 +70,9 @@ class Level:
     the scorers' own score (stands) of a candidate adds to the mean result of its
     continuations (stands). turn_budget_s: the wall-clock seconds of thinking one turn may
     take at the normal thinking time (the settings scale it); a decision stops sampling when
-    its share is spent.
+    its share is spent. margin: the scorers' own choice is kept unless another candidate
+    beats it, over the same sampled dice, by more than this many standard errors of the
+    difference (0: the best mean wins).
     """
 
     name: str
@@ -100,6 +102,7 @@ class Level:
     samples: int = 0
     prior: float = 0.0
     turn_budget_s: float = 0.0
+    margin: float = 0.0
 
 
 VETERAN = Level(
@@ -150,6 +153,7 @@ LEVELS = {
         samples=8,
         prior=0.5,
         turn_budget_s=4.0,
+        margin=1.0,
     ),
     "recruit": Level(
         "recruit",

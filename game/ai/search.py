@@ -206,11 +206,15 @@ class LocalRollouts:
     def __init__(self):
         self._box: tuple[object, Sandbox] | None = None
 
+    def prepare(self, battle) -> None:
+        """Build the sandbox of ``battle``'s scenario now, if it is not built."""
+        if self._box is None or self._box[0] is not battle.scenario:
+            self._box = (battle.scenario, Sandbox(battle))
+
     def run(self, battle, side, actions, seeds, weights, make_base, deadline) -> list[list]:
         """:func:`play_rounds` on a sandbox of ``battle``'s scenario (built at the first call
         for a scenario), from the view of ``side``."""
-        if self._box is None or self._box[0] is not battle.scenario:
-            self._box = (battle.scenario, Sandbox(battle))
+        self.prepare(battle)
         view = seat_view(battle.state, side)
         stop = horizon(battle)
         return play_rounds(
@@ -232,11 +236,16 @@ def choose_by_lookahead(
     runner,
     deadline,
     scale: float = 1.0,
+    baseline: int = 0,
 ) -> tuple[int, Thought] | None:
-    """The index of the candidate (of ``cands``, whose scorers' scores are ``priors``) with the
-    best mean continuation plus ``level.prior`` times its prior, and what was weighed; None
-    when no round of continuations could be played in time. ``rng``: the AI's own random
-    stream, which seeds every continuation's dice."""
+    """The index of the candidate to take (of ``cands``, whose scorers' scores are
+    ``priors``), and what was weighed; None when no round of continuations could be played
+    in time. ``rng``: the AI's own random stream, which seeds every continuation's dice.
+
+    Each candidate's value in a round is its continuation's score plus ``level.prior`` times
+    its prior. The scorers' own choice (``baseline``) is kept unless another candidate beats
+    it in the paired rounds (the same dice) by more than ``level.margin`` standard errors of
+    the difference: a choice is changed on evidence, not on one lucky round."""
     t0 = time.monotonic()
     n = max(1, round(level.samples * scale))
     seeds = [rng.getrandbits(62) for _ in range(n)]
@@ -245,22 +254,21 @@ def choose_by_lookahead(
     )
     if not rounds:
         return None
-    means = []
-    for i in range(len(cands)):
-        vals = [r[i] for r in rounds]
-        means.append(None if any(v is None for v in vals) else sum(vals) / len(vals))
-    best, best_score = None, None
-    for i, m in enumerate(means):
-        if m is None:
-            continue
-        s = m + level.prior * priors[i]
-        if best_score is None or s > best_score:
-            best, best_score = i, s
-    if best is None:
+    ok = [i for i in range(len(cands)) if all(r[i] is not None for r in rounds)]
+    if not ok:
         return None
-    order = sorted(
-        (i for i in range(len(cands)) if means[i] is not None),
-        key=lambda i: -(means[i] + level.prior * priors[i]),
-    )
-    rows = [(cands[i].label, means[i], priors[i], i) for i in order]
+    value = {i: [r[i] + level.prior * priors[i] for r in rounds] for i in ok}
+    means = {i: sum(v) / len(v) for i, v in value.items()}
+    base = baseline if baseline in ok else max(ok, key=lambda i: (means[i], -i))
+    best, gain = base, 0.0
+    for i in ok:
+        if i == base:
+            continue
+        d = [a - b for a, b in zip(value[i], value[base], strict=True)]
+        mean = sum(d) / len(d)
+        sd = (sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)) ** 0.5
+        if mean > level.margin * sd / len(d) ** 0.5 and mean > gain:
+            best, gain = i, mean
+    order = sorted(ok, key=lambda i: (i != best, -means[i]))
+    rows = [(cands[i].label, means[i] - level.prior * priors[i], priors[i], i) for i in order]
     return best, Thought(kind, len(rounds), time.monotonic() - t0, rows)

@@ -88,6 +88,15 @@ class RolloutPool:
         """How many worker processes play."""
         return len(self._conns)
 
+    def prepare(self, battle) -> None:
+        """Have every worker build its sandbox of ``battle``'s scenario now (about a second
+        each the first time), so that the first decision's budget is spent thinking, not
+        starting. Raises RuntimeError as :meth:`run` does."""
+        key = self._keys.get(battle)
+        if key is not None and all(k == key for k in self._known):
+            return
+        self.run(battle, battle.to_act, [], list(range(self.workers)), (1.0, 1.0), None, None)
+
     def run(self, battle, side, actions, seeds, weights, make_base, deadline) -> list[list]:
         """The rounds of :func:`game.ai.search.play_rounds` for ``seeds``, played by the
         workers (``make_base`` is the workers' own: the veteran)."""
