@@ -51,22 +51,28 @@ class Thought:
     decision's ``kind``, how many ``candidates`` and continuations each (``rounds``), the
     seconds it took (``seconds``), and per candidate (best first) its label, mean result of
     its continuations (stands), the scorers' own score (stands) and its index among the
-    candidates."""
+    candidates. ``changed``: the scorers' own choice (its label) when the look-ahead took
+    another, else None."""
 
     kind: str
     rounds: int
     seconds: float
     rows: list[tuple[str, float, float, int]]
+    changed: str | None = None
 
     def text(self) -> str:
-        """The overlay's line, e.g. "group 2: 5 moves, 8 continuations each; to (3.0, 4.0)
-        +0.41, stay -0.12"."""
+        """The overlay's lines (one, or two when the look-ahead changed the choice), e.g.
+        "5 moves, 8 continuations each through the next fire phases (1.2 s)" and "the
+        scorers alone would have taken: move A3 to (20.5, 13.5)"."""
         what = {"plot_move": "moves", "fire": "attacks", "opportunity_fire": "answers"}
-        head = (
-            f"{len(self.rows)} {what.get(self.kind, 'options')}, {self.rounds} continuations each"
+        until = "the rest of the fire phases" if self.kind == "fire" else "the next fire phases"
+        text = (
+            f"{len(self.rows)} {what.get(self.kind, 'options')}, {self.rounds} continuations "
+            f"each through {until} ({self.seconds:.1f} s)"
         )
-        parts = [f"{label} {mean:+.2f}" for label, mean, _, _ in self.rows[:3]]
-        return f"{head} ({self.seconds:.1f} s): " + "; ".join(parts)
+        if self.changed:
+            text += f"\nthe scorers alone would have taken: {self.changed}"
+        return text
 
 
 def damage(battle, side: str) -> tuple[float, float]:
@@ -271,4 +277,5 @@ def choose_by_lookahead(
             best, gain = i, mean
     order = sorted(ok, key=lambda i: (i != best, -means[i]))
     rows = [(cands[i].label, means[i] - level.prior * priors[i], priors[i], i) for i in order]
-    return best, Thought(kind, len(rounds), time.monotonic() - t0, rows)
+    changed = cands[base].label if best != base else None
+    return best, Thought(kind, len(rounds), time.monotonic() - t0, rows, changed)

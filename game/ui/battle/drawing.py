@@ -182,7 +182,7 @@ class DrawingMixin:
             thought = getattr(player, "thought_text", None)
             line = thought() if thought is not None else None
             if line:  # the elite: what its look-ahead played through
-                lines.append(f"   {line}")
+                lines.extend(f"   {part}" for part in line.split("\n"))
             options = getattr(player, "last", [])[:3]
             for o in options:
                 lines.append(f"   {o.score:+.2f}  {o.label}")
