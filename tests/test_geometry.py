@@ -582,3 +582,20 @@ def test_path_after_refuses_nonsense():
         path_after((), 1.0)
     with pytest.raises(ValueError, match="negative"):
         path_after(((0, 0), (1, 0)), -1.0)
+
+
+def test_a_table_keeps_its_sight_answers_and_no_caller_can_change_them():
+    """sight_matrices is a pure function of the poses: asked again with the same poses it
+    answers with the same matrices (kept), read-only; another pose is a new answer (000
+    07.01: a stand moved into the wood is blocked)."""
+    table = make_table(("woods", (4, -2, 6, 2)))
+    a, b = [pose("A1", 0, 0)], [pose("B1", 10, 0, 180)]
+    first = table.sight_matrices(a, b, a + b, 30, MODERN)
+    again = table.sight_matrices(list(a), list(b), a + b, 30, MODERN)
+    assert again[0] is first[0] and again[1] is first[1]
+    with pytest.raises(ValueError):
+        first[0].clear[0, 0] = True
+    assert not first[0].clear[0, 0]  # the wood is in the way
+    moved = [pose("B1", 10, 5, 180)]
+    other = table.sight_matrices(a, moved, a + moved, 30, MODERN)
+    assert other[0] is not first[0] and bool(other[0].clear[0, 0])
