@@ -159,6 +159,7 @@ def play_seat(job: tuple[str, str, str, int, int]) -> dict:
         "a_ms": wall,
         "a_cpu_ms": cpu,
         "a_turn_s": {str(k): round(v, 2) for k, v in sorted(turns.items())},
+        "a_looked": getattr(players[a_side], "looked", None),
     }
 
 

@@ -61,11 +61,14 @@ class LookaheadChooser:
     decisions of :data:`game.ai.search.SEARCHED` are taken by play on copies of the battle.
     ``thinking`` ("quick", "normal", "long"): the setting "AI thinking time". ``thought``: what
     the last searched decision weighed (:class:`game.ai.search.Thought`), for the overlay.
-    ``rollouts``: where the continuations are played (None: :func:`rollout_runner`)."""
+    ``rollouts``: where the continuations are played (None: :func:`rollout_runner`).
+    ``looked``: per kind of decision, how many it searched, how many of those it changed from
+    the scorers' own choice, and the rounds it played (the gauntlet reports them)."""
 
     thinking: str = "normal"
     thought: Thought | None = None
     rollouts = None
+    looked: dict  # decision kind -> [decisions searched, choices changed, rounds played]
 
     def _look_ahead(self, battle, decision, options: list[Option]) -> Action | None:
         """The action the look-ahead takes for ``decision``, or None to leave it to the
@@ -116,6 +119,10 @@ class LookaheadChooser:
                 return None
             i, thought = picked
             self.thought = thought
+            tally = self.looked.setdefault(decision.kind, [0, 0, 0])
+            tally[0] += 1  # searched, changed, rounds played
+            tally[1] += thought.changed is not None
+            tally[2] += thought.rounds
             self.last = [
                 Option(
                     f"{label}: continuations {mean:+.2f}, scorers {prior:+.2f}",

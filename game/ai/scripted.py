@@ -76,6 +76,7 @@ class ScriptedAI(
         self._outlooks: dict[tuple, object] = {}  # (turn, side, kills, losses) -> ``_outlook``
         self._alternatives: dict[str, tuple] = {}  # stand -> (staying's score, its best moves)
         self._spent: dict[tuple, float] = {}  # (turn, side) -> seconds of look-ahead spent
+        self.looked: dict[str, list[int]] = {}  # kind -> [searched, changed, rounds]
         # a network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
         # which the engine holds only as commitments (#45): set by the side's session
         self.known_plots: dict[str, dict] = {}
