@@ -452,7 +452,7 @@ class SightMixin:
         attack, and the game's check whether anyone has a shot asks it once more); the
         matrices' arrays are read-only, so no caller can change a kept answer."""
         key = (tuple(side_a), tuple(side_b), tuple(stands), max_sighting_in, id(rules))
-        memo = self.__dict__.setdefault("_sight_memo", {})
+        memo = self.__dict__.setdefault("_sight_memo", {}) if SIGHT_MEMO > 0 else {}
         kept = memo.get(key)
         if kept is not None:
             return kept
@@ -466,7 +466,7 @@ class SightMixin:
         ba = SightMatrix(
             b_ids, a_ids, core["clear_rev"].T, core["dist"].T, core["band"].T, core["front_rev"].T
         )
-        if len(memo) >= SIGHT_MEMO:
+        if memo and len(memo) >= SIGHT_MEMO:
             memo.pop(next(iter(memo)))  # the oldest
         memo[key] = (ab, ba)
         return ab, ba
