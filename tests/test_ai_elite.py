@@ -144,17 +144,17 @@ def test_the_turns_budget_stops_the_look_ahead(at_move, monkeypatch):
 def test_a_pool_of_workers_plays_the_same_rounds(at_move, monkeypatch):
     """The workers play the rounds the deciding process would (the same seeds, the same
     scores), whichever worker plays which round."""
-    from game.ai.elite import _base
+    from game.ai.elite import veteran_fire
     from game.ai.search_pool import RolloutPool
 
     b = at_move
     side = b.to_act
     acts = [ScriptedAI(1, "veteran").choose(b)]
     seeds = [11, 12, 13]
-    local = LocalRollouts().run(b, side, acts, seeds, (1.0, 1.2), _base, None)
+    local = LocalRollouts().run(b, side, acts, seeds, (1.0, 1.2), veteran_fire, None)
     pool = RolloutPool(2)
     try:
-        assert pool.run(b, side, acts, seeds, (1.0, 1.2), _base, None) == local
+        assert pool.run(b, side, acts, seeds, (1.0, 1.2), veteran_fire, None) == local
     finally:
         pool.close()
 

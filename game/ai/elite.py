@@ -49,7 +49,7 @@ def rollout_runner():
     return _POOL[0]
 
 
-def _base(seed: int):
+def veteran_fire(seed: int):
     """The fire AI of the base policy: a veteran with its own stream."""
     from game.ai.scripted import ScriptedAI  # (scripted.py builds on this module)
 
@@ -99,7 +99,7 @@ class LookaheadChooser:
                 rng=self.rng,
                 level=self.level,
                 weights=weights,
-                make_base=_base,
+                make_base=veteran_fire,
                 deadline=deadline,
                 scale=scale,
                 baseline=baseline,

@@ -20,7 +20,7 @@ import threading
 import weakref
 
 from game import Battle, Sandbox, parse_scenario, seat_view
-from game.ai.elite import _base
+from game.ai.elite import veteran_fire
 from game.ai.search import horizon, play_rounds
 from game.lifeline import die_with_parent, no_ctrl_c
 
@@ -42,7 +42,15 @@ def _serve(conn, parent_pid: int) -> None:
                 sc = parse_scenario(raw, path)
                 sandbox, known = Sandbox(Battle(sc, seed, auto_pass=auto)), key
             rounds = play_rounds(
-                sandbox, pickle.loads(view), side, actions, seeds, weights, stop, _base, deadline
+                sandbox,
+                pickle.loads(view),
+                side,
+                actions,
+                seeds,
+                weights,
+                stop,
+                veteran_fire,
+                deadline,
             )
             conn.send(("ok", rounds))
         except (BrokenPipeError, EOFError):
