@@ -125,7 +125,8 @@ class LookaheadChooser:
             tally[2] += thought.rounds
             self.last = [
                 Option(
-                    f"{label}: continuations {mean:+.2f}, scorers {prior:+.2f}",
+                    f"{label}{' (taken)' if j == i else ''}: continuations {mean:+.2f}, "
+                    f"scorers {prior:+.2f}",
                     mean + self.level.prior * prior,
                     cands[j].action,
                 )
