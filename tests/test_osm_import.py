@@ -388,3 +388,23 @@ def test_dem_that_is_not_a_raster_gets_one_line(tmp_path, capsys):
 
 def test_import_error_is_a_value_error():
     assert issubclass(OSMImportError, ValueError)
+
+
+@needs_helsinki
+def test_helsinki_streets_part_the_blocks_and_tall_blocks_are_heavy():
+    """Central Helsinki is a town of tall blocks: most of its built-up ground is heavy
+    buildings, and the roads run between the blocks (sight runs along the streets), not
+    through them."""
+    result = import_osm(HELSINKI, (24.9351762, 60.164155, 24.9534145, 60.1745), scale_m=50)
+    raw = result.scenario
+    heavy, light = areas(raw, "heavy_buildings"), areas(raw, "light_buildings")
+    assert heavy.area > 2 * light.area
+    built = heavy.union(light)
+    roads = shapely.union_all(
+        [
+            shape(f["geometry"])
+            for f in raw["terrain"]["features"]
+            if f["properties"]["terrain"] in ("good_road", "poor_road")
+        ]
+    )
+    assert roads.intersection(built).length < 0.05 * roads.length

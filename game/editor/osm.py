@@ -59,6 +59,9 @@ BUILDING_CLOSE_IN = 0.25
 """Buildings closer than twice this (inches) merge into one built-up block; at 100 m to the
 inch 50 m of street, at 50 m 25 m."""
 
+STREET_HALF_IN = 0.25
+"""Half the width, inches, of the gap every road keeps through the built-up blocks."""
+
 HEAVY_LEVELS = 4.0
 """A block whose buildings average this many storeys (a storey 3 m of ``height``) ..."""
 
@@ -543,7 +546,7 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
         if g.geom_type in ("Polygon", "MultiPolygon"):
             kind = _area_kind(t)
             if kind == "buildings":
-                buildings.append((g, _storeys(t), t.get("building") in HEAVY_TYPES))
+                buildings.append((g, _storeys(t), t.get("building", "")))
             elif kind:
                 areas.setdefault(kind, []).append(g)
             continue
@@ -562,7 +565,11 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
     sea = _sea(coast, table)
     if sea is not None:
         areas.setdefault("impassable", []).append(sea)
-    for kind, blocks in _blocks(buildings).items():
+    streets = [g for k in ROAD_KINDS for g in roads[k]]
+    street = (
+        shapely.union_all(streets).buffer(STREET_HALF_IN, cap_style="flat") if streets else None
+    )
+    for kind, blocks in _blocks(buildings, street).items():
         areas.setdefault(kind, []).extend(blocks)
 
     out: list[dict] = []
@@ -593,9 +600,35 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
     return out
 
 
-def _storeys(tags: dict[str, str]) -> float:
-    """A building's storeys from ``building:levels`` or ``height`` (3 m a storey); 2 if
-    neither is given (or readable)."""
+TALL_TYPES = frozenset(
+    {
+        "apartments",
+        "office",
+        "commercial",
+        "retail",
+        "public",
+        "civic",
+        "university",
+        "school",
+        "hospital",
+        "hotel",
+        "government",
+        "train_station",
+        "college",
+        "block",
+    }
+)
+"""Building types that, untagged and alone in a block, count :data:`TALL_STOREYS` storeys."""
+
+TALL_STOREYS = 4.0
+LOW_STOREYS = 2.0
+"""Storeys of an untagged building whose block has no tagged one: a tall type's, or any
+other's (house values)."""
+
+
+def _storeys(tags: dict[str, str]) -> float | None:
+    """A building's storeys from ``building:levels`` or ``height`` (3 m a storey); None if
+    neither is given (or readable): its block's tagged buildings say it then."""
     for key, per in (("building:levels", 1.0), ("height", 3.0)):
         v = tags.get(key, "").split(";")[0].strip().rstrip("m").strip()
         try:
@@ -604,7 +637,7 @@ def _storeys(tags: dict[str, str]) -> float:
             continue
         if math.isfinite(x) and x > 0:
             return x / per
-    return 2.0
+    return None
 
 
 def _width_m(tags: dict[str, str]) -> float:
@@ -618,24 +651,29 @@ def _width_m(tags: dict[str, str]) -> float:
     return RIVER_WIDTH_M[tags["waterway"]]
 
 
-def _blocks(buildings: list[tuple[Any, float, bool]]) -> dict[str, list]:
-    """Buildings merged into built-up blocks (a closing of :data:`BUILDING_CLOSE_IN`), each
-    block light or heavy by its buildings' area-weighted storeys and the share of the block
-    they cover (:data:`HEAVY_LEVELS`, :data:`HEAVY_DENSITY`)."""
+def _blocks(buildings: list[tuple[Any, float | None, str]], street=None) -> dict[str, list]:
+    """Buildings ``(shape, storeys or None, building type)`` merged into built-up blocks (a
+    closing of :data:`BUILDING_CLOSE_IN`), each block light or heavy by its buildings'
+    area-weighted storeys and the share of the block they cover (:data:`HEAVY_LEVELS`,
+    :data:`HEAVY_DENSITY`), less the ``street`` gaps. An untagged building counts its block's tagged buildings' mean,
+    or by its type :data:`TALL_STOREYS` or :data:`LOW_STOREYS`."""
     if not buildings:
         return {}
     r = BUILDING_CLOSE_IN
     shapes = [shapely.make_valid(g) for g, _, _ in buildings]
     merged = shapely.union_all([g.buffer(r, join_style="mitre") for g in shapes])
     merged = merged.buffer(-r, join_style="mitre")
+    if street is not None:  # the streets part the blocks: sight runs along them
+        merged = merged.difference(street)
     blocks = list(_polygons(merged))
     if not blocks:
         return {}
     tree = shapely.STRtree(blocks)
-    built = np.zeros(len(blocks))
-    storeys = np.zeros(len(blocks))
-    heavy_type = np.zeros(len(blocks), dtype=bool)
-    for g, (_, lv, hv) in zip(shapes, buildings, strict=True):
+    n = len(blocks)
+    built, tagged, storeys, untagged = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+    heavy_type = np.zeros(n, dtype=bool)
+    loose: list[tuple[int, float, str]] = []
+    for g, (_, lv, btype) in zip(shapes, buildings, strict=True):
         pt = g.representative_point()
         hits = tree.query(pt, predicate="intersects")
         if len(hits) == 0:
@@ -644,14 +682,23 @@ def _blocks(buildings: list[tuple[Any, float, bool]]) -> dict[str, list]:
             continue
         i = int(hits[0])
         built[i] += g.area
-        storeys[i] += g.area * lv
-        heavy_type[i] |= hv
+        heavy_type[i] |= btype in HEAVY_TYPES
+        if lv is None:
+            loose.append((i, g.area, btype))
+        else:
+            tagged[i] += g.area
+            storeys[i] += g.area * lv
+    for i, area, btype in loose:
+        if tagged[i] > 0:
+            untagged[i] += area * storeys[i] / tagged[i]
+        else:
+            untagged[i] += area * (TALL_STOREYS if btype in TALL_TYPES else LOW_STOREYS)
     out: dict[str, list] = {"heavy_buildings": [], "light_buildings": []}
     for i, b in enumerate(blocks):
         if built[i] <= 0:
             continue
         density = built[i] / b.area
-        mean = storeys[i] / built[i]
+        mean = (storeys[i] + untagged[i]) / built[i]
         heavy = heavy_type[i] or (mean >= HEAVY_LEVELS and density >= HEAVY_DENSITY)
         out["heavy_buildings" if heavy else "light_buildings"].append(b)
     return out
