@@ -336,6 +336,29 @@ def _is_line(tags: dict[str, str]) -> bool:
     )
 
 
+def preview_kinds(ext: Extract) -> Iterable[tuple[str, Any]]:
+    """Each feature of an extract with the kind of terrain it would become, for a preview:
+    ``(kind, geometry in degrees)``, kind one of the area kinds of :data:`TAG_TABLE`
+    (``buildings`` for any building), a road kind, ``impassable`` or ``marsh`` for a
+    waterway line, ``grove`` for a tree row, ``coastline``."""
+    for f in ext.features:
+        t = f.tags
+        if f.geom.geom_type in ("Polygon", "MultiPolygon"):
+            kind = _area_kind(t)
+        elif t.get("natural") == "coastline":
+            kind = "coastline"
+        elif t.get("highway") in HIGHWAYS:
+            kind = HIGHWAYS[t["highway"]]
+        elif t.get("natural") == "tree_row":
+            kind = "grove"
+        elif t.get("waterway") in RIVER_WIDTH_M:
+            kind = "impassable" if t["waterway"] != "stream" else "marsh"
+        else:
+            kind = None
+        if kind:
+            yield kind, f.geom
+
+
 # ------------------------------------------------------------------------------- the import
 
 
