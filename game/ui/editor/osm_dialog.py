@@ -60,7 +60,7 @@ class OSMDialog:
     def __init__(self, manager, size, path: Path, extract: Extract, ruleset, on_import, say):
         w, h = size
         self.path, self.ext, self.on_import, self.say = path, extract, on_import, say
-        ww, wh = min(900, w - 40), min(640, h - 40)
+        ww, wh = min(1200, w - 80), min(840, h - 80)
         self.window = UIWindow(
             pygame.Rect((w - ww) // 2, (h - wh) // 2, ww, wh),
             manager,
@@ -69,7 +69,7 @@ class OSMDialog:
         c = self.window
         inner_w = ww - 32
         side = 250
-        pw, ph = inner_w - side - 10, wh - 110
+        pw, ph = inner_w - side - 10, wh - 80
         self.view = pygame.Rect(0, 0, pw, ph)
         self.image = UIImage(
             pygame.Rect(8, 8, pw, ph), pygame.Surface((pw, ph)), manager, container=c
@@ -79,7 +79,7 @@ class OSMDialog:
         UILabel(pygame.Rect(x, 36, 150, 26), "Metres to the inch", manager, container=c)
         self.scale = UITextEntryLine(pygame.Rect(x + 160, 36, side - 160, 28), manager, container=c)
         self.scale.set_text(f"{DEFAULT_SCALE_M:g}")
-        UILabel(pygame.Rect(x, 70, 150, 26), "Ruleset", manager, container=c)
+        UILabel(pygame.Rect(x, 70, 80, 26), "Ruleset", manager, container=c)
         self.ruleset = UIDropDownMenu(
             list(RULESET_IDS),
             ruleset if ruleset in RULESET_IDS else "modern",
@@ -206,7 +206,8 @@ class OSMDialog:
     # ------------------------------------------------------------------ events
 
     def on_mouse(self, ev) -> bool:
-        """A mouse event on the preview: a drag draws a new box. True if it was taken."""
+        """A mouse event on the preview: a drag draws a new box, cut to the extract's data
+        (a box wholly off it is dropped). True if the event was taken."""
         if not self.window.alive():
             return False
         rect = self.image.get_abs_rect()
@@ -231,7 +232,10 @@ class OSMDialog:
             if abs(a[0] - b[0]) >= MIN_DRAG_PX and abs(a[1] - b[1]) >= MIN_DRAG_PX:
                 lon0, lat0 = self.to_deg(min(a[0], b[0]), max(a[1], b[1]))
                 lon1, lat1 = self.to_deg(max(a[0], b[0]), min(a[1], b[1]))
-                self.bbox = (lon0, lat0, lon1, lat1)
+                fw, fs, fe, fn = self.ext.bounds  # the box stays on the extract's data
+                box = (max(lon0, fw), max(lat0, fs), min(lon1, fe), min(lat1, fn))
+                if box[0] < box[2] and box[1] < box[3]:
+                    self.bbox = box
             self.refresh()
             return True
         return False
