@@ -50,10 +50,10 @@ ROADS = [
 ]
 BLOBS = [  # (kind, centre x, y, radius, extra properties)
     ("woods", 19.0, 24.5, 3.0, {}),
-    ("grove", 6.0, 6.0, 2.0, {"name": "orchard"}),
-    ("marsh", 18.5, 5.0, 2.2, {"name": "stream bed"}),
+    ("grove", 16.0, 8.5, 2.0, {"name": "orchard"}),
+    ("marsh", 22.0, 6.0, 2.0, {"name": "stream bed"}),
     ("rough_2", 21.0, 10.0, 1.6, {"name": "boulders"}),
-    ("rough_3", 4.5, 20.5, 1.5, {"name": "lava rock"}),
+    ("rough_3", 15.5, 19.5, 1.5, {"name": "lava rock"}),
     ("hill", 13.0, 24.0, 3.2, {"level": 1}),
 ]
 BOXES = [  # (kind, x0, y0, x1, y1, extra properties)
