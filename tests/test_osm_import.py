@@ -156,6 +156,15 @@ def test_cli_writes_the_scenario_and_says_what(tmp_path, capsys):
     assert raw["ruleset"] == "modern-full" and raw["table"] == {"width": 20, "depth": 33}
 
 
+@needs_helsinki
+def test_the_kind_of_file_is_told_by_its_content_not_its_name(tmp_path, capsys):
+    odd = tmp_path / "helsinki.data"
+    odd.write_bytes(HELSINKI.read_bytes())
+    out = tmp_path / "h.json"
+    assert main(["import-osm", str(odd), "--out", str(out)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["table"] == {"width": 10, "depth": 17}
+
+
 BAD = [
     (["--bbox", "10,50,11,51"], "lies outside the file's data"),
     (["--bbox", "25,60.17,24.9,60.18"], "is empty (west must be below east"),

@@ -184,11 +184,11 @@ def read_extract(path: str | os.PathLike) -> Extract:
         raise OSMImportError(f"{where}: cannot be read ({err.strerror or err})") from None
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b"OSMHeader" in head[:32]:
-        return _read_osmium(path, where)
+        return _read_osmium(path, where, "pbf")
     if text.startswith(b"<"):
         if b"<osm" not in _peek(path, 4096):
             raise OSMImportError(f"{where}: not an OpenStreetMap file (XML without <osm>)")
-        return _read_osmium(path, where)
+        return _read_osmium(path, where, "osm")
     if text.startswith(b"{"):
         return _read_geojson(path, where)
     raise OSMImportError(
@@ -201,9 +201,10 @@ def _peek(path, n: int) -> bytes:
         return fh.read(n)
 
 
-def _read_osmium(path, where: str) -> Extract:
-    """An .osm.pbf or .osm file through pyosmium's FileProcessor, with node locations and
-    assembled areas; only objects carrying a key of :data:`_KEYS` are kept."""
+def _read_osmium(path, where: str, fmt: str) -> Extract:
+    """An .osm.pbf or .osm file (``fmt`` "pbf" or "osm", told by its content, whatever its
+    name) through pyosmium's FileProcessor, with node locations and assembled areas; only
+    objects carrying a key of :data:`_KEYS` are kept."""
     import osmium
 
     wkb = osmium.geom.WKBFactory()
@@ -211,7 +212,9 @@ def _read_osmium(path, where: str) -> Extract:
     places: list[tuple[str, str, float, float]] = []
     header_box = None
     try:
-        reader = osmium.io.Reader(str(path), osmium.osm.osm_entity_bits.NOTHING)
+        reader = osmium.io.Reader(
+            osmium.io.File(str(path), fmt), osmium.osm.osm_entity_bits.NOTHING
+        )
         hbox = reader.header().box()
         reader.close()
         if hbox.valid():
@@ -222,7 +225,7 @@ def _read_osmium(path, where: str) -> Extract:
                 hbox.top_right.lat,
             )
         fp = (
-            osmium.FileProcessor(str(path))
+            osmium.FileProcessor(osmium.io.File(str(path), fmt))
             .with_locations()
             .with_areas()
             .with_filter(osmium.filter.KeyFilter(*_KEYS))
