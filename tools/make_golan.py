@@ -9,10 +9,11 @@ orchard (grove), a wood, a hill, a marshy stream bed, boulder fields (rough 2) a
 hill, marsh and rough ground have natural outlines (game.editor.generate's blobs, seeded).
 
 The forces are the data's 1973 generation, tech levels 1 and 2: side A (cohesion 16) four
-Centurion Mk13 and two M60A1 from the left edge; side B (cohesion 14) eight T-62, two T-55A,
+Centurion Mk13 and two M60A1 from the left edge; side B (cohesion 14) ten T-62, two T-55A,
 a BRDM-2 scout car and a BTR-152 (tech level 1, wheeled) carrying motor rifles, from the
-right. Near even by the sheets' points (within 5%, checked here); balanced by play with
-``hulldown balance``.
+right. Balanced by play (``hulldown balance``, veteran against veteran): at even points (eight
+T-62s, ratio 1.008) the Centurions won 37 of the 54 decisive battles of 60; with two more
+T-62s (ratio 1.17, checked here to stay under 1.2) 20 to 19 of 40.
 
 No randomness beyond the fixed seed: the output is the same on every run. The scenario is
 validated before it is written; the file is written atomically.
@@ -61,11 +62,13 @@ BOXES = [  # (kind, x0, y0, x1, y1, extra properties)
     ("light_buildings", 6.5, 14.5, 8.5, 16.0, {"name": "hamlet"}),
     ("heavy_improved_position", 21.5, 11.4, 23.0, 12.6, {"name": "strongpoint"}),
 ]
+MAX_POINTS_RATIO = 1.2
+"""How far apart by the sheets' points the forces may be: the balance is by play."""
 ROAD_CLEAR_IN = 0.6
 """No area within this distance of a road's centre line (the village stands beside it)."""
 
 A_PLAN = [("Centurion Mk13", "1")] * 4 + [("M60A1", "2")] * 2
-B_PLAN = [("T-62", "1")] * 4 + [("T-62", "2")] * 4 + [("T55A", "3")] * 2
+B_PLAN = [("T-62", "1")] * 4 + [("T-62", "2")] * 6 + [("T55A", "3")] * 2
 B_EXTRA = [("BRDM-2 Scout", "3", None), ("BTR-152", "3", "Motor Rifle Infantry")]
 
 SIDE_A = {
@@ -183,7 +186,7 @@ def main() -> None:
     }
     parse_scenario(raw, str(OUT), data)  # raises ScenarioError; nothing is written
     stats = map_statistics(raw, data)
-    if stats.points_ratio is None or stats.points_ratio > 1.05:
+    if stats.points_ratio is None or stats.points_ratio > MAX_POINTS_RATIO:
         a, b = stats.forces
         sys.exit(f"forces out of balance: {a.points:g} against {b.points:g}")
     write_atomic(OUT, json.dumps(raw, indent=1, ensure_ascii=False) + "\n")
