@@ -179,45 +179,6 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_import_osm(args: argparse.Namespace) -> int:
-    """``hulldown import-osm``: an OpenStreetMap extract's box as a new scenario's table
-    (:func:`game.editor.osm.import_osm`); exit 1 with one line for bad input."""
-    from game.editor.osm import (
-        OSMImportError,
-        import_osm,
-        parse_bbox,
-        read_extract,
-        write_scenario_file,
-    )
-
-    try:
-        ext = read_extract(args.file)
-        bbox = parse_bbox(args.bbox) if args.bbox else ext.bounds
-        result = import_osm(
-            args.file,
-            bbox,
-            ruleset=args.ruleset,
-            scale_m=args.scale,
-            dem=args.dem,
-            level_height_m=args.level_height,
-            extract=ext,
-            title=args.title,
-        )
-        write_scenario_file(args.out, result.scenario)
-    except OSMImportError as err:
-        print(f"hulldown import-osm: {err}", file=sys.stderr)
-        return 1
-    w, d = result.table_in
-    kw, kd = result.table_km
-    kinds = ", ".join(f"{n} {k}" for k, n in sorted(result.counts.items()))
-    print(
-        f'wrote {args.out}: {result.place}, a {w:g}"x{d:g}" table ({kw:.2f} x {kd:.2f} km at '
-        f"{args.scale:g} m to the inch): {kinds}"
-    )
-    print(f"it has no forces yet: add them with hulldown edit {args.out}")
-    return 0
-
-
 def _cmd_balance(args: argparse.Namespace) -> int:
     """``hulldown balance`` (:func:`game.check.balance_cli.balance_command`)."""
     from game.check.balance_cli import balance_command
@@ -517,35 +478,6 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--density", default="medium", help="woods: light, medium or heavy")
     g.add_argument("--out", required=True, help="the scenario file to write")
     g.set_defaults(func=_cmd_generate)
-    io = sub.add_parser(
-        "import-osm",
-        help="a box of OpenStreetMap ground as a new scenario's table",
-        description="Turn a box of an OpenStreetMap extract (.osm.pbf, .osm, or GeoJSON of OSM "
-        "features in longitude/latitude) into a scenario's terrain: woods, buildings, roads, "
-        "water, marsh and rough ground by the tag table of docs/formats.md, hills from a DEM. "
-        "Map data (c) OpenStreetMap contributors (ODbL).",
-    )
-    io.add_argument("file", help="the extract: .osm.pbf, .osm or GeoJSON (lon/lat)")
-    io.add_argument(
-        "--bbox", metavar="W,S,E,N", help="the box in degrees (default: all of the file)"
-    )
-    io.add_argument("--ruleset", default="modern", help="modern, wwii, modern-full or wwii-47")
-    io.add_argument(
-        "--scale",
-        type=lambda t: _number(t, 5.0, 1000.0),
-        default=100.0,
-        help="metres of ground to the inch, 5 to 1000 (default 100, the rules' scale)",
-    )
-    io.add_argument("--dem", help="a DEM GeoTIFF: hills from its relief")
-    io.add_argument(
-        "--level-height",
-        type=lambda t: _number(t, 1.0, 50.0),
-        default=10.0,
-        help="metres of relief to a hill level, 1 to 50 (default 10)",
-    )
-    io.add_argument("--title", help="the scenario's title (default: the place's name)")
-    io.add_argument("--out", required=True, help="the scenario file to write")
-    io.set_defaults(func=_cmd_import_osm)
     bl = sub.add_parser("balance", help="is a scenario balanced? AI against AI, many times")
     bl.add_argument("scenario")
     bl.add_argument("--games", type=games_arg, default=200)
@@ -599,8 +531,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
+    from game.editor.osm_cli import add_command as add_import_osm
     from game.net.cli import add_commands  # host, join, relay, verify (#45)
 
+    add_import_osm(sub, _number)
     add_commands(sub)
     return p
 

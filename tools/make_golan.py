@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
-from game.editor.generate import _blob, _feature, _turned  # noqa: E402
+from game.editor.generate import natural_outline  # noqa: E402
 from game.editor.stats import map_statistics  # noqa: E402
 
 OUT = ROOT / "maps" / "modern-golan-1973.json"
@@ -98,12 +98,28 @@ DESCRIPTION = (
 )
 
 
+def _turned(g, width: float, depth: float):
+    """A shape turned half a turn about the table's centre."""
+    return shapely.transform(g, lambda c: [[width, depth]] - c)
+
+
+def _feature(terrain: str, geom, **props) -> dict:
+    """A terrain feature of a polygon (counter-clockwise) or a line, to 0.001"."""
+    if isinstance(geom, LineString):
+        coords = [[round(x, 3), round(y, 3)] for x, y in geom.coords]
+        g = {"type": "LineString", "coordinates": coords}
+    else:
+        ring = shapely.geometry.polygon.orient(geom, 1.0).exterior.coords
+        g = {"type": "Polygon", "coordinates": [[[round(x, 3), round(y, 3)] for x, y in ring]]}
+    return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
+
+
 def terrain() -> list[dict]:
     """The features: each half's areas, hill and roads, then the other half's."""
     rng = random.Random(SEED)
     left: list[tuple[str, object, dict]] = []
     for kind, cx, cy, r, props in BLOBS:
-        left.append((kind, _blob(rng, cx, cy, r), props))
+        left.append((kind, natural_outline(rng, cx, cy, r), props))
     for kind, x0, y0, x1, y1, props in BOXES:
         left.append((kind, box(x0, y0, x1, y1), props))
     roads = [(kind, LineString(pts), {}) for kind, pts in ROADS]

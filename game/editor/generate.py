@@ -47,10 +47,10 @@ the circle, which the placement tests against)."""
 
 def _lot(rng: random.Random, cx: float, cy: float, r: float, natural: bool = True) -> Polygon:
     """A wood lot or hill within the circle of radius ``r`` inches about (cx, cy): a natural
-    outline (:func:`_blob`), or with ``natural`` False the older wobbly octagon (which
+    outline (:func:`natural_outline`), or with ``natural`` False the older wobbly octagon (which
     tools/make_breakthrough.py keeps, so that the shipped map it made comes out the same)."""
     if natural:
-        return _blob(rng, cx, cy, r)
+        return natural_outline(rng, cx, cy, r)
     pts = []
     for k in range(WOBBLE_POINTS):
         a = 2 * math.pi * k / WOBBLE_POINTS
@@ -59,7 +59,7 @@ def _lot(rng: random.Random, cx: float, cy: float, r: float, natural: bool = Tru
     return Polygon(pts)
 
 
-def _blob(rng: random.Random, cx: float, cy: float, r: float) -> Polygon:
+def natural_outline(rng: random.Random, cx: float, cy: float, r: float) -> Polygon:
     """An irregular, rounded outline as a painted table's woods and hills have: the radius a
     sum of two- to five-lobed waves of random phase and strength, scaled into
     :data:`NATURAL_SPAN` of ``r``, at :data:`NATURAL_POINTS` corners a little off even
@@ -106,7 +106,7 @@ def generate_terrain(
     then turned), the hill, the town beside the road, then wood lots until the woods reach
     the share :data:`DENSITY` gives ``density``, each kept :data:`GAP_IN` from the others and
     the road and :data:`EDGE_CLEAR_IN` from the entry edge. Woods and hills have natural
-    outlines (:func:`_blob`) unless ``natural`` is False (the older wobbly octagons, kept for
+    outlines (:func:`natural_outline`) unless ``natural`` is False (the older wobbly octagons, kept for
     tools/make_breakthrough.py's shipped map). Raises ValueError for an unknown
     density or a table too small for the recipe (under 24" x 16")."""
     if density not in DENSITY:

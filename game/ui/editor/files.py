@@ -264,6 +264,11 @@ class FilesMixin:
         self._fields[dlg.ruleset] = lambda _text: dlg.refresh()
         self.say("Drag a box on the extract, set the scale, then Import.")
 
+    def _osm_mouse(self, ev) -> bool:
+        """A mouse event taken by the Import OpenStreetMap dialog's preview (a box dragged)."""
+        osm = getattr(self, "_osm", None)
+        return osm is not None and ev.type != pygame.MOUSEWHEEL and osm.on_mouse(ev)
+
     def _osm_imported(self, result) -> None:
         """A new table from an OpenStreetMap import (asking first if unsaved work would go)."""
         from game.editor.history import History

@@ -483,9 +483,8 @@ class EditorScreen(
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
-            osm = getattr(self, "_osm", None)
-            if osm is not None and ev.type != pygame.MOUSEWHEEL and osm.on_mouse(ev):
-                return  # a box dragged on the Import OpenStreetMap dialog's preview
+            if self._osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
+                return
             if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
             if (
