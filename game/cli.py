@@ -410,7 +410,7 @@ def _load_battle(path, autosave):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
-    generate | balance | render | simulate | host | join | relay | verify``."""
+    generate | import-osm | balance | render | simulate | host | join | relay | verify``."""
     p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
     sub = p.add_subparsers(dest="command")
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
@@ -532,8 +532,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
+    from game.editor.osm_cli import add_command as add_import_osm
     from game.net.cli import add_commands  # host, join, relay, verify (#45)
 
+    add_import_osm(sub, _number)
     add_commands(sub)
     return p
 

@@ -420,3 +420,12 @@ def test_a_render_makes_room_for_every_line_of_its_legend(tmp_path):
     assert height == int(sc.table.depth * 20 + 80 + 40 + 20 * (lines - 2))
     bottom = _pixels(out)[:, -6:, :]  # below the last line: only the page's colour
     assert (bottom == np.array([245, 243, 235])).all()
+
+
+@pytest.mark.parametrize("kind", ["impassable", "marsh", "heavy_buildings", "woods"])
+def test_a_strip_narrower_than_its_decorations_inset_still_paints(kind):
+    """A strip of water 0.5" wide (a river on a table imported from a map) shrinks to nothing
+    inside the ripples' 0.3" inset: it is painted without its ripples, not a crash."""
+    strip = shapely.box(2, 2, 10, 2.5)
+    decor = decorate(kind, strip)
+    assert decor is decorate(kind, shapely.box(2, 2, 10, 2.5))  # the same look again

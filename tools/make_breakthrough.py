@@ -151,7 +151,7 @@ def build() -> dict:
         "victory": {"type": "destroy_percent", "destroy_at_least_pct": 34, "lose_at_most_pct": 50},
         "terrain": {
             "type": "FeatureCollection",
-            "features": generate_terrain(WIDTH, DEPTH, TERRAIN_SEED, "medium"),
+            "features": generate_terrain(WIDTH, DEPTH, TERRAIN_SEED, "medium", natural=False),
         },
         "sides": [
             {

@@ -38,12 +38,43 @@ MIN_WOODS = 0.105
 margin) is laid out again from the same random stream."""
 
 
-def _lot(rng: random.Random, cx: float, cy: float, r: float) -> Polygon:
+NATURAL_POINTS = 28
+"""Corners of a natural outline (a wood lot or hill): enough that no regular polygon shows."""
+NATURAL_SPAN = (0.75, 1.0)
+"""A natural outline's radius runs between these shares of its circle's (it stays inside
+the circle, which the placement tests against)."""
+
+
+def _lot(rng: random.Random, cx: float, cy: float, r: float, natural: bool = True) -> Polygon:
+    """A wood lot or hill within the circle of radius ``r`` inches about (cx, cy): a natural
+    outline (:func:`natural_outline`), or with ``natural`` False the older wobbly octagon (which
+    tools/make_breakthrough.py keeps, so that the shipped map it made comes out the same)."""
+    if natural:
+        return natural_outline(rng, cx, cy, r)
     pts = []
     for k in range(WOBBLE_POINTS):
         a = 2 * math.pi * k / WOBBLE_POINTS
         w = rng.uniform(0.85, 1.0)
         pts.append((round(cx + r * w * math.cos(a), 3), round(cy + r * w * math.sin(a), 3)))
+    return Polygon(pts)
+
+
+def natural_outline(rng: random.Random, cx: float, cy: float, r: float) -> Polygon:
+    """An irregular, rounded outline as a painted table's woods and hills have: the radius a
+    sum of two- to five-lobed waves of random phase and strength, scaled into
+    :data:`NATURAL_SPAN` of ``r``, at :data:`NATURAL_POINTS` corners a little off even
+    spacing. Star-shaped about the centre, so always a valid polygon."""
+    waves = [(k, rng.uniform(0, 2 * math.pi), rng.uniform(0.3, 1.0) / k) for k in (2, 3, 4, 5)]
+    angles = [
+        2 * math.pi * (k + rng.uniform(-0.3, 0.3)) / NATURAL_POINTS for k in range(NATURAL_POINTS)
+    ]
+    raw = [1 + sum(a * math.cos(k * t + ph) for k, ph, a in waves) for t in angles]
+    lo, hi = min(raw), max(raw)
+    a, b = NATURAL_SPAN
+    pts = []
+    for t, v in zip(angles, raw, strict=True):
+        rr = r * (a + (b - a) * (v - lo) / (hi - lo or 1.0))
+        pts.append((round(cx + rr * math.cos(t), 3), round(cy + rr * math.sin(t), 3)))
     return Polygon(pts)
 
 
@@ -67,12 +98,16 @@ def _feature(terrain: str, geom, **props) -> dict:
     return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
 
 
-def generate_terrain(width: float, depth: float, seed: int, density: str = "medium") -> list[dict]:
+def generate_terrain(
+    width: float, depth: float, seed: int, density: str = "medium", natural: bool = True
+) -> list[dict]:
     """The terrain features (GeoJSON Feature dicts) of a fresh table ``width`` x ``depth``
     inches (the narrow edges left and right), from ``seed``: the road first (edge to centre,
     then turned), the hill, the town beside the road, then wood lots until the woods reach
     the share :data:`DENSITY` gives ``density``, each kept :data:`GAP_IN` from the others and
-    the road and :data:`EDGE_CLEAR_IN` from the entry edge. Raises ValueError for an unknown
+    the road and :data:`EDGE_CLEAR_IN` from the entry edge. Woods and hills have natural
+    outlines (:func:`natural_outline`) unless ``natural`` is False (the older wobbly octagons, kept for
+    tools/make_breakthrough.py's shipped map). Raises ValueError for an unknown
     density or a table too small for the recipe (under 24" x 16")."""
     if density not in DENSITY:
         raise ValueError(f"density must be one of {', '.join(DENSITY)}, not {density!r}")
@@ -80,14 +115,14 @@ def generate_terrain(width: float, depth: float, seed: int, density: str = "medi
         raise ValueError(f'the recipe needs a table of at least 24"x16", not {width:g}"x{depth:g}"')
     rng = random.Random(seed)
     for _ in range(20):
-        features, woods = _layout(rng, width, depth, density)
+        features, woods = _layout(rng, width, depth, density, natural)
         if woods >= MIN_WOODS * width * depth / 2:
             break
     return features
 
 
 def _layout(
-    rng: random.Random, width: float, depth: float, density: str
+    rng: random.Random, width: float, depth: float, density: str, natural: bool = True
 ) -> tuple[list[dict], float]:
     """One layout of :func:`generate_terrain` and the woods' area in one half (sq in)."""
     half_w = width / 2
@@ -125,7 +160,7 @@ def _layout(
 
     def hill():
         r = rng.uniform(3.0, 4.5) * min(1.0, depth / 36 + 0.25)
-        return _lot(rng, rng.uniform(0, half_w), rng.uniform(0, depth), r)
+        return _lot(rng, rng.uniform(0, half_w), rng.uniform(0, depth), r, natural)
 
     place("hill", hill, level=1)
 
@@ -157,7 +192,7 @@ def _layout(
             for x, y, q in circles
         ):
             continue
-        g = place("woods", lambda r=r, cx=cx, cy=cy: _lot(rng, cx, cy, r), tries=1)
+        g = place("woods", lambda r=r, cx=cx, cy=cy: _lot(rng, cx, cy, r, natural), tries=1)
         if g is not None:
             woods += g.area
             circles += [(cx, cy, r), (tx, ty, r)]

@@ -161,12 +161,14 @@ class FilesMixin:
     def _file_dialog(self, title: str, start, purpose: str, existing: bool, suffix=".json"):
         w, h = self.app.size
         self._pending = purpose
+        if isinstance(suffix, str):
+            suffix = {suffix, ".geojson"} if suffix != ".json" else {suffix}
         self._dialogs.append(
             UIFileDialog(
                 pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
                 self.app.manager,
                 title,
-                {suffix, ".geojson"} if suffix != ".json" else {suffix},
+                suffix,
                 str(start),
                 allow_existing_files_only=existing,
             )
@@ -192,6 +194,8 @@ class FilesMixin:
             self.replacing(f"Importing {path.name}", lambda: self.import_geojson(path))
         elif purpose == "export":
             self.export_geojson(path)
+        elif purpose == "import-osm":
+            self.import_osm_dialog(path)
 
     def _open(self, path: Path) -> None:
         try:
@@ -230,6 +234,56 @@ class FilesMixin:
         self.load(Document(History(raw), None, self.doc.data))
         self.doc.history.saved_position = None
         self.say(f'Imported {len(feats)} features from {path.name} onto a {w:g}"x{d:g}" table')
+
+    def import_osm_dialog(self, path: Path) -> None:
+        """Read an OpenStreetMap extract and open the Import OpenStreetMap dialog on it: its
+        preview, the box dragged on it, the table in inches and km, the scale and ruleset. A
+        file that is not OSM is named with its problem in the status line."""
+        from game.editor.osm import OSMImportError, read_extract
+        from game.ui.editor.osm_dialog import OSMDialog
+
+        try:
+            ext = read_extract(path)
+        except OSMImportError as err:
+            self.say(f"Not imported: {err}", error=True)
+            return
+        dlg = OSMDialog(
+            self.app.manager,
+            self.app.size,
+            Path(path),
+            ext,
+            self.doc.raw.get("ruleset"),
+            self._osm_imported,
+            lambda text, error=False: self.say(text, error=error),
+        )
+        self._osm = dlg
+        self._dialogs.append(dlg.window)
+        self._widgets[dlg.ok_button] = dlg.do_import
+        self._widgets[dlg.cancel] = dlg.window.kill
+        self._fields[dlg.scale] = lambda _text: dlg.refresh()
+        self._fields[dlg.ruleset] = lambda _text: dlg.refresh()
+        self.say("Drag a box on the extract, set the scale, then Import.")
+
+    def _osm_mouse(self, ev) -> bool:
+        """A mouse event taken by the Import OpenStreetMap dialog's preview (a box dragged)."""
+        osm = getattr(self, "_osm", None)
+        return osm is not None and ev.type != pygame.MOUSEWHEEL and osm.on_mouse(ev)
+
+    def _osm_imported(self, result) -> None:
+        """A new table from an OpenStreetMap import (asking first if unsaved work would go)."""
+        from game.editor.history import History
+
+        def load():
+            self.load(Document(History(result.scenario), None, self.doc.data))
+            self.doc.history.saved_position = None
+            w, d = result.table_in
+            n = sum(result.counts.values())
+            self.say(
+                f'Imported {n} features of {result.place} onto a {w:g}"x{d:g}" table '
+                f"({result.table_km[0]:.2f} x {result.table_km[1]:.2f} km); now place the forces."
+            )
+
+        self.replacing("Importing OpenStreetMap ground", load)
 
     def export_geojson(self, path: Path) -> None:
         """Write the terrain as a GeoJSON FeatureCollection."""
@@ -296,7 +350,7 @@ class FilesMixin:
         w, h = self.app.size
         restore = exists(autosave_file())
         recent = recent_files(recent_list_file())[:4]
-        rows = 36 * restore + (28 + 36 * len(recent) if recent else 0)
+        rows = 36 * restore + (28 + 36 * len(recent) if recent else 0) + 36
         win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + rows), m, "New table")
         self._dialogs.append(win)
         c = win
@@ -346,6 +400,18 @@ class FilesMixin:
             win.kill(),
             self._file_dialog(
                 "Import GeoJSON terrain", user_maps_dir(), "import", True, ".geojson"
+            ),
+        )
+        y += 36
+        b = UIButton(pygame.Rect(10, y, 420, 32), "Import OpenStreetMap...", m, container=c)
+        self._widgets[b] = lambda: (
+            win.kill(),
+            self._file_dialog(
+                "Import an OpenStreetMap extract (.osm.pbf, .osm, GeoJSON)",
+                user_maps_dir(),
+                "import-osm",
+                True,
+                {".pbf", ".osm", ".geojson", ".json"},
             ),
         )
 

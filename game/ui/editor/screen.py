@@ -483,6 +483,8 @@ class EditorScreen(
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
+            if self._osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
+                return
             if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
             if (

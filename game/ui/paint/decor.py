@@ -88,7 +88,7 @@ class TableDecor:
 def _axis(geom) -> float:
     """The direction (radians) of the longer side of a geometry's least rotated rectangle."""
     rect = shapely.minimum_rotated_rectangle(geom)
-    if rect.geom_type != "Polygon":
+    if rect.geom_type != "Polygon" or rect.is_empty:  # nothing left (a sliver shrunk away)
         return 0.0
     (x0, y0), (x1, y1), (x2, y2) = list(rect.exterior.coords)[:3]
     if math.hypot(x1 - x0, y1 - y0) >= math.hypot(x2 - x1, y2 - y1):
@@ -183,7 +183,10 @@ def _scatter(geom, rng, spacing, lo, hi, keep_share=1.0, jitter=0.45) -> np.ndar
 
 def _parallel_lines(geom, rng, gap: float, zigzag: float = 0.0) -> list[list[tuple]]:
     """Lines across ``geom`` along its long side, ``gap`` inches apart, clipped to it; with
-    ``zigzag`` (inches) each line zigzags that far either side (a trench)."""
+    ``zigzag`` (inches) each line zigzags that far either side (a trench). No lines for an empty
+    ``geom`` (a strip narrower than the inset it was shrunk by)."""
+    if geom.is_empty:
+        return []
     angle = _axis(geom)
     c = geom.centroid
     x0, y0, x1, y1 = geom.bounds
