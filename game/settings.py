@@ -44,7 +44,9 @@ class Settings(BaseModel):
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
     shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`);
     ``table_style``: the table painted or plain (flat colours, as before #46);
-    ``stand_style``: stands drawn as models or as NATO symbols (#46)."""
+    ``stand_style``: stands drawn as models or as NATO symbols (#46); ``enemy_attacks``:
+    the battle screen stops on each enemy attack on the player's stands with a Continue
+    ("pause") or lets them run, told under "Last attack" ("run")."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     ui_scale: float = Field(default=1.25, ge=1.0, le=2.0, strict=True, allow_inf_nan=False)
@@ -53,6 +55,7 @@ class Settings(BaseModel):
     menu: MenuChoice = MenuChoice()
     table_style: Literal["painted", "plain"] = "painted"
     stand_style: Literal["models", "symbols"] = "models"
+    enemy_attacks: Literal["pause", "run"] = "pause"
 
 
 def settings_path():
