@@ -102,6 +102,18 @@ def pace_attacks(screen, events: list[dict], stands_before: dict, then: Mode | N
     return AttackStepMode(lines, then, lost)
 
 
+def ghq_news(screen) -> str:
+    """The panel's lines of the GHQs lost this turn or the last (red, bold), or ""; none
+    while the attack step that lost one says it itself."""
+    turn = screen.battle.state.turn
+    lost = [t for at, t in getattr(screen, "announce", ()) if turn <= at + 1]
+    if not lost or getattr(screen.mode, "ghq_lost", None):
+        return ""
+    return "".join(
+        f"<br><font color='#b03010'><b>{html.escape(t, quote=False)}</b></font>" for t in lost
+    )
+
+
 class AttackStepMode(Mode):
     """The enemy's attacks on the player's stands of one action, one at a time: the panel
     tells the attack in the log's words (the dice and the result), the table marks the

@@ -13,6 +13,8 @@ import html
 import pygame
 
 from game import ArtilleryFire
+from game.ui.battle.attacks import ghq_news as ghq_news  # the screen's, beside pace_missions
+from game.ui.battle.attacks import pace_attacks
 from game.ui.battle.support_draw import (
     RADIUS_IN,
     draw_landing,
@@ -341,7 +343,9 @@ def pace_missions(
     before ``then`` (#43), or ``then`` itself when there are none to show: the missions a
     player just aimed and fired himself (direct artillery) are told in the panel at once.
     ``before``: copies of the stands as they were before the action (id -> stand), so that
-    the table shows each mission's results only when its turn comes."""
+    the table shows each mission's results only when its turn comes. The enemy's attacks on
+    the player's stands are shown after the missions (``attacks.pace_attacks``)."""
+    then = pace_attacks(screen, events, before or {}, then)
     net = getattr(screen, "net", None)  # over the network the other side's are paced (#45)
     mine = action.side not in screen.ai and (net is None or action.side == net.side)
     if isinstance(action, ArtilleryFire) and mine:

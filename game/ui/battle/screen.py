@@ -16,12 +16,11 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 from game import Battle, ChooseFirst, IllegalAction, Pass
 from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
-from game.ui.battle.attacks import pace_attacks
 from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
 from game.ui.battle.keys import KeysMixin
-from game.ui.battle.landings import pace_missions
+from game.ui.battle.landings import ghq_news, pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.netplay import NetPlayMixin, RevealMode
@@ -210,12 +209,7 @@ class BattleScreen(
             text = f"{text[:cut]}<br>{said}{text[cut:]}" if cut >= 0 else f"{text}<br>{said}"
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
-        turn = self.battle.state.turn
-        lost = [t for at, t in getattr(self, "announce", ()) if turn <= at + 1]
-        if lost and not getattr(self.mode, "ghq_lost", None):  # a GHQ lost, this turn or last
-            text += "".join(
-                f"<br><font color='#b03010'><b>{html.escape(t, quote=False)}</b></font>" for t in lost
-            )
+        text += ghq_news(self)  # a GHQ lost, this turn or the last: red, bold
         if self.last_result:  # last, so a move's plot stays in view above it (#43)
             text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.last_result)}"
         if text != self._panel_text:
@@ -385,9 +379,7 @@ class BattleScreen(
         nxt = None if self.net is not None else self.mode_for_state()  # net: asked at the end
         if self.hands_over(before):  # hotseat: the other player takes the screen first (#43)
             nxt = CurtainMode(b.to_act, None)
-        # missions that landed (or the AI's guns fired) are shown one at a time first (#43),
-        # then the enemy's attacks on the player's stands, each with its dice
-        nxt = pace_attacks(self, events, stands_before, nxt)
+        # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
         self.set_mode(
             pace_missions(self, action, events, nxt, stands_before) or self.mode_for_state()
         )
