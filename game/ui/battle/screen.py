@@ -99,7 +99,7 @@ class BattleScreen(
         self.ai = dict(ai or {})  # side -> player (ScriptedAI)
         self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
         self.show_explain = False
-        self.anim: list[tuple[str, list, float]] = []  # (stand, path points, seconds left)
+        self.anim: list[tuple[str, list, float, float]] = []  # stand, path, s left, s in all
         self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
         self.flights: list[list] = []  # air strikes shown flying: [event, seconds flown]
         self.log_path = log_path
@@ -486,8 +486,8 @@ class BattleScreen(
             return
         if self._camera_drag(ev):
             return
-        if isinstance(self.mode, AIMode) or self.anim:
-            return  # the AI is playing: only the camera moves
+        if self.skip_anims(ev) or isinstance(self.mode, AIMode) or self.anim:
+            return  # the AI is playing: only the camera moves (Space skips its moves)
         if isinstance(self.mode, CurtainMode) or not self.help:
             self.set_mode(self.mode.on_event(self, ev))
 
@@ -522,15 +522,10 @@ class BattleScreen(
         text = self.banner_text()
         if self.banner.text != text:
             self.banner.set_text(text)
-        if self.anim:
-            stand, path, left = self.anim[0]
-            left -= dt
-            self.anim[0] = (stand, path, left)
-            if left <= 0:
-                self.anim.pop(0)
+        self.advance_anims(dt)  # a group's moves glide together
         self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
         self.advance_flights(dt)
-        if isinstance(self.mode, AIMode) and not self.anim:
+        if isinstance(self.mode, AIMode) and self.ai_may_think():
             self.mode.poll(self)
         if self.net is not None:
             self.poll_net()  # never waits: the connection has its own thread (#45)

@@ -74,7 +74,8 @@ class AIMode(Mode):
     def enter(self, screen):
         screen.set_panel(
             f"<b>{screen.side_name(self.side)} (AI, {screen.ai_level(self.side)})"
-            "</b><br>Thinking... Press X to see the options it weighed.",
+            "</b><br>Thinking... Press X to see the options it weighed; Space skips the "
+            "showing of its moves this phase.",
             [],
         )
 
