@@ -13,7 +13,7 @@ import html
 import pygame
 
 from game.ui.colours import UI
-from game.ui.logtext import describe
+from game.ui.logtext import describe, possessive
 from game.ui.modes import Mode
 
 ATTACK_LINES = ("fire", "overrun", "close_assault")
@@ -79,7 +79,7 @@ def ghq_losses(screen, stands_before: dict) -> list[str]:
         if s0.ghq and not s0.eliminated and now is not None and now.eliminated:
             who = screen.side_name(s0.side)
             out.append(
-                f"{who}'s GHQ, {screen.names.get(sid, sid)}, is lost: {who} issues no "
+                f"{possessive(who)} GHQ, {screen.names.get(sid, sid)}, is lost: {who} issues no "
                 f"further movement orders ({GHQ_RULE})."
             )
     return out

@@ -36,6 +36,15 @@ class DrawingMixin:
         the engine's group ids."""
         return f"{self.short_name(side)} group {group}"
 
+    def group_words(self, s) -> str:
+        """A stand's group for the status line: its movement group, or, out of every
+        movement group (WWII's firing posture), the battle group the scenario puts it in
+        ("group 6"); "no group" only when it has neither."""
+        if s.group:
+            return f"group {s.group}"
+        spec = next((x for x in self.battle.scenario.spec.stands if x.id == s.id), None)
+        return f"group {spec.group}" if spec is not None and spec.group else "no group"
+
     def look_at_the_action(self) -> None:
         """The view a battle opens with (and gets after the window is resized): the table
         zoomed so a stand is at least :data:`STAND_PX` pixels, centred on the stands of the
@@ -261,7 +270,7 @@ class DrawingMixin:
                 if on
             ]
             where = "" if s.on_table else ", waiting to enter"
-            group = f"group {s.group}" if s.group else "no group"
+            group = self.group_words(s)
             if s.posture:
                 group += f", {s.posture} posture"
             return (

@@ -145,7 +145,8 @@ class InfoMixin:
         if s.movement_marker:
             marks.append("moved this turn")
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
-        group = self.group_label(s.side, s.group) if s.group else "no group"
+        g = self.group_words(s)
+        group = g if g == "no group" else self.group_label(s.side, g.removeprefix("group "))
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
         if s.ghq:  # what it is for (#43 trial: losing it came as a surprise)
             lines.append(ghq_purpose(b))

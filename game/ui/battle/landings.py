@@ -21,7 +21,7 @@ from game.ui.battle.support_draw import (
     mission_groups,
     side_colour,
 )
-from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, describe
+from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, describe, possessive
 from game.ui.modes import Mode
 from game.ui.render import INK
 
@@ -239,11 +239,17 @@ class MissionStepMode(Mode):
         out.append(html.escape(deviation_words(ev)))
         if ev.get("ammo") == "smoke":
             out.append(
-                f"{k} smoke area{'s' if k > 1 else ''} (grey) block sight until the end of the "
+                f"{k} smoke area{'s' if k > 1 else ''} (grey) block{'' if k > 1 else 's'} sight "
+                "until the end of the "
                 "next turn."
             )
             return out
-        out.append(f"{k} HE impact marker{'s' if k > 1 else ''} down (orange rings).")
+        rings = (
+            f"ring{'s' if k > 1 else ''} in {possessive(screen.side_name(ev.get('side')))} colour"
+        )
+        out.append(
+            f"{k} HE impact marker{'s' if k > 1 else ''} down ({html.escape(rings, quote=False)})."
+        )
         impacts = self.current["impacts"]
         if not impacts:
             out.append("No stand is under the markers.")

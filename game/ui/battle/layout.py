@@ -28,5 +28,5 @@ HELP_TEXT = [
     "contact (to close-assault it); plot through it and beyond to overrun it.",
     "Fire support: in the plot phase click your guns, then the aim (drag to turn the markers);",
     "H: HE or smoke; + / -: the landing turn; A: an air strike (E / R: its entry / exit edge).",
-    "Orange rings: impact markers (in the firing side's colour), grey: smoke, dashed: your plots.",
+    "Rings: impact markers, in the firing side's colour; grey: smoke; dashed: your plots.",
 ]

@@ -270,7 +270,7 @@ class BattleScreen(
         orders = ""
         if st.phase == "movement":
             orders = "   orders: " + ", ".join(
-                f"{self.short_name(s)} {st.orders.get(s, 0)}" for s in b.sides
+                f"{self.short_name(s)}: {st.orders.get(s, 0)}" for s in b.sides
             )
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
         # a narrow window keeps the turn, phase and who acts (the panel has the rest)

@@ -96,7 +96,7 @@ def mission_of(marker_id: str) -> str:
 
 
 def draw_markers(surface, tv, b, hidden=()) -> None:
-    """Smoke areas as grey clouds and impact markers as orange rings in the firing side's
+    """Smoke areas as grey clouds and impact markers as rings in the firing side's
     colour (painted style: drifting puffs, and craters with fire, #46), the first of each
     mission labelled, of battle ``b`` (its ``state`` and ``sides``)
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
@@ -310,7 +310,7 @@ class SupportDrawing:
         return self._landings
 
     def draw_fire_support(self, surface) -> None:
-        """Smoke as grey clouds, impact markers as orange rings, the viewer's plotted
+        """Smoke as grey clouds, impact markers as rings in the firing side's colour, the viewer's plotted
         missions dashed, this turn's deviations as arrows from the aim to where the markers
         fell and the aircraft's tracks, and aircraft in flight. While the screen shows the
         missions that landed one at a time (``mode.unshown``: those still to come, #43)
