@@ -100,7 +100,20 @@ def draw_markers(surface, tv, b, hidden=()) -> None:
     colour (painted style: drifting puffs, and craters with fire, #46), the first of each
     mission labelled, of battle ``b`` (its ``state`` and ``sides``)
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
-    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43)."""
+    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43). Only
+    what lies on the table is drawn (a marker 2" from the edge no longer spills past it)."""
+    spec = b.scenario.spec.table  # what lies past the table's edge is not drawn
+    (x0, y0), (x1, y1) = tv.to_px(0, 0), tv.to_px(spec.width, spec.depth)
+    edge = pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0) + 1, abs(y1 - y0) + 1)
+    clip = surface.get_clip()
+    surface.set_clip(edge.clip(clip))
+    try:
+        _draw_markers(surface, tv, b, hidden)
+    finally:
+        surface.set_clip(clip)
+
+
+def _draw_markers(surface, tv, b, hidden) -> None:
     r_px = RADIUS_IN * tv.view.scale
     st = b.state
     if table_style() == "painted":  # drifting puffs, craters and fire (#46)

@@ -1,0 +1,30 @@
+"""What lies past the table's edge is not drawn: an impact marker 0.5" from the edge (its 2"
+circle reaching past it) leaves the floor around the table as it was, in both looks."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.rules.state import Impact
+from game.ui.battle.support_draw import draw_markers
+from game.ui.colours import UI
+from game.ui.table_view import TableView
+from tests.conftest import battle
+
+
+@pytest.mark.parametrize("style", ["plain", "painted"])
+def test_an_impact_marker_at_the_edge_stays_on_the_table(style, monkeypatch):
+    pygame.init()
+    monkeypatch.setitem(UI, "table_style", style)
+    b = battle([("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], [])
+    b.state.impacts.append(Impact("m1.1", "m1", "A", "A1", 0.5, 12.0))
+    surface = pygame.Surface((800, 500))
+    surface.fill((1, 2, 3))
+    tv = TableView(b.table, pygame.Rect(50, 50, 700, 400))
+    draw_markers(surface, tv, b)
+    (x0, _), (_, y1) = tv.to_px(0, 0), tv.to_px(0, 12)
+    left = [tuple(surface.get_at((x, int(y1)))) for x in range(0, int(x0) - 1)]
+    assert set(left) == {(1, 2, 3, 255)}  # nothing past the left edge
+    inside = [tuple(surface.get_at((int(x0) + k, int(y1)))) for k in range(2, 20)]
+    assert set(inside) != {(1, 2, 3, 255)}  # the marker itself is drawn
