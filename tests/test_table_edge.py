@@ -28,3 +28,20 @@ def test_an_impact_marker_at_the_edge_stays_on_the_table(style, monkeypatch):
     assert set(left) == {(1, 2, 3, 255)}  # nothing past the left edge
     inside = [tuple(surface.get_at((int(x0) + k, int(y1)))) for k in range(2, 20)]
     assert set(inside) != {(1, 2, 3, 255)}  # the marker itself is drawn
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_the_rulers_readout_leaves_the_mini_map_in_view(app):
+    from game.ui.battle import BattleScreen
+
+    b = battle([("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], [])
+    s = BattleScreen(app, b)
+    app.show(s)
+    mm = s.minimap().rect(s.tv)
+    s.draw(app.surface)
+    before = [tuple(app.surface.get_at((x, mm.top + 10))) for x in range(mm.left, mm.right)]
+    s.ruler_on = True
+    s.draw(app.surface)
+    after = [tuple(app.surface.get_at((x, mm.top + 10))) for x in range(mm.left, mm.right)]
+    assert after == before  # the readout's bar stops short of it
+    assert tuple(app.surface.get_at((s.tv.rect.x + 4, s.tv.rect.y + 4))) != before[0]

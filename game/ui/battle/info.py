@@ -383,6 +383,9 @@ class RulerMixin:
             pygame.draw.circle(surface, colour, a, 5)
             pygame.draw.circle(surface, colour, b, 5)
         img = self._font(22).render(self.ruler_text(), True, INK)
-        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, self.tv.rect.w, 28)
+        right = self.tv.rect.right  # the readout stops short of the mini-map (#46's corner)
+        if getattr(self, "show_minimap", False):
+            right = min(right, self.minimap().rect(self.tv).left - 6)
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, max(0, right - self.tv.rect.x), 28)
         pygame.draw.rect(surface, CARD_BG, bar)
-        surface.blit(img, (bar.x + 8, bar.y + 6))
+        surface.blit(img, (bar.x + 8, bar.y + 6), pygame.Rect(0, 0, bar.w - 12, img.get_height()))
