@@ -45,3 +45,23 @@ def test_the_rulers_readout_leaves_the_mini_map_in_view(app):
     after = [tuple(app.surface.get_at((x, mm.top + 10))) for x in range(mm.left, mm.right)]
     assert after == before  # the readout's bar stops short of it
     assert tuple(app.surface.get_at((s.tv.rect.x + 4, s.tv.rect.y + 4))) != before[0]
+
+
+def test_the_mini_map_is_drawn_again_in_the_plain_look(monkeypatch):
+    from game.ui.paint.minimap import MiniMap
+
+    pygame.init()
+    b = battle(
+        [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 12, 180)],
+        [],
+        terrain=[("woods", (14, 10, 20, 14))],
+    )
+    tv = TableView(b.table, pygame.Rect(0, 0, 900, 600))
+    mm = MiniMap(b.table)
+    surface = pygame.Surface((900, 600))
+    monkeypatch.setitem(UI, "table_style", "painted")
+    mm.draw(surface, tv, [], b.sides)
+    painted = mm._picture
+    monkeypatch.setitem(UI, "table_style", "plain")
+    mm.draw(surface, tv, [], b.sides)
+    assert mm._picture is not painted  # not the painted picture kept
