@@ -65,3 +65,17 @@ def test_the_mini_map_is_drawn_again_in_the_plain_look(monkeypatch):
     monkeypatch.setitem(UI, "table_style", "plain")
     mm.draw(surface, tv, [], b.sides)
     assert mm._picture is not painted  # not the painted picture kept
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_an_air_strikes_track_is_not_left_drawn_after_its_phase(app):
+    from game.ui.battle import BattleScreen
+    from tests.test_first_hour_artillery import to_the_landing
+
+    b, landing = to_the_landing()
+    s = BattleScreen(app, b)
+    app.show(s)
+    s.act(landing)  # m2, m1 (artillery) and m3 (an A-10) land in turn 2's artillery phase
+    assert b.state.turn == 2 and b.state.phase != "artillery"
+    shown = {e["event"] for e in s.landings()}
+    assert shown == {"artillery"}  # the deviation arrows stay for the turn; the track not

@@ -309,15 +309,20 @@ class SupportDrawing:
                 self.flights.pop(0)
 
     def landings(self) -> list[dict]:
-        """This turn's artillery and air strike lines (where missions landed)."""
+        """This turn's artillery lines (where missions landed) and, in the phase they flew
+        in only, its air strike lines (their tracks were left drawn over the later phases)."""
         b = self.battle
-        key = (len(b.log.events), b.state.turn)
+        key = (len(b.log.events), b.state.turn, b.state.phase)
         if getattr(self, "_landings_key", None) != key:
-            turn = b.state.turn
+            turn, phase = b.state.turn, b.state.phase
             self._landings = [
                 e
                 for e in b.log.events[-400:]
-                if e.get("turn") == turn and e["event"] in ("artillery", "air_strike")
+                if e.get("turn") == turn
+                and (
+                    e["event"] == "artillery"
+                    or (e["event"] == "air_strike" and e.get("phase") == phase)
+                )
             ]
             self._landings_key = key
         return self._landings
