@@ -79,3 +79,21 @@ def test_an_air_strikes_track_is_not_left_drawn_after_its_phase(app):
     assert b.state.turn == 2 and b.state.phase != "artillery"
     shown = {e["event"] for e in s.landings()}
     assert shown == {"artillery"}  # the deviation arrows stay for the turn; the track not
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_a_wreck_is_not_outlined_as_a_member_of_its_old_group(app):
+    from game.ui.battle import BattleScreen
+
+    b = battle(
+        [("A1", "A", "T-72", 10, 12, 0), ("A2", "A", "T-72", 10, 16, 0)]
+        + [("B1", "B", "T-72", 40, 12, 180)],
+        [],
+    )
+    b.ctx.eliminate(b.stand("A2"))
+    s = BattleScreen(app, b)
+    app.show(s)
+    outlined = []
+    s.tv.footprint_outline = lambda surface, x, y, *a: outlined.append((x, y))
+    s.outline_group(app.surface, "A1")
+    assert outlined == [(10, 12)]  # A1 alone: A2's wreck is no longer of the group

@@ -93,10 +93,16 @@ class DrawingMixin:
             self.look_at_the_action()
 
     def outline_group(self, surface, stand_id: str) -> None:
-        """Outline every stand of a stand's battle group."""
+        """Outline every stand of a stand's battle group (not the wrecks of those it lost)."""
         g = self.battle.stand(stand_id)
         for s in self.battle.state.stands.values():
-            if s.side == g.side and s.group == g.group and (s.on_table or s.id == stand_id):
+            alive = not s.eliminated or s.id == stand_id
+            if (
+                s.side == g.side
+                and s.group == g.group
+                and alive
+                and (s.on_table or s.id == stand_id)
+            ):
                 colour = SELECT if s.id == stand_id else GROUP
                 self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, colour, 3)
 
