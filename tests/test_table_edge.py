@@ -97,3 +97,19 @@ def test_a_wreck_is_not_outlined_as_a_member_of_its_old_group(app):
     s.tv.footprint_outline = lambda surface, x, y, *a: outlined.append((x, y))
     s.outline_group(app.surface, "A1")
     assert outlined == [(10, 12)]  # A1 alone: A2's wreck is no longer of the group
+
+
+@pytest.mark.parametrize(("scale", "ticked"), [(12.0, True), (40.0, False)])
+def test_a_small_stand_shows_its_facing(scale, ticked):
+    from game import StandPose
+    from game.ui.paint.models import paint_stand
+    from game.ui.render import View
+
+    pygame.init()
+    surface = pygame.Surface((200, 200))
+    surface.fill((0, 0, 0))
+    view = View(scale, (0, 0), 200 / scale)
+    pose = StandPose("A1", "A", 100 / scale, 100 / scale, 0.0)  # facing +x: right
+    paint_stand(surface, view, pose, (40, 90, 200))
+    tip = tuple(surface.get_at((100 + round(0.55 * scale), 100)))[:3]
+    assert (tip == (250, 250, 245)) is ticked
