@@ -102,8 +102,8 @@ def draw_markers(surface, tv, b, hidden=()) -> None:
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
     in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43). Only
     what lies on the table is drawn (a marker 2" from the edge no longer spills past it)."""
-    spec = b.scenario.spec.table  # what lies past the table's edge is not drawn
-    (x0, y0), (x1, y1) = tv.to_px(0, 0), tv.to_px(spec.width, spec.depth)
+    table = tv.table  # what lies past the table's edge is not drawn
+    (x0, y0), (x1, y1) = tv.to_px(0, 0), tv.to_px(table.width, table.depth)
     edge = pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0) + 1, abs(y1 - y0) + 1)
     clip = surface.get_clip()
     surface.set_clip(edge.clip(clip))
