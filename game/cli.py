@@ -339,7 +339,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """Go straight to a battle: a scenario with a seed, a save, or the autosave. ``--ai``
     hands a side to the AI, in a new battle or a loaded one (kept in its saves); a side the
     battle does not have is refused before anything is written."""
-    from game import SaveError, ScenarioError, load_scenario
+    from game import SaveDiverged, SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
     from game.ui.menu import battle_screen, continue_log, new_battle
@@ -356,7 +356,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         if args.resume or args.load:
             path = autosave_path() if args.resume else args.load
-            battle = _load_battle(path, autosave_path())
+            try:
+                battle = _load_battle(path, autosave_path(), args.go_on_from)
+            except SaveDiverged as err:
+                flag = "--resume" if args.resume else f"--load {args.load}"
+                print(
+                    f"{err}\nTo go on from action {err.agreed} (the {err.total - err.agreed} "
+                    f"after it are dropped): hulldown play {flag} --go-on-from {err.agreed}",
+                    file=sys.stderr,
+                )
+                return 1
             if battle.load_note:  # a power cut's zeros dropped from the journal (#42)
                 print(f"hulldown play: {battle.load_note}", file=sys.stderr)
             if no_such_side(battle.sides):
@@ -379,10 +388,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return start(lambda app: battle_screen(app, battle), frames=args.frames)
 
 
-def _load_battle(path, autosave):
+def _load_battle(path, autosave, upto: int | None = None):
     """``Battle.load`` with progress bars on stderr for a save or autosave over 1 MB: the
     bytes read, then the actions replayed (#42: a 62 MB autosave took 84-95 s, nothing
-    shown). Raises SaveError."""
+    shown); ``upto``: only its first actions (``Battle.load``'s). Raises SaveError (and its
+    SaveDiverged)."""
     from tqdm import tqdm
 
     from game import Battle
@@ -402,7 +412,9 @@ def _load_battle(path, autosave):
         bars[stage].update(done - bars[stage].n)
 
     try:
-        return Battle.load(path, autosave=autosave, progress=progress if size > 2**20 else None)
+        return Battle.load(
+            path, autosave=autosave, progress=progress if size > 2**20 else None, upto=upto
+        )
     finally:
         for bar in bars.values():
             bar.close()
@@ -421,6 +433,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=seed_arg, default=1)
     pl.add_argument("--load", help="a save file to continue")
     pl.add_argument("--resume", action="store_true", help="continue the autosave")
+    pl.add_argument(
+        "--go-on-from",
+        type=int,
+        metavar="N",
+        help="with --load or --resume: replay only the first N actions and go on from there "
+        "(when a save written by another engine parts from this one's play after action N)",
+    )
     pl.add_argument(
         "--ai", help="the side the AI plays (e.g. B), also in a loaded save; none: hotseat"
     )

@@ -44,7 +44,9 @@ class Settings(BaseModel):
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
     shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`);
     ``table_style``: the table painted or plain (flat colours, as before #46);
-    ``stand_style``: stands drawn as models or as NATO symbols (#46); ``ai_thinking``: "AI
+    ``stand_style``: stands drawn as models or as NATO symbols (#46); ``enemy_attacks``:
+    the battle screen stops on each enemy attack on the player's stands with a Continue
+    ("pause") or lets them run, told under "Last attack" ("run"); ``ai_thinking``: "AI
     thinking time", how long the elite AI may look ahead each turn (quick 0.4, normal 1,
     long 2.5 times its budget: ``game.ai.search.THINKING``)."""
 
@@ -56,6 +58,7 @@ class Settings(BaseModel):
     table_style: Literal["painted", "plain"] = "painted"
     stand_style: Literal["models", "symbols"] = "models"
     ai_thinking: Literal["quick", "normal", "long"] = "normal"
+    enemy_attacks: Literal["pause", "run"] = "pause"
 
 
 def settings_path():

@@ -31,10 +31,13 @@ HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"
 
 def base_log() -> list[dict]:
     """The first BASE_LINES lines of a fire-support battle's log (a log cut short: it
-    replays, and says it ends before the battle does)."""
+    replays, and says it ends before the battle does), without the start line's engine
+    stamp, as it was written."""
     from game import Battle
 
-    return copy.deepcopy(Battle.load(BASE_SAVE).log.events[:BASE_LINES])
+    events = copy.deepcopy(Battle.load(BASE_SAVE).log.events[:BASE_LINES])
+    events[0].pop("engine")  # the fixtures are logs as written before the engine's stamp
+    return events
 
 
 def _first(events, name, pick=lambda e: True) -> dict:

@@ -738,6 +738,7 @@ def test_settings_are_kept_and_used(app, data_dir):
             "ai_speed": "not shown",
             "table_style": "painted",  # #46: tests/test_painted_terrain.py tries the others
             "stand_style": "models",
+            "enemy_attacks": "stop on each",
         }
         s.handle(
             pygame.event.Event(

@@ -72,9 +72,27 @@ def cases() -> list[Case]:
     return out
 
 
+def events_digest(events: list[dict]) -> str:
+    """:func:`digest` of a log held as its events (the lines as the log writes them)."""
+    first = {k: v for k, v in events[0].items() if k != "engine"} if events else None
+    lines = ([first] if events else []) + list(events[1:])
+    text = "".join(json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n" for e in lines)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def digest(path: Path) -> str:
-    """The sha256 of a file's bytes, in hex."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The sha256 of a battle log's bytes, in hex, its start line's ``engine`` stamp left
+    out: the stamp says which engine wrote the log (its version changes with a release),
+    the rest is the battle, which must not change unless play is meant to. The start line
+    is written again as the log writes it (sorted keys, no spaces), so the digest is that
+    of the bytes the log would hold without the stamp."""
+    data = path.read_bytes()
+    first, nl, rest = data.partition(b"\n")
+    line = json.loads(first)
+    if isinstance(line, dict) and line.get("event") == "start":
+        line.pop("engine", None)
+        first = json.dumps(line, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(first + nl + rest).hexdigest()
 
 
 def play(case: Case, log_path: Path) -> Battle:

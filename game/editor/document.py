@@ -32,7 +32,9 @@ from game.saves import is_file
 
 PRESETS = {
     'WWII 48"x24" (seed sheet)': ("wwii", 48, 24),
+    'Wehrmacht \'47 (WWII, full game) 48"x24" (seed sheet)': ("wwii-47", 48, 24),
     'Modern 60"x36" (seed sheet)': ("modern", 60, 36),
+    'Modern, full game 60"x36" (seed sheet)': ("modern-full", 60, 36),
 }
 """New-table presets: the seed scenario sheets' tables ("Create your own Tank Scenario"),
 (ruleset, width, depth) in inches."""

@@ -31,10 +31,20 @@ from game.rules.charts.units import units_json
 from game.rules.context import BattleContext, IllegalAction
 from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
+from game.rules.files.engine import engine_stamp
 from game.rules.files.journal import Journal
-from game.rules.files.jsonfile import write_atomic
+from game.rules.files.jsonfile import is_json_int, write_atomic
 from game.rules.files.log import FORMAT
-from game.rules.files.savefile import SAVE_FORMAT, SaveError, actions_hash, read_save, scenario_hash
+from game.rules.files.savefile import (
+    SAVE_FORMAT,
+    SaveDiverged,
+    SaveError,
+    actions_hash,
+    diverged,
+    go_on_note,
+    read_save,
+    scenario_hash,
+)
 from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.phases import Phase, tl1_posture
 from game.rules.phases.posture import contact_chains, undeclared
@@ -44,7 +54,7 @@ from game.rules.rulesets import RULESETS
 from game.rules.state import StandState
 from game.rules.table.geometry import StandPose, Walk, edge_point
 
-__all__ = ["Battle", "IllegalAction", "SaveError"]
+__all__ = ["Battle", "IllegalAction", "SaveDiverged", "SaveError"]
 
 
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
@@ -132,6 +142,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         ctx.event(
             "start",
             format=FORMAT,
+            engine=engine_stamp(),  # which engine wrote the log (not in logs before it)
             ruleset=scenario.ruleset,
             seed=ctx.seed,
             scenario={"title": spec.title, "path": scenario.path},
@@ -428,6 +439,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         far, the state hash after them, and the digests tying them together (#26, #30)."""
         actions = [a.to_dict() for a in self.actions]
         return {
+            "engine": engine_stamp(),
             "scenario_path": self.scenario.path,
             "scenario": self.scenario.raw,
             "seed": self.seed,
@@ -538,6 +550,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         log_path: str | os.PathLike | None = None,
         autosave: str | os.PathLike | None = None,
         progress: Callable[[str, int, int], None] | None = None,
+        upto: int | None = None,
     ) -> Battle:
         """Load a save (``hulldown-save/2`` or ``/1``) or an autosave journal
         (``hulldown-journal/1``): rebuild its scenario, replay its actions with its seed and
@@ -548,38 +561,40 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         cut) is dropped and :attr:`load_note` says so.
         ``progress("read", bytes, size)`` and ``progress("replay", done, actions)``, if
         given, are called now and then (#42: a 62 MB autosave took 84-95 s, nothing shown).
+        ``upto``: replay only the first ``upto`` actions (those a :class:`SaveDiverged`
+        said agree) and go on from there; :attr:`load_note` says how many were dropped.
 
         Raises SaveError, one line naming the file, the field and the problem: what
         :func:`game.rules.files.savefile.read_save` refuses (the JSON reader's refusals, a
         seed, actions or ``meta`` of the wrong shape, a missing or unmatched
-        ``scenario_hash`` or ``actions_hash``), an action the replay refuses or a state hash
-        it does not reach.
+        ``scenario_hash`` or ``actions_hash``), an ``upto`` past its actions; and its
+        subclass SaveDiverged for an action the replay refuses or a state hash it does not
+        reach, naming the engine that wrote the file and how many actions agree.
         """
-        where = str(path)
-        notes: list[str] = []  # what a power cut's zeros in a journal took (#42)
+        where, notes = str(path), []  # notes: what a power cut's zeros took (#42)
         read = progress and (lambda done, size: progress("read", done, size))
         doc, checks, scenario, actions = read_save(path, notes, read)
+        total = len(actions)
+        if upto is not None and not (is_json_int(upto) and 0 <= upto <= total):
+            raise SaveError(f"{where}: it holds {total} actions: cannot go on from action {upto}")
         auto = doc.get("auto_pass", False)  # none before #43: replayed with every choice
         battle = cls(scenario, doc["seed"], log_path=log_path, auto_pass=auto)
-        battle.load_note = notes[0] if notes else None
-        for i, action in enumerate(actions):
+        agreed = 0  # actions after which a recorded state hash was last reached
+        for i, action in enumerate(actions[:upto]):
             if progress and i % 1024 == 0:
-                progress("replay", i, len(actions))
+                progress("replay", i, total)
             try:
                 battle.apply(action)
             except (ValueError, TypeError) as err:
-                raise SaveError(f"{where}: $.actions[{i}]: {err}") from None
-            if i + 1 in checks and battle.state_hash() != checks[i + 1]:
-                raise SaveError(
-                    f"{where}: $.actions[{i}]: the replay reached state "
-                    f"{battle.state_hash()} after it, the autosave says {checks[i + 1]}"
-                )
-        if battle.state_hash() != doc["state_hash"]:
-            raise SaveError(
-                f"{where}: $.state_hash: the replay reached state "
-                f"{battle.state_hash()}, the save says {doc['state_hash']}"
-            )
-        progress and progress("replay", len(actions), len(actions))
+                raise diverged(where, i, doc, total, agreed, f"refuses it: {err}") from None
+            if i + 1 in checks:
+                if battle.state_hash() != checks[i + 1]:
+                    raise diverged(where, i, doc, total, agreed, "reached another state after it")
+                agreed = i + 1
+        if upto is None and battle.state_hash() != doc["state_hash"]:
+            raise diverged(where, None, doc, total, agreed, "reached another state at the end")
+        battle.load_note = ". ".join(notes + go_on_note(doc, upto, total)) or None
+        progress and progress("replay", total, total)
         battle.meta = doc.get("meta", {})
         battle.autosave = autosave  # written whole by start_autosave or the next action
         return battle

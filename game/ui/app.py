@@ -91,6 +91,7 @@ class App:
         UI["scale"] = settings.ui_scale
         UI["table_style"] = settings.table_style
         UI["stand_style"] = settings.stand_style
+        UI["enemy_attacks"] = settings.enemy_attacks
         PAL.use(PALETTES[settings.palette])
 
     def screenshot(self) -> Path | None:

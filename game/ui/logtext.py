@@ -22,6 +22,11 @@ Sans at 13-14 px) draws a plain space 3 px wide, and "Leopard-IIA6 A3" read as
 "Leopard-IIA6A3" (#43 trial 27); the en space is wider and never breaks the line there."""
 
 
+def possessive(name: str) -> str:
+    """A name with its possessive: "Blue's", but "Allies'" (a name ending in s)."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def stand_name(unit_name: str, stand_id: str) -> str:
     """A stand as the screens name it: its unit's name, an en space, its id
     ("Leopard-IIA6\u2002A3", #43)."""
@@ -482,9 +487,10 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         aim = ev.get("aim") or [0, 0]
         at = f'{aim[0]:g}", {aim[1]:g}" on the table'
         if ev.get("kind") == "air":
-            return f"{ev['mission']} revealed: {side}'s {ev.get('aircraft')} strike aimed at {at}."
+            who = possessive(side)
+            return f"{ev['mission']} revealed: {who} {ev.get('aircraft')} strike aimed at {at}."
         ammo = "smoke" if ev.get("ammo") == "smoke" else "HE"
-        return f"{ev['mission']} revealed: {side}'s {ammo} mission aimed at {at}."
+        return f"{ev['mission']} revealed: {possessive(side)} {ammo} mission aimed at {at}."
     if name == "artillery":
         how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
         ammo = "smoke" if ev["ammo"] == "smoke" else "HE"

@@ -426,17 +426,47 @@ class MenuScreen:
             f'{spec.table.width:g}"x{spec.table.depth:g}", {spec.turns} turns). New battle starts it.'
         )
 
-    def load(self, path: Path) -> None:
+    def load(self, path: Path, upto: int | None = None) -> None:
         """Load a save (or the autosave) and continue it; a long one shows its progress in the
-        window (:func:`loading_bar`)."""
+        window (:func:`loading_bar`). One whose replay parts from what it records (another
+        engine wrote it) is not opened: a dialog says which engine wrote it and offers to go
+        on from the last action that still agrees (``upto``), never silently."""
         try:
             battle = game.Battle.load(
-                path, autosave=autosave_path(), progress=loading_bar(self.app.surface)
+                path, autosave=autosave_path(), progress=loading_bar(self.app.surface), upto=upto
             )
+        except game.SaveDiverged as err:
+            self.say(str(err))
+            self._offer_go_on(path, err)
+            return
         except game.SaveError as err:
             self.say(str(err))
             return
         self.app.show(battle_screen(self.app, continue_log(battle)))
+
+    def _offer_go_on(self, path: Path, err) -> None:
+        """The dialog of a save that parts from this engine's play: which engine wrote it,
+        how many actions agree, and a button to go on from there."""
+        from pygame_gui.windows import UIConfirmationDialog
+
+        w, h = self.app.size
+        dropped = err.total - err.agreed
+        text = (
+            f"<b>{showable(path.name)}</b> was written by "
+            f"{showable(game.describe_engine(err.written_by))}; this is "
+            f"{game.describe_engine(game.engine_stamp())}.<br><br>Replayed by this engine, its "
+            f"first <b>{err.agreed}</b> of {err.total} actions agree; after that the battle "
+            f"went otherwise.<br><br>Go on from action {err.agreed}? The {dropped} actions "
+            "after it are dropped."
+        )
+        self._go_on = (path, err.agreed)
+        self.go_on_dialog = UIConfirmationDialog(
+            pygame.Rect(w // 2 - 280, h // 2 - 170, 560, 340),
+            text,
+            self.app.manager,
+            window_title="This save was written by another engine",
+            action_short_name=f"Go on from action {err.agreed}",
+        )
 
     def handle(self, ev) -> None:
         """Widget events."""
@@ -460,6 +490,11 @@ class MenuScreen:
                 self.pick_scenario(path)
             else:
                 self.load(path)
+        elif ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED and ev.ui_element is getattr(
+            self, "go_on_dialog", None
+        ):
+            path, upto = self._go_on
+            self.load(path, upto)
         elif ev.type == pygame_gui.UI_BUTTON_PRESSED:
             if ev.ui_element is self.new_button:
                 self.start_new()

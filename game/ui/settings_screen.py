@@ -1,6 +1,7 @@
 """The settings screen (from the main menu): the size of the table's labels and overlay text,
-the sight lines' colours (a colour-blind-safe palette), how fast the AI's moves are shown, and
-the table's and the stands' looks (painted or plain, models or symbols: #46);
+the sight lines' colours (a colour-blind-safe palette), how fast the AI's moves are shown,
+the table's and the stands' looks (painted or plain, models or symbols: #46), and whether the
+battle screen stops on each enemy attack;
 kept in the user data folder (``game.settings``)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ SIZES = {"normal": 1.0, "larger": 1.25, "large": 1.5, "largest": 2.0}
 SPEEDS = {'normal (12" a second)': 12.0, 'slow (5")': 5.0, 'fast (30")': 30.0, "not shown": 0.0}
 TABLE_STYLES = {"painted": "painted", "plain (flat colours)": "plain"}
 STAND_STYLES = {"models": "models", "NATO symbols": "symbols"}
+ATTACK_PACES = {"stop on each": "pause", "let them run": "run"}
 THINKING_TIMES = {
     "quick (1.6 s a turn)": "quick",
     "normal (4 s a turn)": "normal",
@@ -40,6 +42,7 @@ class SettingsScreen:
             "ai_speed": s.ai_speed,
             "table_style": s.table_style,
             "stand_style": s.stand_style,
+            "enemy_attacks": s.enemy_attacks,
             "ai_thinking": s.ai_thinking,
         }
         self._widgets = {}
@@ -48,7 +51,7 @@ class SettingsScreen:
         """Lay out the choices and the buttons."""
         m = self.app.manager
         w, h = self.app.size
-        x, y = w // 2 - 260, max(40, h // 2 - 266)
+        x, y = w // 2 - 260, max(40, h // 2 - 289)
         UILabel(pygame.Rect(x, y, 520, 50), "Settings", m, object_id="#title")
         y += 70
         rows = [
@@ -57,6 +60,7 @@ class SettingsScreen:
             ("The AI's moves shown", "ai_speed", SPEEDS, 'normal (12" a second)'),
             ("The table", "table_style", TABLE_STYLES, "painted"),  # #46
             ("The stands", "stand_style", STAND_STYLES, "models"),  # #46
+            ("The enemy's attacks", "enemy_attacks", ATTACK_PACES, "stop on each"),
             ("AI thinking time (elite)", "ai_thinking", THINKING_TIMES, "normal (4 s a turn)"),
         ]
         self.menus = {}

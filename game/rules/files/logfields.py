@@ -208,7 +208,7 @@ def _deviation(value, known: Known) -> str | None:
 
 DEVIATION: Check = _deviation
 """A deviation roll (artillery and air strikes): its roll and, when it failed, its dice."""
-AA_FIRE = obj(
+_AA_FIRE = obj(
     {"stand": STAND, "cohesion": obj(ROLL)},
     {
         "leg": one_of("in", "out"),
@@ -218,6 +218,25 @@ AA_FIRE = obj(
         "arrival_mod": INT,
     },
 )
+_AA_HIT = obj(
+    {
+        "differential": INT,
+        "crt": one_of(*sorted(CRT_CELLS)),
+        "result": one_of("none", "S", "D", "E"),
+    }
+)
+
+
+def _aa_fire(value, known: Known) -> str | None:
+    """One AA stand's fire; once it has a CRT cell, its sentence writes the differential and
+    the result too (a missing ``differential`` raised KeyError)."""
+    bad = _AA_FIRE(value, known)
+    if bad is None and value.get("crt"):
+        bad = _AA_HIT(value, known)
+    return bad
+
+
+AA_FIRE: Check = _aa_fire
 """One AA stand's fire at an aircraft (002), or its arrival modifier (004)."""
 SUPPORT_ATTACK = {
     "firepower": INT,

@@ -10,6 +10,8 @@ import os
 from collections.abc import Callable
 
 from game.rules.actions import Action, ActionFieldError, action_from_dict, describe_value
+from game.rules.files.engine import describe as describe_engine
+from game.rules.files.engine import engine_stamp, stamp_problem
 from game.rules.files.journal import JOURNAL_FORMAT, is_journal, read_journal
 from game.rules.files.jsonfile import JsonFileError, is_json_int, read_json_file
 from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
@@ -84,6 +86,8 @@ def save_field_problem(doc: dict) -> str | None:
     path = doc.get("scenario_path")
     if path is not None and not isinstance(path, str):
         return f"$.scenario_path: must be text, not {describe_value(path)}"
+    if "engine" in doc and (problem := stamp_problem(doc["engine"])) is not None:
+        return f"$.engine{'' if problem.startswith('.') else ': '}{problem}"
     return None
 
 
@@ -129,6 +133,48 @@ def meta_problem(meta, sides: list[str]) -> str | None:
 class SaveError(ValueError):
     """A save file that cannot be loaded; the message names the file, the field and the
     problem."""
+
+
+class SaveDiverged(SaveError):
+    """A save whose replay parts from its recorded state hashes: the engine that wrote it
+    played its actions otherwise (the rules changed since). ``agreed`` actions of
+    ``total`` replay to the hashes recorded after them (the battle may go on from there:
+    ``Battle.load(path, upto=agreed)``); ``written_by`` is the file's engine stamp (None
+    before files recorded one; :func:`game.rules.files.engine.describe`)."""
+
+    def __init__(self, message: str, agreed: int, total: int, written_by):
+        super().__init__(message)
+        self.agreed, self.total, self.written_by = agreed, total, written_by
+
+
+def diverged(
+    where: str, i: int | None, doc: dict, total: int, agreed: int, what: str
+) -> SaveDiverged:
+    """The :class:`SaveDiverged` of a replay that ``what`` at action ``i`` (0-based; None:
+    at the end, its ``state_hash``): one line naming the file and the field, what the replay
+    did, the engine that wrote the file and this one, and how many actions agree."""
+    ours, theirs = engine_stamp(), doc.get("engine")
+    if theirs == ours:
+        who = f"the file was written by this engine, {describe_engine(ours)}, and changed since"
+    else:
+        who = f"the file was written by {describe_engine(theirs)}; this is {describe_engine(ours)}"
+    field, at = ("$.state_hash", total) if i is None else (f"$.actions[{i}]", i + 1)
+    words = (
+        f"{where}: {field}: the replay {what} than the file records (action {at} of {total}); "
+        f"{who}; the first {agreed} actions agree: the battle may go on from action {agreed}"
+    )
+    return SaveDiverged(words, agreed, total, theirs)
+
+
+def go_on_note(doc: dict, upto: int | None, total: int) -> list[str]:
+    """What a battle loaded from its first ``upto`` actions of ``total`` says it dropped
+    (nothing when it replayed them all)."""
+    if upto is None or upto >= total:
+        return []
+    return [
+        f"Went on from action {upto} of {total}: the {total - upto} after it were played "
+        f"otherwise by {describe_engine(doc.get('engine'))} and are dropped"
+    ]
 
 
 def read_save(

@@ -439,10 +439,14 @@ def opportunity_offer(ctx, mover: StandState, pm: PendingMove) -> dict[int, list
 
 def go_on(ctx, pm: PendingMove, step: int, go_on: dict) -> None:
     """The mover goes on after opportunity fire (and any covering fire): the rest of its
-    move, or nothing if it was eliminated (001 7.4.4, 000 07.06.05)."""
+    move, or nothing if it was eliminated (001 7.4.4, 000 07.06.05). A mover eliminated part
+    way has moved, and so has its group: its other stands may go on with this action or move
+    later only by a further order, never independently (000 08.02.08, ruling R1); riders of
+    the same group that got out of it are of that group too."""
     mover = ctx.stand(pm.stand)
     if mover.eliminated:
         mover.moved = True
+        ctx.state.groups_moved.add(f"{mover.side}:{mover.group}")
         after_move(ctx, pm.side)
         return
     finish_move(ctx, pm, step, go_on)

@@ -16,17 +16,34 @@ from game.ui.paint.minimap import MiniMap
 from game.ui.paint.models import hq_level
 from game.ui.render import INK, SIDE_COLOURS
 
+GLIDE_MOST_S = 0.6
+"""The longest a move of the AI's glides on screen, in seconds (a long move goes faster than
+the chosen speed, so a whole movement phase is watched in seconds, not minutes)."""
+
 
 class DrawingMixin:
     """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
 
     show_minimap = True  # N hides it (#46)
+    glide_together = True
+    """The AI's moves glide alongside one another, each at most GLIDE_MOST_S, the AI
+    choosing the next while they do; False: one at a time at the set speed, the next chosen
+    once it has stopped (as before: tools/bench_ai_watch.py's baseline)."""
 
     def group_label(self, side: str, group: str) -> str:
         """A battle group's name on the screen, with its side's: "Germany group M1" (#43:
         both sides' first WWII movement group is M1). Display only: the battle log keeps
         the engine's group ids."""
         return f"{self.short_name(side)} group {group}"
+
+    def group_words(self, s) -> str:
+        """A stand's group for the status line: its movement group, or, out of every
+        movement group (WWII's firing posture), the battle group the scenario puts it in
+        ("group 6"); "no group" only when it has neither."""
+        if s.group:
+            return f"group {s.group}"
+        spec = next((x for x in self.battle.scenario.spec.stands if x.id == s.id), None)
+        return f"group {spec.group}" if spec is not None and spec.group else "no group"
 
     def look_at_the_action(self) -> None:
         """The view a battle opens with (and gets after the window is resized): the table
@@ -76,10 +93,16 @@ class DrawingMixin:
             self.look_at_the_action()
 
     def outline_group(self, surface, stand_id: str) -> None:
-        """Outline every stand of a stand's battle group."""
+        """Outline every stand of a stand's battle group (not the wrecks of those it lost)."""
         g = self.battle.stand(stand_id)
         for s in self.battle.state.stands.values():
-            if s.side == g.side and s.group == g.group and (s.on_table or s.id == stand_id):
+            alive = not s.eliminated or s.id == stand_id
+            if (
+                s.side == g.side
+                and s.group == g.group
+                and alive
+                and (s.on_table or s.id == stand_id)
+            ):
                 colour = SELECT if s.id == stand_id else GROUP
                 self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, colour, 3)
 
@@ -97,15 +120,20 @@ class DrawingMixin:
             self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
 
     def _animate(self, events) -> None:
-        """Queue the moves and shots of new events to be shown."""
-        if self.ai_speed <= 0:
+        """Queue the moves and shots of new events to be shown: each move glides at the AI's
+        speed, at most GLIDE_MOST_S seconds, alongside those already gliding (a group's
+        stands move together); none once Space has skipped the rest of the phase's."""
+        st = self.battle.state
+        if self.ai_speed <= 0 or getattr(self, "_skipped", None) == (st.turn, st.phase):
             return
         for ev in events:
             if ev["event"] == "move" and len(ev["path"]) > 1:
                 length = sum(
                     math.dist(a, b) for a, b in zip(ev["path"], ev["path"][1:], strict=False)
                 )
-                self.anim.append((ev["stand"], ev["path"], length / self.ai_speed))
+                secs = length / self.ai_speed
+                secs = min(secs, GLIDE_MOST_S) if self.glide_together else secs
+                self.anim.append((ev["stand"], ev["path"], secs, secs))
             elif ev["event"] == "fire":
                 self.flashes.append(
                     (tuple(ev["attacker_pos"][:2]), tuple(ev["target_pos"][:2]), 0.6)
@@ -117,14 +145,42 @@ class DrawingMixin:
         """True while the AI's moves are being shown."""
         return bool(self.anim)
 
+    def advance_anims(self, dt: float) -> None:
+        """The gliding moves, all at once, ``dt`` seconds on; those done are dropped."""
+        if not self.glide_together and self.anim:  # one at a time
+            s, p, left, secs = self.anim[0]
+            self.anim[0] = (s, p, left - dt, secs)
+            self.anim = self.anim[1:] if left <= dt else self.anim
+            return
+        self.anim = [(s, p, left - dt, secs) for s, p, left, secs in self.anim if left > dt]
+
+    def skip_anims(self, ev) -> bool:
+        """Space while the AI moves: its moves being shown end where they go, and the rest
+        of its moves this phase are not shown gliding. True when it took the key."""
+        if ev.type != pygame.KEYDOWN or ev.key != pygame.K_SPACE:
+            return False
+        if not self.anim and type(self.mode).__name__ != "AIMode":
+            return False
+        st = self.battle.state
+        self._skipped = (st.turn, st.phase)
+        self.anim = []
+        return True
+
+    def ai_may_think(self) -> bool:
+        """Whether the AI may choose its next action now: when no move is being shown, or
+        in the movement phase while its moves glide (its next stand's move, or its next
+        group's, then glides alongside: a group's stands move together, and the phase is
+        watched in the time the AI thinks, not in the sum of the glides)."""
+        together = self.glide_together and self.battle.state.phase == "movement"
+        return not self.anim or together
+
     def _draw_animation(self, surface) -> None:
         """A stand of the AI gliding along its path; shots as flashing lines."""
         b = self.battle
-        if self.anim:
-            stand, path, left = self.anim[0]
+        for stand, path, left, secs in self.anim if self.glide_together else self.anim[:1]:
             s = b.stand(stand)
             total = sum(math.dist(p, q) for p, q in zip(path, path[1:], strict=False)) or 1.0
-            done = max(0.0, 1.0 - left * self.ai_speed / total) * total
+            done = max(0.0, 1.0 - left / (secs or 1.0)) * total
             x, y, heading = path[0][0], path[0][1], s.facing_deg
             for p, q in zip(path, path[1:], strict=False):
                 seg = math.dist(p, q)
@@ -224,7 +280,7 @@ class DrawingMixin:
                 if on
             ]
             where = "" if s.on_table else ", waiting to enter"
-            group = f"group {s.group}" if s.group else "no group"
+            group = self.group_words(s)
             if s.posture:
                 group += f", {s.posture} posture"
             return (

@@ -145,7 +145,8 @@ class InfoMixin:
         if s.movement_marker:
             marks.append("moved this turn")
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
-        group = self.group_label(s.side, s.group) if s.group else "no group"
+        g = self.group_words(s)
+        group = g if g == "no group" else self.group_label(s.side, g.removeprefix("group "))
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
         if s.ghq:  # what it is for (#43 trial: losing it came as a surprise)
             lines.append(ghq_purpose(b))
@@ -382,6 +383,9 @@ class RulerMixin:
             pygame.draw.circle(surface, colour, a, 5)
             pygame.draw.circle(surface, colour, b, 5)
         img = self._font(22).render(self.ruler_text(), True, INK)
-        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, self.tv.rect.w, 28)
+        right = self.tv.rect.right  # the readout stops short of the mini-map (#46's corner)
+        if getattr(self, "show_minimap", False):
+            right = min(right, self.minimap().rect(self.tv).left - 6)
+        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, max(0, right - self.tv.rect.x), 28)
         pygame.draw.rect(surface, CARD_BG, bar)
-        surface.blit(img, (bar.x + 8, bar.y + 6))
+        surface.blit(img, (bar.x + 8, bar.y + 6), pygame.Rect(0, 0, bar.w - 12, img.get_height()))

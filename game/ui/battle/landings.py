@@ -13,13 +13,15 @@ import html
 import pygame
 
 from game import ArtilleryFire
+from game.ui.battle.attacks import ghq_news as ghq_news  # the screen's, beside pace_missions
+from game.ui.battle.attacks import pace_attacks
 from game.ui.battle.support_draw import (
     RADIUS_IN,
     draw_landing,
     mission_groups,
     side_colour,
 )
-from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, describe
+from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, describe, possessive
 from game.ui.modes import Mode
 from game.ui.render import INK
 
@@ -237,11 +239,17 @@ class MissionStepMode(Mode):
         out.append(html.escape(deviation_words(ev)))
         if ev.get("ammo") == "smoke":
             out.append(
-                f"{k} smoke area{'s' if k > 1 else ''} (grey) block sight until the end of the "
+                f"{k} smoke area{'s' if k > 1 else ''} (grey) block{'' if k > 1 else 's'} sight "
+                "until the end of the "
                 "next turn."
             )
             return out
-        out.append(f"{k} HE impact marker{'s' if k > 1 else ''} down (orange rings).")
+        rings = (
+            f"ring{'s' if k > 1 else ''} in {possessive(screen.side_name(ev.get('side')))} colour"
+        )
+        out.append(
+            f"{k} HE impact marker{'s' if k > 1 else ''} down ({html.escape(rings, quote=False)})."
+        )
         impacts = self.current["impacts"]
         if not impacts:
             out.append("No stand is under the markers.")
@@ -341,7 +349,9 @@ def pace_missions(
     before ``then`` (#43), or ``then`` itself when there are none to show: the missions a
     player just aimed and fired himself (direct artillery) are told in the panel at once.
     ``before``: copies of the stands as they were before the action (id -> stand), so that
-    the table shows each mission's results only when its turn comes."""
+    the table shows each mission's results only when its turn comes. The enemy's attacks on
+    the player's stands are shown after the missions (``attacks.pace_attacks``)."""
+    then = pace_attacks(screen, events, before or {}, then)
     net = getattr(screen, "net", None)  # over the network the other side's are paced (#45)
     mine = action.side not in screen.ai and (net is None or action.side == net.side)
     if isinstance(action, ArtilleryFire) and mine:

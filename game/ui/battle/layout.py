@@ -15,7 +15,7 @@ HELP_TEXT = [
     "Enter: confirm (attack, move attempt, move)     Esc: cancel     Backspace: undo waypoint",
     "Q / E: turn the plotted facing by 15 degrees     W: switch an attacker's weapon",
     "P: pass     Ctrl+S: save     L: show or hide the battle log     F1 or ?: this help",
-    "X: show the AI's last decision (its three best options and their scores)",
+    "X: the AI's last decision (its three best options, scored)     Space: skip the AI's moves",
     "B: the briefing and how to win     T: show or hide the terrain legend (in the side panel)",
     "Right-click a stand: its unit card",
     "M: the ruler: drag from a stand or a point for the distance, range band and line of sight",
@@ -28,5 +28,5 @@ HELP_TEXT = [
     "contact (to close-assault it); plot through it and beyond to overrun it.",
     "Fire support: in the plot phase click your guns, then the aim (drag to turn the markers);",
     "H: HE or smoke; + / -: the landing turn; A: an air strike (E / R: its entry / exit edge).",
-    "Orange rings: impact markers (in the firing side's colour), grey: smoke, dashed: your plots.",
+    "Rings: impact markers, in the firing side's colour; grey: smoke; dashed: your plots.",
 ]

@@ -160,7 +160,7 @@ class AttemptMode(Mode):
     def draw(self, screen, surface):
         if self.group:
             for s in screen.battle.state.stands.values():
-                if s.side == screen.battle.to_act and s.group == self.group and s.on_table:
+                if s.side == screen.battle.to_act and s.group == self.group and s.active:
                     screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
 
 
@@ -287,7 +287,7 @@ class PickMoverMode(Mode):
         b = screen.battle
         for i in b.state.moving.stands:
             s = b.stand(i)
-            if not s.moved:
+            if not s.moved and not s.eliminated:
                 screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
         for cid, _, _, (x, y), why in getattr(self, "spots", []):
             if why is None:  # a free spot beside a carrier: click to set its rider down

@@ -20,7 +20,7 @@ from game.ui.battle.drawing import DrawingMixin
 from game.ui.battle.fire import FireMode
 from game.ui.battle.info import InfoMixin, RulerMixin
 from game.ui.battle.keys import KeysMixin
-from game.ui.battle.landings import pace_missions
+from game.ui.battle.landings import ghq_news, pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
 from game.ui.battle.netplay import NetPlayMixin, RevealMode
@@ -99,7 +99,7 @@ class BattleScreen(
         self.ai = dict(ai or {})  # side -> player (ScriptedAI)
         self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
         self.show_explain = False
-        self.anim: list[tuple[str, list, float]] = []  # (stand, path points, seconds left)
+        self.anim: list[tuple[str, list, float, float]] = []  # stand, path, s left, s in all
         self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
         self.flights: list[list] = []  # air strikes shown flying: [event, seconds flown]
         self.log_path = log_path
@@ -209,6 +209,7 @@ class BattleScreen(
             text = f"{text[:cut]}<br>{said}{text[cut:]}" if cut >= 0 else f"{text}<br>{said}"
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
+        text += ghq_news(self)  # a GHQ lost, this turn or the last: red, bold
         if self.last_result:  # last, so a move's plot stays in view above it (#43)
             text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.last_result)}"
         if text != self._panel_text:
@@ -269,7 +270,7 @@ class BattleScreen(
         orders = ""
         if st.phase == "movement":
             orders = "   orders: " + ", ".join(
-                f"{self.short_name(s)} {st.orders.get(s, 0)}" for s in b.sides
+                f"{self.short_name(s)}: {st.orders.get(s, 0)}" for s in b.sides
             )
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
         # a narrow window keeps the turn, phase and who acts (the panel has the rest)
@@ -485,8 +486,8 @@ class BattleScreen(
             return
         if self._camera_drag(ev):
             return
-        if isinstance(self.mode, AIMode) or self.anim:
-            return  # the AI is playing: only the camera moves
+        if self.skip_anims(ev) or isinstance(self.mode, AIMode) or self.anim:
+            return  # the AI is playing: only the camera moves (Space skips its moves)
         if isinstance(self.mode, CurtainMode) or not self.help:
             self.set_mode(self.mode.on_event(self, ev))
 
@@ -521,15 +522,10 @@ class BattleScreen(
         text = self.banner_text()
         if self.banner.text != text:
             self.banner.set_text(text)
-        if self.anim:
-            stand, path, left = self.anim[0]
-            left -= dt
-            self.anim[0] = (stand, path, left)
-            if left <= 0:
-                self.anim.pop(0)
+        self.advance_anims(dt)  # a group's moves glide together
         self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
         self.advance_flights(dt)
-        if isinstance(self.mode, AIMode) and not self.anim:
+        if isinstance(self.mode, AIMode) and self.ai_may_think():
             self.mode.poll(self)
         if self.net is not None:
             self.poll_net()  # never waits: the connection has its own thread (#45)

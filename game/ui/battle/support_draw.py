@@ -96,11 +96,24 @@ def mission_of(marker_id: str) -> str:
 
 
 def draw_markers(surface, tv, b, hidden=()) -> None:
-    """Smoke areas as grey clouds and impact markers as orange rings in the firing side's
+    """Smoke areas as grey clouds and impact markers as rings in the firing side's
     colour (painted style: drifting puffs, and craters with fire, #46), the first of each
     mission labelled, of battle ``b`` (its ``state`` and ``sides``)
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
-    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43)."""
+    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43). Only
+    what lies on the table is drawn (a marker 2" from the edge no longer spills past it)."""
+    table = tv.table  # what lies past the table's edge is not drawn
+    (x0, y0), (x1, y1) = tv.to_px(0, 0), tv.to_px(table.width, table.depth)
+    edge = pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0) + 1, abs(y1 - y0) + 1)
+    clip = surface.get_clip()
+    surface.set_clip(edge.clip(clip))
+    try:
+        _draw_markers(surface, tv, b, hidden)
+    finally:
+        surface.set_clip(clip)
+
+
+def _draw_markers(surface, tv, b, hidden) -> None:
     r_px = RADIUS_IN * tv.view.scale
     st = b.state
     if table_style() == "painted":  # drifting puffs, craters and fire (#46)
@@ -296,21 +309,26 @@ class SupportDrawing:
                 self.flights.pop(0)
 
     def landings(self) -> list[dict]:
-        """This turn's artillery and air strike lines (where missions landed)."""
+        """This turn's artillery lines (where missions landed) and, in the phase they flew
+        in only, its air strike lines (their tracks were left drawn over the later phases)."""
         b = self.battle
-        key = (len(b.log.events), b.state.turn)
+        key = (len(b.log.events), b.state.turn, b.state.phase)
         if getattr(self, "_landings_key", None) != key:
-            turn = b.state.turn
+            turn, phase = b.state.turn, b.state.phase
             self._landings = [
                 e
                 for e in b.log.events[-400:]
-                if e.get("turn") == turn and e["event"] in ("artillery", "air_strike")
+                if e.get("turn") == turn
+                and (
+                    e["event"] == "artillery"
+                    or (e["event"] == "air_strike" and e.get("phase") == phase)
+                )
             ]
             self._landings_key = key
         return self._landings
 
     def draw_fire_support(self, surface) -> None:
-        """Smoke as grey clouds, impact markers as orange rings, the viewer's plotted
+        """Smoke as grey clouds, impact markers as rings in the firing side's colour, the viewer's plotted
         missions dashed, this turn's deviations as arrows from the aim to where the markers
         fell and the aircraft's tracks, and aircraft in flight. While the screen shows the
         missions that landed one at a time (``mode.unshown``: those still to come, #43)

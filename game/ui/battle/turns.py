@@ -79,7 +79,8 @@ class AIMode(Mode):
     def _panel(self, screen, doing: str) -> None:
         screen.set_panel(
             f"<b>{screen.side_name(self.side)} (AI, {screen.ai_level(self.side)})"
-            f"</b><br>{doing} Press X to see the options it weighed.",
+            f"</b><br>{doing} Press X to see the options it weighed; Space skips the "
+            "showing of its moves this phase.",
             [],
         )
 

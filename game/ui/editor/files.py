@@ -350,8 +350,12 @@ class FilesMixin:
         w, h = self.app.size
         restore = exists(autosave_file())
         recent = recent_files(recent_list_file())[:4]
-        rows = 36 * restore + (28 + 36 * len(recent) if recent else 0) + 36
-        win = UIWindow(pygame.Rect(w // 2 - 230, h // 2 - 170, 460, 262 + rows), m, "New table")
+        rows = 36 * restore + (28 + 36 * len(recent) if recent else 0)
+        # room for the rulesets' list open, and the Import OpenStreetMap row
+        tall = 190 + 36 * len(PRESETS) + 36 + max(rows, 48)
+        win = UIWindow(
+            pygame.Rect(w // 2 - 230, max(0, (h - tall) // 2), 460, tall), m, "New table"
+        )
         self._dialogs.append(win)
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
@@ -367,14 +371,20 @@ class FilesMixin:
             container=c,
         )
         y += 30
-        wide = UITextEntryLine(pygame.Rect(10, y, 80, 30), m, container=c)
+        wide = UITextEntryLine(pygame.Rect(10, y, 64, 30), m, container=c)
         wide.set_text("72")
-        deep = UITextEntryLine(pygame.Rect(100, y, 80, 30), m, container=c)
+        deep = UITextEntryLine(pygame.Rect(82, y, 64, 30), m, container=c)
         deep.set_text("48")
+        # wide enough for "modern-full", every ruleset listed without a scrollbar
         rules = UIDropDownMenu(
-            list(RULESET_IDS), "modern", pygame.Rect(190, y, 110, 30), m, container=c
+            list(RULESET_IDS),
+            "modern",
+            pygame.Rect(154, y, 170, 30),
+            m,
+            container=c,
+            expansion_height_limit=32 * len(RULESET_IDS) + 8,
         )
-        b = UIButton(pygame.Rect(310, y, 120, 30), "Create", m, container=c)
+        b = UIButton(pygame.Rect(332, y, 98, 30), "Create", m, container=c)
         self._widgets[b] = lambda: self._new_custom(wide.get_text(), deep.get_text(), rules, win)
         y += 40
         if restore:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.ui.colours import UI
 from game.ui.render import INK, SIDE_COLOURS, View, draw_table
 
 MARGIN = 10
@@ -53,7 +54,7 @@ class MiniMap:
         """Draw the mini-map for camera ``tv``: the terrain (kept), every stand on the table
         as a dot of its side's colour, and the view's rectangle. Returns its rect."""
         r = self.rect(tv)
-        key = (r.size, id(self.table))
+        key = (r.size, id(self.table), UI["table_style"])  # drawn again in the other look
         if self._picture is None or self._picture_key != key:
             pic = pygame.Surface(r.size)
             small = View(r.w / self.table.width, (0, 0), self.table.depth)

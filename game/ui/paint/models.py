@@ -490,7 +490,17 @@ def paint_stand(
     whatever its colour) through ``view`` (table inches to pixels). Returns the rect drawn."""
     sprite = stand_sprite(kind, colour, view.scale, pose.facing_deg, hq, bool(pose.wreck))
     px, py = view.to_px(pose.x, pose.y)
-    return surface.blit(sprite, sprite.get_rect(center=(round(px), round(py))))
+    drawn = surface.blit(sprite, sprite.get_rect(center=(round(px), round(py))))
+    if view.scale < FACING_TICK_BELOW_PX and not pose.wreck:  # too small to read its facing
+        a = math.radians(pose.facing_deg)
+        tip = view.to_px(pose.x + 0.6 * math.cos(a), pose.y + 0.6 * math.sin(a))
+        pygame.draw.line(surface, (250, 250, 245), (px, py), tip, 2)
+    return drawn
+
+
+FACING_TICK_BELOW_PX = 20
+"""Pixels an inch below which a stand's model also gets a facing tick (a white line from
+its centre past its front edge): at the fitted zoom the models read as bare squares."""
 
 
 _PLANE = [
