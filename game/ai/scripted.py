@@ -17,6 +17,7 @@ import dataclasses
 import random
 
 from game import Action, Battle, Pass
+from game.ai import player_seed
 from game.ai.elite import LookaheadChooser
 from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
@@ -32,6 +33,19 @@ from game.ai.posture import PostureChooser
 from game.ai.situation import SituationMixin
 from game.ai.support import FireSupportChooser
 from game.ai.values import Option
+
+
+def ai_players(battle: Battle, levels: dict[str, str], thinking: str = "normal") -> dict:
+    """The AI players of ``battle``'s sides named in ``levels`` (side -> level), each seeded by
+    :func:`game.ai.player_seed` as ``hulldown simulate`` seeds them (the same seed, the same
+    AI), with the setting "AI thinking time" (``thinking``: quick, normal or long; only the
+    elite looks ahead). Sides the battle does not have are left out. Raises ValueError for an
+    unknown level."""
+    return {
+        side: ScriptedAI(player_seed(battle.seed, battle.sides.index(side)), level, thinking)
+        for side, level in sorted(levels.items())
+        if side in battle.sides
+    }
 
 
 class ScriptedAI(
@@ -50,12 +64,15 @@ class ScriptedAI(
     GunsMixin,
 ):
     """The scripted opponent. ``choose(battle)`` returns one legal action for the side to act;
-    deterministic for a seed (its own random stream; the battle's dice are never touched)."""
+    deterministic for a seed (its own random stream; the battle's dice are never touched), the
+    elite as long as its thinking budget does not cut its rounds short (game.ai.elite).
+    ``thinking``: the setting "AI thinking time" (quick, normal, long)."""
 
-    def __init__(self, seed: int = 0, level: str = "veteran"):
+    def __init__(self, seed: int = 0, level: str = "veteran", thinking: str = "normal"):
         if level not in LEVELS:
             raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
         self.level = LEVELS[level]
+        self.thinking = thinking  # "AI thinking time" (the elite's look-ahead budget)
         self.name = f"ai:{level}"
         self.rng = random.Random(seed)
         self.last: list[Option] = []

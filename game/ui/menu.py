@@ -127,19 +127,12 @@ def new_battle(
 def battle_screen(app, battle: Battle):
     """The battle screen, wired back to the menu and to "play again"; the AI players named in
     the battle's meta take their sides."""
-    from game.ai import player_seed
-    from game.ai.scripted import ScriptedAI
+    from game.ai.scripted import ai_players
     from game.ui.battle import BattleScreen
 
     ai_levels = battle.meta.get("ai", {})
-    ai = {  # seeded as hulldown simulate seeds them: the same seed, the same AI
-        side: ScriptedAI(player_seed(battle.seed, battle.sides.index(side)), level)
-        for side, level in sorted(ai_levels.items())
-        if side in battle.sides
-    }
     thinking = getattr(getattr(app, "settings", None), "ai_thinking", "normal")
-    for player in ai.values():
-        player.thinking = thinking  # the setting "AI thinking time" (the elite's look-ahead)
+    ai = ai_players(battle, ai_levels, thinking)
 
     def again(old: Battle) -> None:
         try:
