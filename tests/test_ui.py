@@ -739,6 +739,7 @@ def test_settings_are_kept_and_used(app, data_dir):
             "table_style": "painted",  # #46: tests/test_painted_terrain.py tries the others
             "stand_style": "models",
             "enemy_attacks": "stop on each",
+            "ai_thinking": "long (10 s a turn)",
         }
         s.handle(
             pygame.event.Event(
@@ -750,10 +751,11 @@ def test_settings_are_kept_and_used(app, data_dir):
     assert isinstance(app.screen, MenuScreen)
     assert UI["scale"] == 2.0 and PAL.clear == PALETTES["colour-blind safe"]["clear"]
     saved, problem = load_settings()
-    assert (saved.ui_scale, saved.palette, saved.ai_speed, problem) == (
+    assert (saved.ui_scale, saved.palette, saved.ai_speed, saved.ai_thinking, problem) == (
         2.0,
         "colour-blind safe",
         0.0,
+        "long",
         "",
     )
     (data_dir / "settings.json").write_text('{"ui_scale": 9}')
