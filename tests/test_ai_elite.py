@@ -167,3 +167,17 @@ def test_the_explain_line_says_what_it_played_through(at_move):
     assert "through the next fire phases" in text
     v = ScriptedAI(7, "veteran")
     assert v.thought_text() is None
+
+
+def test_the_thinking_time_setting_scales_the_budget(at_move):
+    """The setting "AI thinking time" reaches the battle's AI players and scales the elite's
+    turn budget (quick 0.4, normal 1, long 2.5 times 4 s); the veteran has none."""
+    from game.ai.scripted import ai_players
+
+    players = ai_players(at_move, {"A": "veteran", "B": "elite", "Z": "elite"}, "quick")
+    assert set(players) == {"A", "B"}  # a side the battle does not have is left out
+    assert players["B"].thinking == "quick"
+    left, whole = players["B"].thinking_budget(at_move, "B")
+    assert whole == pytest.approx(1.6) and left == pytest.approx(1.6)
+    assert players["A"].thinking_budget(at_move, "A") is None
+    assert ScriptedAI(1, "elite", "long").thinking_budget(at_move, "B")[1] == pytest.approx(10.0)
