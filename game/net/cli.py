@@ -187,6 +187,9 @@ def _play(args, session, log: Path) -> int:
         player = ScriptedAI(seed=args.seed, level=args.level)
         try:
             code = headless.play(session, player, args.timeout, say=lambda t: print(t, flush=True))
+        except KeyboardInterrupt:
+            print("stopped (Ctrl+C): the battle is kept in its log", flush=True)
+            code = headless.EXIT_LEFT
         finally:
             session.link.close()
         print(f"the battle log: {log}", flush=True)

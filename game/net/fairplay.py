@@ -354,7 +354,9 @@ class FairPlay:
         joiner cannot prove it plays this battle, or claims more than the chains allow."""
         res = join_hello.get("resume")
         if not isinstance(res, dict) or not fair.is_hex_digest(res.get("nonce")):
-            raise ProtocolError("the other side is not resuming this battle")
+            raise ProtocolError(
+                "the other side could not prove it plays this battle: it was sent nothing"
+            )
         if self._nonce is None:
             raise ProtocolError("a joiner's resume hello before this side's hello")
         self._check_proof("join", res.get("proof"), self._nonce, res["nonce"])

@@ -113,6 +113,7 @@ class Pair:
         self.used = time.monotonic()
         self.owner, self.key = owner, key
         self.met = False
+        self.claiming = 0  # host connections taking the place back (the code is not forgotten)
 
 
 def address_of(remote) -> str:
@@ -174,7 +175,9 @@ class Relay:
         :data:`KEEP_S` ago."""
         now = time.monotonic()
         for code, pair in list(self.pairs.items()):
-            if not any(pair.ends.values()) and (not pair.met or now - pair.used > KEEP_S):
+            if pair.claiming or any(pair.ends.values()):
+                continue
+            if not pair.met or now - pair.used > KEEP_S:
                 self._forget(code)
 
     # ------------------------------------------------------------ connections
@@ -254,18 +257,20 @@ class Relay:
             # joiner meets it again from the start
             pair.ends[role] = None
             pair.both.clear()
-            for old in (held, pair.ends["join"]):
-                if old is not None:
-                    with contextlib.suppress(ConnectionClosed):
-                        await old.close(1001, "the host came back on another connection")
+            pair.claiming += 1
+            try:
+                for old in (held, pair.ends["join"]):
+                    if old is not None:
+                        with contextlib.suppress(ConnectionClosed):
+                            await old.close(1001, "the host came back on another connection")
+            finally:
+                pair.claiming -= 1
+            if pair.ends[role] is not None:  # another claim came first
+                await ws.close(1013, f"the host of battle {code} is connected already")
+                return
         await self._pair(ws, pair, code, role)
 
     async def _pair(self, ws, pair: Pair, code: str, role: str) -> None:
-        if self.pairs.get(code) is not pair:  # forgotten while its old host was closed
-            self.pairs[code] = pair
-            owner = self.addresses.get(pair.owner)
-            if owner is not None:
-                owner.codes.add(code)
         pair.ends[role] = ws
         pair.used = time.monotonic()
         other = "join" if role == "host" else "host"
@@ -296,7 +301,7 @@ class Relay:
                 if peer is not None:  # the other side reconnects and is paired again
                     with contextlib.suppress(ConnectionClosed):
                         await peer.close(1001, "the other player's connection was cut")
-            if not any(pair.ends.values()) and not pair.met:
+            if not any(pair.ends.values()) and not pair.met and not pair.claiming:
                 self._forget(code)  # never met: its place is free at once
 
 
