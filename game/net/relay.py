@@ -279,9 +279,17 @@ class Relay:
             if pair.ends[other] is not None:
                 pair.met = True
                 pair.both.set()
+            # wait for the other side, or for this socket to close (its place freed at once)
+            both = asyncio.ensure_future(pair.both.wait())
+            gone = asyncio.ensure_future(ws.wait_closed())
             try:
-                await asyncio.wait_for(pair.both.wait(), WAIT_S)
-            except TimeoutError:
+                await asyncio.wait({both, gone}, timeout=WAIT_S, return_when="FIRST_COMPLETED")
+            finally:
+                for task in (both, gone):
+                    task.cancel()
+            if gone.done() and not gone.cancelled():
+                return
+            if not pair.both.is_set():
                 await ws.close(1000, f"nobody joined battle {code} in {WAIT_S:.0f} s")
                 return
             await ws.send(json.dumps({"type": "relay", "paired": True}))
