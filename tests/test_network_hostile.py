@@ -499,3 +499,39 @@ def test_a_flood_from_one_address_leaves_the_relay_serving_real_hosts(relay):
     assert guesses[:n] == [f"no battle with code ZZZZZZZ{c} at this relay" for c in "ABCDEFGHJK"]
     assert all("too many" in g or g == "http 429" for g in guesses[n:]), guesses
     assert len(tables.pairs) <= relay_mod.MAX_BATTLES
+
+
+# ------------------------------------------------------------------ the joiner's side
+
+
+@pytest.mark.parametrize("open_, wanted", [(True, "A"), (True, None), (False, "A")])
+def test_the_joiner_chooses_its_side_when_the_host_leaves_it_open(tmp_path, open_, wanted):
+    """``host --side open``: the joiner's ``--side`` decides (the second side when it names
+    none); a host that chose leaves the joiner that asked otherwise one line, and waits on."""
+    sc = game.load_scenario(ROOT / "maps" / "modern-skirmish.json")
+    hl = transport.host(0, bind="127.0.0.1")
+    sides = {"host": None, "join": None} if open_ else {"host": "A", "join": "B"}
+    host = NetSession(
+        hl,
+        "host",
+        "?" if open_ else "A",
+        scenario=sc,
+        seed=5,
+        sides=sides,
+        log_path=tmp_path / "host.log",
+    )
+    jl = transport.join(f"ws://127.0.0.1:{hl.port}")
+    join = NetSession(jl, "join", wanted or "?", log_path=tmp_path / "join.log")
+    try:
+        if open_:
+            until(lambda: host.ready and join.ready, host, join)
+            assert join.side == (wanted or "B") and host.side == ("B" if wanted else "A")
+            assert host.battle.state_hash() == join.battle.state_hash()
+        else:
+            until(lambda: join.fault, host, join)
+            assert "the host plays A and gives the joiner B, not A" in join.fault
+            until(lambda: not host.connected, host)
+            assert host.fault is None and host.battle is None
+    finally:
+        hl.close()
+        jl.close()

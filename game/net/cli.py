@@ -112,14 +112,17 @@ def cmd_host(args: argparse.Namespace) -> int:
             scenario = load_scenario(args.scenario)
             sides = [s.id for s in scenario.spec.sides]
             side = args.side or sides[0]
-            if side not in sides:
+            if side not in [*sides, "open"]:
                 print(
-                    f"hulldown host: --side {side}: the sides are {', '.join(sides)}",
+                    f"hulldown host: --side {side}: the sides are {', '.join(sides)}, or open",
                     file=sys.stderr,
                 )
                 return 2
         others = [s for s in battle.sides] if battle else [s.id for s in scenario.spec.sides]
         other = next(s for s in others if s != side)
+        pairing = {"host": side, "join": other}
+        if side == "open":  # the joiner chooses
+            side, pairing = "?", {"host": None, "join": None}
         reached = _reached(args, secrets, "host")
         link = _link(reached, "host", bool(args.resume))
         if "port" in reached:
@@ -135,7 +138,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             side,
             scenario=scenario,
             seed=args.seed,
-            sides={"host": side, "join": other},
+            sides=pairing,
             log_path=log,
             battle=battle,
             secrets=secrets,
@@ -162,7 +165,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         reached = _reached(args, secrets, "join")
         link = _link(reached, "join", bool(args.resume))
         log = Path(args.resume) if args.resume else _log_path(args, "join")
-        side = secrets.side if secrets else "?"
+        side = secrets.side if secrets else (args.side or "?")
         session = NetSession(
             link,
             "join",
@@ -247,7 +250,9 @@ def add_commands(sub) -> None:
     h = sub.add_parser("host", parents=[common], help="host a network battle")
     h.add_argument("scenario", nargs="?", help="scenario file (not with --resume)")
     h.add_argument("--port", type=_port, help=f"port to listen on (default {PORT})")
-    h.add_argument("--side", help="the side this machine plays (default: the first)")
+    h.add_argument(
+        "--side", help="the side this machine plays (default: the first), or open: the joiner's"
+    )
     h.add_argument("--seed", type=int, default=1, help="the battle's seed (its start line)")
     h.add_argument("--relay", metavar="ADDRESS", help="meet through this relay (HOST:PORT)")
     h.add_argument("--code", help=argparse.SUPPRESS)  # --resume LOG remembers it
@@ -256,6 +261,7 @@ def add_commands(sub) -> None:
     j.add_argument("address", nargs="?", help="the host, HOST[:PORT]")
     j.add_argument("--relay", nargs=2, metavar=("ADDRESS", "CODE"), help="join through a relay")
     j.add_argument("--seed", type=int, default=1, help="the AI's seed with --ai")
+    j.add_argument("--side", help="the side to command, when the host left it open")
     j.set_defaults(func=cmd_join)
     r = sub.add_parser("relay", help="pair network players behind routers by a battle code")
     r.add_argument("--port", type=_port, default=PORT, help=f"port to listen on (default {PORT})")

@@ -269,6 +269,8 @@ class FairPlay:
             "chain_end": self.chain.end,
             "rejoin_key": self._half,
         }
+        if scenario is None and self.me != "?":
+            msg["side"] = self.me  # a joiner that chose its side
         if scenario is not None:
             msg.update(
                 role="host",
@@ -283,7 +285,11 @@ class FairPlay:
     def start(self, host_hello: dict, join_hello: dict, role: str, log_path=None) -> Battle:
         """Build the network battle from both hellos (a new battle): the host's scenario,
         seed and sides, both chain ends; this machine (``role`` "host" or "join") plays the
-        side the host's hello gives it, and the rejoin key is made of both hellos' halves. Raises ProtocolError for a hello that does not fit."""
+        side the host's hello gives it, and the rejoin key is made of both hellos' halves.
+        A host that leaves the sides open (``sides`` ``{"host": None, "join": None}``) lets
+        the joiner's hello choose (``side``; the scenario's second when it does not say).
+        Raises ProtocolError for a hello that does not fit, Fault when the joiner asked for
+        a side the host took for itself."""
         for h in (host_hello, join_hello):
             if not isinstance(h.get("protocol"), str) or h.get("protocol") != PROTOCOL:
                 raise ProtocolError(
@@ -302,6 +308,8 @@ class FairPlay:
                 str(host_hello.get("scenario_path", "network"))[:200],
             )
             battle = Battle(scenario, seed, log_path=log_path)
+            ids = [s.id for s in scenario.spec.sides]
+            sides = self._sides(sides, join_hello.get("side"), ids, role)
             ends = {sides["host"]: host_hello["chain_end"], sides["join"]: join_hello["chain_end"]}
             battle.start_network(ends, length)
         except (ValueError, KeyError, TypeError) as err:  # ScenarioError, IllegalAction
@@ -316,6 +324,23 @@ class FairPlay:
         self.battle = battle
         self.turn_began = time.monotonic()
         return battle
+
+    @staticmethod
+    def _sides(sides: dict, wanted, ids: list[str], role: str) -> dict:
+        """Who plays which side: the host's ``sides``, or when it left them open, the
+        joiner's ``wanted`` side (the scenario's second, of ``ids``, when it names none).
+        When the joiner wants the side the host took: Fault on the joiner (it stops, saying
+        why), ProtocolError on the host (that connection is closed; it waits on)."""
+        if sides.get("host") is None and sides.get("join") is None:
+            join = wanted if wanted in ids else ids[1]
+            return {"join": join, "host": next(s for s in ids if s != join)}
+        if wanted is not None and wanted != sides.get("join"):
+            raise (Fault if role == "join" else ProtocolError)(
+                f"the host plays {as_text(sides.get('host'), 40)} and gives the joiner "
+                f"{as_text(sides.get('join'), 40)}, not {as_text(wanted, 40)}: join without "
+                "--side, or ask the host to leave the sides open (--side open)"
+            )
+        return sides
 
     def proof(self, who: str, theirs: str, ours: str) -> str:
         """``who`` ("host" or "join") proves it holds the battle's rejoin key: HMAC-SHA256
