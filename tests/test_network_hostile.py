@@ -63,6 +63,16 @@ def messages(link, limit_s: float = 3.0) -> list:
     return out
 
 
+def first_message(link, limit_s: float = 20.0) -> dict:
+    """The first message a raw link brings (waiting up to ``limit_s``)."""
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        item = link.get(0.05)
+        if item is not None and item[0] == "message":
+            return item[1]
+    raise AssertionError("no message came")
+
+
 def a_battle_under_way(tmp_path, actions: int = 4):
     """A host and a joiner session (modern-skirmish, directly on loopback) that played
     ``actions`` actions, then the joiner's line went down for good: the host waits for it."""
@@ -253,6 +263,8 @@ def raw_joiner_of_cli_host(tmp_path, extra=()):
             str(tmp_path / "host.log"),
             "--timeout",
             "30",
+            "--level",
+            "recruit",
             *extra,
         ],
         env=ENV,
@@ -270,20 +282,30 @@ def raw_joiner_of_cli_host(tmp_path, extra=()):
             time.sleep(0.1)
     link = transport.join(f"ws://127.0.0.1:{port}")
     fp = FairPlay(Secrets("?", f"{9:064x}", game.fair.CHAIN_LENGTH))
-    hello = next(m[1] for m in messages(link, 10) if m[0] == "message")
+    hello = first_message(link)
     link.send(fp.hello())
     fp.start(hello, fp.hello(), "join")
     return proc, link, fp
 
 
-@pytest.mark.parametrize("what", ["bye mid-action, its reason a list", "100,000 nested levels"])
+@pytest.mark.parametrize(
+    "what",
+    [
+        "bye mid-action, its reason a list",
+        "bye mid-action, then deaf to the close",
+        "100,000 nested levels",
+    ],
+)
 def test_the_honest_side_ends_or_goes_on_without_a_traceback(tmp_path, what):
     proc, link, fp = raw_joiner_of_cli_host(tmp_path)
     try:
         if what.startswith("bye"):
-            act = next(m[1] for m in messages(link, 20) if m[0] == "message")
+            act = first_message(link)
             assert act["type"] == "act"  # the host acted and waits for our answer
             link.send({"type": "bye", "reason": ["not", "text"]})
+            if "deaf" in what:  # the socket stays open, nobody reads it or answers its close
+                time.sleep(0.2)
+                link._loop.call_soon_threadsafe(link._loop.stop)
             out, _ = proc.communicate(timeout=30)
             assert proc.returncode == 3, out
             assert "(not text)" in out and "['not'" not in out

@@ -131,11 +131,23 @@ class Link:
         if self._closed:
             return
         self._closed = True
+        if not self._thread.is_alive():
+            return
         fut = asyncio.run_coroutine_threadsafe(self._shutdown(reason), self._loop)
         with contextlib.suppress(Exception):
             fut.result(timeout=5)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        if not self._thread.is_alive():  # whatever the shutdown left: ended, never destroyed
+            left = [t for t in asyncio.all_tasks(self._loop) if not t.done()]
+            for t in left:
+                t.cancel()
+            with contextlib.suppress(Exception):
+                self._loop.run_until_complete(
+                    asyncio.wait_for(asyncio.gather(*left, return_exceptions=True), 2)
+                )
+            with contextlib.suppress(Exception):
+                self._loop.close()
 
     # ------------------------------------------------------------ the loop's side
 
@@ -155,12 +167,14 @@ class Link:
             await ws.close(1008, reason[:120])
 
     async def _shutdown(self, reason: str) -> None:
-        if self._ws is not None:
+        if self._ws is not None:  # a peer that never answers the close is not waited on long
             with contextlib.suppress(Exception):
-                await self._ws.close(1000, reason[:120])
+                await asyncio.wait_for(self._ws.close(1000, reason[:120]), 2)
         server = getattr(self, "_server", None)
         if server is not None:
             server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 2)
         me = asyncio.current_task()
         rest = [t for t in asyncio.all_tasks() if t is not me]
         for t in rest:  # a joiner's retries, a connection's reader: ended, not left pending
