@@ -79,8 +79,12 @@ def _link(reached: dict, role: str, resumed: bool):
     if "relay" in reached:
         if role == "host":
             code = reached.get("code")
-            return transport.join(
-                f"ws://{reached['relay']}/host", first_word=True, key=reached["key"], code=code
+            return transport.join(  # it keeps trying: its code may be held by another a while
+                f"ws://{reached['relay']}/host",
+                first_word=True,
+                key=reached["key"],
+                code=code,
+                persist=True,
             )
         uri = f"ws://{reached['relay']}/join/{reached['code']}"
         return transport.join(uri, first_word=True, persist=resumed)

@@ -67,7 +67,9 @@ def start_host(scenario: Path, side_index: int, seed: int, port: int, relay: str
 
         split_address(relay)  # a mistyped relay is said at once
         reached = {"relay": relay.strip(), "code": None, "key": secrets.token_hex(32)}
-        link = transport.join(f"ws://{relay.strip()}/host", first_word=True, key=reached["key"])
+        link = transport.join(
+            f"ws://{relay.strip()}/host", first_word=True, key=reached["key"], persist=True
+        )
     else:
         link = transport.host(port)
         reached = {"port": link.port}
