@@ -500,7 +500,7 @@ def test_a_flood_from_one_address_leaves_the_relay_serving_real_hosts(relay):
             asyncio.create_task(_try(f"{base}/host?key={key}", f"127.0.0.{10 + n}", real_words, 30))
             for n in range(5)
         ]
-        end = time.monotonic() + 10
+        end = time.monotonic() + 40  # a loaded CI machine: it takes 3 s on a quiet one
         while len(real_words) < 5 or sum(t.done() for t in held) + len(flooded) < len(held):
             assert time.monotonic() < end
             await asyncio.sleep(0.05)
