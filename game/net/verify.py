@@ -10,9 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from game import Battle, NetworkLogError
-from game.rules.fair import follows
-from game.rules.files.log import _line
+from game import Battle, NetworkLogError, fair, log_line
 
 
 def verify_log(path: str | os.PathLike) -> str | None:
@@ -91,10 +89,10 @@ def _chains(where: str, lines: list[bytes]) -> str | None:
         ]
         for n in range(1, len(seq)):
             (pi, prev), (i, element) = seq[n - 1], seq[n]
-            if isinstance(element, str) and isinstance(prev, str) and follows(element, prev):
+            if isinstance(element, str) and isinstance(prev, str) and fair.follows(element, prev):
                 continue
             after = seq[n + 1][1] if n + 1 < len(seq) else None
-            if isinstance(after, str) and isinstance(element, str) and follows(after, element):
+            if isinstance(after, str) and isinstance(element, str) and fair.follows(after, element):
                 if pi == net:
                     return (
                         f"{where}:{pi + 1}: the network line's chain end for {side} was "
@@ -113,7 +111,7 @@ def _chains(where: str, lines: list[bytes]) -> str | None:
 
 def _compare(where: str, lines: list[bytes], events: list[dict]) -> str | None:
     """The first line whose bytes are not the replay's, in words; None when all are."""
-    expected = [_line(e).rstrip(b"\n") for e in events]
+    expected = [log_line(e).rstrip(b"\n") for e in events]
     net = next((i for i, e in enumerate(events) if e.get("event") == "network"), 0)
     for i in range(max(len(lines), len(expected))):
         if i >= len(lines):
