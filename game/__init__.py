@@ -114,6 +114,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "hidden_due": ("game.rules.phases.hidden", "hidden_due"),
     "NetworkLogError": ("game.rules.battle_network", "NetworkLogError"),
     "first_difference": ("game.rules.battle_network", "first_difference"),
+    "log_line": ("game.rules.files.log", "log_line"),
     "PlotHiddenMission": ("game.rules.actions", "PlotHiddenMission"),
     "PlotHiddenAirStrike": ("game.rules.actions", "PlotHiddenAirStrike"),
     "action_from_dict": ("game.rules.actions", "action_from_dict"),

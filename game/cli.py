@@ -282,10 +282,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _check_replay(path: str) -> int:
     """``replay FILE --check``: step through every position and put every line into words,
     headless (:mod:`game.check.replaycheck`); exit 0 with one line, or 1 with the line and
-    the problem (#42)."""
+    the problem (#42). A network battle's log is verified first (``hulldown verify``): never
+    "ok" for one whose dice do not check out."""
     from game import LogReplayError, SaveError
     from game.check.replaycheck import check_log, check_save
+    from game.net.verify import is_network_log, verify_log
 
+    if is_network_log(path):  # its dice come from the chains: every roll checked first
+        problem = verify_log(path)
+        if problem:
+            print(f"{problem} (a network battle's log: see `hulldown verify`)", file=sys.stderr)
+            return 1
     try:
         if str(path).lower().endswith(".jsonl"):
             print(_with_bar(path, lambda progress: check_log(path, progress)))

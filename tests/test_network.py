@@ -331,7 +331,7 @@ def test_an_action_goes_over_as_act_and_answer_and_both_battles_agree():
         (False, lambda act: {**act, "index": 5}, "before action"),
         (True, lambda act: {**act, "index": 1}, "out of turn"),
         (False, lambda act: {**act, "action": {"kind": "warp", "side": "A"}}, "unknown action"),
-        (False, lambda act: {**act, "action": {"kind": "pass", "side": "B"}}, "taken for 'B'"),
+        (False, lambda act: {**act, "action": {"kind": "pass", "side": "B"}}, "taken for B"),
         (False, lambda act: {**act, "element": "xyz"}, "64 hex digits"),
         (False, lambda act: {**act, "index": True}, "whole number"),
     ],
@@ -454,11 +454,11 @@ def test_an_act_lost_in_a_drop_goes_again_unchanged_and_a_crashed_actor_cannot_c
     host.secrets.path = tmp_path / "host.secret"
     act = host.propose(Pass("A"))
     # the line dropped before the joiner had it: both have 0 actions
-    assert host.resume_check(join.hello()) == [act]
+    assert host.resume_check(0) == [act]
     # the host crashed: a new FairPlay from its secret file and the battle
     again = FairPlay(Secrets.load(tmp_path / "host.secret"), host.battle)
     assert not again.my_turn() and again.sent["index"] == 0
-    assert again.resume_check(join.hello()) == [act]
+    assert again.resume_check(0) == [act]
     (answer,) = join.receive(act)
     again.receive(answer)
     assert again.battle.state_hash() == join.battle.state_hash()
@@ -506,6 +506,7 @@ def test_a_broken_secret_file_is_refused_with_its_field(tmp_path):
             {"side": "A", "secret": f"{1:064x}", "length": 10, "plots": {"ab" * 32: {"plot": 3}}}
         )
     )
+    path.chmod(0o600)
     with pytest.raises(ValueError, match="plots.abababababababab: must be a plot"):
         Secrets.load(path)
 
@@ -518,11 +519,102 @@ def test_an_act_sent_while_the_line_was_down_goes_again_after_the_catchup():
     act = host.propose(Pass("A"))
     join.receive(act)  # the answer is lost
     b_act = join.propose(Pass("B"))  # lost too
-    replies = join.resume_check(host.hello())
+    replies = join.resume_check(0)
     assert [r["type"] for r in replies] == ["catchup", "act"] and replies[1] == b_act
-    assert host.resume_check(join.hello()) == []
+    assert host.resume_check(1) == [] and host.owed == 1
     for r in replies:
         for answer in host.receive(r):
             join.receive(answer)
     assert len(host.battle.actions) == len(join.battle.actions) == 2
     assert host.battle.state_hash() == join.battle.state_hash() and join.sent is None
+
+
+# ------------------------------------------------------------------ every byte, the right line
+
+
+def _rewritten(tmp_path, path, edit):
+    """A copy of the log with its lines (bytes, no line ends) passed through ``edit``."""
+    lines = path.read_bytes().split(b"\n")[:-1]
+    copy = tmp_path / "tampered.jsonl"
+    copy.write_bytes(b"\n".join(edit(lines)) + b"\n")
+    return copy
+
+
+def _field(pick, change):
+    """An edit changing a field of the first line ``pick`` accepts."""
+
+    def edit(lines):
+        for i, text in enumerate(lines):
+            d = json.loads(text)
+            if pick(d):
+                change(d)
+                lines[i] = json.dumps(d, sort_keys=True, separators=(",", ":")).encode()
+                return lines
+        raise AssertionError("no such line")
+
+    return edit
+
+
+def _flip(h: str) -> str:
+    return ("1" if h[0] == "0" else "0") + h[1:]
+
+
+def _drop(lines, pick):
+    i = next(i for i, t in enumerate(lines) if pick(json.loads(t)))
+    return lines[:i] + lines[i + 1 :]
+
+
+def _is(event, **kw):
+    return lambda d: d["event"] == event and all(d.get(k) == v for k, v in kw.items())
+
+
+TAMPERS = {
+    "a byte-order mark": (lambda lines: [b"\xef\xbb\xbf" + lines[0], *lines[1:]], 1, "byte-order"),
+    "a chain end": (
+        _field(_is("network"), lambda d: d["chains"].update(A=_flip(d["chains"]["A"]))),
+        2,
+        "chain end for A was changed",
+    ),
+    "the seed": (_field(_is("network"), lambda d: d.update(seed=99)), 2, "differ in seed"),
+    "an action line deleted": (
+        lambda lines: _drop(lines, _is("action", index=5)),
+        None,
+        "action 5's line was taken out",
+    ),
+    "the end line deleted": (lambda lines: lines[:-1], None, "an end line"),
+    "a die": (_field(lambda d: d["event"] == "fire" and "combat" in d, _die), None, "fire line"),
+    "an element": (_field(_is("action", index=30), _element), None, "does not hash"),
+    "a revealed aim": (
+        _field(
+            lambda d: d["event"] == "action" and d["action"]["kind"] == "reveal_mission", _sheaf
+        ),
+        None,
+        "commitment",
+    ),
+    "a salt": (_field(_is("reveal"), lambda d: d.update(salt="00" * 16)), None, "reveal line"),
+    "a commitment": (
+        _field(_is("plot"), lambda d: d.update(commitment=_flip(d["commitment"]))),
+        None,
+        "plot line",
+    ),
+    "a space": (lambda lines: [*lines[:3], lines[3] + b" ", *lines[4:]], 4, "its bytes"),
+}
+
+
+@pytest.mark.parametrize("what", list(TAMPERS))
+def test_verify_and_replay_check_refuse_any_change_naming_its_line(
+    tmp_path, network_log, what, capsys
+):
+    """verify names the line changed, whatever was changed, and ``replay FILE --check`` on a
+    network battle's log never says "ok" to one whose bytes are not the battle's."""
+    from game.cli import main
+
+    edit, line, says = TAMPERS[what]
+    copy = _rewritten(tmp_path, network_log, edit)
+    problem = verify_log(copy)
+    assert problem is not None and says in problem, problem
+    if line is not None:
+        assert problem.startswith(f"{copy}:{line}:"), problem
+    assert main(["replay", str(copy), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "hulldown verify" in err and f"{copy}:" in err

@@ -42,7 +42,7 @@ def sessions(tmp_path, scenario: str, seed: int = 5, relay: int | None = None):
         hl = transport.host(0, bind="127.0.0.1")
         jl = transport.join(f"ws://127.0.0.1:{hl.port}")
     else:
-        hl = transport.join(f"ws://127.0.0.1:{relay}/host", first_word=True)
+        hl = transport.join(f"ws://127.0.0.1:{relay}/host", first_word=True, key="ab" * 16)
         code = wait_for_code(hl)
         jl = transport.join(f"ws://127.0.0.1:{relay}/join/{code}", first_word=True)
     host = NetSession(
@@ -158,7 +158,7 @@ def test_modern_fire_support_through_the_relay_with_hidden_plots(tmp_path, relay
     only passes messages on, so both logs agree and verify confirms every roll."""
     host, join = sessions(tmp_path, "modern-fire-support.json", relay=relay_port)
     try:
-        assert host.code is None or len(host.code) == 6
+        assert host.code is None or len(host.code) == 8
         assert play_both(host, join, level="veteran") == {"host": 0, "join": 0}
     finally:
         close(host, join)
@@ -167,14 +167,14 @@ def test_modern_fire_support_through_the_relay_with_hidden_plots(tmp_path, relay
 
 
 def test_a_joiner_with_a_code_the_relay_does_not_know_is_told_so(relay_port):
-    link = transport.join(f"ws://127.0.0.1:{relay_port}/join/ZZZZZZ", first_word=True)
+    link = transport.join(f"ws://127.0.0.1:{relay_port}/join/ZZZZZZZZ", first_word=True)
     try:
         item = None
         end = time.monotonic() + 10
         while item is None or item[0] != "refused":
             assert time.monotonic() < end
             item = link.get(0.1) or item
-        assert "no battle with code ZZZZZZ" in item[1]
+        assert "no battle with code ZZZZZZZZ" in item[1]
     finally:
         link.close()
 

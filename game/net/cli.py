@@ -50,11 +50,59 @@ def _resumed(path: str):
     return battle, secrets
 
 
+def _reached(args, secrets, role: str) -> dict:
+    """How this battle is reached: the command line's ``--relay``/``--port``/address when
+    given, else what the resumed battle's secret file remembers, else the defaults."""
+    import secrets as random
+
+    kept = (secrets.reached if secrets is not None else None) or {}
+    if role == "host":
+        if args.relay:
+            same = kept.get("relay") == args.relay
+            code = args.code or (kept.get("code") if same else None)
+            key = kept.get("key") if same and kept.get("key") else random.token_hex(32)
+            return {"relay": args.relay, "code": code, "key": key}
+        if args.port is not None or "relay" not in kept:
+            return {"port": args.port if args.port is not None else kept.get("port", PORT)}
+        return dict(kept)
+    if args.relay:
+        return {"relay": args.relay[0], "code": args.relay[1].upper()}
+    if args.address:
+        return {"address": args.address}
+    return dict(kept)
+
+
+def _link(reached: dict, role: str, resumed: bool):
+    """The connection a battle reached so starts on. Raises OSError (a port in use),
+    ValueError (nothing to connect to)."""
+    from game.net import transport
+
+    if "relay" in reached:
+        if role == "host":
+            code = reached.get("code")
+            return transport.join(  # it keeps trying: its code may be held by another a while
+                f"ws://{reached['relay']}/host",
+                first_word=True,
+                key=reached["key"],
+                code=code,
+                persist=True,
+            )
+        uri = f"ws://{reached['relay']}/join/{reached['code']}"
+        return transport.join(uri, first_word=True, persist=resumed)
+    if role == "host":
+        return transport.host(int(reached["port"]))
+    if "address" not in reached:
+        raise ValueError("give HOST[:PORT] or --relay ADDRESS CODE: the log does not say")
+    host, port = _address(str(reached["address"]))
+    return transport.join(f"ws://{host}:{port}")
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     """``hulldown host SCENARIO``: wait for the other player (directly on ``--port``, or at
-    a ``--relay``), then play the battle, in the window or ``--ai`` headless."""
+    a ``--relay``), then play the battle, in the window or ``--ai`` headless. ``--resume
+    LOG`` takes the battle up again the way it was reached (the port, or the relay and its
+    code), unless told otherwise."""
     from game import ScenarioError, load_scenario
-    from game.net import transport
     from game.net.session import NetSession
 
     try:
@@ -69,19 +117,20 @@ def cmd_host(args: argparse.Namespace) -> int:
             scenario = load_scenario(args.scenario)
             sides = [s.id for s in scenario.spec.sides]
             side = args.side or sides[0]
-            if side not in sides:
+            if side not in [*sides, "open"]:
                 print(
-                    f"hulldown host: --side {side}: the sides are {', '.join(sides)}",
+                    f"hulldown host: --side {side}: the sides are {', '.join(sides)}, or open",
                     file=sys.stderr,
                 )
                 return 2
         others = [s for s in battle.sides] if battle else [s.id for s in scenario.spec.sides]
         other = next(s for s in others if s != side)
-        if args.relay:
-            uri = f"ws://{args.relay}/host" + (f"/{args.code}" if args.code else "")
-            link = transport.join(uri, first_word=True)
-        else:
-            link = transport.host(args.port)
+        pairing = {"host": side, "join": other}
+        if side == "open":  # the joiner chooses
+            side, pairing = "?", {"host": None, "join": None}
+        reached = _reached(args, secrets, "host")
+        link = _link(reached, "host", bool(args.resume))
+        if "port" in reached:
             print(
                 f"hosting on port {link.port}: the other player joins with "
                 f"'hulldown join THIS-MACHINE:{link.port}'",
@@ -94,10 +143,11 @@ def cmd_host(args: argparse.Namespace) -> int:
             side,
             scenario=scenario,
             seed=args.seed,
-            sides={"host": side, "join": other},
+            sides=pairing,
             log_path=log,
             battle=battle,
             secrets=secrets,
+            reached=reached,
         )
     except (ScenarioError, ValueError, OSError) as err:
         print(f"hulldown host: {err}", file=sys.stderr)
@@ -106,26 +156,30 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    """``hulldown join HOST[:PORT]`` or ``--relay ADDRESS CODE``: join the host's battle."""
-    from game.net import transport
+    """``hulldown join HOST[:PORT]`` or ``--relay ADDRESS CODE``: join the host's battle;
+    ``--resume LOG`` alone finds it again the way it was reached."""
     from game.net.session import NetSession
 
-    if bool(args.address) == bool(args.relay):
+    if args.address and args.relay or not (args.address or args.relay or args.resume):
         print("hulldown join: give HOST[:PORT], or --relay ADDRESS CODE", file=sys.stderr)
         return 2
     try:
         battle = secrets = None
         if args.resume:
             battle, secrets = _resumed(args.resume)
-        if args.relay:
-            address, code = args.relay
-            link = transport.join(f"ws://{address}/join/{code.upper()}", first_word=True)
-        else:
-            host, port = _address(args.address)
-            link = transport.join(f"ws://{host}:{port}")
+        reached = _reached(args, secrets, "join")
+        link = _link(reached, "join", bool(args.resume))
         log = Path(args.resume) if args.resume else _log_path(args, "join")
-        side = secrets.side if secrets else "?"
-        session = NetSession(link, "join", side, log_path=log, battle=battle, secrets=secrets)
+        side = secrets.side if secrets else (args.side or "?")
+        session = NetSession(
+            link,
+            "join",
+            side,
+            log_path=log,
+            battle=battle,
+            secrets=secrets,
+            reached=reached,
+        )
     except (ValueError, OSError, argparse.ArgumentTypeError) as err:
         print(f"hulldown join: {err}", file=sys.stderr)
         return 1
@@ -141,6 +195,9 @@ def _play(args, session, log: Path) -> int:
         player = ScriptedAI(seed=args.seed, level=args.level)
         try:
             code = headless.play(session, player, args.timeout, say=lambda t: print(t, flush=True))
+        except KeyboardInterrupt:
+            print("stopped (Ctrl+C): the battle is kept in its log", flush=True)
+            code = headless.EXIT_LEFT
         finally:
             session.link.close()
         print(f"the battle log: {log}", flush=True)
@@ -197,16 +254,19 @@ def add_commands(sub) -> None:
     common.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     h = sub.add_parser("host", parents=[common], help="host a network battle")
     h.add_argument("scenario", nargs="?", help="scenario file (not with --resume)")
-    h.add_argument("--port", type=_port, default=PORT, help=f"port to listen on (default {PORT})")
-    h.add_argument("--side", help="the side this machine plays (default: the first)")
+    h.add_argument("--port", type=_port, help=f"port to listen on (default {PORT})")
+    h.add_argument(
+        "--side", help="the side this machine plays (default: the first), or open: the joiner's"
+    )
     h.add_argument("--seed", type=int, default=1, help="the battle's seed (its start line)")
     h.add_argument("--relay", metavar="ADDRESS", help="meet through this relay (HOST:PORT)")
-    h.add_argument("--code", help="with --relay: come back to this battle code")
+    h.add_argument("--code", help=argparse.SUPPRESS)  # --resume LOG remembers it
     h.set_defaults(func=cmd_host)
     j = sub.add_parser("join", parents=[common], help="join a network battle")
     j.add_argument("address", nargs="?", help="the host, HOST[:PORT]")
     j.add_argument("--relay", nargs=2, metavar=("ADDRESS", "CODE"), help="join through a relay")
     j.add_argument("--seed", type=int, default=1, help="the AI's seed with --ai")
+    j.add_argument("--side", help="the side to command, when the host left it open")
     j.set_defaults(func=cmd_join)
     r = sub.add_parser("relay", help="pair network players behind routers by a battle code")
     r.add_argument("--port", type=_port, default=PORT, help=f"port to listen on (default {PORT})")

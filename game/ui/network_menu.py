@@ -63,13 +63,28 @@ def start_host(scenario: Path, side_index: int, seed: int, port: int, relay: str
     sides = [s.id for s in sc.spec.sides]
     me, other = sides[side_index % 2], sides[(side_index + 1) % 2]
     if relay:
+        import secrets
+
         split_address(relay)  # a mistyped relay is said at once
-        link = transport.join(f"ws://{relay.strip()}/host", first_word=True)
+        reached = {"relay": relay.strip(), "code": None, "key": secrets.token_hex(32)}
+        link = transport.join(
+            f"ws://{relay.strip()}/host", first_word=True, key=reached["key"], persist=True
+        )
     else:
         link = transport.host(port)
+        reached = {"port": link.port}
     log = network_log_path("host")
     sides_of = {"host": me, "join": other}
-    session = NetSession(link, "host", me, scenario=sc, seed=seed, sides=sides_of, log_path=log)
+    session = NetSession(
+        link,
+        "host",
+        me,
+        scenario=sc,
+        seed=seed,
+        sides=sides_of,
+        log_path=log,
+        reached=reached,
+    )
     return session, log
 
 
@@ -83,12 +98,15 @@ def start_join(address: str = "", relay: str = "", code: str = ""):
         split_address(relay)
         if not code.strip().isalnum():
             raise ValueError("Type the battle code the host was given (letters and digits).")
-        link = transport.join(f"ws://{relay.strip()}/join/{code.strip().upper()}", first_word=True)
+        code = code.strip().upper()
+        link = transport.join(f"ws://{relay.strip()}/join/{code}", first_word=True)
+        reached = {"relay": relay.strip(), "code": code}
     else:
         host, port = split_address(address)
         link = transport.join(f"ws://{host}:{port}")
+        reached = {"address": f"{host}:{port}"}
     log = network_log_path("join")
-    return NetSession(link, "join", "?", log_path=log), log
+    return NetSession(link, "join", "?", log_path=log, reached=reached), log
 
 
 class NetworkSetupScreen:

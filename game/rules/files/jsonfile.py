@@ -507,12 +507,13 @@ def writable_target(path: str | os.PathLike) -> Path:
     return p
 
 
-def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike, text: str | bytes, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8; or ``bytes`` as they are: a PNG) to ``path`` atomically: a
     temporary file in the same folder, flushed and synced, then renamed over the target and
     the folder synced, so a crash never leaves a half-written file and the rename survives a
     power cut. The file keeps the permissions of the one it replaces, or gets those of a new
-    file of the user's (the umask's). A symbolic link is written through: the file it leads to
+    file of the user's (the umask's); ``mode`` (e.g. 0o600 for a secret) overrides both, and
+    the file never exists with other permissions. A symbolic link is written through: the file it leads to
     is replaced and the link kept (:func:`writable_target`).
 
     Temporary files of the same target older than :data:`STALE_TEMP_S` (left by a killed
@@ -523,7 +524,7 @@ def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
     p = writable_target(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(p)
-    mode = _user_mode(p)
+    mode = _user_mode(p) if mode is None else mode
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         if hasattr(os, "fchmod"):
