@@ -35,6 +35,7 @@ def test_the_rulesets_list_is_wide_and_tall_enough(app):
         for o in gc.get_objects()
         if isinstance(o, UIDropDownMenu)
         and o.alive()
+        and o.ui_manager is app.manager  # (another test's screens may still be in memory)
         and list(o.options_list)
         and [t for t, _ in o.options_list] == list(RULESET_IDS)
     ]
