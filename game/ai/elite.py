@@ -61,13 +61,11 @@ class LookaheadChooser:
     decisions of :data:`game.ai.search.SEARCHED` are taken by play on copies of the battle.
     ``thinking`` ("quick", "normal", "long"): the setting "AI thinking time". ``thought``: what
     the last searched decision weighed (:class:`game.ai.search.Thought`), for the overlay.
-    ``rollouts``: where the continuations are played (None: :func:`rollout_runner`).
     ``looked``: per kind of decision, how many it searched, how many of those it changed from
     the scorers' own choice, and the rounds it played (the gauntlet reports them)."""
 
     thinking: str = "normal"
     thought: Thought | None = None
-    rollouts = None
     looked: dict  # decision kind -> [decisions searched, choices changed, rounds played]
 
     def _look_ahead(self, battle, decision, options: list[Option]) -> Action | None:
@@ -76,7 +74,7 @@ class LookaheadChooser:
         if decision.kind not in SEARCHED:
             return None
         side = decision.side
-        runner = self.rollouts or rollout_runner()
+        runner = rollout_runner()
         try:  # the workers' start is not thinking: it is not charged to the turn's budget
             runner.prepare(battle)
         except RuntimeError:

@@ -270,7 +270,8 @@ class MovementChooser:
         )
         stay = finish(parts[-1], 1.0) if stay_pose is not None else -3.0
         best_i = max(scores, key=lambda i: (scores[i], -i))
-        if self.level.lookahead:  # the few best moves, for the look-ahead to weigh
+        if self.level.lookahead and battle.state.moving is not None:
+            # the few best moves, for the look-ahead to weigh in this movement action
             self._alternatives[s.id] = (
                 stay,
                 self._alternative_moves(s, cands, parts, order, scores, reckon, marks, caution),

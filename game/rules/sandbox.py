@@ -26,12 +26,12 @@ def seat_view(state: BattleState, seat: str | None) -> BattleState:
     Never raises."""
     hidden = set(state.hidden)
     keep = [m for m in state.missions if m.id not in hidden and (seat is None or m.side == seat)]
-    missions, chains, hidden_map = state.missions, state.chains, state.hidden
-    try:  # the parts left out are not copied at all
-        state.missions, state.chains, state.hidden = [], None, {}
-        out = copy.deepcopy(state)
-    finally:
-        state.missions, state.chains, state.hidden = missions, chains, hidden_map
+    # the parts left out are never copied: the copy meets fresh empty ones in their place
+    # (deepcopy's memo), and the state itself is not touched (another thread may read it)
+    memo = {id(state.missions): [], id(state.hidden): {}}
+    if state.chains is not None:
+        memo[id(state.chains)] = None
+    out = copy.deepcopy(state, memo)
     out.missions = copy.deepcopy(keep)
     return out
 

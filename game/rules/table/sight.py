@@ -448,11 +448,16 @@ class SightMixin:
         that does not depend on who fires: the same rules as :meth:`sight_matrix`.
 
         The answer is a pure function of the poses, so the last :data:`SIGHT_MEMO` answers
-        are kept and asked again for nothing (a fire phase asks the same sight for every
+        of at most :data:`SIGHT_MEMO_PAIRS` pairs are kept and asked again for nothing (a fire phase asks the same sight for every
         attack, and the game's check whether anyone has a shot asks it once more); the
         matrices' arrays are read-only, so no caller can change a kept answer."""
-        key = (tuple(side_a), tuple(side_b), tuple(stands), max_sighting_in, id(rules))
-        memo = self.__dict__.setdefault("_sight_memo", {}) if SIGHT_MEMO > 0 else {}
+        small = SIGHT_MEMO > 0 and len(side_a) * len(side_b) <= SIGHT_MEMO_PAIRS
+        key = (
+            (tuple(side_a), tuple(side_b), tuple(stands), max_sighting_in, id(rules))
+            if small
+            else None
+        )
+        memo = self.__dict__.setdefault("_sight_memo", {}) if small else {}
         kept = memo.get(key)
         if kept is not None:
             return kept
@@ -508,6 +513,10 @@ class SightMixin:
 
 SIGHT_MEMO = 64
 """How many answers of ``sight_matrices`` a table keeps (a few fire phases' worth)."""
+SIGHT_MEMO_PAIRS = 4096
+"""Only answers of at most this many firer-target pairs are kept: stands against stands, which
+a fire phase asks again and again (40 a side is 1,600), not the AI's one-off sight of hundreds
+of step points along its candidate paths (kept, those would only fill memory)."""
 _CHUNK_CELLS = 1 << 16  # line-stand pairs tested at once: 0.5 MB a float array, cache-sized
 _SURE_AREAS = 16  # inscribed circles in a group of neighbours tried at once for a sure hit
 
