@@ -25,7 +25,7 @@ MODERN = load_scenario(ROOT / "maps" / "modern-meeting.json")
 def reference_path_risks(ai, battle, s, walks, enemies):
     """``_path_risks`` as it was before the speed-ups (every step point sighted and weighed
     on its own, the engine asked for every shot and its odds): (risks, chances to kill)."""
-    may = battle.rules.may_opportunity_fire
+    may = battle.rules.fire.may_opportunity_fire
     if battle.phase and battle.phase.kind == "posture":
         firers = [
             e

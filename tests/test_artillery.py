@@ -396,7 +396,7 @@ def test_004_arrival_roll_with_two_aa_guns(roll, arrives):
     assert line["arrival"]["passed"] is arrives
     assert line["target"] == ("B2" if arrives else None)
     assert b.stand("B2").aa_fired and b.stand("B3").aa_fired
-    assert not b.rules.may_fire_in(b.stand("B3"), "fire")
+    assert not b.rules.fire.may_fire_in(b.stand("B3"), "fire")
     assert b.dice.left == 0
 
 

@@ -323,10 +323,10 @@ def test_tl4_fires_in_both_phases_tl3_once():
     b.apply(ChooseFirst("A", "A"))
     b.apply(Fire("A", "B2", ("A1", "A2"), ("cannon", "cannon")))  # both in fire 2
     assert b.stand("A2").fire_attempts == 2 and b.stand("A1").fire_attempts == 1
-    assert not b.rules.may_fire_in(b.stand("A1"), "fire2")
+    assert not b.rules.fire.may_fire_in(b.stand("A1"), "fire2")
     # what the AI plans with: as many shots a turn as the stands just took
-    assert b.rules.shots_per_turn(b.stand("A2")) == 2
-    assert b.rules.shots_per_turn(b.stand("A1")) == 1
+    assert b.rules.fire.shots_per_turn(b.stand("A2")) == 2
+    assert b.rules.fire.shots_per_turn(b.stand("A1")) == 1
 
 
 def test_a_stand_is_attacked_once_per_fire_phase():

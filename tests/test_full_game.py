@@ -27,9 +27,11 @@ from game.rules.charts.data import load_rules_data
 from game.rules.dice import FixedDice
 from game.rules.files.log import check_log
 from game.rules.files.scenario import ScenarioError, parse_scenario
-from game.rules.rulesets import ModernFullRules
+from game.rules.rulesets import ruleset
 from tests.conftest import battle, pass_phase, scenario_dict
 from tests.test_fire import to_fire2
+
+ModernFullRules = ruleset("modern-full")
 
 FULL = {"ruleset": "modern-full"}
 DATA = load_rules_data()
@@ -116,7 +118,7 @@ def test_who_fires_in_which_standard_fire_phase(tl, phase, attempts, may):
     b = battle([("A1", "A", name, 10, 12, 0), ("B1", "B", "T-72", 30, 12, 180)], [], **FULL)
     s = b.state.stands["A1"]
     s.fire_attempts = attempts
-    assert ModernFullRules.may_fire_in(s, phase) is may
+    assert ModernFullRules.fire.may_fire_in(s, phase) is may
 
 
 def test_tl5_fires_in_the_third_phase():
@@ -170,9 +172,11 @@ def test_support_stands_read_dash_s_as_s():
     """002 CRT notes: support stands, artillery and close-support vehicles read -S- as S,
     whatever their tech level."""
     brdm = UNITS["BRDM-2 Scout"]
-    assert ModernFullRules.dash_s(brdm) == "-"
-    assert ModernFullRules.dash_s(dataclasses.replace(brdm, flags=frozenset({"support"}))) == "S"
-    assert ModernFullRules.dash_s(UNITS["M2A2 Bradley"]) == "S"
+    assert ModernFullRules.fire.dash_s(brdm) == "-"
+    assert (
+        ModernFullRules.fire.dash_s(dataclasses.replace(brdm, flags=frozenset({"support"}))) == "S"
+    )
+    assert ModernFullRules.fire.dash_s(UNITS["M2A2 Bradley"]) == "S"
 
 
 def test_he_against_personnel_and_no_atgm_at_them():
@@ -323,8 +327,8 @@ def test_tl1_stands_declare_a_posture():
     a1, a2 = b.state.stands["A1"], b.state.stands["A2"]
     assert (a1.posture, a2.posture) == ("movement", "firing")
     assert a1.movement_marker and not a2.movement_marker
-    assert not ModernFullRules.may_fire_in(a1, "fire2")
-    assert ModernFullRules.may_fire_in(a2, "fire2")
+    assert not ModernFullRules.fire.may_fire_in(a1, "fire2")
+    assert ModernFullRules.fire.may_fire_in(a2, "fire2")
     assert [e["posture"] for e in events(b, "posture")] == ["move", "fire"]
 
 

@@ -5,6 +5,7 @@ the cohesion roll and the decision dispatch each exist once."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
@@ -74,7 +75,15 @@ def _rules_imports() -> tuple[dict[str, set[str]], list[str]]:
             if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
             for node in ast.walk(fn)
         }
+        typing_only = {  # ``if TYPE_CHECKING:`` imports load nothing when the game runs
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for node in ast.walk(block)
+        }
         for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
             if isinstance(node, ast.ImportFrom) and node.module:
                 targets = [
                     f"{node.module}.{a.name}"
@@ -257,17 +266,65 @@ def test_a_new_phase_touches_only_the_ruleset_and_its_module(monkeypatch):
     from game.rules.battle import Battle
     from game.rules.files.scenario import load_scenario
     from game.rules.phases import Phase
-    from game.rules.rulesets import ModernRules
+    from game.rules.rulesets import ruleset
 
     begun = []
     recon = Phase("recon", auto=True, on_begin=lambda ctx: begun.append(ctx.state.turn))
-
-    class ReconRules(ModernRules):
-        turn = (ModernRules.turn[0], recon, *ModernRules.turn[1:])
-
-    monkeypatch.setitem(battle_module.RULESETS, "modern", ReconRules)
+    modern = ruleset("modern")
+    recon_rules = dataclasses.replace(modern, turn=(modern.turn[0], recon, *modern.turn[1:]))
+    monkeypatch.setattr(
+        battle_module, "ruleset", lambda i: recon_rules if i == "modern" else ruleset(i)
+    )
     b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
     players = {"A": RandomPlayer(7), "B": ScriptedAI(8, "recruit")}
     while not b.finished:
         b.apply(players[b.to_act].choose(b))
     assert begun == list(range(1, b.state.turn + 1))
+
+
+RULESET_ID_COMPARISON = re.compile(
+    r"""(ruleset\b[^=\n]{0,30}[!=]=\s*["'])|(["'](modern|wwii|modern-full|wwii-47)["']\s*[!=]=\s*\w*ruleset)"""
+)
+
+
+def test_rulesets_are_asked_not_named():
+    """Where a ruleset differs is said in ``game/rules/rulesets/`` alone: nothing else in
+    ``game/`` reads a ``full_game`` flag or compares a ruleset id (the UI and the AI ask
+    ``battle.rules.has(feature)``, the procedures ask the ruleset's policies and cards)."""
+    found = []
+    for path in (ROOT / "game").rglob("*.py"):
+        if (ROOT / "game" / "rules" / "rulesets") in path.parents:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "full_game" in line or RULESET_ID_COMPARISON.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == []
+
+
+def test_the_ruleset_check_finds_a_comparison():
+    """The pattern above catches the comparisons it is meant to."""
+    assert RULESET_ID_COMPARISON.search('if ctx.scenario.ruleset == "wwii-47":')
+    assert RULESET_ID_COMPARISON.search("card = 1 if start.get('ruleset') != 'modern' else 2")
+    assert not RULESET_ID_COMPARISON.search('ruleset = ruleset_of("modern")')
+
+
+def test_each_ruleset_is_one_frozen_object_with_known_features():
+    """Every ruleset id names one frozen ruleset whose features are all known, and the log's
+    phase names are the rulesets' own."""
+    import dataclasses
+
+    from game.rules.rulesets import RULESET_IDS, all_rulesets, phase_order
+    from game.rules.rulesets.base import FEATURES
+
+    rules = all_rulesets()
+    assert tuple(rules) == RULESET_IDS
+    for r in rules.values():
+        assert r.features <= FEATURES
+        try:
+            r.id = "x"  # type: ignore[misc]
+        except dataclasses.FrozenInstanceError:
+            pass
+        else:
+            raise AssertionError(f"{r.id} is not frozen")
+    names = {p.name for r in rules.values() for p in r.phases()}
+    assert set(phase_order()) == names | {"end"}

@@ -363,9 +363,9 @@ def test_only_tl4_fires_in_the_first_fire_phase_even_after_firing_this_turn(unit
     stand that has not fired, and refuses one that has already fired in that phase."""
     b = battle([("A1", "A", unit, 10, 12, 0), ("B1", "B", T72, 30, 12, 180)], [])
     a1 = b.stand("A1")
-    assert b.rules.fires_in_first_phase(a1) == first
-    assert b.rules.may_fire_in(a1, "fire1") == first
+    assert b.rules.fire.fires_in_first_phase(a1) == first
+    assert b.rules.fire.may_fire_in(a1, "fire1") == first
     a1.fired_in.add("fire1")
     a1.fire_attempts = 1
-    assert b.rules.fires_in_first_phase(a1) == first
-    assert not b.rules.may_fire_in(a1, "fire1")
+    assert b.rules.fire.fires_in_first_phase(a1) == first
+    assert not b.rules.fire.may_fire_in(a1, "fire1")

@@ -25,8 +25,10 @@ from game.rules.battle import Battle, IllegalAction
 from game.rules.dice import FixedDice
 from game.rules.files.log import check_log, check_log_line
 from game.rules.files.scenario import load_scenario, parse_scenario
-from game.rules.rulesets import WwiiRules
+from game.rules.rulesets import ruleset
 from tests.conftest import scenario_dict
+
+WwiiRules = ruleset("wwii")
 
 PZ, SHERMAN = "Pz IIIJ-M", 'M4 "Sherman"'
 MAP = Path(__file__).resolve().parents[1] / "maps" / "wwii-meeting.json"
@@ -172,9 +174,9 @@ def test_one_shot_a_turn_from_the_firing_posture(posture, fired, fires, opportun
     b = wwii_battle(STANDS, [6, 1])
     s = b.stand("A4")
     s.posture, s.fire_attempts = posture, fired
-    assert WwiiRules.may_fire_in(s, "fire") is fires
-    assert WwiiRules.may_opportunity_fire(s) is opportunity
-    assert WwiiRules.shots_per_turn(s) == 1
+    assert WwiiRules.fire.may_fire_in(s, "fire") is fires
+    assert WwiiRules.fire.may_opportunity_fire(s) is opportunity
+    assert WwiiRules.fire.shots_per_turn(s) == 1
 
 
 # --- opportunity fire and covering fire (001 7.4, 7.5) -----------------------------------------

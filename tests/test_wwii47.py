@@ -23,8 +23,10 @@ from game.rules.charts.data import load_rules_data
 from game.rules.dice import FixedDice
 from game.rules.files.log import check_log_line
 from game.rules.files.scenario import parse_scenario
-from game.rules.rulesets import Wwii47Rules
+from game.rules.rulesets import ruleset
 from tests.conftest import scenario_dict
+
+Wwii47Rules = ruleset("wwii-47")
 
 DATA = load_rules_data()
 UNITS = DATA.units_for("wwii-47")
@@ -133,7 +135,7 @@ def _stand(tl, posture, attempts=0, speed=10):
     ],
 )
 def test_who_fires_in_the_joint_standard_fire_phase(tl, posture, attempts, may):
-    assert Wwii47Rules.may_fire_in(_stand(tl, posture, attempts), "fire") is may
+    assert Wwii47Rules.fire.may_fire_in(_stand(tl, posture, attempts), "fire") is may
 
 
 @pytest.mark.parametrize(
@@ -142,7 +144,7 @@ def test_who_fires_in_the_joint_standard_fire_phase(tl, posture, attempts, may):
 )
 def test_a_tl2_stand_that_fired_moves_half_rounded_up_to_the_half_inch(speed, fired, mp):
     """004 step 6: TL2 stands that fired use up to 50% of their allowance (rounded up)."""
-    assert Wwii47Rules.movement_points(_stand(2, "movement", fired, speed)) == mp
+    assert Wwii47Rules.movement.movement_points(_stand(2, "movement", fired, speed)) == mp
 
 
 @pytest.mark.parametrize(

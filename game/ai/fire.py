@@ -47,7 +47,7 @@ class FireChooser:
         holding = not tl4_again and self._holding(battle, side)
         for target, setups in battle.fire_options().items():
             t = battle.stand(target)
-            if holding and not battle.rules.may_fire_in(t, battle.state.phase):
+            if holding and not battle.rules.fire.may_fire_in(t, battle.state.phase):
                 continue
             reserve = 0.0 if last else level.reserve * (0.3 if tl4_again else 1.0)
             chosen, score = self._best_subset(battle, setups, t, reserve)

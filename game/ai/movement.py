@@ -53,12 +53,12 @@ class MovementChooser:
         better off where they are; end the action when none is left to move (the engine does
         not let it end while a stand waiting to enter has a way on)."""
         mg = battle.state.moving
-        if battle.rules.full_game:
+        if battle.rules.has("transport"):
             unload = self._unload(battle, side)  # riders off near the enemy
             if unload:
                 return unload
         legal = battle.legal_actions()
-        if battle.rules.full_game:
+        if battle.rules.has("transport"):
             mount = self._mount(
                 battle, side, legal, (battle.state.turn, mg.group)
             )  # foot stands far from the fight aboard
@@ -78,7 +78,7 @@ class MovementChooser:
                     return [end, gun] if end.action in legal else [gun]
                 self._stay.add((key, sid))  # guns on the table fire from where they are
                 continue
-            if battle.rules.full_game:  # an overrun, or closing in to assault, when worth it
+            if battle.rules.has("overrun"):  # an overrun, or closing in to assault, when worth it
                 special = self._overrun(battle, s) or self._assault_move(battle, s)
                 if special is not None:
                     return [end, special] if end.action in legal else [special]
@@ -94,7 +94,7 @@ class MovementChooser:
             ):
                 self._waiting.add((key, sid))
                 best = hidden  # its best move that stays out of sight, if any
-            fetch = self._fetch(battle, s) if battle.rules.full_game and s.on_table else None
+            fetch = self._fetch(battle, s) if battle.rules.has("transport") and s.on_table else None
             if fetch is not None and fetch.score - stay > max(
                 0.02, best.score - stay if best is not None else 0.0
             ):

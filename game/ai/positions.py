@@ -192,7 +192,7 @@ class PositionsMixin:
         last, which bounds the cost. Planned in the posture phase (WWII), before the enemy
         has declared all its movement groups, each enemy stand on the table not yet declared
         to move is asked about as if it stays in the firing posture (the engine's rule)."""
-        may = battle.rules.may_opportunity_fire
+        may = battle.rules.fire.may_opportunity_fire
         if battle.phase and battle.phase.kind == "posture":
             firers = [
                 e
@@ -383,7 +383,7 @@ class PositionsMixin:
         open_cost = self.level.open_cost * stand_value(s)
         idle = self._idle_carrier(battle, s)  # (#44) an empty, weak carrier hangs back
         aims = self._own_aims(battle, side)
-        shots = battle.rules.shots_per_turn(s)  # the targets it can engage next turn
+        shots = battle.rules.fire.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
         company = self._company(battle, s) if bonus else []

@@ -34,7 +34,7 @@ def stand_value(st) -> float:
 def first_shot(battle: Battle, enemy, stand) -> float:
     """How much more an enemy's gun weighs when it fires before ours can answer: 1.5 when the
     engine says the enemy fires in the 1st fire phase and our stand does not (000 05.00)."""
-    first = battle.rules.fires_in_first_phase
+    first = battle.rules.fire.fires_in_first_phase
     return 1.5 if first(enemy) and not first(stand) else 1.0
 
 

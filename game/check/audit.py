@@ -13,7 +13,15 @@ from pathlib import Path
 
 import shapely
 
-from game import OVERLAP_SQ_IN, check_log, crt_result, footprints, read_cell
+from game import (
+    OVERLAP_SQ_IN,
+    RULESET_IDS,
+    check_log,
+    crt_result,
+    footprints,
+    read_cell,
+    ruleset,
+)
 from game.check.audit_support import SupportAudit
 
 
@@ -137,7 +145,9 @@ class FullGameAudit:
     LINES = ("overrun", "close_assault", "mount", "unload")
 
     def __init__(self, start: dict):
-        self.card = "004" if start.get("ruleset") == "wwii-47" else "002"
+        rs = start.get("ruleset")
+        card = ruleset(rs).assault if rs in RULESET_IDS else None
+        self.card = card.card if card is not None else "002"
         units = start.get("units", {})
         self.unit = {s["id"]: units.get(s["unit"], {}) for s in start.get("stands", [])}
         self.aboard = {s["id"] for s in start.get("stands", []) if s.get("carried_by")}

@@ -15,7 +15,8 @@ import copy
 import math
 from dataclasses import dataclass
 
-from game import RULESETS, RulesData
+from game import RULESET_IDS, RulesData
+from game import ruleset as rules_of
 
 MAX_ADDED = 5
 """At most this many stands of one type are added by one move."""
@@ -96,8 +97,7 @@ def hq_weight(ruleset: object, stand: dict) -> int:
     games, modern-full and wwii-47 (000 scenario sheet, "complete game"; rules-decisions
     "Units beyond tanks"), once
     otherwise (the introductory sheets count a GHQ tank at its price)."""
-    rules = RULESETS.get(ruleset) if isinstance(ruleset, str) else None
-    full = rules is not None and rules.full_game
+    full = isinstance(ruleset, str) and ruleset in RULESET_IDS and rules_of(ruleset).has("hq_points_doubled")
     return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
 
 

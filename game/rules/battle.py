@@ -10,7 +10,7 @@ seed and actions; ``Battle.load`` replays them and checks the state hash.
 The rules themselves live below this facade: the context the phases share
 (``context.py``), the sequence of play (``turns.py``), each phase in ``phases/``, the fire
 procedure and the cohesion roll (``procedures/combat.py``), moving stands
-(``procedures/moves.py``), and each ruleset's data and list of phases (``rulesets.py``). See
+(``procedures/moves.py``), and each ruleset as one object (``rulesets/``). See
 docs/architecture.md.
 """
 
@@ -50,7 +50,7 @@ from game.rules.phases import Phase, tl1_posture
 from game.rules.phases.posture import contact_chains, undeclared
 from game.rules.procedures import combat, moves, transport
 from game.rules.procedures.combat import FireSetup
-from game.rules.rulesets import RULESETS
+from game.rules.rulesets import RULESET_IDS, ruleset
 from game.rules.state import StandState
 from game.rules.table.geometry import StandPose, Walk, edge_point
 
@@ -97,15 +97,15 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         autosave: str | os.PathLike | None = None,
         auto_pass: bool = True,
     ):
-        if scenario.ruleset not in RULESETS:
+        if scenario.ruleset not in RULESET_IDS:
             raise ScenarioError(
                 [
                     f"{scenario.path}: $.ruleset: the {scenario.ruleset} sequence "
-                    f"of play is not built yet (built: {', '.join(RULESETS)})"
+                    f"of play is not built yet (built: {', '.join(RULESET_IDS)})"
                 ]
             )
         seed = int(seed)
-        rules = RULESETS[scenario.ruleset]
+        rules = ruleset(scenario.ruleset)
         dice = dice if dice is not None else Dice(seed)
         ctx = BattleContext(
             scenario, seed, dice, rules, log_path, bail_out=transport.bail_out, auto_pass=auto_pass
@@ -177,13 +177,13 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
                     "ghq": s.ghq,
                     **(
                         {"defense_class": s.unit.defense_class, "carried_by": s.carried_by}
-                        if rules.full_game
+                        if rules.has("full_log")
                         else {}
                     ),
                 }
                 for s in ctx.state.stands.values()
             ],
-            **({"units": units_json(ctx.state.stands.values())} if rules.full_game else {}),
+            **({"units": units_json(ctx.state.stands.values())} if rules.has("full_log") else {}),
         )
         self.state.to_act = self.sides[0]
         ctx.new_events.clear()

@@ -45,7 +45,7 @@ class FullGameQueries(FireSupportQueries, RefusalQueries):
         """The movement points ``carrier_id`` would have this phase if it loaded or set
         down a rider (rules-decisions "Transport": at most half its allowance)."""
         c = self.stand(carrier_id)
-        return self.ctx.rules.movement_points(dataclasses.replace(c, loaded=True))
+        return self.ctx.rules.movement.movement_points(dataclasses.replace(c, loaded=True))
 
     def overrun_odds(self, mover_id: str, defender_id: str) -> dict:
         """The exact odds of ``mover_id`` overrunning ``defender_id`` as they stand (full

@@ -129,7 +129,7 @@ class FireSupportQueries:
         ``path`` (entry, point of attack, exit) as things stand: 002 those with range to
         either leg; 004 those in the firing posture with range to the point of attack."""
         entry, poa, exit_ = (tuple(p) for p in path)
-        if self.ctx.scenario.ruleset == "wwii-47":
+        if self.ctx.rules.support.flak_spoils_arrival:
             return [s.id for s in air.flak_in_range(self.ctx, side, poa)]
         legs = air.aa_firers(self.ctx, side, entry, poa) + air.aa_firers(self.ctx, side, poa, exit_)
         return sorted({s.id for _, s, _ in legs})

@@ -33,7 +33,7 @@ class BattleContext:
     dice : Dice
         The battle's dice (the one source of randomness).
     ruleset
-        The :class:`~game.rules.rulesets.Ruleset` the scenario plays by.
+        The :class:`~game.rules.rulesets.base.Ruleset` the scenario plays by.
     log_path : path, optional
         Where the battle log is written as the battle goes.
     bail_out : callable
@@ -86,7 +86,7 @@ class BattleContext:
                 group=st.group,
                 hq=st.hq,
                 ghq=st.ghq,
-                clear_after_firing=ruleset.clear_after_firing,
+                clear_after_firing=ruleset.fire.clear_after_firing,
             )
         for st in spec.stands:  # full games: a stand aboard a carrier is where it is
             if st.carried_by is not None:
@@ -190,4 +190,4 @@ class BattleContext:
 
     def movement_points(self, stand_id: str) -> float:
         """Movement points the stand has this phase (000 08.03.01, 05.00 step 4)."""
-        return self.rules.movement_points(self.stand(stand_id))
+        return self.rules.movement.movement_points(self.stand(stand_id))

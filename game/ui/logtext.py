@@ -229,7 +229,7 @@ def describe(ev: dict, names: dict[str, str], sides: dict[str, str]) -> str | No
         who = ", ".join(n(i) for i in ev["stands"])
         return f"{sides.get(ev['side'])} movement group {ev['group']}: {who} (movement posture)."
     if name in ("overrun", "close_assault", "mount", "unload"):
-        return _full_game(ev, n)
+        return _card_line(ev, n)
     if name in ("plot", "reveal", "artillery", "impact", "air_strike"):
         return _fire_support(ev, n, sides)
     if name == "move_attempt":
@@ -410,7 +410,7 @@ def _attack(a: dict | None, n) -> str:
     )
 
 
-def _full_game(ev: dict, n) -> str:
+def _card_line(ev: dict, n) -> str:
     """The full games' lines (overrun, close assault, boarding and setting down) in words."""
     name = ev["event"]
     if name == "mount":

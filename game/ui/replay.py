@@ -30,7 +30,6 @@ TOP_H = 44
 BOTTOM_H = 56
 PANEL_W = 360
 SPEEDS = (1.0, 3.0, 10.0)  # steps (actions, or a log's lines) a second
-FULL_GAMES = ("modern-full", "wwii-47")  # the rulesets with artillery and air strikes
 SUPPORT_LINES = ("plot", "artillery", "air_strike")
 
 
@@ -97,7 +96,7 @@ class ReplayScreen:
         ]
         self._line_at = [i for i, text in described if text]
         self._texts = [text for _, text in described if text]
-        if b.scenario.ruleset in FULL_GAMES:  # the fire support lines, by turn, once
+        if b.rules.has("support_fire"):  # the fire support lines, by turn, once
             for i, e in enumerate(replay.end_events):
                 if e["event"] in SUPPORT_LINES:
                     self._support_by_turn.setdefault(e["turn"], []).append((i, e))
@@ -122,7 +121,7 @@ class ReplayScreen:
         sides'), and this turn's ``artillery`` and ``air_strike`` lines (where missions
         landed). Empty outside the full games (#43)."""
         r = self.replay
-        if r.battle.scenario.ruleset not in FULL_GAMES:
+        if not r.battle.rules.has("support_fire"):
             return [], []
         shown = len(r.events)
         if self._support_key != shown:

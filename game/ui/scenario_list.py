@@ -12,14 +12,6 @@ from pathlib import Path
 import game
 from game.editor.mend import showable
 
-RULESET_WORDS = {
-    "modern": "Modern, introductory",
-    "wwii": "WWII, introductory",
-    "modern-full": "Modern, full game",
-    "wwii-47": "Wehrmacht '47, full game",
-}
-"""A ruleset's key in words, as the menu shows it after a scenario's title."""
-
 
 def points_text(value: float) -> str:
     """A force's points as the screens write them: whole points, a half rounded up
@@ -50,7 +42,11 @@ class ScenarioEntry:
         read)" for a file that cannot be; never a control character (#42)."""
         if self.problem:
             return showable(f"{self.path.name} ({UNREADABLE})")
-        words = RULESET_WORDS.get(self.ruleset, self.ruleset or "no ruleset")
+        words = (
+            game.ruleset(self.ruleset).title
+            if self.ruleset in game.RULESET_IDS
+            else self.ruleset or "no ruleset"
+        )
         return showable(f"{self.title or self.path.stem} ({words})")
 
 

@@ -31,6 +31,7 @@ from game.rules.charts.rowfiles import (
     validate,
 )
 from game.rules.charts.units import FullUnit, load_full_units
+from game.rules.files.scenario_file import RulesetId
 from game.rules.files.shipped import shipped_dir
 
 DATA_DIR = shipped_dir("assets/data")
@@ -246,7 +247,7 @@ class CommandTable:
 
 
 @dataclass(frozen=True, config=STRICT)
-class Ruleset:
+class RulesetTables:
     """Per-ruleset settings of the table: sighting bonus (inches per ground level), whether a
     higher firer sees over friendly stands, and which tables it uses."""
 
@@ -257,7 +258,7 @@ class Ruleset:
     crt: str
     range: str
     command: str
-    tank_table: Literal["modern", "wwii", "modern-full", "wwii-47"]
+    tank_table: RulesetId
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ class RulesData:
     terrain: dict[str, TerrainType]
     command_tables: dict[str, CommandTable]
     generation_modifiers: dict[str, int]
-    rulesets: dict[str, Ruleset]
+    rulesets: dict[str, RulesetTables]
     wwii_support: dict[str, FullUnit] = dataclasses.field(default_factory=dict)
     wwii47_tl2: frozenset[str] = frozenset()
     """The 001 tank rows that are tech level 2 in Wehrmacht '47 (house values)."""
@@ -441,7 +442,7 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     rulesets_path = d / "rulesets.toml"
     rulesets = {}
     for key, raw in read_toml(rulesets_path).items():
-        rs = validate(TypeAdapter(Ruleset), {"key": key, **raw}, rulesets_path, key, problems)
+        rs = validate(TypeAdapter(RulesetTables), {"key": key, **raw}, rulesets_path, key, problems)
         if rs is None:
             continue
         for field, known in (("crt", crts), ("range", range_charts), ("command", command_tables)):

@@ -14,24 +14,9 @@ import os
 from typing import IO
 
 from game.rules.files.jsonfile import is_json_int, is_json_number, writable_target, write_atomic
+from game.rules.rulesets import phase_order
 
 FORMAT = "hulldown-log/1"
-PHASE_ORDER = (
-    "setup",
-    "initiative",
-    "posture",
-    "artillery",
-    "fire1",
-    "fire2",
-    "fire",
-    "plot",
-    "movement",
-    "fire3",
-    "marker_removal",
-    "end",
-)
-"""The phases a line may name, in the order a turn's lines take them."""
-PHASES = frozenset(PHASE_ORDER)
 
 # The fields each event must carry beyond seq/event/turn/phase (event-log.md).
 REQUIRED = {
@@ -285,7 +270,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         return problems + [f"unknown event {name!r}"]
     if not is_json_int(event.get("turn")) or event["turn"] < 0:
         problems.append("turn must be an integer >= 0")
-    if not _hashable_in(event.get("phase"), PHASES):
+    if not _hashable_in(event.get("phase"), frozenset(phase_order())):
         problems.append(f"unknown phase {event.get('phase')!r}")
     missing = REQUIRED[name] - set(event)
     if name == "plot" and "commitment" in event:  # a network battle's hidden plot (#45)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from game.rules.battle import Battle
 from game.rules.files.jsonfile import LOG_CONTAINERS, JsonFileError, iter_json_lines
-from game.rules.files.log import PHASE_ORDER, check_log_line
+from game.rules.files.log import check_log_line
 from game.rules.files.logfields import (
     NOBODY,
     START,
@@ -50,6 +50,7 @@ from game.rules.phases import posture as posture_phase
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.procedures.artillery import clear_markers_of
+from game.rules.rulesets import phase_order
 from game.rules.state import BattleState, Impact, SmokeArea, Wreck
 
 CHECKPOINT_EVERY = 25  # lines between checkpoints beside those at each turn's start, at first
@@ -321,7 +322,7 @@ class LogReplay(TurnSteps):
                 f"{at}: turn {turn} begins with a {ev['event']} line, not its initiative roll"
             )
         phase, was = ev["phase"], last["phase"]
-        if turn == before and PHASE_ORDER.index(phase) < PHASE_ORDER.index(was):
+        if turn == before and phase_order().index(phase) < phase_order().index(was):
             raise LogReplayError(
                 f"{at}: the {phase} phase after the {was} phase of turn {turn}: the phases go back"
             )

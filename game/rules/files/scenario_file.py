@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from game.rules.rulesets import RULESET_IDS
+
 MAX_FEATURES = 2000
 """Terrain features a scenario may hold (the seed maps have 6 to 20; 200,000 took 147 s)."""
 MAX_VERTICES = 100_000
@@ -81,9 +83,9 @@ Text = Annotated[str, AfterValidator(lambda t: printable(t, "\n\t")), AfterValid
 than MAX_WORD_CHARS."""
 
 
-RulesetId = Literal["modern", "wwii", "modern-full", "wwii-47"]
-"""The rulesets a scenario may name (rules-decisions: the ruleset ids)."""
-RULESET_IDS: tuple[str, ...] = RulesetId.__args__
+RulesetId = Literal[RULESET_IDS]  # type: ignore[valid-type]
+"""The rulesets a scenario may name (rules-decisions: the ruleset ids), as the rulesets'
+registry lists them (``game.rules.rulesets.MODULES``)."""
 
 
 class _Strict(BaseModel):

@@ -17,7 +17,7 @@ def marker_removal(ctx) -> None:
     both, natural 20 panics to (S); then depleted ATGM stands roll at +4 to resupply
     (000 07.07, 07.03.04)."""
     st = ctx.state
-    if ctx.rules.full_game:  # movement and impact markers come off first (002 step 8)
+    if ctx.rules.has("movement_markers"):  # movement and impact markers off first (002 step 8)
         for s in st.stands.values():
             s.movement_marker = False
         artillery.clear_markers(ctx)

@@ -50,14 +50,14 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
     group_mods = []
     if hqs:
         group_mods.append(("hq", -2 * hqs))  # 000 08.02.03
-    recon = ctx.rules.full_game and all("recon" in s.unit.flags for s in stands)
+    recon = ctx.rules.has("recon_groups") and all("recon" in s.unit.flags for s in stands)
     if not a.ordered and not recon:
         group_mods.append(("independent", 3))  # 000 08.02.08; an "R" group rolls without (002)
     per_stand = {}
     passed_ids = []
     for s in stands:  # one die for the group, each stand's own markers (RD "Cohesion")
         mods = group_mods + marker_mods(s.S, s.D)
-        if ctx.rules.full_game:
+        if ctx.rules.has("obstacles"):
             mods += ground_mods(ctx, s)
         r = combat.cohesion_roll(ctx, mods, level, roll)
         roll = r["roll"]

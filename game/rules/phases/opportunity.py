@@ -29,7 +29,7 @@ def covering_options(ctx, side: str) -> list[Action]:
     ours = [
         s
         for s in ctx.state.stands.values()
-        if s.side == side and s.active and ctx.rules.may_opportunity_fire(s)
+        if s.side == side and s.active and ctx.rules.fire.may_opportunity_fire(s)
     ]
     for target in cw.targets:
         pairs = []
@@ -94,15 +94,16 @@ def do_opportunity_fire(ctx, a: OpportunityFire) -> None:
     )
     mover.mp_spent += round(spent, 6)
     mover.x, mover.y, mover.facing_deg, mover.on_table = x, y, pm.headings[a.step], True
-    if ctx.rules.full_game:
+    if ctx.rules.has("movement_markers"):
         mover.movement_marker = mover.movement_marker or a.step > 0
+    if ctx.rules.has("transport"):
         transport.carry(ctx, mover)
     result = combat.resolve_attack(ctx, setups, "opportunity", "movement", tpose)
     go_on: dict = {"roll": None}
-    if not mover.eliminated and ctx.rules.roll_to_go_on(result):
+    if not mover.eliminated and ctx.rules.movement.roll_to_go_on(result):
         mods = marker_mods(mover.S, mover.D)
         go_on = combat.cohesion_roll(ctx, mods, ctx.cohesion_level(mover.side))
-    if ctx.rules.covering_fire:
+    if ctx.rules.has("covering_fire"):
         answered = [f for f in a.attackers if ctx.stand(f).active]
         st.covering = CoveringWindow(pm.side, pm, a.step, go_on, answered)
         if covering_options(ctx, pm.side):

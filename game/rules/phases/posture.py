@@ -127,10 +127,11 @@ def on_end(ctx) -> None:
     st = ctx.state
     undecided = {side: [s.id for s in undeclared(ctx, side)] for side in ctx.sides}
     close_postures(st.stands.values())
-    if ctx.rules.full_game:
+    if ctx.rules.has("full_log"):
         for side, ids in undecided.items():  # the log names them (event-log.md, full games)
             if ids:
                 ctx.event("posture", side=side, group="", stands=ids, posture="fire", rule=RULE_47)
+    if ctx.rules.has("movement_markers"):
         for s in st.stands.values():
             if s.active and s.posture == "movement":
                 s.movement_marker = True
@@ -139,7 +140,7 @@ def on_end(ctx) -> None:
 def _move(ctx) -> dict:
     """The ``posture`` field of a movement-posture line: the full games' log writes it
     (event-log.md "Lines of the full games"); the WWII intro log keeps its lines as they were."""
-    return {"posture": "move", "rule": RULE_47} if ctx.rules.full_game else {}
+    return {"posture": "move", "rule": RULE_47} if ctx.rules.has("full_log") else {}
 
 
 def open_postures(stands) -> None:

@@ -165,28 +165,24 @@ def air_defense(ctx, t: StandState) -> tuple[int, int]:
     """(base, modified) defence against an air strike: 002 armour and personnel carrying a
     movement marker at 25% rounded up (air strike step 11); 004 armour at 50% rounded up."""
     base = t.unit.defense
-    if ctx.scenario.ruleset == "wwii-47":
-        return base, (combat.halved_up(base) if not t.personnel else base)
-    if not t.personnel or t.movement_marker:
-        return base, math.ceil(base / 4)
-    return base, base
+    return base, ctx.rules.support.air_defense(base, t.personnel, t.movement_marker)
 
 
 def fly_strike(ctx, m: Mission) -> None:
     """An air strike arrives (002 air strike procedure; 004 optional air strikes): the arrival
     roll, the AA on the way in, the deviation roll at the point of attack, the attack on the
     stand nearest where it lands, the AA on the way out; one ``air_strike`` line."""
-    modern = ctx.scenario.ruleset == "modern-full"
+    card = ctx.rules.support
     aircraft = ctx.data.fire_support.aircraft[m.aircraft]
     entry, poa, exit_ = m.path
     craft = {"S": False, "D": False, "eliminated": False}
     aa_lines: list[dict] = []
     arrival_mods: list = []
-    if not modern:
+    if card.flak_spoils_arrival:
         arrival_mods, aa_lines = arrival_aa_004(ctx, m, aircraft)
     arrival = combat.cohesion_roll(ctx, arrival_mods, ctx.cohesion_level(m.side))
     fields: dict = {"arrival": arrival, "aa": aa_lines, "deviation": None, "target": None}
-    if arrival["passed"] and modern:
+    if arrival["passed"] and not card.flak_spoils_arrival:
         for _, s, at in aa_firers(ctx, m.side, entry, poa):
             aa_lines.append({"leg": "in", **aa_attack(ctx, s, aircraft, craft, at)})
             if craft["eliminated"]:
@@ -197,7 +193,7 @@ def fly_strike(ctx, m: Mission) -> None:
             mods.append(("suppressed", AIR_SUPPRESSED_MOD))
         if craft["D"]:
             mods.append(("disorganized", AIR_DISORGANIZED_MOD))
-        dev = deviation(ctx, m.side, mods, 10 if modern else 8, halved=False)
+        dev = deviation(ctx, m.side, mods, card.deviation_die, halved=False)
         x, y = round(poa[0] + dev["dx"], 6), round(poa[1] + dev["dy"], 6)
         t, tie = nearest_stand(ctx, x, y)
         fields.update(deviation=dev, attack_point=[x, y], tie_die=tie)
@@ -211,7 +207,7 @@ def fly_strike(ctx, m: Mission) -> None:
                 friendly=t.side == m.side,
                 **resolve_on(ctx, t, setup),
             )
-        if modern:
+        if not card.flak_spoils_arrival:
             for _, s, at in aa_firers(ctx, m.side, poa, exit_):
                 aa_lines.append({"leg": "out", **aa_attack(ctx, s, aircraft, craft, at)})
                 if craft["eliminated"]:
@@ -251,7 +247,7 @@ def strike_odds(ctx, side: str, aircraft_name: str, path) -> dict:
     aircraft = ctx.data.fire_support.aircraft[aircraft_name]
     level = ctx.cohesion_level(side)
     entry, poa, _ = (tuple(p) for p in path)
-    if ctx.scenario.ruleset == "wwii-47":
+    if ctx.rules.support.flak_spoils_arrival:
         mods = {0: 1.0}
         for s in flak_in_range(ctx, side, poa):
             p = combat.p_cohesion(

@@ -38,7 +38,7 @@ AMMO = ("he", "smoke")
 def card_rule(ctx, modern: str, wwii: str) -> str:
     """The rule a log line cites: ``"002 <modern>"`` in the full Modern game, else
     ``"004 <wwii>"`` (Wehrmacht '47)."""
-    return f"002 {modern}" if ctx.scenario.ruleset == "modern-full" else f"004 {wwii}"
+    return ctx.rules.support.cite(modern, wwii)
 
 
 def is_artillery(s: StandState) -> bool:
@@ -118,7 +118,7 @@ def artillery_refusal(ctx, s: StandState, side: str) -> str | None:
         return f"{s.id} has moved this turn (002 check list note 2)"
     if s.posture == "movement":
         return f"{s.id} is in the movement posture: artillery does not fire and move in one turn"
-    if not ctx.rules.may_fire_in(s, "artillery"):
+    if not ctx.rules.fire.may_fire_in(s, "artillery"):
         return f"{s.id} may not fire again this turn"
     return None
 
@@ -212,7 +212,7 @@ def impact_defense(ctx, t: StandState, indirect: bool) -> tuple[int, int]:
     base = t.unit.defense
     if not t.personnel:
         return base, halved_up(base)
-    if indirect and t.movement_marker and ctx.scenario.ruleset == "modern-full":
+    if indirect and t.movement_marker and ctx.rules.support.indirect_marker_personnel_halved:
         return base, halved_up(base)
     return base, base
 

@@ -188,20 +188,20 @@ def fire_setup(
     if kind == "standard":
         if ctx.phase is None or ctx.phase.kind != "fire":
             return no("it is not a fire phase")
-        if not ctx.rules.may_fire_in(a, ctx.state.phase):
+        if not ctx.rules.fire.may_fire_in(a, ctx.state.phase):
             if a.posture == "movement":
                 return no(f"{a.id} is in the movement posture this turn (001 5.0)")
             return no(
                 f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
                 f"fired {a.fire_attempts} time(s) this turn)"
             )
-    elif kind in ("opportunity", "covering") and not ctx.rules.may_opportunity_fire(a):
+    elif kind in ("opportunity", "covering") and not ctx.rules.fire.may_opportunity_fire(a):
         if a.posture == "movement":
             return no(f"{a.id} is in the movement posture this turn (001 7.4.1)")
-        why = ctx.rules.fire_refusal(a)
+        why = ctx.rules.fire.fire_refusal(a)
         return no(why or f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
     if kind != "planning":
-        refused = ctx.rules.attack_refused(t, kind, ctx.state.phase)
+        refused = ctx.rules.fire.attack_refused(t, kind, ctx.state.phase)
         if refused:
             return no(refused)
     unit = a.unit
@@ -231,7 +231,7 @@ def fire_setup(
         sight = SightInfo(s.clear, s.range_in, s.range_band_in, s.aspect, s.in_contact)
     if not sight.clear:
         return no(f"{a.id} has no line of sight to {t.id}")
-    full = ctx.rules.full_game
+    full = ctx.rules.has("personnel")  # defence classes: AP against armour, HE personnel
     personnel = full and t.personnel
     ammo = None
     if personnel and ctx.table.personnel_cover_blocks(apose, tpose):
@@ -300,7 +300,7 @@ def fire_setup(
         combat_mods=tuple(combat_mods),
         defense_class=t.unit.defense_class,
         ammo=ammo,
-        dash_s=ctx.rules.dash_s(unit),
+        dash_s=ctx.rules.fire.dash_s(unit),
     )
 
 
@@ -393,7 +393,7 @@ def fire_options(
     attackers = [
         s
         for s in st.stands.values()
-        if s.active and s.side == side and ctx.rules.may_fire_in(s, st.phase)
+        if s.active and s.side == side and ctx.rules.fire.may_fire_in(s, st.phase)
     ]
     targets = [
         s
@@ -509,7 +509,7 @@ def resolve_attack(
                 depleted = sum(dice) <= a.unit.atgm.depletion  # 000 07.03.03
                 a.depleted = a.depleted or depleted
                 ev["depleted"] = depleted
-        if ctx.rules.full_game:
+        if ctx.rules.has("full_log"):
             ev.update(defense_class=fs.defense_class, markers_before=markers_before)
         ctx.event("fire", **ev)
     return last

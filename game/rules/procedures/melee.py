@@ -34,6 +34,7 @@ from game.rules.procedures.combat import (
     target_terrain_mods,
 )
 from game.rules.procedures.transport import carry
+from game.rules.rulesets.cards import MODERN_ASSAULT, AssaultCard
 from game.rules.state import CloseAssaultState, MovingGroup, StandState
 from game.rules.table.geometry import OVERLAP_SQ_IN, aspect, base_contact, footprint
 
@@ -55,7 +56,7 @@ def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
     does not count (ruling R4): a stand the mover began beside, turned towards its path
     there, is not crossed unless the move itself drives into it. A foot stand overruns
     nobody; nothing in the intro rulesets."""
-    if not ctx.rules.full_game or mover.unit.movement_class == "F" or len(points) < 2:
+    if not ctx.rules.has("overrun") or mover.unit.movement_class == "F" or len(points) < 2:
         return []
     enemies = [e for e in ctx.state.stands.values() if e.active and e.side != mover.side]
     if not enemies:
@@ -93,9 +94,9 @@ def attack_fields(
     apose, tpose = attacker.pose(), target.pose()
     fields: dict = {"attacker": attacker.id, "target": target.id}
     if column is None:
-        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault_card):
+        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault):
             return None
-        fields.update(assault_differential(attacker, target, ctx.rules.assault_card))
+        fields.update(assault_differential(attacker, target, ctx.rules.assault))
         differential = fields["differential"]
     else:
         differential = column
@@ -105,7 +106,7 @@ def attack_fields(
     total = min(19, max(0, sum(dice) + sum(v for _, v in all_mods)))
     cell = ctx.crt.lookup(differential, total)
     result, target.S, target.D, elim = combat.crt_result(
-        read_cell(cell, ctx.rules.dash_s(attacker.unit)), target.S, target.D
+        read_cell(cell, ctx.rules.fire.dash_s(attacker.unit)), target.S, target.D
     )
     if elim:
         ctx.eliminate(target)
@@ -119,15 +120,15 @@ def attack_fields(
 
 
 def assault_differential(
-    attacker: StandState, target: StandState, card: str = "002"
+    attacker: StandState, target: StandState, card: AssaultCard = MODERN_ASSAULT
 ) -> dict | None:
     """A close-assault attack's numbers where the two stand: ``firepower`` (AP against
     armoured, HE against personnel), ``defense_base``, ``aspect`` (the side of the target the
     attacker is on), ``defense`` and ``differential``; None when the attacker has no
-    firepower against the target's class. ``card`` "002": armour halved on the flank,
-    personnel halved while carrying a movement marker (002 8.7, fire step 3). "004"
-    (Wehrmacht '47 notes): armour at 50% rounded up whatever the aspect, cavalry's firepower
-    doubled except against armour, personnel as in 002."""
+    firepower against the target's class. ``card``, the ruleset's close-assault card: 002's
+    halves armour on the flank and personnel carrying a movement marker (002 8.7, fire step
+    3); 004's (Wehrmacht '47 notes) armour at 50% rounded up whatever the aspect, cavalry's
+    firepower doubled except against armour, personnel as in 002."""
     gun = attacker.unit.fire_against(target.unit.defense_class)
     if gun is None:
         return None
@@ -136,12 +137,12 @@ def assault_differential(
     firepower = gun[0]
     if target.personnel:
         defense = halved_up(base) if target.movement_marker else base
-    elif card == "004":
+    elif not card.armour_by_aspect:
         defense = halved_up(base)
     else:
         defense = base if face == "front" else halved_up(base)
     if (
-        card == "004"
+        card.cavalry_doubled
         and "cavalry" in attacker.unit.flags
         and target.unit.defense_class != "armoured"
     ):
@@ -155,7 +156,9 @@ def assault_differential(
     }
 
 
-def may_attack(attacker: StandState, target: StandState, crt_low: int, card: str = "002") -> bool:
+def may_attack(
+    attacker: StandState, target: StandState, crt_low: int, card: AssaultCard = MODERN_ASSAULT
+) -> bool:
     """Whether ``attacker`` could make a close-assault attack on ``target`` where they stand:
     a firepower against its class and a combat differential of ``crt_low`` or more
     (:func:`assault_differential` by the ``card``'s procedure)."""
@@ -168,19 +171,19 @@ def attack_problem(ctx, attacker: StandState, target: StandState) -> str | None:
     (:func:`may_attack`), in words ending with the rule in brackets, or None when it could
     (002/004 8.7): no firepower against the target's class, or a combat differential below
     the CRT's lowest column."""
-    card = ctx.rules.assault_card
+    card = ctx.rules.assault
     low = ctx.crt.columns[0]
     d = assault_differential(attacker, target, card)
     if d is None:
         return (
             f"{attacker.id} has no close-assault firepower against "
-            f"{target.unit.defense_class} stands ({card} 8.7)"
+            f"{target.unit.defense_class} stands ({card.cite('8.7')})"
         )
     if d["differential"] < low:
         return (
             f"{attacker.id}'s combat differential against {target.id} would be "
             f"{d['differential']:+d} (firepower {d['firepower']} against defence "
-            f"{d['defense']}), below {low:+d} ({card} 8.7)"
+            f"{d['defense']}), below {low:+d} ({card.cite('8.7')})"
         )
     return None
 
@@ -190,14 +193,14 @@ def close_assault_problem(ctx, side: str, defender_id: str) -> str | None:
     in brackets, or None when it may (002/004 8.7; the checks :func:`do_close_assault`
     makes)."""
     st = ctx.state
-    card = ctx.rules.assault_card
+    card = ctx.rules.assault
     group = st.assault_open
     if group is None or st.assault is not None or group.side != side:
-        return f"close assaults are declared when a movement action ends ({card} 8.7)"
+        return f"close assaults are declared when a movement action ends ({card.cite('8.7')})"
     if defender_id in assault_targets(ctx, group):
         return None
     if defender_id in st.assaulted:
-        return f"{defender_id} has been close-assaulted this phase already ({card} 8.7)"
+        return f"{defender_id} has been close-assaulted this phase already ({card.cite('8.7')})"
     d = ctx.stand(defender_id)
     touching = [
         ctx.stand(i)
@@ -206,7 +209,7 @@ def close_assault_problem(ctx, side: str, defender_id: str) -> str | None:
     ]
     if d.side == side or not touching:
         return (
-            f"no stand of this movement action is in base contact with {defender_id} ({card} 8.7)"
+            f"no stand of this movement action is in base contact with {defender_id} ({card.cite('8.7')})"
         )
     return "; ".join(attack_problem(ctx, s, d) or "" for s in touching)
 
@@ -226,7 +229,7 @@ def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
         if mover.unit.movement_class == "T":
             mods.append(("tracked", TRACKED_MOD))
         if (
-            ctx.rules.assault_card == "002"
+            ctx.rules.assault.loaded_ifv_bonus
             and mover.unit.carrier
             and any(
                 r.carried_by == mover.id and not r.eliminated for r in ctx.state.stands.values()
@@ -245,7 +248,7 @@ def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
             on_attacker = attack_fields(ctx, d, mover, OVERRUN_ATTACKER_COLUMN, [])
         ctx.event(
             "overrun",
-            rule=f"{ctx.rules.assault_card} 8.6",
+            rule=ctx.rules.assault.cite("8.6"),
             side=mover.side,
             mover=mover.id,
             defender=d.id,
@@ -264,7 +267,7 @@ def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
     assault"): defender id -> the group's stands in base contact with it that could attack
     it (a firepower against its class), for every enemy stand not close-assaulted yet this
     movement phase. Empty outside the full games."""
-    if not ctx.rules.full_game:
+    if not ctx.rules.has("close_assault"):
         return {}
     st = ctx.state
     ours = [st.stands[i] for i in group.stands if st.stands[i].active]
@@ -283,7 +286,7 @@ def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
             if abs(s.x - e.x) < 1.6
             and abs(s.y - e.y) < 1.6
             and base_contact(s.pose(), ep)
-            and may_attack(s, e, low, ctx.rules.assault_card)
+            and may_attack(s, e, low, ctx.rules.assault)
         ]
         if joined:
             out[e.id] = joined
@@ -327,7 +330,7 @@ def do_close_assault(ctx, a) -> None:
         droll = combat.cohesion_roll(ctx, marker_mods(d.S, d.D), ctx.cohesion_level(d.side))
         low = ctx.crt.columns[0]
         if droll["passed"] and any(
-            may_attack(d, ctx.stand(i), low, ctx.rules.assault_card) for i in assaulters
+            may_attack(d, ctx.stand(i), low, ctx.rules.assault) for i in assaulters
         ):
             st.assault = CloseAssaultState(a.side, d.id, assaulters, droll)
             st.to_act = d.side
@@ -342,7 +345,7 @@ def reply_options(ctx) -> list[str]:
         return []
     d = ctx.stand(ca.defender)
     low = ctx.crt.columns[0]
-    return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low, ctx.rules.assault_card)]
+    return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low, ctx.rules.assault)]
 
 
 def do_assault_reply(ctx, a) -> None:
@@ -359,7 +362,7 @@ def do_assault_reply(ctx, a) -> None:
         if a.target in ca.assaulters:
             raise IllegalAction(attack_problem(ctx, d, ctx.stand(a.target)))
         raise IllegalAction(
-            f"{a.target} is not one of the stands assaulting {d.id} ({ctx.rules.assault_card} 8.7)"
+            f"{a.target} is not one of the stands assaulting {d.id} ({ctx.rules.assault.cite('8.7')})"
         )
     st.assault = None
     reply = attack_fields(ctx, d, ctx.stand(a.target), None, defender_mods(ctx, d))
@@ -372,7 +375,7 @@ def defender_mods(ctx, d: StandState) -> list[Mod]:
     the defender's tech level, since every roll of the 004 close assault is at zero range
     (004 close assault notes)."""
     mods: list[Mod] = [("close_assault", ASSAULT_MOD)]
-    if ctx.rules.assault_card == "004":
+    if ctx.rules.assault.zero_range_band:
         mods.append(_zero_range(ctx, d))
     return mods
 
@@ -393,7 +396,7 @@ def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
     flags = s.unit.flags
     if "engineer" in flags or "type_s" in flags:
         mods.append(("engineer", ENGINEER_MOD))
-    if ctx.rules.assault_card == "004":
+    if ctx.rules.assault.zero_range_band:
         mods.append(_zero_range(ctx, s))
         return mods
     if "cavalry" in flags and d.unit.defense_class != "armoured":
@@ -420,7 +423,7 @@ def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
                 attacks.append(fields)
     ctx.event(
         "close_assault",
-        rule=f"{ctx.rules.assault_card} 8.7",
+        rule=ctx.rules.assault.cite("8.7"),
         side=side,
         defender=d.id,
         assaulters=list(assaulters),
@@ -428,7 +431,7 @@ def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
         defender_attack=reply,
         assaulter_rolls=rolls,
         assaulter_attacks=attacks,
-        retreat=retreat(ctx, d, assaulters) if ctx.rules.assault_card == "004" else None,
+        retreat=retreat(ctx, d, assaulters) if ctx.rules.assault.defender_retreat else None,
     )
     st.to_act = side
     if not assault_targets(ctx, st.assault_open):

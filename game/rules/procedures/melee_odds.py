@@ -38,9 +38,9 @@ def attack_setup(
     terrain). None when no attack can be made (002 8.6, 8.7)."""
     apose, tpose = attacker.pose(), target.pose()
     if column is None:
-        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault_card):
+        if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault):
             return None
-        differential = assault_differential(attacker, target, ctx.rules.assault_card)[
+        differential = assault_differential(attacker, target, ctx.rules.assault)[
             "differential"
         ]
     else:
@@ -56,7 +56,7 @@ def attack_setup(
         differential=differential,
         combat_mods=tuple(list(mods) + target_terrain_mods(ctx, apose, tpose)),
         defense_class=target.unit.defense_class,
-        dash_s=ctx.rules.dash_s(attacker.unit),
+        dash_s=ctx.rules.fire.dash_s(attacker.unit),
     )
 
 
@@ -99,7 +99,7 @@ def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
         "replies": replies,
         "assault": combat.attack_odds(ctx.crt, setups, d.S, d.D),
         "retreat_room": (
-            retreat_spot(ctx, d, ids) is not None if ctx.rules.assault_card == "004" else None
+            retreat_spot(ctx, d, ids) is not None if ctx.rules.assault.defender_retreat else None
         ),
     }
 
@@ -113,7 +113,7 @@ def overrun_odds(ctx, mover_id: str, defender_id: str) -> dict:
     mods = sum(v for _, v in marker_mods(d.S, d.D))
     mods += TRACKED_MOD if m.unit.movement_class == "T" else 0
     loaded = (
-        ctx.rules.assault_card == "002"
+        ctx.rules.assault.loaded_ifv_bonus
         and m.unit.carrier
         and any(r.carried_by == m.id and not r.eliminated for r in ctx.state.stands.values())
     )
@@ -165,13 +165,13 @@ def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, d
     a, d = ctx.stand(assaulter_id), ctx.stand(defender_id)
     moved = dataclasses.replace(a, x=x, y=y, facing_deg=facing, movement_marker=True)
     low = ctx.crt.columns[0]
-    if not may_attack(moved, d, low, ctx.rules.assault_card):
+    if not may_attack(moved, d, low, ctx.rules.assault):
         return None
     fs = attack_setup(ctx, moved, d, None, assaulter_mods(ctx, moved, d))
     p_fire = combat.p_cohesion(fs.cohesion_total_mod, fs.level)
     p_eliminate = p_fire * sure_attack_odds(ctx, fs, d)["E"]
     p_lose = 0.0
-    if not d.movement_marker and may_attack(d, moved, low, ctx.rules.assault_card):
+    if not d.movement_marker and may_attack(d, moved, low, ctx.rules.assault):
         reply = attack_setup(ctx, d, moved, None, defender_mods(ctx, d))
         p_d = combat.p_cohesion(
             sum(v for _, v in marker_mods(d.S, d.D)), ctx.cohesion_level(d.side)

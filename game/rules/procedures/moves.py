@@ -64,7 +64,7 @@ def preview_moves(ctx, stand_id: str, paths) -> list[Walk]:
 def blocking(ctx, s: StandState, passed: tuple[str, ...] = ()):
     """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
     already passed through in this move (001 8.3.6)."""
-    if ctx.rules.full_game and s.unit.movement_class != "F":
+    if ctx.rules.has("overrun") and s.unit.movement_class != "F":
         return [], []  # a vehicle drives through enemy stands: an overrun (002 8.6)
     enemies = [
         e for e in ctx.state.stands.values() if e.active and e.side != s.side and e.id not in passed
@@ -81,7 +81,7 @@ def pass_through_at(ctx, stand_id: str, path) -> tuple[str, float] | None:
     path ends clear of that stand (a path that ends on the enemy asks only for base
     contact). Modern never passes through enemy stands (RD "Movement")."""
     s = ctx.stand(stand_id)
-    if not ctx.rules.pass_through or not path:
+    if not ctx.rules.has("pass_through") or not path:
         return None
     ids, fps = blocking(ctx, s)
     walk = ctx.table.walk(path, ctx.movement_points(stand_id), s.unit.movement_class, no_pass=fps)
@@ -94,7 +94,7 @@ def pass_through_at(ctx, stand_id: str, path) -> tuple[str, float] | None:
 def pass_target(ctx, walk: Walk, path, ids, fps) -> str | None:
     """The enemy stand a WWII walk stopped against and means to pass through (001 8.3.6), or
     None: when the path ends on that stand, only base contact is asked for."""
-    if not ctx.rules.pass_through or walk.stopped_by != "enemy" or walk.blocker is None:
+    if not ctx.rules.has("pass_through") or walk.stopped_by != "enemy" or walk.blocker is None:
         return None
     (x0, y0), (x1, y1) = (path[-2], path[-1]) if len(path) > 1 else (path[0], path[0])
     heading = heading_deg(x0, y0, x1, y1) if len(path) > 1 else 0.0
@@ -401,12 +401,12 @@ def road_flags(ctx, points) -> tuple[bool, ...]:
 def opportunity_offer(ctx, mover: StandState, pm: PendingMove) -> dict[int, list[tuple[str, str]]]:
     """Where along the path each eligible enemy stand could fire (000 07.06.05): a stand
     suffers one opportunity-fire attack a movement phase at most."""
-    if ctx.rules.attack_refused(mover, "opportunity", "movement"):
+    if ctx.rules.fire.attack_refused(mover, "opportunity", "movement"):
         return {}  # once a movement phase (000 07.02.03); once a turn in WWII (001 7.1.2)
     firers = [
         e
         for e in ctx.state.stands.values()
-        if e.active and e.side != mover.side and ctx.rules.may_opportunity_fire(e)
+        if e.active and e.side != mover.side and ctx.rules.fire.may_opportunity_fire(e)
     ]
     if not firers:
         return {}
@@ -510,9 +510,9 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
     s.x, s.y = pm.points[fit]
     s.facing_deg = facing % 360.0
     s.on_table = True
-    if ctx.rules.full_game:
-        if len(ev["path"]) > 1 or from_step is not None:
-            s.movement_marker = True  # it moved this turn (RD "Movement markers")
+    if ctx.rules.has("movement_markers") and (len(ev["path"]) > 1 or from_step is not None):
+        s.movement_marker = True  # it moved this turn (RD "Movement markers")
+    if ctx.rules.has("transport"):
         transport.carry(ctx, s)
     if nerve is not None and nerve["passed"]:
         so_far = pm.walked_in + sum(
@@ -532,7 +532,7 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
         return
     s.moved = True
     ctx.state.groups_moved.add(f"{s.side}:{s.group}")
-    if ctx.rules.full_game:
+    if ctx.rules.has("overrun"):
         # the enemy stands its walked path crossed are overrun, after its opportunity fire
         walked_all = pm.points[: fit + 1]
         crossed = melee.overrun_crossed(ctx, s, walked_all, pm.headings[: fit + 1])
@@ -552,7 +552,7 @@ def after_move(ctx, side: str) -> None:
     if mg is not None and all(
         ctx.state.stands[i].moved or ctx.state.stands[i].eliminated for i in mg.stands
     ):
-        if ctx.rules.full_game and transport.may_still_unload(ctx, mg):
+        if ctx.rules.has("transport") and transport.may_still_unload(ctx, mg):
             st.to_act = side
             return
         st.moving = None

@@ -130,7 +130,7 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
     out = {**odds, "stands": {}}
     aircraft = ctx.data.fire_support.aircraft[aircraft_name]
     _, poa, _ = (tuple(p) for p in path)
-    sides = 10 if ctx.scenario.ruleset == "modern-full" else 8
+    sides = ctx.rules.support.deviation_die
     p_dev = max(0.0, odds["p_arrives"] - odds["p_down_first"] - odds["p_on_aim"])
     landings = [((0.0, 0.0), odds["p_on_aim"])]
     landings += [(off, p_dev * w) for off, w in artillery.deviation_offsets(sides, False)]
@@ -173,7 +173,7 @@ def entry_odds(ctx, stand_id: str, points, facing_deg: float) -> dict:
     entered = artillery.entered_markers(ctx, s, pts, [heads[0], *heads])
     if not entered:
         return {"markers": [], **NO_EFFECT}
-    marker = s.movement_marker or bool(ctx.rules.full_game)
+    marker = s.movement_marker or ctx.rules.has("movement_markers")
     t = dataclasses.replace(
         s, x=pts[-1][0], y=pts[-1][1], facing_deg=facing_deg % 360.0, movement_marker=marker
     )

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from game.rules.charts.data import Ruleset
+from game.rules.charts.data import RulesetTables
 from game.rules.table.geometry import (
     ANGLE_EPS_DEG,
     CONTACT_IN,
@@ -40,7 +40,7 @@ class SightMixin:
         targets: Sequence[StandPose],
         stands: Sequence[StandPose],
         max_sighting_in: float,
-        rules: Ruleset,
+        rules: RulesetTables,
         explain: bool = False,
     ) -> dict:
         """Sight between every firer and every target, both ways at once.
@@ -423,7 +423,7 @@ class SightMixin:
         targets: Sequence[StandPose],
         stands: Sequence[StandPose],
         max_sighting_in: float,
-        rules: Ruleset,
+        rules: RulesetTables,
     ) -> SightMatrix:
         """Sight from every firer to every target, computed in bulk.
 
@@ -442,7 +442,7 @@ class SightMixin:
         side_b: Sequence[StandPose],
         stands: Sequence[StandPose],
         max_sighting_in: float,
-        rules: Ruleset,
+        rules: RulesetTables,
     ) -> tuple[SightMatrix, SightMatrix]:
         """Sight both ways between two groups at once (a to b, then b to a), sharing the work
         that does not depend on who fires: the same rules as :meth:`sight_matrix`.
@@ -482,7 +482,7 @@ class SightMixin:
         target: StandPose,
         stands: Sequence[StandPose],
         max_sighting_in: float,
-        rules: Ruleset,
+        rules: RulesetTables,
     ) -> Sight:
         """Sight from one firer to one target, with everything that blocks it named.
 

@@ -185,13 +185,13 @@ class PickMoverMode(Mode):
         )
         buttons = [("End moves", lambda: screen.act(EndMoves(mg.side)))]
         # full games: boarding and setting down riders (rules-decisions "Transport")
-        legal = b.legal_actions() if b.rules.full_game else []
+        legal = b.legal_actions() if b.rules.has("transport") else []
         mounts = [a for a in legal if isinstance(a, Mount)]
         unloads = {}
         for a in legal:
             if isinstance(a, Unload):
                 unloads.setdefault((a.carrier, a.stand), a)  # the first free spot: behind
-        self.spots = self.unload_spots(screen) if b.rules.full_game else []
+        self.spots = self.unload_spots(screen) if b.rules.has("transport") else []
         if mounts or self.spots:
             text += (
                 "<br>A carrier that loads or unloads moves at most half its allowance this "
@@ -365,7 +365,7 @@ class PlotMode(PlotTexts, Mode):
                     (e, b.overrun_odds(self.stand, e))
                     for e in b.overruns_on(self.stand, pts, self.end_facing())
                 ]
-                if b.rules.full_game and len(pts) >= 2
+                if b.rules.has("overrun") and len(pts) >= 2
                 else []
             )
         mp = b.movement_points(self.stand)
@@ -442,7 +442,7 @@ class PlotMode(PlotTexts, Mode):
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
             x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
-            enemy = screen.stand_under(ev.pos) if b.rules.full_game and self.points else None
+            enemy = screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
             if enemy is not None and enemy.side != b.to_act:
                 # full games: a click on an enemy stand ends the move in base contact with it,
                 # on the side nearest the last waypoint (to close-assault it, 002 8.7)

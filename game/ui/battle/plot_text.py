@@ -20,7 +20,7 @@ class PlotTexts:
         carrier that sets its riders down may (the engine's :meth:`carry_reach`): its riders
         could not get out after it this phase (rules-decisions "Transport"; #43)."""
         b = screen.battle
-        if not b.rules.full_game:
+        if not b.rules.has("transport"):
             return ""
         aboard = sorted(r.id for r in b.state.stands.values() if r.carried_by == self.stand)
         if not aboard:

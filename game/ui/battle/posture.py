@@ -56,7 +56,7 @@ class PostureMode(Mode):
         for s in b.state.stands.values():
             if s.side == side and not s.eliminated and s.posture == "movement":
                 declared.setdefault(s.group, []).append(s.id)
-        if b.rules.full_game and not b.rules.postures:  # Modern: TL1 only (002 note 1)
+        if b.rules.has("tl1_postures"):  # Modern: TL1 only (002 note 1)
             lines = [
                 f"<b>Posture (TL1 stands): {screen.side_name(side)}</b>",
                 "Your tech level 1 stands either move or fire this turn, never both. Those "
@@ -72,7 +72,7 @@ class PostureMode(Mode):
                 "another. Groups of two or more come before any one-stand group.",
                 "Click your stands to pick a group, Enter to declare it.",
             ]
-            if b.rules.full_game:  # Wehrmacht '47 (004 steps 2, 6)
+            if b.rules.has("tl2_fire_and_move"):  # Wehrmacht '47 (004 steps 2, 6)
                 lines.insert(
                     2,
                     "Tech level 2 stands may do both: in a movement group they may still fire "

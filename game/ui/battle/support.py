@@ -322,7 +322,7 @@ class PlotFireMode(_Aiming):
                         + (f", shot down before it attacks {down:.0%}" if down else "")
                         + f"; attacks on the aim {odds['p_on_aim']:.0%}."
                     )
-                if b.scenario.ruleset == "wwii-47":
+                if b.rules.support.flak_spoils_arrival:
                     lines.append(
                         "Only AA in the firing posture within range of the point of attack "
                         "counts; each adds +1, or +2 over 40 mm, to the arrival roll (004)."

@@ -17,6 +17,7 @@ from pygame_gui.elements import (
 )
 
 from game import RULESET_IDS
+from game import ruleset as ruleset_of
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, SetField, items
 from game.ui.editor.fields import counted, not_empty, number, whole_number
@@ -99,22 +100,21 @@ class SetupPanelsMixin:
             f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
         )
 
-    FULL_GAMES = ("modern-full", "wwii-47")
-
     def _air_support_fields(self, k: int, side: dict) -> None:
         """The side's air support (full games; docs/formats.md ``air_support``, rules-decisions
         "Artillery, smoke and air strikes"): a row per aircraft called (which aircraft, how
         many sorties, a Remove button) and an Add button; the aircraft are the scenario's
         ruleset's rows of fire_support.toml (#43: the editor had no widget for it)."""
         ruleset = self.doc.raw.get("ruleset")
+        flies = ruleset in RULESET_IDS and ruleset_of(ruleset).has("air_strikes")
         rows = side.get("air_support")
         rows = rows if isinstance(rows, list) else []
-        if ruleset not in self.FULL_GAMES and not rows:
+        if not flies and not rows:
             return  # only the full games fly air strikes
         known = list(self.doc.data.fire_support.aircraft_for(ruleset)) if ruleset else []
         self._label(
             f"Air support: {counted(len(rows), 'aircraft')} called"
-            if ruleset in self.FULL_GAMES
+            if flies
             else "Air support (only the full games fly it):"
         )
         base = ("sides", k, "air_support")
@@ -146,7 +146,7 @@ class SetupPanelsMixin:
             )
             self._widgets[remove] = lambda j=j: self._remove_air_support(k, j)
             self._py += 32
-        if ruleset in self.FULL_GAMES and len(rows) < MAX_AIR_SUPPORT and known:
+        if flies and len(rows) < MAX_AIR_SUPPORT and known:
             self._pbutton("Add air support", lambda: self._add_air_support(k, known[0]))
 
     def _add_air_support(self, k: int, aircraft: str) -> None:
