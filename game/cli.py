@@ -9,7 +9,7 @@ import os
 import sys
 
 from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
-from game.ai.levels import PLAYABLE
+from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
 
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
@@ -402,7 +402,7 @@ def _load_battle(path, autosave, upto: int | None = None):
     SaveDiverged)."""
     from tqdm import tqdm
 
-    from game import Battle
+    from game.ai.levels import load_battle
 
     size = 0
     with contextlib.suppress(OSError, ValueError):
@@ -419,7 +419,7 @@ def _load_battle(path, autosave, upto: int | None = None):
         bars[stage].update(done - bars[stage].n)
 
     try:
-        return Battle.load(
+        return load_battle(
             path, autosave=autosave, progress=progress if size > 2**20 else None, upto=upto
         )
     finally:
@@ -450,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--ai", help="the side the AI plays (e.g. B), also in a loaded save; none: hotseat"
     )
-    pl.add_argument("--level", default="veteran", choices=PLAYABLE)
+    pl.add_argument("--level", default=DEFAULT_LEVEL, choices=PLAYABLE)
     pl.add_argument(
         "--ai-speed",
         type=ai_speed_arg,
@@ -509,7 +509,9 @@ def build_parser() -> argparse.ArgumentParser:
     bl.add_argument("scenario")
     bl.add_argument("--games", type=games_arg, default=200)
     bl.add_argument("--seed", type=seed_arg, default=1, help="seed of the first battle")
-    bl.add_argument("--players", default="veteran", help="veteran, recruit, or A,B")
+    bl.add_argument(
+        "--players", default=DEFAULT_LEVEL, help=f"an AI level ({', '.join(PLAYABLE)}), or A,B"
+    )
     bl.add_argument(
         "--jobs",
         type=jobs_arg,

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game import JsonFileError, read_json_file, write_atomic
+from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
 from game.saves import data_dir, exists
 
 UI_SCALES = (1.0, 1.25, 1.5, 2.0)
@@ -36,7 +37,7 @@ class MenuChoice(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     scenario: str = Field(default="", max_length=4096, strict=True)
     you_command: Literal["both", "first", "second"] = "both"
-    ai_level: Literal["elite", "veteran", "recruit"] = "veteran"
+    ai_level: Literal[PLAYABLE] = DEFAULT_LEVEL  # type: ignore[valid-type]
 
 
 class Settings(BaseModel):

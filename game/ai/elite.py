@@ -8,6 +8,7 @@ import os
 import time
 
 from game import Action, EndMoves, LetPass, Move
+from game.ai.levels import LOOKAHEAD_BASE
 from game.ai.search import SEARCHED, THINKING, LocalRollouts, Thought, choose_by_lookahead
 from game.ai.values import Option
 
@@ -53,7 +54,7 @@ def veteran_fire(seed: int):
     """The fire AI of the base policy: a veteran with its own stream."""
     from game.ai.scripted import ScriptedAI  # (scripted.py builds on this module)
 
-    return ScriptedAI(seed, "veteran")
+    return ScriptedAI(seed, LOOKAHEAD_BASE)
 
 
 class LookaheadChooser:

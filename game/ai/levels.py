@@ -7,6 +7,7 @@ tells the two levels apart. docs/ai.md says how each weight was settled.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 
 
@@ -124,6 +125,10 @@ VETERAN = Level(
 the level ``veteran-43`` so that the gauntlet (tools/ai_gauntlet.py, docs/ai.md) can measure the
 veteran against its earlier self (#44)."""
 
+DEFAULT_LEVEL = "veteran"
+"""The level a new player meets first (menu, quick battle, ``--level``, ``balance``)."""
+LOOKAHEAD_BASE = "veteran"
+"""The level whose scorers propose the elite's candidates and play its continuations on."""
 PLAYABLE = ("elite", "veteran", "recruit")
 """The levels a player picks from (menu, quick battle, ``--level``), strongest first; the
 others in :data:`LEVELS` are kept to measure against."""
@@ -168,3 +173,28 @@ LEVELS = {
         holds_win=False,
     ),
 }
+
+
+def level_problem(meta: object) -> str | None:
+    """``$.meta.ai.<side>: what is wrong`` when a save's ``meta.ai`` (side -> level, its shape
+    checked by the save's reader) names a level that is not in :data:`LEVELS`, else None."""
+    ai = meta.get("ai") if isinstance(meta, dict) else None
+    for side, level in ai.items() if isinstance(ai, dict) else ():
+        if level not in LEVELS:
+            names = ", ".join([*PLAYABLE, *(n for n in LEVELS if n not in PLAYABLE)])
+            return f"$.meta.ai.{side}: must be one of {names}, not {json.dumps(level)}"
+    return None
+
+
+def load_battle(path, **kwargs):
+    """``game.Battle.load(path, **kwargs)`` for a battle the AI may play a side of: a save or
+    autosave whose ``meta.ai`` names a level the AI does not have is refused as the save's
+    other faults are. Raises ``game.SaveError`` ("<path>: $.meta.ai.B: must be one of ...")
+    and whatever ``Battle.load`` raises."""
+    import game  # the engine's facade loads lazily; the settings read this module at start
+
+    battle = game.Battle.load(path, **kwargs)
+    problem = level_problem(battle.meta)
+    if problem:
+        raise game.SaveError(f"{path}: {problem}")
+    return battle

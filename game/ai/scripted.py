@@ -23,7 +23,7 @@ from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
 from game.ai.guns import GunsMixin
 from game.ai.initiative import InitiativeChooser
-from game.ai.levels import LEVELS
+from game.ai.levels import DEFAULT_LEVEL, LEVELS
 from game.ai.movement import MovementChooser
 from game.ai.opportunity import OpportunityChooser
 from game.ai.outcome import OutcomeMixin
@@ -68,7 +68,7 @@ class ScriptedAI(
     elite as long as its thinking budget does not cut its rounds short (game.ai.elite).
     ``thinking``: the setting "AI thinking time" (quick, normal, long)."""
 
-    def __init__(self, seed: int = 0, level: str = "veteran", thinking: str = "normal"):
+    def __init__(self, seed: int = 0, level: str = DEFAULT_LEVEL, thinking: str = "normal"):
         if level not in LEVELS:
             raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
         self.level = LEVELS[level]

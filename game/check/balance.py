@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from game import load_scenario, parse_scenario
+from game.ai.levels import DEFAULT_LEVEL
 from game.check.sim import play_battle
 from game.lifeline import die_with_parent, no_ctrl_c
 
@@ -80,7 +81,7 @@ def verdict(a: SideResult, b: SideResult) -> str:
 
 
 _SCENARIO = None
-_PLAYERS: tuple[str, str] = ("veteran", "veteran")
+_PLAYERS: tuple[str, str] = (DEFAULT_LEVEL, DEFAULT_LEVEL)
 _TURNS_PLAYED = None  # a shared counter of turns begun (a pool) or a function (one process)
 
 
@@ -211,7 +212,7 @@ def run_balance(
     path: str,
     games: int = 200,
     seed: int = 1,
-    players: tuple[str, str] = ("veteran", "veteran"),
+    players: tuple[str, str] = (DEFAULT_LEVEL, DEFAULT_LEVEL),
     jobs: int = 2,
     progress: Callable[[int], None] | None = None,
     scheduler: str | None = None,

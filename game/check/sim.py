@@ -11,21 +11,23 @@ from pathlib import Path
 
 from game import Battle, Scenario, check_log
 from game.ai import player_seed
+from game.ai.levels import DEFAULT_LEVEL, LEVELS
 from game.ai.random_player import RandomPlayer
 from game.ai.scripted import ScriptedAI
 
-PLAYERS = {
+
+def _scripted(level: str) -> Callable[[int], ScriptedAI]:
+    return lambda seed: ScriptedAI(seed, level)
+
+
+PLAYERS: dict[str, Callable] = {
     "random": RandomPlayer,
-    "ai": lambda seed: ScriptedAI(seed, "veteran"),
-    "veteran": lambda seed: ScriptedAI(seed, "veteran"),
-    "recruit": lambda seed: ScriptedAI(seed, "recruit"),
-    "ai:veteran": lambda seed: ScriptedAI(seed, "veteran"),
-    "ai:recruit": lambda seed: ScriptedAI(seed, "recruit"),
-    "veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
-    "ai:veteran-43": lambda seed: ScriptedAI(seed, "veteran-43"),
-    "elite": lambda seed: ScriptedAI(seed, "elite"),
-    "ai:elite": lambda seed: ScriptedAI(seed, "elite"),
+    "ai": _scripted(DEFAULT_LEVEL),
+    **{name: _scripted(name) for name in LEVELS},
+    **{f"ai:{name}": _scripted(name) for name in LEVELS},
 }
+"""Every player ``simulate`` and ``balance`` know by name: the random player, "ai" (the
+default level), and each AI level by its name alone or as "ai:<level>"."""
 
 
 class LogNotWritten(OSError):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import ScenarioError, load_rules_data, parse_scenario, read_json_file
+from game.ai.levels import DEFAULT_LEVEL
 from game.check.balance import BalanceReport, run_balance
 from game.editor.points import Change, all_changes, apply_change, describe, forces
 
@@ -84,7 +85,7 @@ def suggest(
     path: str,
     games: int = 40,
     seed: int = 1,
-    players: tuple[str, str] = ("veteran", "veteran"),
+    players: tuple[str, str] = (DEFAULT_LEVEL, DEFAULT_LEVEL),
     jobs: int = 2,
     scheduler: str | None = None,
     said: Callable[[str], None] | None = None,

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from game.ai.levels import PLAYABLE
+from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
 from game.net.fairplay import PORT
 
 
@@ -242,7 +242,7 @@ def add_commands(sub) -> None:
     """Add ``host``, ``join``, ``relay`` and ``verify`` to the ``hulldown`` command line."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--ai", action="store_true", help="the AI plays this side, no window")
-    common.add_argument("--level", default="veteran", choices=PLAYABLE)
+    common.add_argument("--level", default=DEFAULT_LEVEL, choices=PLAYABLE)
     common.add_argument("--log", help="the battle log (default: a new file in the saves folder)")
     common.add_argument("--resume", metavar="LOG", help="resume the network battle of this log")
     common.add_argument(

@@ -10,6 +10,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from game.ai.levels import DEFAULT_LEVEL
+
 SCREEN_GAMES = 40
 """Battles a check started on screen plays: a first answer in about a minute on 2 cores
 (the interval is then about +-15 points; ``hulldown balance`` plays 200 by default)."""
@@ -75,7 +77,7 @@ class BalanceJob:
                     str(path),
                     self.games,
                     1,
-                    ("veteran", "veteran"),
+                    (DEFAULT_LEVEL, DEFAULT_LEVEL),
                     self._jobs,
                     self._progress,
                     turns=self._turns,

@@ -16,7 +16,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UI
 from pygame_gui.windows import UIFileDialog
 
 import game
-from game.ai.levels import PLAYABLE
+from game.ai.levels import DEFAULT_LEVEL, PLAYABLE, load_battle
 from game.editor.mend import showable
 from game.saves import (
     autosave_path,
@@ -176,7 +176,7 @@ class MenuScreen:
         settings = getattr(self.app, "settings", None)
         last = getattr(settings, "menu", None)
         self.role = last.you_command if last is not None else "both"
-        self.ai_level = last.ai_level if last is not None else "veteran"
+        self.ai_level = last.ai_level if last is not None else DEFAULT_LEVEL
         note = ""
         problem = getattr(self.app, "settings_problem", "")
         if problem and not getattr(self.app, "settings_problem_said", False):
@@ -219,7 +219,9 @@ class MenuScreen:
         self._players_rect = pygame.Rect(x, y + 24, 460, 34)
         self._players_menu()
         y += 62
-        level = next((k for k, v in LEVELS.items() if v == self.ai_level), "AI level: veteran")
+        level = next(
+            (k for k, v in LEVELS.items() if v == self.ai_level), f"AI level: {DEFAULT_LEVEL}"
+        )
         self.level = UIDropDownMenu(list(LEVELS), level, pygame.Rect(x, y, 180, 30), m)
         speed = getattr(self.app, "settings", None)
         shown = next(
@@ -347,7 +349,7 @@ class MenuScreen:
 
         text, option = picked(self.players)
         role = ROLES.get(option) or ROLES.get(text, "both")
-        level = LEVELS.get(picked(self.level)[0], "veteran")
+        level = LEVELS.get(picked(self.level)[0], DEFAULT_LEVEL)
         return role, level, SPEEDS.get(picked(self.speed)[0], 12.0)
 
     def remember(self, write: bool = False) -> str:
@@ -425,7 +427,7 @@ class MenuScreen:
         engine wrote it) is not opened: a dialog says which engine wrote it and offers to go
         on from the last action that still agrees (``upto``), never silently."""
         try:
-            battle = game.Battle.load(
+            battle = load_battle(
                 path, autosave=autosave_path(), progress=loading_bar(self.app.surface), upto=upto
             )
         except game.SaveDiverged as err:

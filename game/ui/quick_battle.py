@@ -25,7 +25,7 @@ from pygame_gui.elements import (
 )
 
 import game
-from game.ai.levels import PLAYABLE
+from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
 from game.ui.scenario_list import points_text
@@ -128,7 +128,7 @@ class QuickBattleScreen:
             [HOTSEAT, VS_AI_A, VS_AI_B], HOTSEAT, pygame.Rect(x, y, 490, 32), m
         )
         level = getattr(
-            getattr(getattr(self.app, "settings", None), "menu", None), "ai_level", "veteran"
+            getattr(getattr(self.app, "settings", None), "menu", None), "ai_level", DEFAULT_LEVEL
         )
         self.level = UIDropDownMenu(
             [f"AI level: {n}" for n in PLAYABLE],

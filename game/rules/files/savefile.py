@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable
 
 from game.rules.actions import Action, ActionFieldError, action_from_dict, describe_value
@@ -28,7 +29,7 @@ and its format made ``/1`` did the same. Those written between #26 and #30 carry
 ones cannot be told from edited ones, so they are refused with one line."""
 
 __all__ = [
-    "AI_LEVELS",
+    "AI_LEVEL_NAME",
     "AI_SPEED_MAX",
     "AI_SPEED_MIN",
     "OLD_SAVE_FORMAT",
@@ -58,9 +59,9 @@ def actions_hash(actions: list) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-AI_LEVELS = ("elite", "veteran", "recruit", "veteran-43")
-"""The AI's levels a save's ``meta.ai`` may name (game.ai.levels.LEVELS; a test keeps the two
-the same, since the rules import nothing from the AI)."""
+AI_LEVEL_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+"""The shape of an AI level's name in a save's ``meta.ai``. Which levels there are is the AI's
+to say (``game.ai.levels``, read by ``game.load_battle``): the rules know nothing of the AI."""
 AI_SPEED_MIN, AI_SPEED_MAX = 1.0, 1000.0
 """A save's ``meta.ai_speed`` (inches a second the AI's moves are shown at): 0 (not shown) or
 from AI_SPEED_MIN to AI_SPEED_MAX; slower than 1"/s a move would take minutes to show and
@@ -118,10 +119,10 @@ def meta_problem(meta, sides: list[str]) -> str | None:
                 return (
                     f"$.meta.ai: no side {describe_value(side)} (the sides are {', '.join(sides)})"
                 )
-            if level not in AI_LEVELS:
+            if not isinstance(level, str) or not AI_LEVEL_NAME.fullmatch(level):
                 return (
-                    f"$.meta.ai.{side}: must be one of {', '.join(AI_LEVELS)}, "
-                    f"not {describe_value(level)}"
+                    f"$.meta.ai.{side}: must be an AI level's name (small letters, digits "
+                    f"and dashes), not {describe_value(level)}"
                 )
     if "ai_speed" in meta:
         problem = ai_speed_problem(meta["ai_speed"])
