@@ -447,7 +447,7 @@ def test_the_artillery_phase_is_skipped_when_no_gun_has_a_target():
 def test_the_air_strike_sentence_tells_the_flight_in_order():
     """The log panel tells a strike as it flew: arrival, the AA flying in, deviation, the
     attack, the AA flying out, and being shot down on the way out."""
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     line = {
         "event": "air_strike",

@@ -83,7 +83,7 @@ def test_load_a_save_opens_the_saves_folder(app, data_dir):
 def test_a_short_move_is_not_written_as_zero_inches(path, mp, words):
     """(#43) The log panel said 'moves 0.0" for 0.01 MP'; a step under 0.05" now shows its
     hundredths (a normal move keeps one decimal)."""
-    from game.ui.logtext import sentence
+    from game.ui.logwords import sentence
 
     ev = {
         "event": "move",

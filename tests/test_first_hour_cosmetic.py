@@ -250,7 +250,7 @@ def test_no_rule_code_in_the_middle_of_a_sentence(app):
 def test_jargon_is_gone_from_the_log_and_the_unit_card(app):
     """(#43) "walked back to fit" in the log panel and "house values (not GHQ's)" on the
     unit card: plain words instead."""
-    from game.ui.logtext import sentence
+    from game.ui.logwords import sentence
 
     ev = {
         "event": "move",

@@ -167,7 +167,7 @@ def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(
 def test_a_cohesion_roll_reads_as_words_not_a_formula(cohesion, words):
     """(#43, trial 18) "cohesion 6 = 6 <= 15" read as code to a new player: the log panel
     says what was rolled and what it needed (000 07.04)."""
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     ev = {
         "event": "fire",

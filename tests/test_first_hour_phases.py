@@ -19,7 +19,7 @@ from game.rules.battle import Battle
 from game.rules.dice import FixedDice
 from game.rules.files.logreplay import LogReplay
 from game.rules.files.scenario import parse_scenario
-from game.ui.logtext import describe
+from game.ui.logwords import describe
 from tests.conftest import scenario_dict
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -83,7 +83,7 @@ def _move(path, spent, allowed=9.5, stopped=None):
 def test_a_stand_that_did_not_move_is_said_not_to_move(app):
     """(#43 trial 26) The log said 'A1 moves 0.00" for 0 of 9.5 MP, fails to go on': a stand
     that stayed put "does not move", with the reason; one that only turned says so."""
-    from game.ui.logtext import sentence
+    from game.ui.logwords import sentence
 
     names = {"A1": "M1A1 A1"}
     still = sentence(_move([[5.0, 5.0], [5.0, 5.0]], 0.0, stopped="cohesion"), names, {})
@@ -98,7 +98,8 @@ def test_a_stand_that_did_not_move_is_said_not_to_move(app):
 def test_movement_points_are_written_to_the_distances_precision():
     """(#43 trial 26) 'moves 12.0" for 12.01 of 15 MP': the points spent are written to the
     same tenth as the distance, a sliver of a step to hundredths for both."""
-    from game.ui.logtext import mp_text, sentence
+    from game.ui.logtext import mp_text
+    from game.ui.logwords import sentence
 
     names = {"A1": "M1A1 A1"}
     line = sentence(_move([[0.0, 0.0], [12.0, 0.0]], 12.01, 15), names, {})

@@ -756,7 +756,7 @@ def test_the_ai_plays_the_shipped_combined_arms_battle_to_the_end(seed):
 
 
 def test_every_full_game_line_reads_as_a_sentence():
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     raw = scenario_dict(CLOSE_QUARTERS, CQ_TERRAIN, turns=6, **FULL)
     for seed in range(1, 9):

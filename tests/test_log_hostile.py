@@ -352,7 +352,7 @@ def replayed_or_refused(events) -> bool:
     """Replay a (mutated) log and put every line into words: True when it replays, False
     when the replay refuses it with its one line; anything else raised fails the test."""
     from game.rules.files.logreplay import LogReplay, LogReplayError
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     try:
         r = LogReplay(events, "m.jsonl")

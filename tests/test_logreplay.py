@@ -225,7 +225,7 @@ def test_the_replay_screen_shows_a_log_line_by_line(tmp_path, monkeypatch):
     import pygame_gui
 
     from game.ui.app import App
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
     from game.ui.replay import ReplayScreen
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))

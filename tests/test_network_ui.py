@@ -19,7 +19,7 @@ from game.net.session import NetSession
 from game.ui.battle import BattleScreen, SetupMode
 from game.ui.battle.netplay import NetStoppedMode, NetWaitMode, RevealMode, duration_words
 from game.ui.battle.support import PlotFireMode
-from game.ui.logtext import describe
+from game.ui.logwords import describe
 from game.ui.network import NetworkWaitScreen, lan_address, where
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -328,3 +328,34 @@ def test_each_ruleset_is_one_frozen_object_with_known_features():
             raise AssertionError(f"{r.id} is not frozen")
     names = {p.name for r in rules.values() for p in r.phases()}
     assert set(phase_order()) == names | {"end"}
+
+
+def test_the_ai_levels_are_named_once():
+    """The AI's levels are named in ``game/ai/levels.py`` alone; everything else reads
+    ``LEVELS``, ``PLAYABLE``, ``DEFAULT_LEVEL`` from it (the corpus's fixed cases, data of the
+    recorded battles, aside): no other string in ``game/`` is a level's name."""
+    from game.ai.levels import LEVELS
+
+    named = []
+    for path in (ROOT / "game").rglob("*.py"):
+        if path.name in ("levels.py", "corpus.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in LEVELS:
+                named.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value}")
+    assert named == []
+
+
+def test_every_log_line_is_one_record_with_its_words():
+    """Each kind of log line is defined once (``game.rules.events.EVENTS``): the log's checker
+    and the replay's field checks read it, and the log panel has words for every kind a player
+    reads (the network battles' chain lines are not shown)."""
+    from game.rules.events import EVENTS
+    from game.rules.files import log
+    from game.ui.logwords import WORDS
+
+    assert set(log.REQUIRED) == set(EVENTS)
+    assert all(log.REQUIRED[n] == set(e.fields) for n, e in EVENTS.items())
+    assert set(WORDS) == set(EVENTS) - {"network", "action"}
+    text = (ROOT / "game" / "rules" / "files" / "logfields.py").read_text(encoding="utf-8")
+    assert "FIELDS" not in text and "OPTIONAL" not in text  # no second list of the fields

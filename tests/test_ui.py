@@ -385,7 +385,7 @@ def test_menu_starts_a_battle_against_the_ai(app):
 def test_the_log_panel_rounds_the_movement_points_a_move_spent(spent, text):
     """The log keeps the exact points (000 09.00); the panel shows them to 0.1 MP, as the
     distance beside them (#43)."""
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     ev = {
         "event": "move",
@@ -696,7 +696,7 @@ def test_open_file_checks_the_scenario_at_once(app, tmp_path):
 
 
 def test_the_log_panel_tells_a_setup_regroup(app):
-    from game.ui.logtext import describe
+    from game.ui.logwords import describe
 
     s = small_battle(app, STANDS, [6, 6, 1, 1])
     ev = s.battle.apply(Regroup("A", "A1", "2"))[0]

@@ -10,7 +10,8 @@ import pytest
 from game import ChooseFirst, Pass
 from game.ui.battle import BattleScreen
 from game.ui.battle.landings import MissionStepMode
-from game.ui.logtext import describe, possessive
+from game.ui.logtext import possessive
+from game.ui.logwords import describe
 from tests.conftest import battle
 
 pytestmark = pytest.mark.usefixtures("data_dir")

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 
 from game import LogReplay, LogReplayError, Replay
-from game.ui.logtext import sentence
+from game.ui.logwords import sentence
 
 
 class ReplayBug(LogReplayError):

@@ -21,8 +21,9 @@ from game.ui.battle.support_draw import (
     draw_plotted,
     side_colour,
 )
-from game.ui.logtext import PHASE_NAMES, describe, sentence, stand_name
+from game.ui.logtext import PHASE_NAMES, stand_name
 from game.ui.logview import LogView
+from game.ui.logwords import describe, sentence
 from game.ui.paint.minimap import MiniMap
 from game.ui.table_view import TableView
 

@@ -13,113 +13,18 @@ import json
 import os
 from typing import IO
 
+from game.rules.events import EVENTS
+from game.rules.files.fieldchecks import CRT_CELLS, STOPPED_BY
 from game.rules.files.jsonfile import is_json_int, is_json_number, writable_target, write_atomic
 from game.rules.rulesets import phase_order
 
 FORMAT = "hulldown-log/1"
 
-# The fields each event must carry beyond seq/event/turn/phase (event-log.md).
-REQUIRED = {
-    "start": {
-        "format",
-        "ruleset",
-        "seed",
-        "scenario",
-        "table",
-        "max_sighting_in",
-        "turns",
-        "sides",
-        "terrain",
-        "stands",
-    },
-    "regroup": {"side", "stand", "group", "hq", "ghq"},
-    "initiative": {"rolls", "tiebreaks", "winner"},
-    "posture": {"side", "group", "stands"},
-    "orders": {"side", "dice", "command_value", "generation_mod", "total", "orders"},
-    "fire": {
-        "attack",
-        "kind",
-        "side",
-        "attacker",
-        "target",
-        "weapon",
-        "attacker_pos",
-        "target_pos",
-        "range_in",
-        "range_band_in",
-        "cohesion",
-    },
-    "move_attempt": {"side", "group", "ordered", "roll", "level", "per_stand"},
-    "move": {
-        "side",
-        "stand",
-        "path",
-        "mp_spent",
-        "mp_allowed",
-        "facing_deg",
-        "stopped_by",
-        "entered",
-    },
-    "pass": {"side"},
-    "marker_removal": {"stand", "roll", "mods", "total", "level", "outcome", "markers_after"},
-    "resupply": {"stand", "roll", "mods", "total", "level", "passed"},
-    "end_turn": {"losses"},
-    "end": {"winner", "reason", "losses"},
-    # the full games (event-log.md "Lines of the full games")
-    "overrun": {
-        "mover",
-        "defender",
-        "defender_roll",
-        "attack_on_defender",
-        "attacker_roll",
-        "attack_on_attacker",
-    },
-    "close_assault": {
-        "defender",
-        "assaulters",
-        "defender_roll",
-        "defender_attack",
-        "assaulter_rolls",
-        "assaulter_attacks",
-        "retreat",
-    },
-    "mount": {"carrier", "stand", "pos"},
-    "unload": {"carrier", "stand", "pos"},
-    # artillery, smoke and air strikes (event-log.md; rules-decisions "Artillery, smoke and
-    # air strikes")
-    "plot": {"side", "mission", "kind", "aim", "lands_turn"},
-    "artillery": {"mission", "kind", "side", "firers", "cohesion", "deviation", "markers", "ammo"},
-    "air_strike": {
-        "mission",
-        "side",
-        "aircraft",
-        "arrival",
-        "aa",
-        "deviation",
-        "target",
-        "aircraft_after",
-    },
-    # network battles (#45; docs/formats.md): the chains' ends and the scenario, each
-    # action with both players' hash-chain elements, each hidden plot's reveal
-    "network": {"format", "chains", "length", "seed", "scenario_file"},
-    "action": {"index", "side", "action", "elements"},
-    "reveal": {"side", "mission", "kind", "commitment", "aim", "salt"},
-}
-FIRE_PASSED = {
-    "firepower",
-    "defense_base",
-    "aspect",
-    "defense",
-    "differential",
-    "combat",
-    "crt",
-    "result",
-    "target_markers_after",
-}
-REQUIRED["impact"] = {"mission", "marker", "target", "cause"} | (FIRE_PASSED - {"aspect"})
-"""An impact marker's attack: a fire line's attack fields without the aspect (event-log.md)."""
-STOPPED_BY = {None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"}
-CRT_CELLS = {"-", "S", "(S)", "D", "E", "-S-"}
+REQUIRED = {name: frozenset(e.fields) for name, e in EVENTS.items()}
+"""The fields each event must carry beyond seq/event/turn/phase (event-log.md), as its record
+in :data:`game.rules.events.EVENTS` gives them."""
+FIRE_PASSED = frozenset(EVENTS["fire"].passed)
+"""The fields a fire line carries once its cohesion roll passed."""
 
 
 def mods_json(mods) -> list[dict]:

@@ -13,7 +13,8 @@ import html
 import pygame
 
 from game.ui.colours import UI
-from game.ui.logtext import describe, possessive
+from game.ui.logtext import possessive
+from game.ui.logwords import describe
 from game.ui.modes import Mode
 
 ATTACK_LINES = ("fire", "overrun", "close_assault")

@@ -21,7 +21,8 @@ from game.ui.battle.support_draw import (
     mission_groups,
     side_colour,
 )
-from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, describe, possessive
+from game.ui.logtext import DIRECTIONS, PHASE_NAMES, RESULT_WORDS, possessive
+from game.ui.logwords import describe
 from game.ui.modes import Mode
 from game.ui.render import INK
 

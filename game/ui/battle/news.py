@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import html
 
-from game.ui.logtext import attempt_needs, describe
+from game.ui.logtext import attempt_needs
+from game.ui.logwords import describe
 
 ATTACKS = ("fire", "artillery", "impact", "air_strike")
 """The log lines told under "Last attack"."""

@@ -34,8 +34,9 @@ from game.ui.battle.support import ArtilleryMode, PlotFireMode
 from game.ui.battle.support_draw import SupportDrawing
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.colours import UI
-from game.ui.logtext import PHASE_NAMES, describe, stand_name
+from game.ui.logtext import PHASE_NAMES, stand_name
 from game.ui.logview import LogView
+from game.ui.logwords import describe
 from game.ui.modes import Mode
 from game.ui.table_view import TableView
 
