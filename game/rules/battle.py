@@ -571,7 +571,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         subclass SaveDiverged for an action the replay refuses or a state hash it does not
         reach, naming the engine that wrote the file and how many actions agree.
         """
-        where, notes = str(path), []  # notes: what a power cut's zeros took (#42)
+        where, notes = str(path), list[str]()  # notes: what a power cut's zeros took (#42)
         read = progress and (lambda done, size: progress("read", done, size))
         doc, checks, scenario, actions = read_save(path, notes, read)
         total = len(actions)

@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 
 from game.rules.actions import PlotAirStrike, PlotMission, action_from_dict
+from game.rules.battle_parts import BattleParts
 from game.rules.context import IllegalAction
 from game.rules.fair import CHAIN_LENGTH, action_seed, follows, is_hex_digest
 from game.rules.files.jsonfile import JsonFileError, iter_json_lines
@@ -35,7 +36,7 @@ class NetworkLogError(ValueError):
     (from 1) and the problem."""
 
 
-class NetworkPlay:
+class NetworkPlay(BattleParts):
     """The network battle's methods of :class:`~game.rules.battle.Battle` (a mixin)."""
 
     @property

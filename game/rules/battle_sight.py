@@ -5,10 +5,11 @@ working out a rule themselves. Units: inches and degrees."""
 
 from __future__ import annotations
 
+from game.rules.battle_parts import BattleParts
 from game.rules.table.geometry import StandPose, heading_deg
 
 
-class SightQueries:
+class SightQueries(BattleParts):
     """Mixin of :class:`game.rules.battle.Battle` (it has ``ctx``, ``state``, ``stand``,
     ``poses``, ``table``, ``sighting_in`` and ``ruleset_data``)."""
 

@@ -8,13 +8,14 @@ working out a rule themselves. Units: inches."""
 from __future__ import annotations
 
 from game.rules.actions import Action, ArtilleryFire, PlotAirStrike, PlotMission
+from game.rules.battle_parts import BattleParts
 from game.rules.context import IllegalAction
 from game.rules.phases import artillery as artillery_phase
 from game.rules.phases import plot as plot_phase
 from game.rules.procedures import air, artillery, support_odds
 
 
-class FireSupportQueries:
+class FireSupportQueries(BattleParts):
     """Mixin of the battle facade (it has ``ctx``, ``state`` and ``stand``)."""
 
     def mission_odds(self, side: str, firers, sheaf, ammo: str = "he", kind: str = "indirect"):

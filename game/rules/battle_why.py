@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 
 from game.rules.actions import MoveAttempt
+from game.rules.battle_parts import BattleParts
 from game.rules.phases import movement
 from game.rules.procedures import melee, transport
 
 
-class RefusalQueries:
+class RefusalQueries(BattleParts):
     """Mixin of the battle facade (it has ``ctx``, ``state`` and ``stand``)."""
 
     def attempt_problem(self, side: str, group: str, ordered: bool | None = None) -> str | None:

@@ -81,7 +81,7 @@ def decide(ctx) -> Decision:
 
 def options(ctx, decision: Decision) -> list[Action]:
     """The legal actions of a decision: who goes first, or what its phase offers."""
-    if decision.kind == "end":
+    if decision.kind == "end" or decision.side is None:  # nobody acts once the battle ends
         return []
     if decision.kind == "choose_first":
         return [ChooseFirst(decision.side, first) for first in ctx.sides]

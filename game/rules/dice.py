@@ -45,7 +45,7 @@ class Dice:
         action from both players' hash-chain elements: :func:`game.rules.fair.action_seed`,
         #45); the count of dice rolled goes on."""
         self._rng = random.Random(int(seed))
-        self._digest = None
+        self._digest: tuple[int, str] | None = None
 
     def digest(self) -> str:
         """A short digest of the generator's state, for the battle's state hash; kept until

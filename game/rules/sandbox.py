@@ -28,7 +28,7 @@ def seat_view(state: BattleState, seat: str | None) -> BattleState:
     keep = [m for m in state.missions if m.id not in hidden and (seat is None or m.side == seat)]
     # the parts left out are never copied: the copy meets fresh empty ones in their place
     # (deepcopy's memo), and the state itself is not touched (another thread may read it)
-    memo = {id(state.missions): [], id(state.hidden): {}}
+    memo: dict[int, object] = {id(state.missions): [], id(state.hidden): {}}
     if state.chains is not None:
         memo[id(state.chains)] = None
     out = copy.deepcopy(state, memo)

@@ -80,7 +80,7 @@ class ModernTank:
         return False
 
     defense_class = "armoured"
-    flags = frozenset()
+    flags: frozenset[str] = frozenset()
     carrier = 0
 
 
@@ -107,7 +107,7 @@ class WwiiTank:
     tech_level = None
     atgm = None
     defense_class = "armoured"
-    flags = frozenset()
+    flags: frozenset[str] = frozenset()
     carrier = 0
 
     @property
@@ -306,7 +306,7 @@ class RulesData:
 
 
 def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:
-    adapter = TypeAdapter(cls)
+    adapter: TypeAdapter = TypeAdapter(cls)
     tanks: dict = {}
     for line, row in read_csv(path):
         raw: dict[str, object] = {k: (v if v != "" else None) for k, v in row.items()}

@@ -29,6 +29,7 @@ import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from game.rules.files.jsonfile import (
     JsonFileError,
@@ -62,7 +63,7 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        self._fh = None
+        self._fh: IO[str] | None = None
         self._meta_json: str | None = None
         self._dirty = threading.Event()
         self._lock = threading.Lock()

@@ -95,7 +95,10 @@ def _parse(data: bytes, text: str, where: str, allow_nan: bool) -> Any:
             f"another {depth} deep)"
         )
     flags: list[bool] = []  # a refused number or key was met: find its path
-    hooks = {"object_pairs_hook": partial(_object, flags), "parse_int": partial(_int, flags)}
+    hooks: dict[str, Any] = {
+        "object_pairs_hook": partial(_object, flags),
+        "parse_int": partial(_int, flags),
+    }
     if not allow_nan:
         hooks.update(parse_float=partial(_float, flags), parse_constant=partial(_constant, flags))
     try:

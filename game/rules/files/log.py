@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Collection
 from typing import IO
 
 from game.rules.events import EVENTS
@@ -152,7 +153,7 @@ def _mods_ok(mods) -> bool:
     )
 
 
-def _hashable_in(value, known: set) -> bool:
+def _hashable_in(value, known: Collection) -> bool:
     """``value in known``, False for values that cannot be in a set (lists, objects)."""
     return isinstance(value, (str, int, float, bool, type(None))) and value in known
 
@@ -177,7 +178,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         problems.append("turn must be an integer >= 0")
     if not _hashable_in(event.get("phase"), frozenset(phase_order())):
         problems.append(f"unknown phase {event.get('phase')!r}")
-    missing = REQUIRED[name] - set(event)
+    missing = REQUIRED[str(name)] - set(event)
     if name == "plot" and "commitment" in event:  # a network battle's hidden plot (#45)
         missing -= {"aim"}
     if missing:
@@ -242,7 +243,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     elif name in ("artillery", "impact", "air_strike"):  # fire support's rolls
         rolls = [(f, event.get(f)) for f in ("deviation", "arrival")]
         rolls += [(f"cohesion.{k}", r) for k, r in _items(event.get("cohesion"))]
-        aa = event.get("aa") if isinstance(event.get("aa"), list) else []
+        aa: list = event["aa"] if isinstance(event.get("aa"), list) else []
         rolls += [
             (f"aa[{i}].cohesion", a.get("cohesion"))
             for i, a in enumerate(aa)

@@ -46,7 +46,6 @@ from game.rules.files.logfields import (
 )
 from game.rules.files.replay import TurnSteps
 from game.rules.files.scenario import ScenarioError, parse_scenario
-from game.rules.phases import posture as posture_phase
 from game.rules.phases.movement import straggler_group
 from game.rules.phases.posture import close_postures, open_postures
 from game.rules.procedures.artillery import clear_markers_of
@@ -232,7 +231,7 @@ class LogReplay(TurnSteps):
         self.all_events = _Lines(compress=_raw)
         self.all_events.add(first[0], start)
         # WWII's movement groups (001 5.0 step 2), not the full Modern game's TL1 postures
-        self.wwii = any(p is posture_phase.PHASE for p in self.battle.rules.turn)
+        self.wwii = self.battle.rules.postures
         b = self.battle
         b.state = b.ctx.state = self._initial_state()
         self.view = _View(b.state)
@@ -413,11 +412,11 @@ class LogReplay(TurnSteps):
             moving = ev.get("posture", "move") == "move"
             # WWII and Wehrmacht '47 movement groups (001 5.0 step 2); the full Modern game's
             # TL1 postures keep their battle groups
-            group = self.wwii and moving
+            regroup = self.wwii and moving
             for sid in ev["stands"]:
                 s = self._stand(sid, i, "stands")
                 s.posture = "movement" if moving else "firing"
-                if group:
+                if regroup:
                     s.group = ev["group"]
         elif name == "fire":
             a = self._stand(ev["attacker"], i, "attacker")

@@ -12,9 +12,12 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from game.rules.actions import Action
 from game.rules.battle import Battle
+from game.rules.dice import Dice
+from game.rules.state import BattleState
 
 CHECKPOINT_EVERY = 25  # actions between checkpoints beside those at each turn's start
 
@@ -22,8 +25,8 @@ CHECKPOINT_EVERY = 25  # actions between checkpoints beside those at each turn's
 @dataclass
 class _Checkpoint:
     position: int
-    state: object
-    dice: object
+    state: BattleState
+    dice: Dice
     events: int
 
 
@@ -31,6 +34,14 @@ class TurnSteps:
     """Stepping by one and by turns over ``goto``, ``position``, ``length`` and
     ``turn_starts`` (positions where a turn or the set-up begins): shared by the replay of a
     save and of a log."""
+
+    position: int
+    length: int
+    turn_starts: list[int]
+
+    if TYPE_CHECKING:  # each replay's own
+
+        def goto(self, position: int) -> None: ...
 
     def step(self, n: int = 1) -> None:
         """Forward (or back, for a negative ``n``) by ``n`` steps (actions, or a log's lines)."""

@@ -175,7 +175,7 @@ class _Parts:
         if isinstance(raw_sides, list) and raw_sides:
             ids = [s.get("id") if isinstance(s, dict) else None for s in raw_sides]
             if all(isinstance(i, str) for i in ids):
-                side_ids = ids
+                side_ids = [str(i) for i in ids]
         raw_stands = raw.get("stands")
         stands, bad_stands = _each(StandSpec, raw_stands, MAX_STANDS)
         return cls(
@@ -297,7 +297,7 @@ def _shape_problems(
         except GeometryProblem as err:
             problems.append(f"{where}: {path}.geometry{err.at}: {err.what}")
             continue
-        if table_cover is not None and not table_cover.covers(geom):
+        if table_cover is not None and parts.table and not table_cover.covers(geom):
             x0, y0, x1, y1 = geom.bounds
             problems.append(
                 f"{where}: {path}.geometry: lies outside the "
@@ -350,7 +350,7 @@ def _stand_problems(
         if units_table is not None and st.unit not in units_table:
             problems.append(
                 f"{where}: {path}.unit: unknown unit {st.unit!r} for the "
-                f"{parts.ruleset} ruleset (see {units_files(data, parts.ruleset)})"
+                f"{parts.ruleset} ruleset (see {units_files(data, str(parts.ruleset))})"
             )
         elif units_table is not None:
             units[st.id] = units_table[st.unit]
@@ -371,7 +371,7 @@ def _stand_problems(
                     f"{where}: {path}.on_table: the stand enters the table but side "
                     f"{st.side!r} has no entry_edge"
                 )
-            elif side is not None and size is not None:
+            elif side is not None and side.entry_edge is not None and size is not None:
                 edge_coord = {
                     "left": (st.x, 0.0),
                     "right": (st.x, size.width),

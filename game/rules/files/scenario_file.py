@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -203,7 +203,7 @@ class ScenarioFile(_Strict):
     stands: list[StandSpec] = Field(min_length=1, max_length=MAX_STANDS)
 
 
-def over_cap(entries: Any, cap: int) -> bool:
+def over_cap(entries: Any, cap: int) -> TypeGuard[list]:
     """Whether ``entries`` is a list longer than ``cap``."""
     return isinstance(entries, list) and len(entries) > cap
 
@@ -215,7 +215,7 @@ def capped_lists(raw: dict) -> tuple[dict, list[str]]:
     over: list[str] = []
     terrain = raw.get("terrain")
     features = terrain.get("features") if isinstance(terrain, dict) else None
-    if over_cap(features, MAX_FEATURES):
+    if isinstance(terrain, dict) and over_cap(features, MAX_FEATURES):
         raw = {**raw, "terrain": {**terrain, "features": features[:MAX_FEATURES]}}
         over.append(
             f"$.terrain.features: List should have at most {MAX_FEATURES} items, "

@@ -81,7 +81,7 @@ def coordinates_problem(gtype: str, coords: Any) -> tuple[str | None, int]:
     """
     lines: list[tuple[str, Any]] = [("", coords)]
     for part in _NESTING[gtype]:
-        nxt = []
+        nxt: list[tuple[str, Any]] = []
         for at, value in lines:
             if not isinstance(value, list):
                 return f"{at}: must be a list", 0

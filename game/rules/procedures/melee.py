@@ -188,7 +188,7 @@ def attack_problem(ctx, attacker: StandState, target: StandState) -> str | None:
     return None
 
 
-def close_assault_problem(ctx, side: str, defender_id: str) -> str | None:
+def close_assault_problem(ctx, side: str | None, defender_id: str) -> str | None:
     """Why ``side`` may not close-assault ``defender_id`` now, in words ending with the rule
     in brackets, or None when it may (002/004 8.7; the checks :func:`do_close_assault`
     makes)."""

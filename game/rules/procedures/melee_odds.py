@@ -60,7 +60,7 @@ def attack_setup(
     )
 
 
-def close_assault_odds(ctx, side: str, defender_id: str) -> dict:
+def close_assault_odds(ctx, side: str | None, defender_id: str) -> dict:
     """The exact odds of close-assaulting ``defender_id`` now with the stands of the ended
     movement action in base contact with it (002 8.7), before any die is rolled:
     ``assaulters`` (ids), ``p_defender_fires`` (its cohesion roll passes: 0 when it carries a

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
+from shapely import STRtree
 
 from game.rules.charts.data import RulesetTables
 from game.rules.table.geometry import (
@@ -30,7 +33,30 @@ from game.rules.table.geometry import (
 
 
 class SightMixin:
-    """The sight queries of a :class:`~game.rules.table.table.Table`."""
+    """The sight queries of a :class:`~game.rules.table.table.Table`, over the parts of it
+    named here (set by ``Table.__init__``): its size in inches, its hills (lowest first) and
+    the blocking areas with their spatial indexes and the circles that answer most sight
+    lines at once."""
+
+    width: float
+    depth: float
+    hills: list
+    _hill_geoms: np.ndarray
+    _hill_levels: np.ndarray
+    _hill_eroded_tree: STRtree
+    _blocking: list
+    _blocking_eroded: np.ndarray
+    _blocking_tree: STRtree
+    _inner_cx: np.ndarray
+    _inner_cy: np.ndarray
+    _inner_r: np.ndarray
+    _outer_cx: np.ndarray
+    _outer_cy: np.ndarray
+    _outer_r: np.ndarray
+
+    if TYPE_CHECKING:  # the table's own method, as the sight queries call it
+
+        def ground_levels(self, xs: ArrayLike, ys: ArrayLike) -> np.ndarray: ...
 
     # ---------------------------------------------------------------- sight
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import shapely
+from numpy.typing import ArrayLike
 from shapely import LineString, Polygon, STRtree
 
 from game.rules.charts.data import TerrainType
@@ -173,11 +174,10 @@ class Table(SightMixin):
                 out[p] = h
         return out
 
-    def ground_levels(self, xs: Sequence[float], ys: Sequence[float]) -> np.ndarray:
+    def ground_levels(self, xs: ArrayLike, ys: ArrayLike) -> np.ndarray:
         """Ground level at each point: the highest level of the hills containing it, 0 if none
         (rules-decisions "Hills")."""
-        xs = np.asarray(xs, dtype=float)
-        idx = self._hill_index(xs, np.asarray(ys, dtype=float))
+        idx = self._hill_index(np.asarray(xs, dtype=float), np.asarray(ys, dtype=float))
         return np.where(
             idx >= 0, self._hill_levels[np.maximum(idx, 0)] if len(self.hills) else 0, 0
         )
