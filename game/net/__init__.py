@@ -4,3 +4,7 @@ hidden plots, state hashes) with no sockets in it; ``transport`` carries its mes
 websockets beside the frame loop; ``relay`` pairs players behind routers; ``verify``
 re-derives every die of a network battle's log; ``headless`` plays AI against AI for tests
 and outside checks."""
+
+PORT = 8765
+"""The port hulldown hosts and relays on unless told another (loaded before the engine, so
+``hulldown --help`` and the command line's parser start quickly)."""

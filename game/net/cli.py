@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
 from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
-from game.net.fairplay import PORT
+from game.net import PORT
 
 
 def _address(text: str, default_port: int = PORT) -> tuple[str, int]:
@@ -210,6 +209,8 @@ def _play(args, session, log: Path) -> int:
 
 def cmd_relay(args: argparse.Namespace) -> int:
     """``hulldown relay``: pair hosts and joiners by battle code until stopped (Ctrl+C)."""
+    import asyncio  # here, not at the top: the command line's parser starts without it
+
     from game.net.relay import run_relay
 
     def ready(port: int) -> None:

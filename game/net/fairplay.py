@@ -50,8 +50,6 @@ PROTOCOL = "hulldown-net/1"
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 """The largest message taken (a hello holds the whole scenario; an action is a few hundred
 bytes): more closes the connection. A house value."""
-PORT = 8765
-"""The port a host listens on unless told otherwise."""
 TYPES = ("hello", "rejoin", "act", "answer", "refuse", "catchup", "bye", "relay")
 HELLO_S = 10.0
 """Seconds a new connection has to say hello and, for a resumed battle, prove who it is (and

@@ -15,7 +15,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox, UITextEntryLine
 
 import game
-from game.net.fairplay import PORT
+from game.net import PORT
 
 
 def network_log_path(role: str) -> Path:
