@@ -359,3 +359,25 @@ def test_every_log_line_is_one_record_with_its_words():
     assert set(WORDS) == set(EVENTS) - {"network", "action"}
     text = (ROOT / "game" / "rules" / "files" / "logfields.py").read_text(encoding="utf-8")
     assert "FIELDS" not in text and "OPTIONAL" not in text  # no second list of the fields
+
+
+def test_every_module_is_named_in_the_architecture():
+    """docs/architecture.md's "Every module" names each module of ``game/`` under its package,
+    so the map of the code is redrawn with the code."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    index = doc[doc.index("## Every module") :]
+    sections = {}
+    for block in index.split("\n`game")[1:]:
+        package, _, rest = block.partition("`")
+        sections["game" + package] = set(re.findall(r"^- `([\w.]+\.py)`", rest, re.M))
+    for path in (ROOT / "game").rglob("*.py"):
+        package = str(path.parent.relative_to(ROOT)) + "/"
+        assert path.name in sections.get(package, set()), f"{path.relative_to(ROOT)}"
+
+
+def test_the_architecture_names_every_kind_of_decision():
+    """docs/architecture.md lists every kind of decision the battle waits for."""
+    from game.rules.decision import KINDS
+
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [k for k in KINDS if f"`{k}`" not in doc] == []
