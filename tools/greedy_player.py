@@ -421,7 +421,7 @@ class GreedyPlayer:
         if odds:
             f = odds["final"]
             risk += f["eliminated"] + 0.45 * (f["D"] + f["SD"]) + 0.15 * f["S"]
-        if battle.rules.full_game and s.on_table:
+        if battle.rules.has("support_fire") and s.on_table:
             if battle.state.impacts:
                 walk = battle.preview_move(s.id, path)
                 hit = battle.impact_entry_odds(s.id, walk.points, facing)
