@@ -240,7 +240,7 @@ def _cmd_edit(args: argparse.Namespace) -> int:
     from game.editor.document import Document, EditorFileError
     from game.ui.app import start
     from game.ui.editor import editor_screen
-    from game.ui.menu import MenuScreen
+    from game.ui.navigation import show
 
     doc = None
     if args.scenario:
@@ -251,7 +251,7 @@ def _cmd_edit(args: argparse.Namespace) -> int:
             return 1
 
     def screen(app):
-        return editor_screen(app, doc, on_menu=lambda: app.show(MenuScreen(app)))
+        return editor_screen(app, doc, on_menu=lambda: show(app, "menu"))
 
     return start(screen, frames=args.frames)
 
@@ -349,7 +349,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from game import SaveDiverged, SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
-    from game.ui.menu import battle_screen, continue_log, new_battle
+    from game.ui.battles import battle_screen, continue_log, new_battle
 
     def no_such_side(sides: list[str]) -> bool:
         if args.ai and args.ai not in sides:

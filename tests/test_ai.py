@@ -154,7 +154,7 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path))
     from game.ui.app import App
     from game.ui.battle import AIMode, BattleScreen
-    from game.ui.menu import battle_screen, new_battle
+    from game.ui.battles import battle_screen, new_battle
 
     app = App(size=(1280, 800))
     try:
@@ -212,7 +212,7 @@ def test_the_screen_seeds_its_ai_players_as_simulate_does(tmp_path, monkeypatch)
     from game.ai import player_seed
     from game.check.sim import make_players
     from game.ui.app import App
-    from game.ui.menu import battle_screen, new_battle
+    from game.ui.battles import battle_screen, new_battle
 
     assert [player_seed(4, i) for i in (0, 1)] == [9, 10]  # the corpus was recorded so
     app = App(size=(1280, 800))

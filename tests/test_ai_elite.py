@@ -9,9 +9,10 @@ import pytest
 
 from game import Battle, Move, Sandbox, load_scenario, seat_view
 from game.ai import search
-from game.ai.elite import UNTIMED_ENV, WORKERS_ENV
+from game.ai.elite import UNTIMED_ENV
 from game.ai.scripted import ScriptedAI
 from game.ai.search import BasePolicy, LocalRollouts, horizon, play_out, stopped
+from game.ai.search_pool import WORKERS_ENV
 from game.rules.state import Mission
 
 
@@ -144,7 +145,7 @@ def test_the_turns_budget_stops_the_look_ahead(at_move, monkeypatch):
 def test_a_pool_of_workers_plays_the_same_rounds(at_move, monkeypatch):
     """The workers play the rounds the deciding process would (the same seeds, the same
     scores), whichever worker plays which round."""
-    from game.ai.elite import veteran_fire
+    from game.ai.scripted import veteran_fire
     from game.ai.search_pool import RolloutPool
 
     b = at_move

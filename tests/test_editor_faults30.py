@@ -436,7 +436,7 @@ def test_saved_files_have_the_users_permissions(app, tmp_path):
 
 def test_save_as_offers_a_name_from_the_title_and_import_starts_in_the_scenarios_folder(app):
     from game.ui.editor.files import file_stem
-    from game.ui.menu import user_maps
+    from game.ui.kit import user_maps
 
     assert file_stem("Night raid at Hill 203!") == "night-raid-at-hill-203"
     assert file_stem("") == "my-scenario" and file_stem(None) == "my-scenario"

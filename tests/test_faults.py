@@ -181,7 +181,7 @@ def test_a_loaded_battle_writes_the_log_of_the_whole_battle(tmp_path, monkeypatc
     from game.check.sim import make_players
     from game.rules.files.scenario import load_scenario
     from game.saves import battle_log_path
-    from game.ui.menu import continue_log
+    from game.ui.battles import continue_log
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
     sc = load_scenario("maps/modern-skirmish.json")
@@ -218,7 +218,7 @@ def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, m
     """A save's scenario_path is a label: "Play again" after loading plays the scenario the
     save carries (seed + 1), whatever file the label names."""
     from game.rules.files.scenario import load_scenario
-    from game.ui.menu import new_battle
+    from game.ui.battles import new_battle
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
     b = Battle(load_scenario("maps/modern-skirmish.json"), 2)
@@ -241,7 +241,7 @@ def test_play_again_after_a_load_never_opens_the_saves_scenario_path(tmp_path, m
 def test_a_new_battle_on_a_full_disk_starts_and_says_why(tmp_path, monkeypatch):
     """Starting a battle wrote its first autosave outside apply(), so a full disk gave a
     traceback before the table appeared; now the battle starts and carries the reason."""
-    from game.ui.menu import new_battle
+    from game.ui.battles import new_battle
 
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "data"))
 

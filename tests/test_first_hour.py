@@ -101,7 +101,7 @@ def test_end_screen_replay_back_keeps_the_end_screens_buttons(app):
     """(#43) End screen -> Replay -> Back came back with no buttons: the old ones had gone
     with the replay's widgets, and the panel took them for still there."""
     from game.check.sim import make_players
-    from game.ui.menu import battle_screen, new_battle
+    from game.ui.battles import battle_screen, new_battle
 
     b = new_battle(ROOT / "maps" / "modern-skirmish.json", 3)
     players = make_players(b, ("random", "random"))

@@ -16,7 +16,8 @@ from game import Battle, ChooseFirst, DeclareGroup, Pass, load_scenario, parse_s
 from game.ai.random_player import RandomPlayer
 from game.ui.battle import BattleScreen
 from game.ui.battle.support import PlotFireMode
-from game.ui.menu import MenuScreen, autosave_path, battle_screen, new_battle
+from game.ui.battles import battle_screen, new_battle
+from game.ui.menu import MenuScreen, autosave_path
 from game.ui.render import View
 from tests.conftest import scenario_dict
 from tests.test_editor_ui import click, frame, key

@@ -401,7 +401,7 @@ def test_kill_9_during_play_resume_leaves_the_log_whole(data_dir):
     written aside and renamed: old or new, it is whole (and the same bytes)."""
     from game import Battle, load_scenario
     from game.check.sim import make_players
-    from game.ui.menu import new_battle
+    from game.ui.battles import new_battle
 
     scenario = load_scenario(ROOT / "maps" / "modern-fire-support.json")
     dry = Battle(scenario, 11)  # how many actions the battle lasts, random against random

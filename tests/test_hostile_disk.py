@@ -162,7 +162,7 @@ def test_a_broken_data_folder_is_said_and_play_goes_on(
 
 @pytest.mark.parametrize("broken", BROKEN_FOLDERS)
 def test_a_battle_with_a_broken_data_folder_is_played_in_memory(tmp_path, monkeypatch, broken):
-    from game.ui.menu import new_battle
+    from game.ui.battles import new_battle
 
     folder, _ = BROKEN_FOLDERS[broken](tmp_path)
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(folder))

@@ -255,7 +255,7 @@ def scene_shipped(app, sc, autosave: str, seed: int = 3) -> dict:
     in turns 10-12, ms."""
     import tempfile
 
-    from game.ui.menu import new_battle
+    from game.ui.battles import new_battle
 
     data = tempfile.mkdtemp(prefix="hulldown-bench-")
     os.environ["HULLDOWN_DATA_DIR"] = data

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 from game import Action, EndMoves, LetPass, Move
-from game.ai.levels import LOOKAHEAD_BASE
-from game.ai.search import SEARCHED, THINKING, LocalRollouts, Thought, choose_by_lookahead
+from game.ai.search import SEARCHED, THINKING, Thought, choose_by_lookahead
+from game.ai.search_pool import LOCAL, rollout_runner
 from game.ai.values import Option
 
 MIN_DECISION_S = 0.05
@@ -17,45 +18,10 @@ MIN_DECISION_S = 0.05
 DECISION_SHARE = 0.5
 """The share of what is left of the turn's budget that one decision may spend."""
 
-WORKERS_ENV = "HULLDOWN_LOOKAHEAD_WORKERS"
-"""The environment variable that sets how many worker processes play the continuations: a
-number (0: none, all in the deciding process, as the tests play), or unset for one per core."""
-
 UNTIMED_ENV = "HULLDOWN_LOOKAHEAD_UNTIMED"
 """Set to 1, the look-ahead plays every round its samples ask for whatever the clock says
 (the gauntlet and tuning tools measure strength so, the same on a loaded machine as on a quiet
 one, and report the thinking time beside it); the game never sets it."""
-
-_LOCAL = LocalRollouts()
-_POOL: list = []  # this process's RolloutPool, started at the first look-ahead that wants it
-
-
-def rollout_runner():
-    """Where this process plays the look-ahead's continuations (kept out of the AI's own
-    state, which is pickled to the thinking process at every decision): a
-    :class:`game.ai.search_pool.RolloutPool` of one worker per core (or as many as
-    :data:`WORKERS_ENV` says), started at the first call; this process itself when that is 0
-    or no worker can be started. Never raises."""
-    want = os.environ.get(WORKERS_ENV, "").strip()
-    n = int(want) if want.isdigit() else (os.cpu_count() or 1)
-    if n <= 0:
-        return _LOCAL
-    if not _POOL:
-        from game.ai.search_pool import RolloutPool  # (it builds on this module)
-
-        try:
-            _POOL.append(RolloutPool(n))
-        except OSError:
-            _POOL.append(_LOCAL)
-    return _POOL[0]
-
-
-def veteran_fire(seed: int):
-    """The fire AI of the base policy: a veteran with its own stream."""
-    from game.ai.scripted import ScriptedAI  # (scripted.py builds on this module)
-
-    return ScriptedAI(seed, LOOKAHEAD_BASE)
-
 
 class LookaheadChooser:
     """Mixin of :class:`game.ai.scripted.ScriptedAI`: for a level with ``lookahead``, the
@@ -67,6 +33,9 @@ class LookaheadChooser:
 
     thinking: str = "normal"
     thought: Thought | None = None
+    base_policy: Callable[[int], object]
+    """Makes the AI that plays the continuations' fire from a seed (the scripted AI's
+    :func:`game.ai.scripted.veteran_fire`; a module-level function, so workers unpickle it)."""
     looked: dict  # decision kind -> [decisions searched, choices changed, rounds played]
 
     def _look_ahead(self, battle, decision, options: list[Option]) -> Action | None:
@@ -79,7 +48,7 @@ class LookaheadChooser:
         try:  # the workers' start is not thinking: it is not charged to the turn's budget
             runner.prepare(battle)
         except RuntimeError:
-            runner = _LOCAL
+            runner = LOCAL
         for _ in range(64):  # a stand better off staying hands the choice to the next one
             cands, priors, stay_of, baseline = self._lookahead_candidates(
                 battle, side, decision.kind, options
@@ -98,7 +67,7 @@ class LookaheadChooser:
                 rng=self.rng,
                 level=self.level,
                 weights=weights,
-                make_base=veteran_fire,
+                make_base=self.base_policy,
                 deadline=deadline,
                 scale=scale,
                 baseline=baseline,
@@ -111,7 +80,7 @@ class LookaheadChooser:
             except RuntimeError:  # a worker failed: the same rounds, in this process
                 self.rng.setstate(state)
                 picked = choose_by_lookahead(
-                    battle, side, decision.kind, cands, priors, runner=_LOCAL, **kw
+                    battle, side, decision.kind, cands, priors, runner=LOCAL, **kw
                 )
             self._charge(battle, side, time.monotonic() - t0)
             if picked is None:

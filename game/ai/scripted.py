@@ -23,7 +23,7 @@ from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
 from game.ai.guns import GunsMixin
 from game.ai.initiative import InitiativeChooser
-from game.ai.levels import DEFAULT_LEVEL, LEVELS
+from game.ai.levels import DEFAULT_LEVEL, LEVELS, LOOKAHEAD_BASE
 from game.ai.movement import MovementChooser
 from game.ai.opportunity import OpportunityChooser
 from game.ai.outcome import OutcomeMixin
@@ -48,6 +48,12 @@ def ai_players(battle: Battle, levels: dict[str, str], thinking: str = "normal")
     }
 
 
+def veteran_fire(seed: int) -> ScriptedAI:
+    """The fire of the elite's continuations: a scripted AI of the level the look-ahead builds
+    on (:data:`game.ai.levels.LOOKAHEAD_BASE`) with its own stream of ``seed``."""
+    return ScriptedAI(seed, LOOKAHEAD_BASE)
+
+
 class ScriptedAI(
     LookaheadChooser,
     FullGameChooser,
@@ -67,6 +73,8 @@ class ScriptedAI(
     deterministic for a seed (its own random stream; the battle's dice are never touched), the
     elite as long as its thinking budget does not cut its rounds short (game.ai.elite).
     ``thinking``: the setting "AI thinking time" (quick, normal, long)."""
+
+    base_policy = staticmethod(veteran_fire)
 
     def __init__(self, seed: int = 0, level: str = DEFAULT_LEVEL, thinking: str = "normal"):
         if level not in LEVELS:

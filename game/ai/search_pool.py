@@ -20,8 +20,7 @@ import threading
 import weakref
 
 from game import Battle, Sandbox, parse_scenario, seat_view
-from game.ai.elite import veteran_fire
-from game.ai.search import horizon, play_rounds
+from game.ai.search import LocalRollouts, horizon, play_rounds
 from game.lifeline import die_with_parent, no_ctrl_c
 
 
@@ -36,7 +35,7 @@ def _serve(conn, parent_pid: int) -> None:
             return
         if msg is None:
             return
-        key, raw, path, seed, auto, view, side, actions, seeds, weights, stop, deadline = msg
+        key, raw, path, seed, auto, view, side, actions, seeds, weights, stop, make, deadline = msg
         try:
             if raw is not None or sandbox is None or known != key:
                 sc = parse_scenario(raw, path)
@@ -49,7 +48,7 @@ def _serve(conn, parent_pid: int) -> None:
                 seeds,
                 weights,
                 stop,
-                veteran_fire,
+                make,
                 deadline,
             )
             conn.send(("ok", rounds))
@@ -107,7 +106,7 @@ class RolloutPool:
 
     def run(self, battle, side, actions, seeds, weights, make_base, deadline) -> list[list]:
         """The rounds of :func:`game.ai.search.play_rounds` for ``seeds``, played by the
-        workers (``make_base`` is the workers' own: the veteran)."""
+        workers (``make_base``, a module-level function, is sent by name and made there)."""
         view = pickle.dumps(seat_view(battle.state, side))
         stop = horizon(battle)
         key = self._keys.get(battle)
@@ -135,6 +134,7 @@ class RolloutPool:
                     mine,
                     weights,
                     stop,
+                    make_base,
                     deadline,
                 )
                 try:
@@ -171,3 +171,30 @@ class RolloutPool:
             p.join(timeout=2)
             if p.is_alive():
                 p.terminate()
+
+
+WORKERS_ENV = "HULLDOWN_LOOKAHEAD_WORKERS"
+"""The environment variable that sets how many worker processes play the continuations: a
+number (0: none, all in the deciding process, as the tests play), or unset for one per core."""
+
+LOCAL = LocalRollouts()
+"""Continuations played in this process (no workers, or none could be started)."""
+_POOL: list = []  # this process's RolloutPool, started at the first look-ahead that wants it
+
+
+def rollout_runner():
+    """Where this process plays the look-ahead's continuations (kept out of the AI's own
+    state, which is pickled to the thinking process at every decision): a
+    :class:`game.ai.search_pool.RolloutPool` of one worker per core (or as many as
+    :data:`WORKERS_ENV` says), started at the first call; this process itself when that is 0
+    or no worker can be started. Never raises."""
+    want = os.environ.get(WORKERS_ENV, "").strip()
+    n = int(want) if want.isdigit() else (os.cpu_count() or 1)
+    if n <= 0:
+        return LOCAL
+    if not _POOL:
+        try:
+            _POOL.append(RolloutPool(n))
+        except OSError:
+            _POOL.append(LOCAL)
+    return _POOL[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Protocol
 
 import pygame
 import pygame_gui
@@ -19,6 +20,26 @@ THEME = Path(__file__).with_name("theme.json")
 DEFAULT_SIZE = (1280, 800)
 IDLE_FPS = 20  # how often an idle screen looks for input
 IDLE_REDRAW_MS = 500  # an idle screen is redrawn at least this often (clocks, messages)
+
+
+class Screen(Protocol):
+    """What the window asks of the screen it shows (the menu, a battle, the editor, ...):
+    ``open`` as it is shown and ``close`` as another replaces it; ``handle`` each pygame event;
+    ``update`` with the seconds since the last frame; ``draw`` onto the window's surface;
+    ``resized`` with the window's new size in pixels. A screen may also have ``busy()``, True
+    while it animates or thinks, so the window draws every frame rather than idling."""
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def handle(self, ev: pygame.event.Event) -> None: ...
+
+    def update(self, dt: float) -> None: ...
+
+    def draw(self, surface: pygame.Surface) -> None: ...
+
+    def resized(self, size: tuple[int, int]) -> None: ...
 
 
 class App:
@@ -45,7 +66,7 @@ class App:
 
         self.settings, self.settings_problem = load_settings()
         self.apply_settings(self.settings)
-        self.screen = None
+        self.screen: Screen | None = None
         self.toast: tuple[str, int] = ("", 0)  # a short message over any screen, until a tick
         self.data_problem = data_folder_check()
         if self.data_problem:  # said over whichever screen opens, as long as a full disk's
@@ -58,7 +79,7 @@ class App:
         """The window size in pixels."""
         return self.surface.get_size()
 
-    def show(self, screen) -> None:
+    def show(self, screen: Screen) -> None:
         """Switch to another screen (the old one's widgets are removed)."""
         if self.screen is not None:
             self.screen.close()

@@ -23,3 +23,22 @@ class Palette:
 
 
 PAL = Palette()
+
+TERRAIN_COLOURS = {
+    "woods": (70, 120, 60),
+    "grove": (110, 150, 80),
+    "light_buildings": (170, 150, 130),
+    "heavy_buildings": (120, 105, 95),
+    "marsh": (130, 160, 150),
+    "rough_1": (180, 175, 130),
+    "rough_2": (160, 150, 110),
+    "rough_3": (140, 125, 95),
+    "smoke": (210, 210, 210),
+    "light_improved_position": (150, 140, 100),
+    "medium_improved_position": (135, 125, 90),
+    "heavy_improved_position": (120, 110, 80),
+    "barbed_wire": (150, 120, 120),
+    "minefield": (190, 120, 110),
+    "impassable": (90, 120, 170),
+}
+"""Each terrain kind's flat colour (the plain look, the editor, the legend's swatches)."""

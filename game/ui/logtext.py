@@ -1,4 +1,5 @@
-"""Battle-log events as sentences a player reads, e.g.
+"""The pieces the battle log's sentences (:mod:`game.ui.logwords`) are made of: stand names,
+modifiers, markers, CRT cells, movement points and inches. A sentence reads e.g.
 
     T-80U A3 fires at M1A2 B2: cohesion roll 9 + 2 (woods) = 11, needs 15 or less; 2D6 7 + 2 (range) = 9 at +2
     -> (S): suppressed

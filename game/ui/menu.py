@@ -20,18 +20,17 @@ from game.ai.levels import DEFAULT_LEVEL, PLAYABLE, load_battle
 from game.editor.mend import showable
 from game.saves import (
     autosave_path,
-    battle_log_path,
     exists,
-    folder_problem,
     listed,
     saves_dir,
-    scenarios_dir,
 )
-from game.ui.colours import INK
+from game.ui.battles import continue_log, new_battle
+from game.ui.kit import close_drop_downs, paint_backdrop, user_maps
+from game.ui.navigation import show
 from game.ui.scenario_list import ScenarioEntry, labelled, points_text, scenario_entry
 
 if TYPE_CHECKING:
-    from game import Battle, Scenario
+    pass
 
 MAPS_DIR = game.shipped_dir("maps")
 FIRST_MAP = "modern-meeting.json"  # the map the menu offers first
@@ -54,103 +53,6 @@ def preload_engine() -> None:
     """Import the rules (and Shapely and numpy with them: 0.2 s) ahead of the first battle."""
     game.Battle  # noqa: B018 - the import is the point
     game.load_scenario  # noqa: B018
-
-
-def close_drop_downs(menus) -> bool:
-    """Esc: close whichever of these drop-down menus is open; True if one was."""
-    closed = False
-    for menu in menus:
-        if menu.current_state is menu.menu_states["expanded"]:
-            menu.current_state.should_transition = True
-            closed = True
-    return closed
-
-
-def paint_backdrop(surface, foot: str) -> None:
-    """The menu screens' backdrop: the paper colour, the green bar along the top, and one
-    line of ``foot`` text at the bottom left (drawn under the widgets)."""
-    surface.fill((236, 233, 222))
-    w, h = surface.get_size()
-    pygame.draw.rect(surface, (58, 72, 56), pygame.Rect(0, 0, w, 8))
-    surface.blit(pygame.font.Font(None, 20).render(foot, True, INK), (12, h - 24))
-
-
-def user_maps() -> Path:
-    """The folder of the player's own scenarios (where the map editor saves them); the menu
-    lists them after the shipped maps. Never raises (``game.saves``)."""
-    return scenarios_dir()
-
-
-def continue_log(battle: Battle) -> Battle:
-    """Give a loaded or resumed battle its log again: the whole battle so far is written to
-    :func:`battle_log_path` and play goes on writing there, so the file is the log of the
-    battle as if it had never stopped. A log that cannot be made is reported on the battle
-    screen (``battle.log.error``); the battle is played all the same. Returns the battle."""
-    try:
-        battle.write_log_to(battle_log_path(battle.scenario.path, battle.seed))
-    except OSError as err:
-        battle.log.error = f"the battle log could not be written ({err.strerror or err})"
-    return battle
-
-
-def new_battle(
-    scenario: str | Path | Scenario,
-    seed: int,
-    ai: dict[str, str] | None = None,
-    ai_speed: float = 12.0,
-) -> Battle:
-    """A battle of a scenario (a file, or one already read) that logs to the logs folder and
-    autosaves. ``ai`` maps a side to an AI level ("veteran", "recruit"); it is kept in the
-    battle's saves. "Play again" passes the scenario it played, so a loaded save's
-    ``scenario_path`` is never opened.
-
-    Raises ScenarioError for a bad scenario file or a ruleset that cannot be played yet.
-    """
-    sc = scenario if isinstance(scenario, game.Scenario) else game.load_scenario(scenario)
-    log = battle_log_path(sc.path, seed)
-    try:
-        battle = game.Battle(sc, seed, log_path=log, autosave=autosave_path())
-    except OSError as err:  # no logs folder (a file in its place, read-only): play on, unlogged
-        battle = game.Battle(sc, seed, autosave=autosave_path())
-        why = folder_problem(log.parent) or err.strerror or err
-        battle.log.error = f"{log}: the battle log could not be written ({why})"
-    battle.meta = {"ai": dict(ai or {}), "ai_speed": ai_speed}
-    try:
-        battle.save(battle.autosave)
-    except OSError as err:  # a full disk: the battle screen says so and play goes on
-        battle.autosave_error = (
-            f"{battle.autosave}: the autosave could not be written ({err.strerror or err})"
-        )
-    return battle
-
-
-def battle_screen(app, battle: Battle):
-    """The battle screen, wired back to the menu and to "play again"; the AI players named in
-    the battle's meta take their sides."""
-    from game.ai.scripted import ai_players
-    from game.ui.battle import BattleScreen
-
-    ai_levels = battle.meta.get("ai", {})
-    thinking = getattr(getattr(app, "settings", None), "ai_thinking", "normal")
-    ai = ai_players(battle, ai_levels, thinking)
-
-    def again(old: Battle) -> None:
-        try:
-            nb = new_battle(old.scenario, old.seed + 1, ai_levels, old.meta.get("ai_speed", 12.0))
-        except game.ScenarioError as err:
-            app.show(MenuScreen(app, str(err)))
-            return
-        app.show(battle_screen(app, nb))
-
-    return BattleScreen(
-        app,
-        battle,
-        log_path=battle.log_path,
-        on_menu=lambda: app.show(MenuScreen(app)),
-        on_again=again,
-        ai=ai,
-        ai_speed=float(battle.meta.get("ai_speed", 12.0)),
-    )
 
 
 class MenuScreen:
@@ -398,7 +300,7 @@ class MenuScreen:
             self.say(str(err))
             return
         self.remember(write=True)  # a folder that cannot be written: said by data_problem
-        self.app.show(battle_screen(self.app, battle))
+        show(self.app, "battle", battle)
 
     def pick_scenario(self, path: Path) -> None:
         """A scenario picked with Open file...: checked at once; a good one is the one New
@@ -437,7 +339,7 @@ class MenuScreen:
         except game.SaveError as err:
             self.say(str(err))
             return
-        self.app.show(battle_screen(self.app, continue_log(battle)))
+        show(self.app, "battle", continue_log(battle))
 
     def _offer_go_on(self, path: Path, err) -> None:
         """The dialog of a save that parts from this engine's play: which engine wrote it,
@@ -500,23 +402,11 @@ class MenuScreen:
             elif ev.ui_element is self.open_file:
                 self._dialog("scenario", "Open a scenario")
             elif ev.ui_element is self.quick_button:
-                from game.ui.quick_battle import QuickBattleScreen
-
-                self.app.show(
-                    QuickBattleScreen(self.app, lambda: self.app.show(MenuScreen(self.app)))
-                )
+                show(self.app, "quick_battle", self.back)
             elif ev.ui_element is self.editor_button:
-                from game.ui.editor import editor_screen
-
-                self.app.show(
-                    editor_screen(
-                        self.app, None, on_menu=lambda: self.app.show(MenuScreen(self.app))
-                    )
-                )
+                show(self.app, "editor", None, on_menu=self.back)
             elif ev.ui_element is self.settings_button:
-                from game.ui.settings_screen import SettingsScreen
-
-                self.app.show(SettingsScreen(self.app, lambda: self.app.show(MenuScreen(self.app))))
+                show(self.app, "settings", self.back)
             elif ev.ui_element in (self.host_button, self.join_button):
                 self.network(ev.ui_element is self.host_button)
             elif ev.ui_element is self.quit_button:
@@ -529,13 +419,14 @@ class MenuScreen:
     def network(self, host: bool) -> None:
         """Host (the chosen scenario, the side the Players choice commands, the seed typed)
         or join a network battle: its form (``game.ui.network_menu``, #45)."""
-        from game.ui.network_menu import NetworkSetupScreen
-
         seed = int(self.seed.get_text() or "1") % (game.MAX_SEED + 1)
         side = 1 if self.choices()[0] == "second" else 0
-        back = lambda: self.app.show(MenuScreen(self.app))  # noqa: E731
         role = "host" if host else "join"
-        self.app.show(NetworkSetupScreen(self.app, role, back, self.chosen, side, seed))
+        show(self.app, "network_setup", role, self.back, self.chosen, side, seed)
+
+    def back(self) -> None:
+        """Back to a new main menu (the screens it opens return here)."""
+        show(self.app, "menu")
 
     def _dialog(self, purpose: str, title: str) -> None:
         self.dialog_purpose = purpose

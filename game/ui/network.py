@@ -17,6 +17,8 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 from game.ui.battle.netplay import duration_words
 from game.ui.colours import INK
+from game.ui.kit import paint_backdrop
+from game.ui.navigation import show
 
 
 def lan_address() -> str:
@@ -51,13 +53,12 @@ def network_battle_screen(app, session, log: Path | None):
     """The battle screen of a session's battle in network mode, its Menu button back to the
     main menu (#45)."""
     from game.ui.battle import BattleScreen
-    from game.ui.menu import MenuScreen
 
     return BattleScreen(
         app,
         session.battle,
         log_path=log,
-        on_menu=lambda: app.show(MenuScreen(app)),
+        on_menu=lambda: show(app, "menu"),
         net=session,
     )
 
@@ -150,11 +151,9 @@ class NetworkWaitScreen:
 
     def cancel(self) -> None:
         """Cancel: leave the session and go back to the main menu."""
-        from game.ui.menu import MenuScreen
-
         self.left = True
         self.session.leave("the other player cancelled")
-        self.app.show(MenuScreen(self.app, "The network battle was cancelled."))
+        show(self.app, "menu", "The network battle was cancelled.")
 
     def handle(self, ev) -> None:
         """Widget events; Esc cancels."""
@@ -181,8 +180,6 @@ class NetworkWaitScreen:
 
     def draw(self, surface) -> None:
         """Backdrop, the large line, the widgets."""
-        from game.ui.menu import paint_backdrop
-
         paint_backdrop(surface, "hulldown: a network battle. Esc or Cancel goes back.")
         font = pygame.font.Font(None, 64)
         img = font.render(self.big_line(), True, INK)

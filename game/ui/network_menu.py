@@ -16,6 +16,8 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox, UITextEntryLine
 
 import game
 from game.net import PORT
+from game.ui.kit import paint_backdrop
+from game.ui.navigation import show
 
 
 def network_log_path(role: str) -> Path:
@@ -181,8 +183,6 @@ class NetworkSetupScreen:
 
     def start(self) -> None:
         """Open the connection and go to the waiting screen; a mistake is said here."""
-        from game.ui.network import NetworkWaitScreen
-
         try:
             if self.role == "host":
                 if self.scenario is None:
@@ -200,7 +200,7 @@ class NetworkSetupScreen:
         except (ValueError, OSError, game.ScenarioError) as err:
             self.say(str(err))
             return
-        self.app.show(NetworkWaitScreen(self.app, session, log))
+        show(self.app, "network_wait", session, log)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -229,7 +229,5 @@ class NetworkSetupScreen:
 
     def draw(self, surface) -> None:
         """Backdrop and widgets."""
-        from game.ui.menu import paint_backdrop
-
         paint_backdrop(surface, "Both players need hulldown; Esc goes back to the menu.")
         self.app.manager.draw_ui(surface)

@@ -27,6 +27,9 @@ from pygame_gui.elements import (
 import game
 from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
+from game.ui.battles import new_battle
+from game.ui.kit import close_drop_downs, paint_backdrop
+from game.ui.navigation import show
 from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
 from game.ui.scenario_list import points_text
 
@@ -331,8 +334,6 @@ class QuickBattleScreen:
 
     def play(self) -> None:
         """Save the table and start its battle with the players chosen."""
-        from game.ui.menu import MenuScreen, battle_screen, new_battle
-
         path = self.save()
         if path is None:
             return
@@ -343,18 +344,17 @@ class QuickBattleScreen:
         try:
             battle = new_battle(path, self.numbers()[3], ai, speed)
         except game.ScenarioError as err:
-            self.app.show(MenuScreen(self.app, str(err)))
+            show(self.app, "menu", str(err))
             return
-        self.app.show(battle_screen(self.app, battle))
+        show(self.app, "battle", battle)
 
     def edit(self) -> None:
         """Save the table and open it in the map editor (its Menu comes back to the menu)."""
         from game.editor.document import Document
-        from game.ui.editor import editor_screen
 
         path = self.save()
         if path is not None:
-            self.app.show(editor_screen(self.app, Document.open(path), on_menu=self.back))
+            show(self.app, "editor", Document.open(path), on_menu=self.back)
 
     # ------------------------------------------------------------------ the loop
 
@@ -389,12 +389,13 @@ class QuickBattleScreen:
             elif ev.ui_element is self.back_button:
                 self.close()
                 self.back()
-        elif ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE:
-            from game.ui.menu import close_drop_downs
-
-            if not close_drop_downs([self.era, self.density, self.players, self.level]):
-                self.close()
-                self.back()
+        elif (
+            ev.type == pygame.KEYDOWN
+            and ev.key == pygame.K_ESCAPE
+            and not close_drop_downs([self.era, self.density, self.players, self.level])
+        ):
+            self.close()
+            self.back()
 
     def update(self, dt: float) -> None:
         """Follow a balance check's progress."""
@@ -409,8 +410,6 @@ class QuickBattleScreen:
 
     def draw(self, surface) -> None:
         """Background, widgets and the table's preview."""
-        from game.ui.menu import paint_backdrop
-
         paint_backdrop(
             surface,
             "A fresh table from the seed sheets' recipe: woods in 4-6\" lots, two small towns, "

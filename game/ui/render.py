@@ -22,27 +22,11 @@ import shapely
 import game
 from game import StandPose, corners
 from game.ui import colours
+from game.ui.colours import TERRAIN_COLOURS
 
 # Colour-blind safe side colours (blue / orange) and muted terrain, readable at a glance.
 SIDE_COLOURS = [(40, 110, 200), (230, 130, 20)]
 TABLE_COLOUR = (196, 205, 160)
-TERRAIN_COLOURS = {
-    "woods": (70, 120, 60),
-    "grove": (110, 150, 80),
-    "light_buildings": (170, 150, 130),
-    "heavy_buildings": (120, 105, 95),
-    "marsh": (130, 160, 150),
-    "rough_1": (180, 175, 130),
-    "rough_2": (160, 150, 110),
-    "rough_3": (140, 125, 95),
-    "smoke": (210, 210, 210),
-    "light_improved_position": (150, 140, 100),
-    "medium_improved_position": (135, 125, 90),
-    "heavy_improved_position": (120, 110, 80),
-    "barbed_wire": (150, 120, 120),
-    "minefield": (190, 120, 110),
-    "impassable": (90, 120, 170),
-}
 ROAD_STYLE = {
     "good_road": ((120, 100, 80), 0.35),
     "poor_road": ((150, 125, 95), 0.25),

@@ -1,7 +1,6 @@
-"""Sight on the table (000 07.01, 07.08; 001 6.1; rules-decisions "Line of sight"): from
-every firer to every target at once on numpy arrays, the answer the LOS tool shows, the fire
-check uses and the AI's sight matrices read. :class:`SightMixin` is part of
-:class:`game.rules.table.table.Table`, whose indexed terrain it reads."""
+"""Sight on the table (000 07.01, 07.08; 001 6.1; rules-decisions "Line of sight"), every
+firer to every target at once on numpy arrays, as the LOS tool, the fire check and the AI's
+sight matrices read it: :class:`SightMixin`, part of :class:`game.rules.table.table.Table`."""
 
 from __future__ import annotations
 
@@ -34,9 +33,7 @@ from game.rules.table.geometry import (
 
 class SightMixin:
     """The sight queries of a :class:`~game.rules.table.table.Table`, over the parts of it
-    named here (set by ``Table.__init__``): its size in inches, its hills (lowest first) and
-    the blocking areas with their spatial indexes and the circles that answer most sight
-    lines at once."""
+    named here (set by ``Table.__init__``; sizes in inches)."""
 
     width: float
     depth: float
@@ -47,7 +44,7 @@ class SightMixin:
     _blocking: list
     _blocking_eroded: np.ndarray
     _blocking_tree: STRtree
-    _inner_cx: np.ndarray
+    _inner_cx: np.ndarray  # the circles that answer most sight lines at once: x, y, radius
     _inner_cy: np.ndarray
     _inner_r: np.ndarray
     _outer_cx: np.ndarray
@@ -57,8 +54,6 @@ class SightMixin:
     if TYPE_CHECKING:  # the table's own method, as the sight queries call it
 
         def ground_levels(self, xs: ArrayLike, ys: ArrayLike) -> np.ndarray: ...
-
-    # ---------------------------------------------------------------- sight
 
     def _sight_core(
         self,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pygame
 
 from game.ui.logtext import path_html
+from game.ui.navigation import show
 
 NET_SAVED = (
     "A network battle is kept in its battle log as it is played: hulldown host --resume LOG "
@@ -103,10 +104,9 @@ class SavingMixin:
 
     def replay(self) -> None:
         """Replay the battle from its start (the end screen's Replay); Back returns here."""
-        from game import Replay
-        from game.ui.replay import ReplayScreen
+        from game import Replay  # the replay loads with the first one asked for
 
-        self.app.show(ReplayScreen(self.app, Replay.of(self.battle), lambda: self.app.show(self)))
+        show(self.app, "replay", Replay.of(self.battle), lambda: self.app.show(self))
 
     def play_again(self) -> None:
         """Start the same scenario again with the next seed."""

@@ -31,7 +31,7 @@ from game.editor.document import (
 from game.saves import exists
 from game.ui.editor.fields import counted, to_mend
 from game.ui.editor.layout import autosave_file, recent_list_file
-from game.ui.menu import user_maps as user_maps_dir
+from game.ui.kit import user_maps as user_maps_dir
 
 
 class FilesMixin:

@@ -39,7 +39,7 @@ from game.ui.editor.layout import (
 )
 from game.ui.editor.setup_panels import SetupPanelsMixin
 from game.ui.editor.wording import problem_words
-from game.ui.menu import user_maps as user_maps_dir
+from game.ui.kit import user_maps as user_maps_dir
 
 UNIT_MENU_W = 262
 """Pixels of the Item panel's Unit drop-down: the longest unit name of every ruleset ('M4A3E8

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pygame
 
+from game.ui.colours import TERRAIN_COLOURS
 from game.ui.paint import ground
 from game.ui.paint.decor import Decor, table_decor
 
@@ -195,8 +196,6 @@ def _area(surface, view, f, d: Decor, box) -> None:
     kind, s, geom = f.kind, view.scale, f.geometry
     floor = FLOOR.get(kind)
     if floor is None:  # a kind with no painted look of its own: its flat colour
-        from game.ui.render import TERRAIN_COLOURS
-
         floor = TERRAIN_COLOURS.get(kind, (150, 150, 150))
     outline = d.rings_of("outline", geom)
     if kind != "smoke":
