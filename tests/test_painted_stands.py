@@ -167,10 +167,11 @@ def test_the_markers_are_tokens_beside_the_base_with_letters_of_11_px():
         st = _Stand("A1", unit, 4.0, 4.0, S=True, fire_attempts=1)
         surf = pygame.Surface((400, 300))
         tv.draw_stands(surf, [st], ["A"])
-        x, y, r = tv.badge_layout(*tv.to_px(4.0, 4.0))
-        assert tuple(surf.get_at((int(x) - r + 2, int(y))))[:3] == (235, 200, 40)
-        x += 2 * r + 2
-        assert tuple(surf.get_at((int(x) - r + 2, int(y))))[:3] == (220, 30, 30)
+        (x, y, r, s_), (fx, fy, fr, f_) = tv.badges_drawn["A1"]
+        assert (s_, f_, r, fr) == ("S", "F", tv.badge_radius(), tv.badge_radius())
+        assert tuple(surf.get_at((round(x) - r + 2, round(y))))[:3] == (235, 200, 40)
+        assert tuple(surf.get_at((round(fx) - r + 2, round(fy))))[:3] == (220, 30, 30)
+        assert fy == y and abs(fx - x) == 2 * r + 2  # a row, across the base's top edge
         assert tv.font().point_size >= 11
 
 
