@@ -57,3 +57,44 @@ def test_a_spot_both_carriers_share_sets_down_the_shown_carriers_rider(app):
     click_at(s, 10, 17)  # A4's right spot, A2's left
     [ev] = [e for e in s.battle.log.events if e["event"] == "unload"]
     assert ev["stand"] == "A5" and ev["pos"][:2] == [10.0, 17.0]
+
+
+# ------------------------------------------------------------------ the fire phase's outlines
+
+
+def test_an_attacker_in_the_way_of_another_line_is_outlined_as_yours_and_crossed(app):
+    """A2 fires and stands in A1's line of sight to B1: it was outlined red, the colour the
+    legend gives the enemy's stands; it is outlined green (yours) and crossed in red (in
+    the way), and the legends name the palette's colours."""
+    from game.ui.battle.fire import FireMode
+    from game.ui.battle.layout import PAL
+    from tests.test_first_hour_panels import to_a_shot
+
+    stands = [("A1", "A", "T-72", 10, 12, 0), ("A2", "A", "T-72", 13, 12, 0)]
+    stands.append(("B1", "B", "T-72", 20, 12, 180))
+    s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3] + [10] * 20)
+    to_a_shot(s)
+    assert isinstance(s.mode, FireMode)
+    flush(s)
+    assert "(outlined: yours green, theirs red)" in s._panel_text
+    click_at(s, 20, 12)  # B1 the target
+    click_at(s, 13, 12)  # A2 fires at it
+    assert s.mode.attackers == ["A2"]
+    assert ("stand", "A2") in s.mode.sights["A1"].blocked_by
+    flush(s)
+    assert _colour(s, 13, 12.5) == PAL.clear  # its outline: yours
+    assert _colour(s, 12.75, 12.25) == PAL.blocked  # the cross: in the way
+    assert _colour(s, 20, 12.5) == PAL.blocked  # the target: theirs
+    assert "Outlined: your attackers green, the target red" in s._panel_text
+
+
+def test_the_legends_name_the_colours_of_the_palette_in_use():
+    from game.settings import PALETTES
+    from game.ui.colours import PAL
+
+    try:
+        PAL.use(PALETTES["colour-blind safe"])
+        assert [PAL.word(k) for k in ("clear", "sees", "blocked")] == ["blue", "yellow", "orange"]
+    finally:
+        PAL.use(PALETTES["standard"])
+    assert [PAL.word(k) for k in ("clear", "sees", "blocked")] == ["green", "amber", "red"]
