@@ -9,6 +9,7 @@ import pytest
 
 from game import StandPose, corners
 from game.ui.badges import base_rect
+from game.ui.colours import UI
 from game.ui.render import draw_stand, unit_symbol
 from tests.test_painted_stands import BLUE, _Stand, _table_view, _units
 
@@ -98,15 +99,22 @@ def test_where_the_token_has_no_room_its_id_is_not_printed_over_the_symbol(scale
     assert tv.ids_wanted([st], over) == [st]
 
 
+@pytest.mark.parametrize("label_size", [1.0, 1.25])
 @pytest.mark.parametrize("scale", [30.0, 40.0, 60.0])
-def test_with_room_the_id_is_written_under_the_symbol_and_clear_of_it(scale, monkeypatch):
+def test_with_room_the_id_is_written_under_the_symbol_and_clear_of_it(
+    scale, label_size, monkeypatch
+):
+    """The label size of the settings (1.25: larger) makes the id's letters smaller where
+    they would not fit under the symbol, never smaller than pygame's font at 16."""
     monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)
+    monkeypatch.setitem(UI, "scale", label_size)
     unit = _units("modern-full")["M2A2 Bradley"]
     tv = _table_view("symbols", scale)
     st = _Stand("A12", unit, 3.0, 4.0)
     assert tv.token_ids_fit(["A12"])
     px, py = tv.to_px(3.0, 4.0)
-    label = tv.label("A12").get_rect(center=(px, py + scale * 0.22))
+    label = tv.token_label("A12").get_rect(center=(px, py + scale * 0.22))
+    assert label.height >= 11  # pygame's font at 16 at least
     symbol_bottom = py - 0.22 * scale + max(6.0, 0.34 * scale) / 2  # render._draw_symbol
     assert label.top > symbol_bottom and label.bottom <= py + scale / 2
     assert tv.ids_wanted([st], (round(px), round(py))) == []

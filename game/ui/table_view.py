@@ -315,25 +315,40 @@ class TableView:
 
     def token_ids_fit(self, ids) -> bool:
         """Whether the flat tokens (the "symbols" style) have room to write these ids under
-        their unit symbols: the label (at least 11-pixel letters) clear of the symbol, which
-        fills 0.34" of the token's upper half (render._draw_symbol), and inside the 1" base.
-        At a smaller zoom (the opening 20 pixels an inch, the fitted table) the ids would
-        print over the symbols and the neighbours: they show on demand, as the painted
-        models' do (:meth:`ids_wanted`)."""
+        their unit symbols (:meth:`token_label`). At a smaller zoom (the opening 20 pixels
+        an inch, the fitted table) the ids would print over the symbols and the neighbours:
+        they show on demand, as the painted models' do (:meth:`ids_wanted`)."""
+        return all(self.token_label(i) is not None for i in ids)
+
+    def token_label(self, text: str) -> pygame.Surface | None:
+        """A flat token's id as it is written under its symbol: in the label font (at least
+        :data:`LEAST_LABEL`, 11-pixel letters), smaller when the label size asks more than
+        fits, clear of the symbol, which fills 0.34" of the token's upper half
+        (render._draw_symbol), and inside the 1" base; None when even the least does not fit."""
         s = self.view.scale
         symbol_bottom = -0.22 * s + max(6.0, 0.34 * s) / 2
-        for i in ids:
-            lab = self.label(i)
+        key = (text, s, self.font().get_height())
+        cache = self.__dict__.setdefault("_token_labels", {})
+        if key in cache:
+            return cache[key]
+        found = None
+        for size in [*range(self._font_size, LEAST_LABEL, -2), LEAST_LABEL]:
+            lab = pygame.font.Font(None, size).render(text, True, (255, 255, 255))
             h, w = lab.get_height(), lab.get_width()
-            if 0.22 * s - h / 2 < symbol_bottom + 1 or 0.22 * s + h / 2 > 0.5 * s or w > s - 2:
-                return False
-        return True
+            if 0.22 * s - h / 2 >= symbol_bottom + 1 and 0.22 * s + h / 2 <= 0.5 * s and w <= s - 2:
+                found = lab
+                break
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = found
+        return found
 
     def write_token_id(self, surface, s) -> None:
         """A flat token's id, in white under its symbol (when :meth:`token_ids_fit`)."""
-        px, py = self.to_px(s.x, s.y)
-        lab = self.label(s.id)
-        surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
+        lab = self.token_label(s.id)
+        if lab is not None:
+            px, py = self.to_px(s.x, s.y)
+            surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
 
     def ids_wanted(self, stands, mouse, avoid: pygame.Rect | None = None) -> list:
         """The stands whose ids show over the painted models (#46), or over the flat tokens
