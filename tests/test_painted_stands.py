@@ -140,7 +140,9 @@ def _at(tv, x, y) -> tuple[int, int]:
 
 def test_symbols_draw_todays_stands_exactly():
     """ "symbols" (#46) is the flat token with its NATO symbol and its id, pixel for pixel as
-    render.draw_stand and the id label draw it; "models" draws something else."""
+    render.draw_stand and the id label under the symbol draw it (TableView.token_label: the
+    label font, smaller if the settings' label size would not fit); "models" draws something
+    else."""
     unit = _units("modern-full")["M2A2 Bradley"]
     tv = _table_view("symbols")
     st = _Stand("A1", unit, 3.0, 4.0, 30.0)
@@ -149,7 +151,7 @@ def test_symbols_draw_todays_stands_exactly():
     want = pygame.Surface((400, 300))
     draw_stand(want, tv.view, StandPose("A1", "A", 3.0, 4.0, 30.0), BLUE, symbol=unit_symbol(unit))
     px, py = tv.to_px(3.0, 4.0)
-    lab = tv.label("A1")
+    lab = tv.token_label("A1")
     want.blit(lab, lab.get_rect(center=(px, py + tv.view.scale * 0.22)))
     assert tuple(got.get_at(_at(tv, 3.0, 3.8)))[:3] != (0, 0, 0)  # drawn, in view
     assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB")
