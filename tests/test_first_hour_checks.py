@@ -193,7 +193,8 @@ def _waiting_cut(s, side: str) -> list[str]:
         if st.side != side or st.on_table or st.carried_by or st.eliminated:
             continue
         pts = [tv.to_px(x, y) for x, y in corners(st.x, st.y, st.facing_deg)]
-        bx, by, br = tv.badge_layout(*tv.to_px(st.x, st.y))
+        px, py = tv.to_px(st.x, st.y)  # a badge across the base's top edge, at its right
+        bx, by, br = px + tv.view.scale * 0.5, py - tv.view.scale * 0.5, tv.badge_radius()
         x0, x1 = min(p[0] for p in pts), max(max(p[0] for p in pts), bx + br)
         y0, y1 = min(min(p[1] for p in pts), by - br), max(p[1] for p in pts)
         if x0 < r.left or x1 > r.right or y0 < r.top or y1 > r.bottom:

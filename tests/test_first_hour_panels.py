@@ -199,7 +199,7 @@ def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_
         "; not right: another stand is in the way there (hulldown's transport ruling)."
         in s._panel_text
     )
-    from game.ui.battle.movement import UNLOAD
+    from game.ui.battle.unload import UNLOAD
 
     x, y = (int(round(v)) for v in s.tv.to_px(11.5, 16.2))  # the front spot's far side
     assert tuple(s.app.surface.get_at((x, y)))[:3] == UNLOAD

@@ -140,7 +140,9 @@ def _at(tv, x, y) -> tuple[int, int]:
 
 def test_symbols_draw_todays_stands_exactly():
     """ "symbols" (#46) is the flat token with its NATO symbol and its id, pixel for pixel as
-    render.draw_stand and the id label draw it; "models" draws something else."""
+    render.draw_stand and the id label under the symbol draw it (TableView.token_label: the
+    label font, smaller if the settings' label size would not fit); "models" draws something
+    else."""
     unit = _units("modern-full")["M2A2 Bradley"]
     tv = _table_view("symbols")
     st = _Stand("A1", unit, 3.0, 4.0, 30.0)
@@ -149,7 +151,7 @@ def test_symbols_draw_todays_stands_exactly():
     want = pygame.Surface((400, 300))
     draw_stand(want, tv.view, StandPose("A1", "A", 3.0, 4.0, 30.0), BLUE, symbol=unit_symbol(unit))
     px, py = tv.to_px(3.0, 4.0)
-    lab = tv.label("A1")
+    lab = tv.token_label("A1")
     want.blit(lab, lab.get_rect(center=(px, py + tv.view.scale * 0.22)))
     assert tuple(got.get_at(_at(tv, 3.0, 3.8)))[:3] != (0, 0, 0)  # drawn, in view
     assert pygame.image.tobytes(got, "RGB") == pygame.image.tobytes(want, "RGB")
@@ -167,10 +169,11 @@ def test_the_markers_are_tokens_beside_the_base_with_letters_of_11_px():
         st = _Stand("A1", unit, 4.0, 4.0, S=True, fire_attempts=1)
         surf = pygame.Surface((400, 300))
         tv.draw_stands(surf, [st], ["A"])
-        x, y, r = tv.badge_layout(*tv.to_px(4.0, 4.0))
-        assert tuple(surf.get_at((int(x) - r + 2, int(y))))[:3] == (235, 200, 40)
-        x += 2 * r + 2
-        assert tuple(surf.get_at((int(x) - r + 2, int(y))))[:3] == (220, 30, 30)
+        (x, y, r, s_), (fx, fy, fr, f_) = tv.badges_drawn["A1"]
+        assert (s_, f_, r, fr) == ("S", "F", tv.badge_radius(), tv.badge_radius())
+        assert tuple(surf.get_at((round(x) - r + 2, round(y))))[:3] == (235, 200, 40)
+        assert tuple(surf.get_at((round(fx) - r + 2, round(fy))))[:3] == (220, 30, 30)
+        assert fy == y and abs(fx - x) == 2 * r + 2  # a row, across the base's top edge
         assert tv.font().point_size >= 11
 
 

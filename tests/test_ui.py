@@ -501,8 +501,11 @@ def test_a_wwii_stand_in_the_movement_posture_wears_an_m_badge(app):
     s.draw(app.surface)
 
     def badge_pixel(sid):  # inside the first badge, left of its letter
-        x, y, r = s.tv.badge_layout(*s.tv.to_px(b.stand(sid).x, b.stand(sid).y))
-        return tuple(app.surface.get_at((int(x) - r + 3, int(y))))[:3]
+        drawn = s.tv.badges_drawn.get(sid)
+        if not drawn:
+            return None
+        x, y, r, _ = drawn[0]
+        return tuple(app.surface.get_at((round(x) - r + 3, round(y))))[:3]
 
     assert badge_pixel("A1") == POSTURE_BADGE
     assert badge_pixel("A4") != POSTURE_BADGE

@@ -16,16 +16,13 @@ docs/architecture.md.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-from collections.abc import Callable
-from pathlib import Path
 
 from game.rules import turns
 from game.rules.actions import Action, ChooseFirst, Pass
 from game.rules.battle_full import FullGameQueries
 from game.rules.battle_network import NetworkPlay
+from game.rules.battle_saves import SavesMixin
 from game.rules.battle_sight import SightQueries
 from game.rules.charts.units import units_json
 from game.rules.context import BattleContext, IllegalAction
@@ -33,18 +30,8 @@ from game.rules.decision import Decision, decide
 from game.rules.dice import Dice
 from game.rules.files.engine import engine_stamp
 from game.rules.files.journal import Journal
-from game.rules.files.jsonfile import is_json_int, write_atomic
 from game.rules.files.log import FORMAT
-from game.rules.files.savefile import (
-    SAVE_FORMAT,
-    SaveDiverged,
-    SaveError,
-    actions_hash,
-    diverged,
-    go_on_note,
-    read_save,
-    scenario_hash,
-)
+from game.rules.files.savefile import SaveDiverged, SaveError, scenario_hash
 from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 from game.rules.phases import Phase, tl1_posture
 from game.rules.phases.posture import contact_chains, undeclared
@@ -60,7 +47,7 @@ __all__ = ["Battle", "IllegalAction", "SaveDiverged", "SaveError"]
 GENERIC_HANDLERS = {Pass: turns.do_pass, ChooseFirst: turns.do_choose_first}
 
 
-class Battle(FullGameQueries, SightQueries, NetworkPlay):
+class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
     """One battle of a scenario with a seed.
 
     Parameters
@@ -127,6 +114,9 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         self.state = ctx.state
         self.log = ctx.log
         self.actions: list[Action] = []
+        self.hashes: list[str] | None = [] if autosave is not None else None
+        """The state hash after each action, kept by a battle that autosaves (or was loaded)
+        for its saves (:meth:`save`); None in the AI's copies and replays, which need none."""
         self.autosave = autosave
         self.log_path = log_path
         self.meta: dict = {}  # kept in saves as it is (e.g. who plays each side)
@@ -426,73 +416,13 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
                 self.ctx.new_events.clear()
             raise
         self.actions.append(action)
+        if self.hashes is not None:
+            self.hashes.append(self.state_hash())
         if elements is not None:
             self.state.chains = elements
         if self.autosave is not None:
             self._autosave_action(action)
         return list(self.ctx.new_events)
-
-    # ================================================================== saves
-
-    def _save_fields(self) -> dict:
-        """What a save and the autosave's header hold: the scenario, the seed, the actions so
-        far, the state hash after them, and the digests tying them together (#26, #30)."""
-        actions = [a.to_dict() for a in self.actions]
-        return {
-            "engine": engine_stamp(),
-            "scenario_path": self.scenario.path,
-            "scenario": self.scenario.raw,
-            "seed": self.seed,
-            "auto_pass": self.auto_pass,
-            "actions": actions,
-            "turn": self.state.turn,
-            "phase": self.state.phase,
-            "state_hash": self.state_hash(),
-            "scenario_hash": self._scenario_hash,
-            "actions_hash": actions_hash(actions),
-            "meta": self.meta,
-        }
-
-    def _autosave_action(self, action: Action) -> None:
-        """Append the action to the autosave journal (``hulldown-journal/1``), starting it
-        anew when it is not open on :attr:`autosave` (the first action, a new path, or after
-        a write failed). A failure is kept in :attr:`autosave_error`; play goes on."""
-        try:
-            j = self._journal
-            if j is None or not j.is_open or j.path != Path(self.autosave):
-                self._start_journal()
-            else:
-                j.append(action.to_dict(), self.state_hash(), self.meta)
-            self.autosave_error = None
-        except OSError as err:  # a full disk: the battle goes on in memory, and says so
-            self.autosave_error = (
-                f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
-            )
-
-    def _start_journal(self) -> None:
-        """Write the autosave journal anew at :attr:`autosave` (header with every action so
-        far). Raises OSError when it cannot be written."""
-        if self._journal is not None:
-            self._journal.close()
-        self._journal = Journal(self.autosave)
-        self._journal.start(self._save_fields())
-
-    def start_autosave(self) -> None:
-        """Write the autosave journal whole now, unless it is open already (a screen opening
-        a loaded or resumed battle, so that its first action only appends). A failure is
-        kept in :attr:`autosave_error`; play goes on."""
-        if self.autosave is None:
-            return
-        j = self._journal
-        if j is not None and j.is_open and j.path == Path(self.autosave):
-            return
-        try:
-            self._start_journal()
-            self.autosave_error = None
-        except OSError as err:  # a full disk: the battle goes on in memory, and says so
-            self.autosave_error = (
-                f"{self.autosave}: the autosave could not be written ({err.strerror or err})"
-            )
 
     @property
     def table(self):
@@ -513,88 +443,3 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay):
         """Take ``other``'s state as this battle's (shared, not copied: read it only while
         ``other`` does not change, i.e. while its thread waits)."""
         self.state = self.ctx.state = other.state
-
-    def close_autosave(self) -> None:
-        """Sync the autosave journal and close it (leaving the battle; tests). The battle's
-        next action, if any, starts it anew."""
-        if self._journal is not None:
-            with contextlib.suppress(OSError):
-                self._journal.flush()
-            self._journal.close()
-            self._journal = None
-
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the battle (``hulldown-save/2``: scenario, seed, actions, state hash and the
-        digests of the scenario and of the actions), atomically. Saving to :attr:`autosave`'s
-        own path writes the autosave journal anew instead (its header holds the same fields).
-
-        Raises OSError when the file cannot be written; the file is then unchanged."""
-        if self.autosave is not None and Path(path) == Path(self.autosave):
-            self._start_journal()
-            return
-        doc = {"format": SAVE_FORMAT, **self._save_fields()}
-        write_atomic(path, json.dumps(doc, separators=(",", ":")) + "\n")
-
-    def write_log_to(self, path: str | os.PathLike) -> None:
-        """Write this battle's log to ``path`` from its first event (a loaded or resumed
-        battle holds its replayed events in memory) and go on writing there; the file is then
-        byte for byte the log of the battle played without a break. Raises OSError when the
-        file cannot be made."""
-        self.log.open_file(path)
-        self.log_path = path
-
-    @classmethod
-    def load(
-        cls,
-        path: str | os.PathLike,
-        log_path: str | os.PathLike | None = None,
-        autosave: str | os.PathLike | None = None,
-        progress: Callable[[str, int, int], None] | None = None,
-        upto: int | None = None,
-    ) -> Battle:
-        """Load a save (``hulldown-save/2`` or ``/1``) or an autosave journal
-        (``hulldown-journal/1``): rebuild its scenario, replay its actions with its seed and
-        check its state hashes (a journal's after every action). A file without
-        ``auto_pass`` (written before #43) replays as it was played, every pass and choice of
-        who acts first among its actions. With ``autosave``, the battle autosaves there from
-        :meth:`start_autosave` or its next action on. A journal's tail of zero bytes (a power
-        cut) is dropped and :attr:`load_note` says so.
-        ``progress("read", bytes, size)`` and ``progress("replay", done, actions)``, if
-        given, are called now and then (#42: a 62 MB autosave took 84-95 s, nothing shown).
-        ``upto``: replay only the first ``upto`` actions (those a :class:`SaveDiverged`
-        said agree) and go on from there; :attr:`load_note` says how many were dropped.
-
-        Raises SaveError, one line naming the file, the field and the problem: what
-        :func:`game.rules.files.savefile.read_save` refuses (the JSON reader's refusals, a
-        seed, actions or ``meta`` of the wrong shape, a missing or unmatched
-        ``scenario_hash`` or ``actions_hash``), an ``upto`` past its actions; and its
-        subclass SaveDiverged for an action the replay refuses or a state hash it does not
-        reach, naming the engine that wrote the file and how many actions agree.
-        """
-        where, notes = str(path), list[str]()  # notes: what a power cut's zeros took (#42)
-        read = progress and (lambda done, size: progress("read", done, size))
-        doc, checks, scenario, actions = read_save(path, notes, read)
-        total = len(actions)
-        if upto is not None and not (is_json_int(upto) and 0 <= upto <= total):
-            raise SaveError(f"{where}: it holds {total} actions: cannot go on from action {upto}")
-        auto = doc.get("auto_pass", False)  # none before #43: replayed with every choice
-        battle = cls(scenario, doc["seed"], log_path=log_path, auto_pass=auto)
-        agreed = 0  # actions after which a recorded state hash was last reached
-        for i, action in enumerate(actions[:upto]):
-            if progress and i % 1024 == 0:
-                progress("replay", i, total)
-            try:
-                battle.apply(action)
-            except (ValueError, TypeError) as err:
-                raise diverged(where, i, doc, total, agreed, f"refuses it: {err}") from None
-            if i + 1 in checks:
-                if battle.state_hash() != checks[i + 1]:
-                    raise diverged(where, i, doc, total, agreed, "reached another state after it")
-                agreed = i + 1
-        if upto is None and battle.state_hash() != doc["state_hash"]:
-            raise diverged(where, None, doc, total, agreed, "reached another state at the end")
-        battle.load_note = ". ".join(notes + go_on_note(doc, upto, total)) or None
-        progress and progress("replay", total, total)
-        battle.meta = doc.get("meta", {})
-        battle.autosave = autosave  # written whole by start_autosave or the next action
-        return battle

@@ -16,6 +16,20 @@ class Palette:
     sees = (230, 150, 20)
     blocked = (215, 45, 45)
 
+    WORDS = {
+        (40, 170, 60): "green",
+        (230, 150, 20): "amber",
+        (215, 45, 45): "red",
+        (0, 114, 178): "blue",
+        (240, 228, 66): "yellow",
+        (213, 94, 0): "orange",
+    }
+    """The palettes' colours in words, for the legends that name them."""
+
+    def word(self, key: str) -> str:
+        """The colour ``key`` (clear, sees or blocked) is drawn in, in a word ("green")."""
+        return self.WORDS.get(tuple(getattr(self, key)), key)
+
     def use(self, colours: dict) -> None:
         """Take the colours of a palette (keys clear, sees, blocked)."""
         for k, v in colours.items():

@@ -354,7 +354,7 @@ class MenuScreen:
             f"{game.describe_engine(game.engine_stamp())}.<br><br>Replayed by this engine, its "
             f"first <b>{err.agreed}</b> of {err.total} actions agree; after that the battle "
             f"went otherwise.<br><br>Go on from action {err.agreed}? The {dropped} actions "
-            "after it are dropped."
+            "after it are dropped." + (f"<br><br>{err.note}." if err.note else "")
         )
         self._go_on = (path, err.agreed)
         self.go_on_dialog = UIConfirmationDialog(

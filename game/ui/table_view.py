@@ -8,6 +8,7 @@ import math
 import pygame
 
 from game import StandPose, corners
+from game.ui.badges import LEAST_LETTER_R, base_rect, place
 from game.ui.colours import UI
 from game.ui.paint.models import WRECK, hq_level, kind_of, paint_stand
 from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit_symbol
@@ -59,10 +60,10 @@ class TableView:
 
     def stand_reach(self, scale: float) -> float:
         """How far (pixels) a stand drawn at ``scale`` pixels an inch reaches from its centre
-        in any direction: its 1" footprint turned any way, or its first marker badge at the
-        top right corner (:meth:`badge_layout`), with a pixel to spare."""
-        r = int(max(7, scale * 0.3) * UI["scale"])
-        return max(0.5 * math.sqrt(2) * scale, 0.5 * scale + r) + 1
+        in any direction: its 1" footprint turned any way, or a line of marker badges just
+        beside it (:mod:`game.ui.badges`), with a pixel to spare."""
+        r = int(max(LEAST_LETTER_R, scale * 0.2) * UI["scale"])
+        return max(0.5 * math.sqrt(2) * scale, 0.5 * scale + 2 * r + 2) + 1
 
     def look_at(
         self,
@@ -282,33 +283,81 @@ class TableView:
         for w in wrecks:
             was = by_id.get(w.stand)
             self.draw_model(surface, w.pose(), WRECK, was.unit if was is not None else None)
-        for s in stands:
-            if s.eliminated or s.carried_by is not None:
-                continue
-            if not s.on_table and not (ghost and s.id in ghost):
-                continue
+        shown = [
+            s
+            for s in stands
+            if not s.eliminated
+            and s.carried_by is None
+            and (s.on_table or (ghost and s.id in ghost))
+        ]
+        bases = {
+            s.id: base_rect([self.to_px(x, y) for x, y in corners(s.x, s.y, s.facing_deg)])
+            for s in shown
+        }
+        written = symbols and self.token_ids_fit(s.id for s in shown)
+        for s in shown:
             colour = SIDE_COLOURS[sides.index(s.side) % 2]
             if not s.on_table:
                 colour = tuple(int(c * 0.5 + 230 * 0.5) for c in colour)
             pose = StandPose(s.id, s.side, s.x, s.y, s.facing_deg)
             self.draw_model(surface, pose, colour, s.unit, hq_level(s), s.unit_name)
-            px, py = self.to_px(s.x, s.y)
-            if symbols:
-                lab = self.label(s.id)
-                surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
+            if symbols and written:
+                self.write_token_id(surface, s)
             if s.id in highlight:
                 pts = [self.to_px(x, y) for x, y in corners(s.x, s.y, s.facing_deg)]
                 pygame.draw.polygon(surface, highlight[s.id], pts, 3)
-            self._markers(surface, s, px, py)
+        # the badges after every base, each beside its own where it covers no other (badges.py)
+        self.badges_drawn: dict[str, list[tuple[float, float, int, str]]] = {}
+        taken: list[pygame.Rect] = []
+        for s in shown:
+            others = [r for i, r in bases.items() if i != s.id]
+            self._markers(surface, s, bases[s.id], others, taken)
+
+    def token_ids_fit(self, ids) -> bool:
+        """Whether the flat tokens (the "symbols" style) have room to write these ids under
+        their unit symbols (:meth:`token_label`). At a smaller zoom (the opening 20 pixels
+        an inch, the fitted table) the ids would print over the symbols and the neighbours:
+        they show on demand, as the painted models' do (:meth:`ids_wanted`)."""
+        return all(self.token_label(i) is not None for i in ids)
+
+    def token_label(self, text: str) -> pygame.Surface | None:
+        """A flat token's id as it is written under its symbol: in the label font (at least
+        :data:`LEAST_LABEL`, 11-pixel letters), smaller when the label size asks more than
+        fits, clear of the symbol, which fills 0.34" of the token's upper half
+        (render._draw_symbol), and inside the 1" base; None when even the least does not fit."""
+        s = self.view.scale
+        symbol_bottom = -0.22 * s + max(6.0, 0.34 * s) / 2
+        key = (text, s, self.font().get_height())
+        cache = self.__dict__.setdefault("_token_labels", {})
+        if key in cache:
+            return cache[key]
+        found = None
+        for size in [*range(self._font_size, LEAST_LABEL, -2), LEAST_LABEL]:
+            lab = pygame.font.Font(None, size).render(text, True, (255, 255, 255))
+            h, w = lab.get_height(), lab.get_width()
+            if 0.22 * s - h / 2 >= symbol_bottom + 1 and 0.22 * s + h / 2 <= 0.5 * s and w <= s - 2:
+                found = lab
+                break
+        if len(cache) > 512:
+            cache.clear()
+        cache[key] = found
+        return found
+
+    def write_token_id(self, surface, s) -> None:
+        """A flat token's id, in white under its symbol (when :meth:`token_ids_fit`)."""
+        lab = self.token_label(s.id)
+        if lab is not None:
+            px, py = self.to_px(s.x, s.y)
+            surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
 
     def ids_wanted(self, stands, mouse, avoid: pygame.Rect | None = None) -> list:
-        """The stands whose ids show over the painted models (#46): every one not eliminated
-        nor aboard a carrier while Alt is held, else the one under pixel ``mouse`` (none
-        when the mouse is off the view or over ``avoid``, the mini-map); none in the
-        "symbols" style, whose tokens write their ids."""
-        if self.style() == "symbols":
-            return []
+        """The stands whose ids show over the painted models (#46), or over the flat tokens
+        when these have no room to write them (:meth:`token_ids_fit`): every one not
+        eliminated nor aboard a carrier while Alt is held, else the one under pixel
+        ``mouse`` (none when the mouse is off the view or over ``avoid``, the mini-map)."""
         stands = [s for s in stands if not s.eliminated and s.carried_by is None]
+        if self.style() == "symbols" and self.token_ids_fit(s.id for s in stands):
+            return []
         if pygame.key.get_mods() & pygame.KMOD_ALT:
             return stands
         if not self.rect.collidepoint(mouse) or (avoid is not None and avoid.collidepoint(mouse)):
@@ -327,15 +376,14 @@ class TableView:
             pygame.draw.rect(surface, (30, 32, 30), tag)
             surface.blit(lab, (tag.x + 3, tag.y + 1))
 
-    def badge_layout(self, px: float, py: float) -> tuple[float, float, int]:
-        """Where a stand's marker badges go (pixels): the centre of the first badge, at the
-        top right corner of a stand centred on (px, py), and the badges' radius; each further
-        badge sits 2 * radius + 2 to the right of the one before."""
-        r = int(max(7, self.view.scale * 0.3) * UI["scale"])
-        return px + self.view.scale * 0.5, py - self.view.scale * 0.5, r
+    def badge_radius(self) -> int:
+        """A marker badge's radius (pixels) at this zoom and label size, when it has room
+        beside its stand (:mod:`game.ui.badges`); inside a crowded base it shrinks."""
+        return int(max(LEAST_LETTER_R, self.view.scale * 0.2) * UI["scale"])
 
-    def _markers(self, surface, s, px: float, py: float) -> None:
-        x, y, r = self.badge_layout(px, py)
+    def badges_of(self, s) -> list[tuple[str, tuple, tuple]]:
+        """A stand's marker badges as (text, fill, ink): S, D, A (ATGM used up), M (WWII's
+        movement posture, 001 5.0 step 2), "+n" riders aboard (full games), F fired."""
         badges = []
         if s.S:
             badges.append(("S", (235, 200, 40), INK))
@@ -348,18 +396,30 @@ class TableView:
         aboard = getattr(self, "_riders", {}).get(s.id, 0)
         if aboard:  # full games: infantry riding in this carrier
             badges.append((f"+{aboard}", (40, 110, 60), (255, 255, 255)))
-        symbols = self.style() == "symbols"
-        if s.fire_attempts and not symbols:  # a token in the row (#46), not a dot
+        if s.fire_attempts:
             badges.append(("F", (220, 30, 30), (255, 255, 255)))
-        for text, fill, ink in badges:
-            pygame.draw.circle(surface, fill, (int(x), int(y)), r)
-            pygame.draw.circle(surface, INK, (int(x), int(y)), r, 1)
+        return badges
+
+    def _markers(self, surface, s, box: pygame.Rect, bases, taken) -> None:
+        """Draw stand ``s``'s badges where :func:`game.ui.badges.place` puts them: beside its
+        base ``box`` (pixels) over no other stand's base (``bases``) nor badge (``taken``),
+        else inside it, shrunk; a badge too small for its letter is a plain pip."""
+        badges = self.badges_of(s)
+        if not badges:
+            return
+        centre = self.to_px(s.x, s.y)
+        r0 = self.badge_radius()
+        centres, r = place(
+            len(badges), r0, centre, self.view.scale, s.facing_deg, box, taken, bases
+        )
+        self.badges_drawn[s.id] = []
+        for (text, fill, ink), (x, y) in zip(badges, centres, strict=True):
+            pygame.draw.circle(surface, fill, (round(x), round(y)), r)
+            pygame.draw.circle(surface, INK, (round(x), round(y)), r, 1)
             lab = self.label(text, ink)
-            surface.blit(lab, lab.get_rect(center=(int(x), int(y))))
-            x += 2 * r + 2
-        if s.fire_attempts and symbols:
-            fx, fy = px - self.view.scale * 0.5, py - self.view.scale * 0.5
-            pygame.draw.circle(surface, (220, 30, 30), (int(fx), int(fy)), max(3, r // 2 + 1))
+            if lab.get_height() <= 2 * r + 4 and lab.get_width() <= 2 * r + 6:
+                surface.blit(lab, lab.get_rect(center=(round(x), round(y))))
+            self.badges_drawn[s.id].append((x, y, r, text))
 
     def footprint_outline(self, surface, x: float, y: float, facing: float, colour, width=2):
         """The 1"x1" footprint a stand would have at (x, y, facing)."""

@@ -92,6 +92,19 @@ def save_field_problem(doc: dict) -> str | None:
     return None
 
 
+def hashes_problem(value, actions: int) -> str | None:
+    """What is wrong with a save's ``state_hashes`` (the state hash after each of its
+    ``actions`` header actions: a list of that many texts; none in saves written before
+    they were kept), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+        return f"must be a list of texts, not {describe_value(value)}"
+    if len(value) != actions:
+        return f"holds {len(value)} state hashes for {actions} actions"
+    return None
+
+
 def ai_speed_problem(value) -> str | None:
     """What is wrong with an AI speed (inches a second), or None: a finite number, 0 (not
     shown) or from AI_SPEED_MIN to AI_SPEED_MAX."""
@@ -143,9 +156,12 @@ class SaveDiverged(SaveError):
     ``Battle.load(path, upto=agreed)``); ``written_by`` is the file's engine stamp (None
     before files recorded one; :func:`game.rules.files.engine.describe`)."""
 
-    def __init__(self, message: str, agreed: int, total: int, written_by):
+    def __init__(self, message: str, agreed: int, total: int, written_by, note: str = ""):
         super().__init__(message)
         self.agreed, self.total, self.written_by = agreed, total, written_by
+        self.note = note
+        """Why so few actions can be shown to agree, or "": a save written before saves kept
+        the state hash after each action records only the last."""
 
 
 def diverged(
@@ -164,7 +180,14 @@ def diverged(
         f"{where}: {field}: the replay {what} than the file records (action {at} of {total}); "
         f"{who}; the first {agreed} actions agree: the battle may go on from action {agreed}"
     )
-    return SaveDiverged(words, agreed, total, theirs)
+    note = ""
+    if "state_hashes" not in doc and doc.get("format") != JOURNAL_FORMAT and total:
+        note = (
+            "This save records the battle's state only after its last action (it was written "
+            "before saves kept it after each), so no earlier action can be shown to agree"
+        )
+        words += f" ({note[0].lower()}{note[1:]})"
+    return SaveDiverged(words, agreed, total, theirs, note)
 
 
 def go_on_note(doc: dict, upto: int | None, total: int) -> list[str]:
@@ -252,6 +275,11 @@ def read_save(
     header = actions[: len(actions) - (len(checks) - 1 if checks else 0)]
     for i, raw in enumerate(header):  # a journal's lines' actions come made (convert)
         actions[i] = convert(i, raw)
+    problem = hashes_problem(doc.get("state_hashes"), len(header))
+    if problem:
+        raise SaveError(f"{where}: $.state_hashes: {problem}")
+    for i, h in enumerate(doc.get("state_hashes") or ()):  # a journal's lines come after
+        checks.setdefault(i + 1, h)
     if "actions_hash" in doc and doc["actions_hash"] != actions_hash(header):
         raise SaveError(
             f"{where}: $.actions: the actions were changed after the battle was saved "

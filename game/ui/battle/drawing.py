@@ -8,7 +8,7 @@ import math
 
 import pygame
 
-from game import StandPose, heading_deg
+from game import StandPose, corners, heading_deg
 from game.ui.battle.layout import GROUP, HELP_TEXT, PAL, SELECT, STAND_PX
 from game.ui.battle.turns import CurtainMode
 from game.ui.logtext import PHASE_NAMES
@@ -107,7 +107,9 @@ class DrawingMixin:
                 self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, colour, 3)
 
     def outline_blocker(self, surface, why) -> None:
-        """Highlight what blocks a line of sight: a terrain area, a hill or a stand."""
+        """Highlight what blocks a line of sight: a terrain area or a hill outlined, a stand
+        crossed (an outline in that colour says "theirs" in the fire phases' legend, and the
+        stand in the way may be one of yours)."""
         kind = why[0]
         if kind in ("terrain", "hill"):
             feat = next((f for f in self.battle.table.features if f.index == why[2]), None)
@@ -117,7 +119,9 @@ class DrawingMixin:
                     pygame.draw.polygon(surface, PAL.blocked, pts, 3)
         elif kind == "stand":
             s = self.battle.stand(why[1])
-            self.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.blocked, 3)
+            pts = [self.tv.to_px(x, y) for x, y in corners(s.x, s.y, s.facing_deg)]
+            pygame.draw.line(surface, PAL.blocked, pts[0], pts[2], 3)
+            pygame.draw.line(surface, PAL.blocked, pts[1], pts[3], 3)
 
     def _animate(self, events) -> None:
         """Queue the moves and shots of new events to be shown: each move glides at the AI's

@@ -76,9 +76,10 @@ class FireMode(Mode):
             elif firers:
                 what = (
                     f"{len(firers)} of your stands can fire at {len(shots)} enemy "
-                    f"stand{'s' if len(shots) > 1 else ''} (outlined: yours green, theirs "
-                    "red). Click a line to aim them, or click an enemy stand to make it the "
-                    "target; or pass.<br>" + self.shot_lines(screen, shots)
+                    f"stand{'s' if len(shots) > 1 else ''} (outlined: yours "
+                    f"{PAL.word('clear')}, theirs {PAL.word('blocked')}). Click a line to aim "
+                    "them, or click an enemy stand to make it the target; or pass.<br>"
+                    + self.shot_lines(screen, shots)
                 )
             else:
                 what = "None of your stands can fire at an enemy stand now: pass (P)."
@@ -98,6 +99,12 @@ class FireMode(Mode):
             buttons.insert(0, ("Fire (Enter)", lambda: screen.set_mode(self.confirm(screen))))
         else:
             lines.append("Click your stands to add them to the attack.")
+        lines.append(
+            f"<i>Outlined: your attackers {PAL.word('clear')}, the target "
+            f"{PAL.word('blocked')}; lines: {PAL.word('clear')} may fire, {PAL.word('sees')} "
+            f"sees but may not, {PAL.word('blocked')} no sight; crossed "
+            f"{PAL.word('blocked')}: a stand in the way.</i>"
+        )
         free = [a for a in self.options if a not in self.attackers]
         if free:
             lines.append("May also fire: " + ", ".join(free))
@@ -213,6 +220,9 @@ class FireMode(Mode):
             width = 3 if sid in self.attackers else 1
             pygame.draw.line(surface, colour, tv.to_px(s.x, s.y), tv.to_px(t.x, t.y), width)
             if sid in self.attackers or not sight.clear:
-                for why in sight.blocked_by:
+                for why in sight.blocked_by:  # a stand in the way is crossed, not outlined
                     screen.outline_blocker(surface, why)
+        for sid in self.attackers:  # yours, as the legend says, even when one is in the way
+            s = screen.battle.stand(sid)
+            tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.clear, 3)
         tv.footprint_outline(surface, t.x, t.y, t.facing_deg, PAL.blocked, 3)

@@ -21,6 +21,7 @@ from game import (
 )
 from game.ui.battle.layout import GROUP, PAL, SELECT
 from game.ui.battle.plot_text import PlotTexts
+from game.ui.battle.unload import carriers, draw_spots, first_focus
 from game.ui.logtext import mp_text
 from game.ui.modes import Mode, is_click
 from game.ui.render import INK
@@ -166,7 +167,6 @@ class AttemptMode(Mode):
 
 SPOT_WORDS = ("behind", "left of", "right of", "in front of")  # the engine's spots 0-3
 SPOT_SHORT = ("behind", "left", "right", "in front")
-UNLOAD = (90, 225, 235)  # a free spot beside a carrier, where a rider may be set down
 
 
 class PickMoverMode(Mode):
@@ -192,6 +192,7 @@ class PickMoverMode(Mode):
             if isinstance(a, Unload):
                 unloads.setdefault((a.carrier, a.stand), a)  # the first free spot: behind
         self.spots = self.unload_spots(screen) if b.rules.has("transport") else []
+        self.focus = first_focus(self.spots, getattr(self, "focus", None))
         if mounts or self.spots:
             text += (
                 "<br>A carrier that loads or unloads moves at most half its allowance this "
@@ -243,6 +244,11 @@ class PickMoverMode(Mode):
                     dict.fromkeys(why for *_, why in mine)
                 )
             out += "<br>" + html.escape(line, quote=False) + "."
+        if len(carriers(self.spots)) > 1:
+            out += (
+                "<br>The spots shown are those of the carrier ringed thick: point at another "
+                "carrier ringed in blue for its own."
+            )
         return out
 
     def spot_under(self, screen, pos) -> tuple | None:
@@ -251,7 +257,7 @@ class PickMoverMode(Mode):
         b = screen.battle
         x, y = screen.tv.to_table(pos)
         for cid, rider, k, (sx, sy), why in getattr(self, "spots", []):
-            if why is not None:
+            if why is not None or cid != self.focus:  # only the spots shown
                 continue
             c = b.stand(cid)
             a = math.radians(c.facing_deg)
@@ -263,6 +269,10 @@ class PickMoverMode(Mode):
         return None
 
     def on_event(self, screen, ev):
+        if ev.type == pygame.MOUSEMOTION and getattr(self, "spots", None):
+            s = screen.stand_under(ev.pos)
+            if s is not None and s.id in carriers(self.spots):
+                self.focus = s.id  # its spots are shown now, the other carriers' not
         if is_click(ev):
             b = screen.battle
             spot = self.spot_under(screen, ev.pos)
@@ -289,10 +299,8 @@ class PickMoverMode(Mode):
             s = b.stand(i)
             if not s.moved and not s.eliminated:
                 screen.tv.footprint_outline(surface, s.x, s.y, s.facing_deg, GROUP, 3)
-        for cid, _, _, (x, y), why in getattr(self, "spots", []):
-            if why is None:  # a free spot beside a carrier: click to set its rider down
-                facing = b.stand(cid).facing_deg
-                screen.tv.footprint_outline(surface, x, y, facing, UNLOAD, 2)
+        # one carrier's free spots at a time, joined to it (unload.py)
+        draw_spots(screen.tv, surface, b, getattr(self, "spots", []), getattr(self, "focus", None))
 
 
 THREAT = [(240, 220, 40), (240, 150, 30), (220, 40, 40)]  # 1, 2, 3+ firers

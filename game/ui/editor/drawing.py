@@ -250,9 +250,8 @@ class DrawingMixin:
             hq = 2 if s.get("ghq") else 1 if s.get("hq") else 0
             self.tv.draw_model(surface, pose, colour, unit, hq, str(s.get("unit", "")))
             px, py = self.tv.to_px(pose.x, pose.y)
-            if self.tv.style() == "symbols":
-                lab = self.tv.label(pose.id)
-                surface.blit(lab, lab.get_rect(center=(px, py + self.tv.view.scale * 0.22)))
+            if self.tv.style() == "symbols" and self.tv.token_ids_fit([pose.id]):
+                self.tv.write_token_id(surface, pose)
             else:  # the editor names every stand: its id on a tag under the model (#46)
                 self.tv.draw_ids(surface, [pose])
             if aboard.get(pose.id):
