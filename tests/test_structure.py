@@ -393,3 +393,15 @@ def test_the_architecture_names_every_kind_of_decision():
 
     doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     assert [k for k in KINDS if f"`{k}`" not in doc] == []
+
+
+def test_the_battle_screen_reads_its_modes_through_their_protocol():
+    """What the battle screen reads of a mode is declared on ``game.ui.modes.Mode`` (with its
+    default), never probed with ``getattr``."""
+    probes = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in (ROOT / "game" / "ui" / "battle").glob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"getattr\((self\.)?mode\b", line)
+    ]
+    assert probes == []

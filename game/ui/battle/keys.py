@@ -69,7 +69,7 @@ class KeysMixin:
 
     def _camera_drag(self, ev) -> bool:
         """Pan with the middle button, or a left drag in modes that do not plot."""
-        plotting = isinstance(self.mode, PlotMode) or getattr(self.mode, "drags", False)
+        plotting = isinstance(self.mode, PlotMode) or self.mode.drags
         if ev.type == pygame.MOUSEBUTTONDOWN and (
             ev.button == 2 or (ev.button == 1 and not plotting)
         ):

@@ -236,7 +236,7 @@ class NetPlayMixin:
         if net.poll(0):
             self._net_heard = time.monotonic()
         self._net_pending += net.take_applied()
-        paced = getattr(self.mode, "paced", False)
+        paced = self.mode.paced
         theirs = False
         while self._net_pending and not paced:
             action, events = self._net_pending.pop(0)
@@ -245,7 +245,7 @@ class NetPlayMixin:
             self.show_applied(
                 action, events, before_to_act, stands, animate=action.side != net.side
             )
-            paced = getattr(self.mode, "paced", False)
+            paced = self.mode.paced
             theirs = action.side != net.side
         waiting = (NetWaitMode, RevealMode, NetStoppedMode)
         if theirs and not paced and net.fair.my_turn() and not isinstance(self.mode, waiting):

@@ -179,7 +179,7 @@ class BattleScreen(
         """Leaving the screen (or the window closing): let an AI still thinking finish first,
         so no worker touches the engine while the program shuts down (it had crashed at exit
         now and then)."""
-        thread = getattr(self.mode, "thread", None)
+        thread = self.mode.thread
         if thread is not None and thread.is_alive():
             thread.join(timeout=10)
         self.settle_work()
@@ -266,7 +266,7 @@ class BattleScreen(
         if self.net is not None and (said := self.net_banner()):
             return f"Turn {st.turn}   {said}"
         phase = PHASE_NAMES.get(st.phase, st.phase)
-        if getattr(self.mode, "paced", False):  # the missions that landed, one at a time (#43)
+        if self.mode.paced:  # the missions that landed, one at a time (#43)
             return f"Turn {st.turn} of {b.scenario.spec.turns}   {self.mode.banner}"
         orders = ""
         if st.phase == "movement":
@@ -308,7 +308,7 @@ class BattleScreen(
         if (
             isinstance(self.mode, AIMode)
             and not isinstance(mode, (AIMode, EndMode))
-            and getattr(self.mode, "asked_in", None) == (st.turn, st.phase)
+            and self.mode.asked_in == (st.turn, st.phase)
         ):
             # the AI has finished acting (perhaps spending an order and moving nothing); not
             # said once the phase has moved on: the question is a new one (#43 trial: "Orange
@@ -322,8 +322,8 @@ class BattleScreen(
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
         # nothing to pass while the missions that landed are being shown (#43)
-        idle = isinstance(mode, (CurtainMode, EndMode)) or getattr(mode, "idle", False)
-        paced, net = getattr(mode, "paced", False), self.net is not None  # net: its log (#45)
+        idle = isinstance(mode, (CurtainMode, EndMode)) or mode.idle
+        paced, net = mode.paced, self.net is not None  # net: its log (#45)
         for button, off in ((self.pass_button, idle or paced), (self.save_button, idle or net)):
             if off and button.is_enabled:
                 button.disable()
@@ -494,7 +494,7 @@ class BattleScreen(
 
     def _pass(self) -> None:
         b = self.battle
-        if b.to_act in self.ai or getattr(self.mode, "paced", False):
+        if b.to_act in self.ai or self.mode.paced:
             return  # the AI's to pass; or the missions that landed are being shown (#43)
         if isinstance(self.mode, ChooseFirstMode):  # not firing now: the enemy acts first (#43)
             self.act(ChooseFirst(b.to_act, b.other(b.to_act)))
@@ -541,9 +541,9 @@ class BattleScreen(
         b = self.battle
         hidden = frozenset(a[0] for a in self.anim)  # stands being shown gliding along a path
         # while landed missions are shown one at a time, the stands as that mission left them
-        as_shown = getattr(self.mode, "stands_as_shown", None)
+        as_shown = self.mode.stands_as_shown
         key = (
-            getattr(self.mode, "table_key", None) if as_shown else None,
+            self.mode.table_key if as_shown else None,
             self.tv.camera_key(),
             len(b.actions),
             len(b.log.events),

@@ -334,7 +334,7 @@ class SupportDrawing:
         missions that landed one at a time (``mode.unshown``: those still to come, #43)
         their markers and arrows wait."""
         b, tv = self.battle, self.tv
-        hidden = set(getattr(self.mode, "unshown", ()))
+        hidden = set(self.mode.unshown)
         draw_markers(surface, tv, b, hidden)
         draw_plotted(surface, tv, self.visible_missions())
         self.support_drawn = []  # what this frame drew of the landings (the replay's too)
