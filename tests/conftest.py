@@ -158,7 +158,7 @@ def battle(stands, dice, terrain=(), auto_pass=False, **kw):
     The rules tables that use it drive every phase by hand, each pass and choice of who acts
     first included, so it plays the sequence without the engine's automatic passes (as a save
     written before #43 still does); ``auto_pass=True`` gives a new battle's sequence, which
-    tests/test_first_hour_phases.py tables."""
+    tests/rules/test_automatic_passes.py tables."""
     from game.rules.battle import Battle
     from game.rules.dice import FixedDice
     from game.rules.files.scenario import parse_scenario

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = sorted((ROOT / "game").rglob("*.py")) + sorted((ROOT / "tools").glob("*.py"))
+MODULES = sorted((ROOT / "game").rglob("*.py")) + sorted((ROOT / "tools").rglob("*.py"))
 MAX_LINES = 600
 
 

@@ -122,7 +122,7 @@ VETERAN = Level(
     hunts_below=0.5,
 )
 """The veteran as it played when issue #43 closed: every weight #44 adds is off. It stays as
-the level ``veteran-43`` so that the gauntlet (tools/ai_gauntlet.py, docs/ai.md) can measure the
+the level ``veteran-43`` so that the gauntlet (tools/ai/ai_gauntlet.py, docs/ai.md) can measure the
 veteran against its earlier self (#44)."""
 
 DEFAULT_LEVEL = "veteran"

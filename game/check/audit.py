@@ -1,6 +1,6 @@
 """An audit of a finished or running battle: the invariants a referee would check.
 
-Used by the engine's fuzz test and ``tools/fuzz_battles.py``: play random legal battles and
+Used by the engine's fuzz test and ``tools/checks/fuzz_battles.py``: play random legal battles and
 prove after each one that no rule was broken, from the battle's state and its own log.
 """
 

@@ -6,7 +6,7 @@ Each case is a scenario, a seed and who plays: two players of :mod:`game.sim` (r
 recruit, veteran), or ``screen``: a hotseat battle on the battle screen, driven by synthetic
 key presses (``screen, screen``: every decision passed) or by the random player's choices
 applied through the screen (``screen, random``).
-``tools/make_corpus.py`` records each case's log digest, state hash and save under
+``tools/checks/make_corpus.py`` records each case's log digest, state hash and save under
 ``tests/corpus/``; ``tests/test_corpus.py`` plays them again and compares.
 """
 

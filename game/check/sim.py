@@ -11,6 +11,7 @@ from pathlib import Path
 
 from game import Battle, Scenario, check_log
 from game.ai import player_seed
+from game.ai.greedy import GreedyPlayer
 from game.ai.levels import DEFAULT_LEVEL, LEVELS
 from game.ai.random_player import RandomPlayer
 from game.ai.scripted import ScriptedAI
@@ -22,12 +23,14 @@ def _scripted(level: str) -> Callable[[int], ScriptedAI]:
 
 PLAYERS: dict[str, Callable] = {
     "random": RandomPlayer,
+    "greedy": GreedyPlayer,
     "ai": _scripted(DEFAULT_LEVEL),
     **{name: _scripted(name) for name in LEVELS},
     **{f"ai:{name}": _scripted(name) for name in LEVELS},
 }
-"""Every player ``simulate`` and ``balance`` know by name: the random player, "ai" (the
-default level), and each AI level by its name alone or as "ai:<level>"."""
+"""Every player ``simulate`` and ``balance`` know by name: the random player, the independent
+greedy player ("greedy", the AI's yardstick), "ai" (the default level), and each AI level by
+its name alone or as "ai:<level>"."""
 
 
 class LogNotWritten(OSError):

@@ -30,7 +30,7 @@ from game.editor.regions import (
 
 OBSERVER_SPACING_IN = 1.0
 """Default largest distance (inches) between neighbouring sample observers in a deployment
-zone. Measured on the benchmark map (tools/bench_editor_views.py --reference, 72"x48", 300
+zone. Measured on the benchmark map (tools/bench/bench_editor_views.py --reference, 72"x48", 300
 polygons): of the ground seen from observers every 0.5" over a 6" entry strip, 1" spacing
 (334 observers, about 1.0-1.5 s) misses 2.2%, 1.5" 4.4%, 2" 6.3%."""
 

@@ -28,7 +28,7 @@ class DrawingMixin:
     glide_together = True
     """The AI's moves glide alongside one another, each at most GLIDE_MOST_S, the AI
     choosing the next while they do; False: one at a time at the set speed, the next chosen
-    once it has stopped (as before: tools/bench_ai_watch.py's baseline)."""
+    once it has stopped (as before: tools/bench/bench_ai_watch.py's baseline)."""
 
     def group_label(self, side: str, group: str) -> str:
         """A battle group's name on the screen, with its side's: "Germany group M1" (#43:

@@ -61,7 +61,7 @@ class AIMode(Mode):
     process can think (it cannot start, stops, or cannot rebuild the battle) it thinks in the
     worker thread itself, as it did before, and the window stays live, if less smooth.
 
-    ``think_in``: "process" (the default) or "thread" (the old way: tools/bench_ai_frames.py
+    ``think_in``: "process" (the default) or "thread" (the old way: tools/bench/bench_ai_frames.py
     measures both)."""
 
     think_in = "process"

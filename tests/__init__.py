@@ -1,0 +1,1 @@
+"""hulldown's tests, by subject (docs/architecture.md)."""
