@@ -29,7 +29,7 @@ from game.rules.files.scenario import load_scenario, parse_scenario
 from game.rules.table.geometry import StandPose, base_contact
 from game.ui.logtext import PHASE_NAMES
 from tests.conftest import battle, pass_phase, scenario_dict
-from tests.rules.test_movement import to_movement
+from tests.helpers import to_movement
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = load_scenario(ROOT / "maps" / "modern-skirmish.json")
@@ -171,7 +171,7 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
                 if mode.thread is not None:
                     mode.thread.join(5)
             else:
-                from tests.ui.test_ui import key, press
+                from tests.helpers import key, press
 
                 if s._buttons and s._buttons[0][0].text.endswith("first"):
                     press(s, s._buttons[0][0].text)

@@ -16,8 +16,8 @@ from game.rules.state import Impact, Mission
 from game.rules.table.geometry import footprint
 from game.rules.table.smoke import marker_circle
 from tests.conftest import battle
-from tests.rules.test_artillery import drive, make
-from tests.rules.test_full_game import to_movement
+from tests.helpers import drive, make
+from tests.helpers import full_to_movement as to_movement
 
 FULL = {"ruleset": "modern-full", "depth": 36}
 

@@ -25,9 +25,7 @@ from game import (
 )
 from game.ai.random_player import RandomPlayer
 from tests.conftest import battle
-from tests.rules.test_artillery import SHEAF, make
-from tests.rules.test_movement import to_movement
-from tests.rules.test_wwii import _moving
+from tests.helpers import SHEAF, _moving, make, to_movement
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "ai"))

@@ -9,64 +9,31 @@ import json
 from pathlib import Path
 
 import pygame
-import pygame_gui
 import pytest
 
 from game.editor.commands import SetField
 from game.editor.document import Document
 from game.ui.editor import editor_screen
 from game.ui.editor.modes import MeasureMode
-from tests.editor.test_editor_ui import (
+from tests.helpers import (
+    asking,
     choose,
-    click,
+    confirm,
     drag,
-    frame,
-    key,
+    field_with,
     new_editor,
-    press,
+    shipped_map,
     type_text,
+    wood,
 )
+from tests.helpers import editor_click as click
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_key as key
+from tests.helpers import editor_press as press
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-
-
-def field_with(screen, text):
-    """The panel's text entry showing ``text``."""
-    return next(
-        w
-        for w in [*screen._fields, *screen._entries]
-        if type(w).__name__ == "UITextEntryLine" and w.alive() and w.get_text() == text
-    )
-
-
-def type_into(screen, widget, text):
-    """Type ``text`` into a focused entry key by key, as a player does (each key a
-    UI_TEXT_ENTRY_CHANGED through the real widget)."""
-    screen.app.manager.set_focus_set(widget)
-    for ch in text:
-        ev = pygame.event.Event(pygame.TEXTINPUT, text=ch)
-        screen.handle(ev)
-        for posted in pygame.event.get():
-            screen.handle(posted)
-        frame(screen)
-
-
-def shipped_map(app, name):
-    """The editor shown on one of the shipped maps (``maps/NAME.json``)."""
-    s = editor_screen(app, Document.open(ROOT / "maps" / f"{name}.json"))
-    app.show(s)
-    frame(s)
-    return s
-
-
-def wood(screen, a=(10, 10), b=(16, 15)):
-    key(screen, pygame.K_r)
-    drag(screen, a, b)
-    key(screen, pygame.K_v)
-    click(screen, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    assert screen.selection == [("feature", len(screen.doc.raw["terrain"]["features"]) - 1)]
 
 
 # ------------------------------------------------------------------ 1. fields wait for input
@@ -147,23 +114,6 @@ def test_typing_a_centre_moves_the_feature_once_to_where_it_is_typed(app):
     key(s, pygame.K_z, pygame.KMOD_CTRL)
     ring = s.doc.raw["terrain"]["features"][0]["geometry"]["coordinates"][0]
     assert sorted({p[1] for p in ring}) == [10, 15]
-
-
-def confirm(screen):
-    """Answer the open confirmation dialog with its yes button."""
-    dialog = screen._dialogs[-1]
-    assert type(dialog).__name__ == "UIConfirmationDialog"
-    screen.handle(
-        pygame.event.Event(pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=dialog)
-    )
-    dialog.kill()
-    frame(screen)
-
-
-def asking(screen) -> str | None:
-    """The text of the confirmation dialog open over the editor, or None."""
-    open_ = [d for d in screen._dialogs if d.alive() and hasattr(d, "confirm_button")]
-    return open_[-1].confirmation_text.html_text if open_ else None
 
 
 # ------------------------------------------------------------------ 3. the terrain picture

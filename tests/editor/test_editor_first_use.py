@@ -12,7 +12,11 @@ import pytest
 from game.editor.document import Document
 from game.editor.history import History
 from game.ui.editor import editor_screen
-from tests.editor.test_editor_ui import click, frame, key, new_editor, press
+from tests.helpers import editor_click as click
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_key as key
+from tests.helpers import editor_press as press
+from tests.helpers import new_editor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +79,7 @@ def test_after_the_hill_tool_the_area_tools_draw_what_the_drop_down_shows(app, t
     key(s, tool)
     assert shown(s.area_menu) == "woods"
     if tool == pygame.K_r:
-        from tests.editor.test_editor_ui import drag
+        from tests.helpers import drag
 
         drag(s, (10, 10), (16, 15))
     elif tool == pygame.K_o:
@@ -92,7 +96,7 @@ def test_after_the_hill_tool_the_area_tools_draw_what_the_drop_down_shows(app, t
 def test_a_hill_picked_with_the_rectangle_draws_a_rectangular_hill_and_says_so(app):
     """(#43) The drop-down and the tool agree the other way too: "hill" picked while the
     Rectangle tool is in hand draws a rectangular hill, and the drop-down keeps showing it."""
-    from tests.editor.test_editor_ui import choose, drag
+    from tests.helpers import choose, drag
 
     s = new_editor(app)
     key(s, pygame.K_r)
@@ -111,7 +115,7 @@ def entry_showing(s, text):
 
 def type_over(s, text, typed):
     """Click the field showing ``text``, clear it and type ``typed`` key by key (no Enter)."""
-    from tests.editor.test_editor_fields import type_into
+    from tests.helpers import type_into
 
     w = entry_showing(s, text) if isinstance(text, str) else text
     pos = w.rect.center
@@ -167,7 +171,7 @@ def test_a_centre_typed_with_a_stray_letter_does_not_move_the_wood(app):
     """(#43) A centre "30, 2x" moved the wood to (30, 2): it is refused when applied."""
     s = new_editor(app)
     key(s, pygame.K_r)
-    from tests.editor.test_editor_ui import drag
+    from tests.helpers import drag
 
     drag(s, (10, 10), (16, 15))
     before = json.dumps(s.doc.raw)
@@ -216,7 +220,7 @@ def test_the_vertex_field_refuses_what_the_polygon_tool_refuses(app, typed, word
     the Polygon tool refuses: the same gate refuses it, with the reason."""
     s = new_editor(app)
     key(s, pygame.K_r)
-    from tests.editor.test_editor_ui import drag
+    from tests.helpers import drag
 
     drag(s, (10, 10), (16, 15))  # corners (10, 10), (16, 10), (16, 15), (10, 15)
     s.vertex = (0, (0, 0))  # the corner at (10, 10) picked
@@ -242,7 +246,7 @@ def test_the_history_list_keeps_its_scroll_after_a_click(app):
     was scrolled, the clicked line in view."""
     s = new_editor(app)
     key(s, pygame.K_r)
-    from tests.editor.test_editor_ui import drag
+    from tests.helpers import drag
 
     drag(s, (10, 10), (16, 15))
     for _ in range(40):
@@ -277,7 +281,7 @@ def test_the_history_list_keeps_its_scroll_after_a_click(app):
 
 def ink_near(s, x, y, colour, r=8):
     """Whether a pixel of ``colour`` is within ``r`` pixels of table point (x, y)."""
-    from tests.editor.test_editor_ui import px
+    from tests.helpers import px
 
     cx, cy = px(s, x, y)
     surf = s.app.surface
@@ -293,7 +297,7 @@ def test_a_locked_feature_has_a_lock_mark_on_the_table_and_in_the_map_list(app):
     as locked with a link that unlocks it."""
     s = new_editor(app)
     key(s, pygame.K_r)
-    from tests.editor.test_editor_ui import drag
+    from tests.helpers import drag
 
     drag(s, (10, 10), (20, 20))
     key(s, pygame.K_v)
@@ -523,7 +527,7 @@ def test_a_side_s_air_support_is_edited_in_the_forces_panel(app):
     """(#43) The editor had no widget for ``air_support`` (the full games): the Forces panel
     shows each aircraft a side calls, with its sorties; Add, a change of aircraft, the
     sorties typed and X (remove) each write the file as one history entry."""
-    from tests.editor.test_editor_ui import choose
+    from tests.helpers import choose
 
     s = new_editor(app, "modern-full")
     s.show_panel("Forces")

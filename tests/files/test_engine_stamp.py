@@ -12,7 +12,7 @@ import pytest
 
 from game import Battle, SaveDiverged, engine_stamp
 from game.rules.files.journal import read_journal
-from tests.rules.test_turn import _random_battle
+from tests.helpers import _random_battle
 
 OLD = {"version": "0.0.9", "rules": "0123456789ab"}
 AT = 7  # the journal line whose state hash is the first not reached

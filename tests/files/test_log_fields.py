@@ -10,7 +10,7 @@ import json
 import pytest
 
 from game.cli import main
-from tests.hostile.test_hostile_logs_and_journals import base_log
+from tests.helpers import base_log
 
 
 def _aa_hit(events) -> dict:

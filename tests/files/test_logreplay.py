@@ -14,32 +14,9 @@ from game.check.corpus import CORPUS_DIR, cases
 from game.rules.battle import Battle
 from game.rules.files.logreplay import LogReplay, LogReplayError
 from game.rules.files.scenario import load_scenario
+from tests.helpers import differences
 
 CASES = cases()
-POS_TOL_IN = 2e-6  # the log rounds coordinates to 6 decimals
-
-
-def differences(engine, shown, settled: bool) -> dict:
-    """What differs between a stand of the engine and the same stand read from the log.
-    ``settled``: the turn's postures and straggler groups are decided (they change between
-    lines, where the log cannot show them: posture phase, initiative)."""
-    out = {}
-    for k in ("x", "y"):
-        if abs(getattr(engine, k) - getattr(shown, k)) > POS_TOL_IN:
-            out[k] = (getattr(engine, k), getattr(shown, k))
-    if abs((engine.facing_deg - shown.facing_deg + 180) % 360 - 180) > POS_TOL_IN:
-        out["facing_deg"] = (engine.facing_deg, shown.facing_deg)
-    for k in ("on_table", "eliminated", "S", "D", "depleted"):
-        if getattr(engine, k) != getattr(shown, k):
-            out[k] = (getattr(engine, k), getattr(shown, k))
-    if (engine.fire_attempts > 0) != (shown.fire_attempts > 0):
-        out["fired"] = (engine.fire_attempts, shown.fire_attempts)
-    if settled:
-        if (engine.posture == "movement") != (shown.posture == "movement"):
-            out["posture"] = (engine.posture, shown.posture)
-        if engine.group != shown.group:
-            out["group"] = (engine.group, shown.group)
-    return out
 
 
 def test_every_corpus_log_shows_the_engines_stands_after_every_action():

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from game import Battle, SaveDiverged, SaveError
-from tests.rules.test_turn import _random_battle
+from tests.helpers import _random_battle
 
 AT = 9  # the first action whose recorded state hash this engine does not reach
 

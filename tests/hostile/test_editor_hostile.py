@@ -14,13 +14,14 @@ import copy
 import json
 from pathlib import Path
 
-import pygame
 import pytest
 
 from game.editor.document import Document
 from game.editor.mend import mend_shape
 from game.ui.editor import editor_screen
-from tests.editor.test_editor_ui import drag, frame, key, press
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_press as press
+from tests.helpers import work_on
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = json.loads((ROOT / "maps" / "modern-skirmish.json").read_text())
@@ -143,44 +144,6 @@ def listed(screen, words: str) -> None:
     assert any(words in p.text for p in screen.problems), [p.text for p in screen.problems]
     box = next(w for w in screen._fields if type(w).__name__ == "UITextBox" and w.alive())
     assert "problem" in box.html_text and "problem(s)" not in box.html_text
-
-
-def work_on(screen) -> None:
-    """What a player does to a map: every panel; each item selected, turned, scaled, copied,
-    dragged, deleted; undo; the ruler; a balance view asked; test play; framing problems."""
-    for panel in ("Item", "Problems", "History", "Map", "Forces", "Scenario"):
-        screen.show_panel(panel)
-        frame(screen)
-    raw = screen.doc.raw
-    refs = [("feature", 0)] if raw["terrain"]["features"] else []
-    refs += [("stand", 0)] if raw["stands"] else []
-    for ref in refs:
-        screen.select([ref])
-        screen.show_panel("Item")
-        frame(screen)
-        for k in (pygame.K_q, pygame.K_RIGHTBRACKET):
-            key(screen, k)
-        press(screen, "Half-turn copy")
-        screen.select([ref])
-        key(screen, pygame.K_d, pygame.KMOD_CTRL)
-        screen.select([ref])
-        frame(screen)
-        drag(screen, (10, 10), (12, 11), steps=2)
-        key(screen, pygame.K_DELETE)
-    for _ in range(12):
-        key(screen, pygame.K_z, pygame.KMOD_CTRL)
-    key(screen, pygame.K_v)
-    drag(screen, (1, 1), (30, 20), steps=2)  # a box over the table
-    key(screen, pygame.K_f)
-    key(screen, pygame.K_m)
-    drag(screen, (2, 2), (20, 20), steps=2)
-    screen.show_view("sight A")
-    frame(screen)
-    screen.show_view("off")
-    for k in range(len(screen.problems)):
-        screen._problem_clicked(k)
-        frame(screen)
-    key(screen, pygame.K_F5)
 
 
 @pytest.mark.parametrize("path, value, words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,11 +18,11 @@ from game.ai.levels import load_battle
 from game.cli import AI_SPEED_RANGE, build_parser, main
 from game.rules.files import savefile
 from game.rules.files.jsonfile import MAX_BYTES, JsonFileError, read_json_file
+from tests.helpers import answered, check_says
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 SKIRMISH = ROOT / "maps" / "modern-skirmish.json"
-LIMIT_S = 2.0
 
 DEEP = "nested deeper than 64 levels (arrays and objects inside one another {} deep)"
 
@@ -73,38 +71,6 @@ REFUSED_BY_THE_CHECKS = {
 }
 
 ACCEPTED = ["bom.json", "strings-of-brackets.json"]
-
-
-def answered(fn, *args):
-    """``fn(*args)``'s result (or exception, raised here) and the seconds it took, run in a
-    daemon thread so that a hang fails the test instead of stopping the run."""
-    out: dict = {}
-
-    def run():
-        t0 = time.monotonic()
-        try:
-            out["value"] = fn(*args)
-        except BaseException as err:  # SystemExit from argparse included
-            out["error"] = err
-        out["seconds"] = time.monotonic() - t0
-
-    th = threading.Thread(target=run, daemon=True)
-    th.start()
-    th.join(LIMIT_S * 3)
-    assert not th.is_alive(), f"{fn.__name__}{args} did not answer in {LIMIT_S * 3} s"
-    assert out["seconds"] < LIMIT_S, f"{fn.__name__}{args} took {out['seconds']:.2f} s"
-    if "error" in out:
-        raise out["error"]
-    return out.get("value")
-
-
-def check_says(path, capsys) -> list[str]:
-    """``hulldown check PATH``: exit 1 and the lines on stderr."""
-    assert answered(main, ["check", str(path)]) == 1
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "Traceback" not in captured.err
-    return captured.err.splitlines()
 
 
 def refused_everywhere(path, line: str, capsys) -> None:

@@ -25,7 +25,9 @@ from game.editor.document import Document, read_session, write_session
 from game.ui.battle import BattleScreen
 from game.ui.editor import editor_screen
 from game.ui.menu import MenuScreen
-from tests.editor.test_editor_ui import frame, key, press
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_key as key
+from tests.helpers import editor_press as press
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "maps" / "modern-skirmish.json"

@@ -170,8 +170,8 @@ import pygame
 from game.editor.document import Document
 from game.ui.app import App
 from game.ui.editor import editor_screen
-from tests.hostile.test_editor_hostile import work_on
-from tests.editor.test_editor_ui import frame
+from tests.helpers import work_on
+from tests.helpers import editor_frame as frame
 
 app = App(size=(1280, 800))
 s = editor_screen(app, Document.open(Path(sys.argv[1])))
@@ -236,7 +236,7 @@ import pygame
 from game.editor.document import Document
 from game.ui.app import App
 from game.ui.editor import editor_screen
-from tests.editor.test_editor_ui import frame
+from tests.helpers import editor_frame as frame
 
 app = App(size=(1280, 800))
 s = editor_screen(app, Document.new("modern", 36, 24))

@@ -22,7 +22,7 @@ from game.rules.files.scenario_file import (
     MAX_VERTICES,
     MAX_WORD_CHARS,
 )
-from tests.hostile.test_hostile import answered, check_says
+from tests.helpers import answered, check_says
 
 SKIRMISH = json.loads(
     (Path(__file__).resolve().parents[2] / "maps/modern-skirmish.json").read_text()

@@ -20,24 +20,12 @@ from pathlib import Path
 import pytest
 
 from game.cli import main
+from tests.helpers import BASE_SAVE, base_log
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "hostile42" / "logs"
 # the corpus battle as recorded before #43 (its log, the fixtures' base, unchanged since)
-BASE_SAVE = ROOT / "tests" / "fixtures" / "pre43" / "modern-fire-support-s1-random-random.save.json"
-BASE_LINES = 75  # plots in turns 1 and 2, failed deviations, an air strike on a target
 HEADLESS = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-
-
-def base_log() -> list[dict]:
-    """The first BASE_LINES lines of a fire-support battle's log (a log cut short: it
-    replays, and says it ends before the battle does), without the start line's engine
-    stamp, as it was written."""
-    from game import Battle
-
-    events = copy.deepcopy(Battle.load(BASE_SAVE).log.events[:BASE_LINES])
-    events[0].pop("engine")  # the fixtures are logs as written before the engine's stamp
-    return events
 
 
 def _first(events, name, pick=lambda e: True) -> dict:
@@ -243,7 +231,7 @@ def test_mutations_of_real_logs_raise_nothing_and_refuse_every_bad_lands_turn():
     none raises, none with a bad lands_turn is accepted (before: 38 exceptions in 6,500,
     185 lands_turn accepted)."""
     sys.path.insert(0, str(ROOT))
-    from tools.mutate_logs import KINDS, run
+    from tools.checks.mutate_logs import KINDS, run
 
     counts = run(250, seed=42)
     assert sum(v for (_, o), v in counts.items() if o == "bug") == 0, counts

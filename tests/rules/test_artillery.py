@@ -11,7 +11,6 @@ import pytest
 from game.rules.actions import (
     ArtilleryFire,
     ChooseFirst,
-    EndMoves,
     LetPass,
     Move,
     MoveAttempt,
@@ -22,43 +21,12 @@ from game.rules.actions import (
 from game.rules.battle import Battle, IllegalAction
 from game.rules.dice import Dice, FixedDice
 from game.rules.files.log import check_log
-from game.rules.files.scenario import parse_scenario
 from game.rules.procedures import air, artillery
-from tests.conftest import scenario_dict
+from tests.helpers import ENTER, SHEAF, drive, make
 
 
 def events(b, name):
     return [e for e in b.log.events if e["event"] == name]
-
-
-def make(stands, air=None, ruleset="modern-full", seed=1, **kw):
-    """A battle of ``stands`` past set-up, with ``air`` ({side: [air_support rows]})."""
-    raw = scenario_dict(stands, ruleset=ruleset, turns=5, **kw)
-    for side in raw["sides"]:
-        side["air_support"] = (air or {}).get(side["id"], [])
-    b = Battle(parse_scenario(raw, "test.json"), seed, auto_pass=False)  # every pass by hand
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    return b
-
-
-def drive(b, turn: int, phase: str, plots=()):
-    """Pass (or choose oneself first) until turn ``turn``'s ``phase`` waits for a decision;
-    ``plots`` are applied when their side is first to act in a plot phase."""
-    todo = list(plots)
-    while not (b.state.turn == turn and b.state.phase == phase):
-        d = b.decision()
-        if d.kind == "choose_first":
-            b.apply(ChooseFirst(d.side, d.side))
-        elif d.kind == "plot" and todo and todo[0].side == d.side:
-            b.apply(todo.pop(0))
-        elif d.kind == "opportunity_fire":
-            b.apply(LetPass(d.side))
-        elif d.kind == "plot_move":
-            b.apply(EndMoves(d.side))
-        else:
-            b.apply(Pass(d.side))
-    return b
 
 
 def fix(b, dice):
@@ -67,14 +35,6 @@ def fix(b, dice):
 
 
 # ------------------------------------------------------------------ direct fire and sheafs
-
-SHEAF = [
-    ("A1", "A", "M109A6 Paladin", 12, 12, 0),
-    ("A2", "A", "M109A6 Paladin", 12, 14, 0),
-    ("B1", "B", "T-80U / AT-11", 30, 12, 180),
-    ("B2", "B", "T-80U / AT-11", 31.2, 12, 180),
-    ("B3", "B", "T-80U / AT-11", 30, 15.2, 180),
-]
 
 
 def test_a_two_stand_sheaf_lands_on_three_stands_each_attacked_once():
@@ -202,13 +162,6 @@ def test_plots_refused_out_of_range_or_for_this_turn():
 
 
 # ------------------------------------------------------------------ entering an impact marker
-
-ENTER = [
-    ("A1", "A", "M109A6 Paladin", 12, 12, 0),
-    ("A3", "A", "M1 Abrams", 24, 20, 270, {"group": "2"}),
-    ("B1", "B", "T-80U / AT-11", 44, 2, 180),
-    ("B2", "B", "Motor Rifle Infantry", 30, 4, 180),  # in the gun's sight: the phase is played
-]
 
 
 def test_a_stand_that_drives_into_an_impact_marker_is_attacked_once():

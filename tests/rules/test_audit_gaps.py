@@ -25,8 +25,8 @@ from game.rules.files.log import check_log_line
 from game.rules.files.scenario import parse_scenario
 from game.rules.procedures.combat import crt_result
 from tests.conftest import MODERN, battle, make_table, pose, scenario_dict
-from tests.rules.test_movement import events, to_movement
-from tests.rules.test_wwii import wwii_battle as wwii  # past set-up, its initiative rolled
+from tests.helpers import events, to_movement
+from tests.helpers import wwii_battle as wwii
 
 T72, T62, M1A2 = "T-72", "T-62", "M1A2 Abrams"
 PZ, SHERMAN, CHAR_B1 = "Pz IIIJ-M", 'M4 "Sherman"', "Char B1 (bis)"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from game.rules.charts.data import DataError, load_rules_data
+from tests.helpers import _copy_data
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 DATA = load_rules_data()
@@ -421,13 +422,6 @@ def test_minefield_is_minus_2_in_both_rulesets():
 
 
 # --- the loader refuses broken data with file, field and problem --------------------------
-
-
-def _copy_data(tmp_path: Path) -> Path:
-    src = Path(__file__).resolve().parents[2] / "assets" / "data"
-    for f in src.iterdir():
-        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
-    return tmp_path
 
 
 @pytest.mark.parametrize(

@@ -8,18 +8,9 @@ from game.rules.actions import ChooseFirst, Fire, Pass
 from game.rules.battle import IllegalAction
 from game.rules.files.log import check_log
 from tests.conftest import battle
+from tests.helpers import to_fire2
 
 M1A2, T80, T72, T62 = "M1A2 Abrams", "T-80U / AT-11", "T-72", "T-62"
-
-
-def to_fire2(b):
-    """From the 1st fire phase (A to choose) to the 2nd with A acting."""
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    assert b.state.phase == "fire2"
-    b.apply(ChooseFirst("A", "A"))
-    return b
 
 
 def fire_line(events):

@@ -29,7 +29,8 @@ from game.rules.files.log import check_log
 from game.rules.files.scenario import ScenarioError, parse_scenario
 from game.rules.rulesets import ruleset
 from tests.conftest import battle, pass_phase, scenario_dict
-from tests.rules.test_fire import to_fire2
+from tests.helpers import full_to_movement as to_movement
+from tests.helpers import to_fire2
 
 ModernFullRules = ruleset("modern-full")
 
@@ -40,16 +41,6 @@ UNITS = DATA.units_for("modern-full")
 
 def events(b, name):
     return [e for e in b.log.events if e["event"] == name]
-
-
-def to_movement(b):
-    """From the 1st fire phase through both standard fire phases and the (empty) joint plot
-    phase to the movement phase, A acting first; the orders' dice are the next four."""
-    pass_phase(b)
-    pass_phase(b)
-    assert b.state.phase == "movement"
-    b.apply(ChooseFirst("A", "A"))
-    return b
 
 
 # ------------------------------------------------------------------ data and the sequence
@@ -588,7 +579,7 @@ def test_the_intro_rulesets_have_no_full_game_rules():
 
 
 def _broken_support(tmp_path, old: str, new: str):
-    from tests.rules.test_data import _copy_data
+    from tests.helpers import _copy_data
 
     d = _copy_data(tmp_path)
     path = d / "modern_support.csv"
@@ -628,7 +619,7 @@ def test_hulldown_check_names_the_broken_row(tmp_path, monkeypatch, capsys):
     """A player replacing house values gets the row and column, not a traceback."""
     from game import cli
     from game.rules.charts import data as data_module
-    from tests.rules.test_data import _copy_data
+    from tests.helpers import _copy_data
 
     d = _copy_data(tmp_path)
     path = d / "modern_support.csv"
@@ -699,7 +690,7 @@ def test_random_battles_at_close_quarters_keep_the_log_and_its_replay_true(seed)
     the log passes its checks, the log's replay shows the engine's stands after every action,
     and the save replays to the same state."""
     from game.rules.files.logreplay import LogReplay
-    from tests.files.test_logreplay import differences
+    from tests.helpers import differences
 
     raw = scenario_dict(CLOSE_QUARTERS, CQ_TERRAIN, turns=6, **FULL)
     played, actions = _play(raw, seed, ("random", "random"))

@@ -17,24 +17,9 @@ from game.rules.actions import (
 from game.rules.battle import IllegalAction
 from game.rules.files.log import check_log_line
 from tests.conftest import battle
+from tests.helpers import events, to_movement
 
 M1A2, T80, T72, T62 = "M1A2 Abrams", "T-80U / AT-11", "T-72", "T-62"
-
-
-def to_movement(b, orders_dice=(3, 3, 3, 3), first="A"):
-    """Pass both fire phases; roll the orders with ``orders_dice`` (A's 2D6, then B's)."""
-    b.dice._values[b.dice._next : b.dice._next] = list(orders_dice)
-    for _ in range(2):
-        b.apply(ChooseFirst("A", "A"))
-        b.apply(Pass("A"))
-        b.apply(Pass("B"))
-    assert b.state.phase == "movement"
-    b.apply(ChooseFirst("A", first))
-    return b
-
-
-def events(b, name):
-    return [e for e in b.log.events if e["event"] == name]
 
 
 # --- orders (000 08.02.01-02; 002 command efficiency table) -----------------------------------

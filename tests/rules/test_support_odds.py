@@ -8,7 +8,7 @@ import pytest
 
 from game.rules.procedures import artillery
 from game.rules.state import Impact
-from tests.rules.test_artillery import ENTER, make
+from tests.helpers import ENTER, make
 
 A10 = [{"aircraft": "A-10A Thunderbolt II", "sorties": 1}]
 

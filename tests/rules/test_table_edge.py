@@ -70,7 +70,7 @@ def test_the_mini_map_is_drawn_again_in_the_plain_look(monkeypatch):
 @pytest.mark.usefixtures("data_dir")
 def test_an_air_strikes_track_is_not_left_drawn_after_its_phase(app):
     from game.ui.battle import BattleScreen
-    from tests.ui.test_artillery_steps import to_the_landing
+    from tests.helpers import to_the_landing
 
     b, landing = to_the_landing()
     s = BattleScreen(app, b)

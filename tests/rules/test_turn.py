@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,9 @@ from game.rules.files.journal import read_journal
 from game.rules.files.log import check_log
 from game.rules.files.scenario import parse_scenario
 from tests.conftest import battle, pass_phase, scenario_dict
+from tests.helpers import MAP, _random_battle
 
 T72, M1A2, T80 = "T-72", "M1A2 Abrams", "T-80U / AT-11"
-MAP = Path(__file__).resolve().parents[2] / "maps" / "modern-meeting.json"
 TWO = [("A1", "A", T72, 10, 12, 0), ("B1", "B", T72, 20, 12, 180)]
 
 
@@ -281,23 +280,6 @@ def test_draw_after_the_last_turn():
 
 
 # --- saves (scenario + seed + actions; the state hash proves the replay) --------------------
-
-
-def _random_battle(seed, n_actions, path=None):
-    import random
-
-    from game.rules.files.scenario import load_scenario
-
-    b = Battle(load_scenario(MAP), seed, autosave=path)
-    rng = random.Random(seed)
-    for _ in range(n_actions):
-        if b.finished:
-            break
-        acts = b.legal_actions()
-        kinds = sorted({a.kind for a in acts})
-        kind = rng.choice(kinds)
-        b.apply(rng.choice([a for a in acts if a.kind == kind]))
-    return b
 
 
 def test_save_and_load_replay_to_the_same_state(tmp_path):

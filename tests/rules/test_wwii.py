@@ -21,51 +21,22 @@ from game.rules.actions import (
     OpportunityFire,
     Pass,
 )
-from game.rules.battle import Battle, IllegalAction
-from game.rules.dice import FixedDice
+from game.rules.battle import IllegalAction
 from game.rules.files.log import check_log, check_log_line
-from game.rules.files.scenario import load_scenario, parse_scenario
+from game.rules.files.scenario import load_scenario
 from game.rules.rulesets import ruleset
-from tests.conftest import scenario_dict
+from tests.helpers import PZ, SHERMAN, _m1_may_move, _moving, to_fire_phase, wwii_battle
+from tests.helpers import wwii_STANDS as STANDS
 
 WwiiRules = ruleset("wwii")
 
-PZ, SHERMAN = "Pz IIIJ-M", 'M4 "Sherman"'
 MAP = Path(__file__).resolve().parents[2] / "maps" / "wwii-meeting.json"
 
 # A1-A3 touch in an L (A1-A2 side by side, A3 on top of A1); A4 stands alone; B1 faces them.
-STANDS = [
-    ("A1", "A", PZ, 10, 12, 0),
-    ("A2", "A", PZ, 11, 12, 0),
-    ("A3", "A", PZ, 10, 13, 0),
-    ("A4", "A", PZ, 20, 6, 0),
-    ("B1", "B", SHERMAN, 30, 12, 180),
-]
-
-
-def wwii_battle(stands, dice, terrain=(), cohesion=(15, 14)):
-    """A WWII battle through set-up and the initiative roll (``dice`` start with the two 1D6),
-    every pass and choice of who acts first made by hand (no automatic passes, #43)."""
-    d = scenario_dict(stands, terrain, cohesion=cohesion, generation=(None, None), sighting=20)
-    d["ruleset"] = "wwii"
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=FixedDice(list(dice)), auto_pass=False)
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    return b
 
 
 def events(b, name):
     return [e for e in b.log.events if e["event"] == name]
-
-
-def to_fire_phase(b, movers=(("A1", "A2"),)):
-    """A (with the initiative) declares ``movers`` as movement groups; B declares none."""
-    b.apply(ChooseFirst("A", "A"))
-    for group in movers:
-        b.apply(DeclareGroup("A", tuple(group)))
-        b.apply(Pass("B"))
-    b.apply(Pass("A"))
-    assert b.state.phase == "fire"
 
 
 # --- initiative (001 5.0 step 1) ---------------------------------------------------------------
@@ -180,28 +151,6 @@ def test_one_shot_a_turn_from_the_firing_posture(posture, fired, fires, opportun
 
 
 # --- opportunity fire and covering fire (001 7.4, 7.5) -----------------------------------------
-
-
-def _m1_may_move(stands, dice):
-    """A declares A1 and A2 (group M1) to move, nobody fires, and M1 passes its ordered roll.
-    ``dice`` follow the initiative (6-1), the orders (3+3 each side) and M1's roll (5)."""
-    b = wwii_battle(stands, [6, 1, 3, 3, 3, 3, 5, *dice])
-    to_fire_phase(b)
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    b.apply(ChooseFirst("A", "A"))
-    b.apply(MoveAttempt("A", "M1", True))
-    return b
-
-
-def _moving(dice, stands=STANDS, offered=(("B1", "cannon"),)):
-    """A1 and A2 move (group M1); A1 drives 8" towards B1; ``offered`` are the opportunity
-    firers offered at step 8. Dice after the initiative: orders 3+3 each side, A's move roll 5."""
-    b = _m1_may_move(stands, dice)
-    b.apply(Move("A", "A1", ((10, 12), (18, 12)), 0.0))
-    assert b.to_act == "B" and b.opportunity_offer[8] == list(offered)
-    return b
 
 
 def test_no_effect_lets_the_mover_go_on_without_a_roll_then_covering_fire_answers():

@@ -10,58 +10,19 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import Battle, Pass, PlotAirStrike, PlotMission, load_scenario
-from game.ai.random_player import RandomPlayer
+from game import Battle, Pass
 from game.check.corpus import CORPUS_DIR
 from game.rules.files.logreplay import LogReplay
 from game.rules.files.replay import Replay
 from game.ui.battle import BattleScreen
 from game.ui.battle.turns import AIMode
 from game.ui.replay import ReplayScreen
-from tests.ui.test_ui import lift_curtain, press
+from tests.helpers import landing_frame as frame
+from tests.helpers import lift_curtain, press, to_the_landing
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRE_SUPPORT = ROOT / "maps" / "modern-fire-support.json"
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-
-
-def frame(screen) -> None:
-    """One frame of the window: update and draw."""
-    screen.update(0.016)
-    screen.draw(screen.app.surface)
-
-
-def to_the_landing(seed: int = 3):
-    """modern-fire-support, seed 3: the random player plays up to turn 1's plot phase; there
-    the US plots HE from its two Paladins onto the Russian howitzers and an A-10 strike on
-    the Russian mortar, Russia HE from its howitzers onto the Paladins, all for turn 2; then
-    the random player plays on. Returns the battle one action before the three missions
-    land (m2 on the aim, m1 off it, then the A-10), and that action. The battle asks every
-    question (``auto_pass=False``, as before #43's automatic passes) so that the random
-    player's draws, and so this battle, stay the ones these cases were worked on."""
-    b = Battle(load_scenario(FIRE_SUPPORT), seed, auto_pass=False)
-    r = RandomPlayer(seed)
-    while b.state.phase != "plot":
-        b.apply(r.choose(b))
-    plots = {
-        "A": [
-            PlotMission("A", ("A15", "A16"), b.line_sheaf((57.0, 32.25), 2, 90.0), "he", 2),
-            PlotAirStrike("A", "A-10A Thunderbolt II", ((0.0, 3.0), (58.0, 3.0), (0.0, 3.0)), 2),
-        ],
-        "B": [PlotMission("B", ("B13", "B14"), b.line_sheaf((2.0, 3.75), 2, 90.0), "he", 2)],
-    }
-    while b.state.phase == "plot":
-        b.apply(plots[b.to_act].pop(0) if plots[b.to_act] else Pass(b.to_act))
-    while not any(e["event"] == "artillery" for e in b.log.events):
-        a = r.choose(b)
-        while b.state.phase == "plot" and not isinstance(a, Pass):
-            a = r.choose(b)
-        b.apply(a)
-    again = Battle(b.scenario, seed, auto_pass=False)
-    for done in b.actions[:-1]:
-        again.apply(done)
-    return again, b.actions[-1]
 
 
 def test_the_missions_that_land_are_shown_one_at_a_time(app):
@@ -145,7 +106,7 @@ def test_against_the_ai_the_ai_waits_for_the_continue(app):
 def test_your_own_direct_artillery_is_told_at_once(app):
     """A player's own direct artillery is not stepped through: he aimed it; the panel's
     "Last attack" tells it."""
-    from tests.ui.test_ui_support import screen_at
+    from tests.helpers import screen_at
 
     s = screen_at(app, "artillery")
     b = s.battle

@@ -15,7 +15,7 @@ from game.rules.dice import FixedDice
 from game.rules.files.scenario import parse_scenario
 from game.ui.battle import AIMode, AttemptMode, BattleScreen, CurtainMode
 from tests.conftest import scenario_dict
-from tests.ui.test_ui import _to_movement, click_at, key, small_battle
+from tests.helpers import _to_movement, click_at, key, small_battle
 
 pytestmark = pytest.mark.usefixtures("data_dir")
 
@@ -77,7 +77,7 @@ def test_hotseat_a_pass_hands_the_screen_over(app):
     """(#43) A pass in a fire phase hands the screen over too: the other player's click
     cannot act for the one who passed."""
     s = small_battle(app, APART, [6, 6, 1, 1, 3, 3, 3, 3])
-    from tests.ui.test_ui import press, to_fire1
+    from tests.helpers import press, to_fire1
 
     to_fire1(s)
     press(s, "Blue first")
@@ -188,7 +188,7 @@ def test_with_the_ghq_lost_the_movement_panel_says_so_not_a_roll_that_was_never_
     1, gave none", though nothing was rolled (the log's orders line has no dice): it now
     says the side has lost its GHQ, with the rule."""
     from game.rules.actions import Fire, Pass
-    from tests.ui.test_ui import press
+    from tests.helpers import press
 
     sc = parse_scenario(scenario_dict(GHQ_AT_RISK), "test.json")
     b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, 1, 6, 6, 3, 3]))  # automatic passes

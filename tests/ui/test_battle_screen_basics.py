@@ -11,7 +11,8 @@ from pygame_gui.elements import UIDropDownMenu
 
 from game.editor.document import Document
 from game.ui.editor import editor_screen
-from tests.editor.test_editor_ui import frame, press
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_press as press
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,7 +20,9 @@ from game.ui.battles import battle_screen, new_battle
 from game.ui.menu import MenuScreen, autosave_path
 from game.ui.render import View
 from tests.conftest import scenario_dict
-from tests.editor.test_editor_ui import click, frame, key
+from tests.helpers import editor_click as click
+from tests.helpers import editor_frame as frame
+from tests.helpers import editor_key as key
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ["modern-skirmish", "modern-combined-arms", "wwii-47-breakthrough"]

@@ -148,8 +148,8 @@ def test_a_stand_a_later_mission_eliminates_is_drawn_whole_until_then(app):
     result. Now each is drawn whole until its mission is shown, a wreck from then on; the
     battle's own state is not touched (both are eliminated in it all along)."""
     from game.ui.battle import BattleScreen
-    from tests.ui.test_artillery_steps import frame, to_the_landing
-    from tests.ui.test_ui import lift_curtain, press
+    from tests.helpers import landing_frame as frame
+    from tests.helpers import lift_curtain, press, to_the_landing
 
     b, landing = to_the_landing()
     s = BattleScreen(app, b)
@@ -241,7 +241,7 @@ def test_the_side_to_move_sees_its_stands_waiting_to_enter_whole(name, size, tmp
     from game.ui.app import App
     from game.ui.battle import BattleScreen
     from game.ui.battle.layout import PANEL_W
-    from tests.ui.test_artillery_steps import frame
+    from tests.helpers import landing_frame as frame
 
     app = App(size=size)
     try:

@@ -13,7 +13,7 @@ from game.ui.battle import BattleScreen
 from game.ui.battle.attacks import AttackStepMode
 from game.ui.colours import UI
 from tests.conftest import battle
-from tests.ui.test_ui import press
+from tests.helpers import press
 
 pytestmark = pytest.mark.usefixtures("data_dir")
 

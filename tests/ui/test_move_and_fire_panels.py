@@ -9,16 +9,10 @@ from pygame_gui.core.text import HyperlinkTextChunk
 
 from game.ui.battle import FireMode
 from game.ui.battle.layout import PAL
-from tests.ui.test_ui import STANDS, frames_until_worked, press, small_battle, to_fire1
+from tests.helpers import flush, press, small_battle, to_a_shot
+from tests.helpers import ui_STANDS as STANDS
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-
-
-def flush(screen) -> None:
-    """A frame, with the panel's newest text laid out (it is shown at most every 0.1 s)."""
-    screen._flush_panel(force=True)
-    screen.update(0.016)
-    screen.draw(screen.app.surface)
 
 
 def link_at(screen, href: str) -> tuple[int, int]:
@@ -60,22 +54,6 @@ def outline_colour(screen, sid: str) -> tuple:
 # ------------------------------------------------------------------ 1. the fire panel
 
 
-def to_a_shot(s) -> None:
-    """On from the set-up until Blue may fire at something: the first to choose lets Blue
-    act first, and a side with no shot passes (the panel is asked, as a player would)."""
-    to_fire1(s)
-    b = s.battle
-    for _ in range(12):
-        if b.decision().kind == "choose_first":
-            press(s, "Blue first")
-        elif b.to_act == "A" and b.decision().kind == "fire" and b.fire_options():
-            frames_until_worked(s)
-            return
-        else:
-            press(s, "Pass")
-    raise AssertionError("Blue never had a shot")
-
-
 def test_the_fire_panel_names_the_shots_outlines_them_and_a_line_aims_them(app):
     """(#43) "2 of your stands can fire at 1 enemy stand" named nobody: each line now names
     the enemy stand and yours that can fire at it, both are outlined on the table, and a
@@ -102,7 +80,7 @@ def test_with_no_orders_left_the_movement_panel_has_a_button_and_says_why(app):
     """(#43) With 0 orders and a group waiting to enter, the panel showed no button until a
     stand was clicked (Pass is refused then): each group that must come on has its button,
     and the panel says why there are no orders (the roll, 1+1+1 = 3, gave none)."""
-    from tests.ui.test_ui import _to_movement
+    from tests.helpers import _to_movement
 
     s = small_battle(app, ENTERING, [6, 6, 1, 1, 1, 1, 3, 3, 5])
     _to_movement(s)
@@ -115,7 +93,7 @@ def test_with_no_orders_left_the_movement_panel_has_a_button_and_says_why(app):
 
 def to_plot_entering(app):
     """A1 waits to enter on Blue's left edge; its group's attempt passed; A1 is picked."""
-    from tests.ui.test_ui import _to_movement, click_at, key
+    from tests.helpers import _to_movement, click_at, key
 
     s = small_battle(app, ENTERING, [6, 6, 1, 1, 3, 3, 3, 3, 5])
     _to_movement(s)
@@ -129,7 +107,7 @@ def test_the_first_click_for_an_entering_stand_plots_its_move(app):
     """(#43) The first click for an entering stand only set where it came on; it now plots
     the move there, coming on at the nearest point of the edge (a click on the edge itself
     still sets only where it comes on)."""
-    from tests.ui.test_ui import click_at
+    from tests.helpers import click_at
 
     s = to_plot_entering(app)
     assert s.mode.stand == "A1" and s.mode.points == []
@@ -141,7 +119,7 @@ def test_the_first_click_for_an_entering_stand_plots_its_move(app):
 def test_esc_clears_the_refusal_of_the_move_it_cancels(app):
     """(#43) "must drive onto the table" stayed on the panel after Esc cancelled the move;
     the refusal now also ends with its rule."""
-    from tests.ui.test_ui import click_at, key
+    from tests.helpers import click_at, key
 
     s = to_plot_entering(app)
     click_at(s, 0.2, 12)  # on the edge: only where it comes on
@@ -159,7 +137,7 @@ def test_esc_clears_the_refusal_of_the_move_it_cancels(app):
 def test_a_move_into_contact_says_why_it_could_not_close_assault(app):
     """(#43) Plotting an M113 into contact with a T-80U said "could not close-assault it"
     and no more: the panel now gives the engine's reason and rule at the end."""
-    from tests.ui.test_ui import _to_movement, click_at, key
+    from tests.helpers import _to_movement, click_at, key
 
     stands = [("A1", "A", "M113A3", 10, 12, 0), ("B1", "B", "T-80U / AT-11", 13.3, 12.2, 90)]
     s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20, ruleset="modern-full")
@@ -181,7 +159,7 @@ def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_
     """(#43) Unloading offered one spot, the first free one (behind); the README promises
     behind, left, right and in front: each free spot is outlined on the table and a click on
     it sets the rider down there; a spot refused says why (the engine's reason)."""
-    from tests.ui.test_ui import _to_movement, click_at, key
+    from tests.helpers import _to_movement, click_at, key
 
     stands = [
         ("A1", "A", "M1 Abrams", 10, 15, 0),  # on the carrier's right-hand spot
@@ -214,7 +192,7 @@ def test_each_free_spot_beside_a_carrier_is_outlined_and_a_click_sets_the_rider_
 def into_sight(app, dice):
     """Blue's group 1 (A1, A2) may move; A1 drives into B1's sight, and the screen goes to
     Orange's opportunity fire (the curtain lifted)."""
-    from tests.ui.test_ui import _to_movement, click_at, key
+    from tests.helpers import _to_movement, click_at, key
 
     stands = [
         ("A1", "A", "T-72", 10, 12, 0),
@@ -235,7 +213,7 @@ def into_sight(app, dice):
 def test_after_an_opportunity_shot_the_next_plot_stays_in_view(app):
     """(#43) After an opportunity-fire shot the "Last attack" lines sat above the next
     move's plot and pushed it below the panel's fold: they now come after it."""
-    from tests.ui.test_ui import click_at, key
+    from tests.helpers import click_at, key
 
     s = into_sight(app, [5, 6, 6, 9])
     click_at(s, 15, 12)
@@ -281,7 +259,7 @@ def test_a_close_assault_refused_says_why(app):
     did nothing; it now shows the engine's reason and rule (here: the TOW team touching the
     BTR-80 has no close-assault firepower against armoured stands)."""
     from game.rules.actions import EndMoves
-    from tests.ui.test_ui import _to_movement, click_at, key
+    from tests.helpers import _to_movement, click_at, key
 
     stands = [
         ("A1", "A", "US Engineers", 10, 12, 0),

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from tests.ui.test_move_and_fire_panels import flush
-from tests.ui.test_ui import _to_movement, click_at, key, small_battle
+from tests.helpers import _to_movement, click_at, flush, key, small_battle, wwii_posture
 
 pytestmark = pytest.mark.usefixtures("data_dir")
 
@@ -19,34 +18,6 @@ CARRIER = [
     ("B1", "B", "T-80U / AT-11", 46, 2, 180),  # beyond sighting: no opportunity fire
 ]
 DICE = [6, 6, 1, 1, 3, 3, 3, 3, 5] + [10] * 20
-
-
-def wwii_posture(app, stands):
-    """A WWII hotseat battle of ``stands`` (Panzer IIIs for Blue, Shermans for Orange, as
-    (id, side, x, y, facing)) on the screen, in its posture phase with Blue to declare first
-    (001 5.0 step 2), every question asked (``auto_pass=False``)."""
-    from game.rules.battle import Battle
-    from game.rules.dice import FixedDice
-    from game.rules.files.scenario import parse_scenario
-    from game.ui.battle import BattleScreen
-    from tests.conftest import scenario_dict
-    from tests.ui.test_ui import press, to_fire1
-
-    unit = {"A": "Pz IIIJ-M", "B": 'M4 "Sherman"'}
-    d = scenario_dict(
-        [(i, side, unit[side], x, y, f) for i, side, x, y, f in stands],
-        cohesion=(15, 14),
-        generation=(None, None),
-        sighting=20,
-    )
-    d["ruleset"] = "wwii"
-    dice = FixedDice([6, 1, 3, 3, 3, 3, 5, 5, 6, 6, 12, 1, 1])
-    b = Battle(parse_scenario(d, "test.json"), 0, dice=dice, auto_pass=False)
-    s = BattleScreen(app, b)
-    app.show(s)
-    to_fire1(s)
-    press(s, "Blue first")
-    return s, b
 
 
 def test_unload_buttons_fit_their_text(app):
@@ -114,7 +85,7 @@ def test_a_left_click_on_the_table_puts_the_unit_card_away(app):
     only Esc closed it. A left-click puts it away and still does what it does."""
     from game import Battle, load_scenario
     from game.ui.battle import BattleScreen
-    from tests.ui.test_ui import ROOT
+    from tests.helpers import ROOT
 
     b = Battle(load_scenario(ROOT / "maps" / "modern-skirmish.json"), 3)
     s = BattleScreen(app, b)
@@ -221,7 +192,7 @@ def test_asked_again_in_the_posture_phase_the_panel_says_why(app):
     while the other side declared its groups one by one, with no word why. The sides
     alternate until both pass in a row (001 5.0 step 2): the panel now says so when a side
     that passed is asked again."""
-    from tests.ui.test_ui import lift_curtain, press
+    from tests.helpers import lift_curtain, press
 
     s, b = wwii_posture(
         app, [("A1", "A", 10, 12, 0), ("B1", "B", 30, 12, 180), ("B2", "B", 31, 12, 180)]
@@ -242,7 +213,7 @@ def test_done_in_the_posture_phase_stands_for_the_rest_of_the_phase(app):
     """(#43, second trial 7: eleven presses of Done in one posture phase) Done (P) means the
     side declares no more this phase: when the other side declares a group and the side that
     said Done is asked again, the screen passes for it. Pass for now keeps the old way."""
-    from tests.ui.test_ui import lift_curtain
+    from tests.helpers import lift_curtain
 
     s, b = wwii_posture(
         app,

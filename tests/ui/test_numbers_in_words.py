@@ -144,7 +144,7 @@ def test_a_stands_name_and_id_are_apart_on_the_panel_and_the_card(app):
     the name ran into the id. The panel, the unit card and the fire panel's lines put an en
     space between them, at least 5 px wide in the panel's font."""
     from game.ui.logview import FONT_FILE
-    from tests.ui.test_ui import _to_movement, click_at, key, small_battle
+    from tests.helpers import _to_movement, click_at, key, small_battle
 
     stands = [("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 15, 180)]
     s = small_battle(app, stands, [6, 6, 1, 1, 3, 3, 3, 3, 5])
@@ -168,8 +168,7 @@ def test_the_posture_panel_names_declared_groups_with_their_side(app):
     """(#43 trial 17) The WWII posture panel said "Declared: M1 (A1, A2)" and both sides
     have a group M1: the panel names the group with its side, as the rest of the screen
     does (group_label)."""
-    from tests.ui.test_movement_panel import wwii_posture
-    from tests.ui.test_ui import click_at, key, lift_curtain
+    from tests.helpers import click_at, key, lift_curtain, wwii_posture
 
     s, b = wwii_posture(
         app,

@@ -15,22 +15,16 @@ from game import StandPose
 from game.ui.colours import UI
 from game.ui.paint import models
 from game.ui.paint.models import FRONT, KINDS, WRECK, kind_of, stand_sprite
-from game.ui.render import SIDE_COLOURS, View, draw_stand, unit_symbol
-from game.ui.table_view import TableView
+from game.ui.render import draw_stand, unit_symbol
+from tests.helpers import BLUE, _Stand, _table_view, _units
 
 ROOT = Path(__file__).resolve().parents[2]
-BLUE = SIDE_COLOURS[0]
 
 
 @pytest.fixture(autouse=True)
 def _fonts():
     pygame.font.init()
     yield
-
-
-def _units(ruleset: str) -> dict:
-    sc = game.load_scenario(ROOT / "maps" / "modern-fire-support.json")
-    return sc.data.units_for(ruleset)
 
 
 @pytest.mark.parametrize(
@@ -112,26 +106,6 @@ def test_a_wreck_is_burnt_grey_and_a_live_stand_is_not():
         return sum(tuple(s.get_at((x, y)))[:3] == WRECK for x in range(w) for y in range(h))
 
     assert grey(live) == 0 and grey(wreck) > 0.3 * 30 * 30
-
-
-class _Stand:
-    """What TableView.draw_stands reads of a stand."""
-
-    def __init__(self, sid, unit, x, y, facing=0.0, **marks):
-        self.id, self.side, self.unit, self.unit_name = sid, "A", unit, unit.name
-        self.x, self.y, self.facing_deg = x, y, facing
-        self.on_table, self.eliminated, self.carried_by = True, False, None
-        self.S = self.D = self.depleted = False
-        self.posture, self.fire_attempts, self.hq, self.ghq = None, 0, False, False
-        self.__dict__.update(marks)
-
-
-def _table_view(style, scale=40.0):
-    table = game.load_scenario(ROOT / "maps" / "modern-meeting.json").table
-    tv = TableView(table, pygame.Rect(0, 0, 400, 300))
-    tv.view = View(scale, (0, -(table.depth - 8) * scale), table.depth)  # (0, 8") top left
-    tv.stand_style = style
-    return tv
 
 
 def _at(tv, x, y) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from game import StandPose, corners
 from game.ui.badges import base_rect
 from game.ui.colours import UI
 from game.ui.render import draw_stand, unit_symbol
-from tests.ui.test_painted_stands import BLUE, _Stand, _table_view, _units
+from tests.helpers import BLUE, _Stand, _table_view, _units
 
 
 @pytest.fixture(autouse=True)

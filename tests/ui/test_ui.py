@@ -26,79 +26,28 @@ from game.ui.battle import (
     PickMoverMode,
     PlotMode,
     PostureMode,
-    SetupMode,
 )
 from game.ui.battle.layout import AMBER
 from game.ui.menu import MenuScreen
 from game.ui.render import View
 from game.ui.table_view import POSTURE_BADGE
 from tests.conftest import scenario_dict
+from tests.helpers import (
+    _to_movement,
+    click_at,
+    frames_until_worked,
+    key,
+    lift_curtain,
+    press,
+    small_battle,
+    to_fire1,
+)
+from tests.helpers import ui_STANDS as STANDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 pytestmark = pytest.mark.usefixtures("data_dir")  # saves and logs go to a temporary folder
-
-
-def lift_curtain(screen) -> None:
-    """In hotseat the screen is handed over after every change of side (#43): the player
-    taking over presses Space, as a player would before anything else."""
-    if isinstance(screen.mode, CurtainMode):
-        screen.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
-
-
-def key(screen, k, mod=0, unicode=""):
-    """A key press; behind the hand-over curtain the player lifts it first, unless the key
-    is one that lifts it (Space, Enter) or a shortcut with Ctrl."""
-    if not mod and k not in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-        lift_curtain(screen)
-    screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode))
-
-
-def click_at(screen, x, y, button=1):
-    """Click the table point (x, y) in inches (behind the hand-over curtain the player
-    lifts it first)."""
-    lift_curtain(screen)
-    px, py = (int(round(v)) for v in screen.tv.to_px(x, y))
-    screen.handle(
-        pygame.event.Event(pygame.MOUSEMOTION, pos=(px, py), rel=(0, 0), buttons=(0, 0, 0))
-    )
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(px, py), button=button))
-    screen.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(px, py), button=button))
-
-
-def press(screen, label):
-    """Press the panel button whose text starts with ``label`` (behind the hand-over
-    curtain the player lifts it first)."""
-    lift_curtain(screen)
-    for button, _ in screen._buttons:
-        if button.text.startswith(label):
-            screen.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=button))
-            return
-    raise AssertionError(f"no button {label!r}: {[b.text for b, _ in screen._buttons]}")
-
-
-def small_battle(app, stands, dice, **kw):
-    sc = parse_scenario(scenario_dict(stands, **kw), "test.json")
-    b = Battle(sc, 0, dice=FixedDice(dice), auto_pass=False)  # every prompt, as before #43
-    screen = BattleScreen(app, b)
-    app.show(screen)
-    return screen
-
-
-STANDS = [
-    ("A1", "A", "T-72", 10, 12, 0),
-    ("A2", "A", "T-72", 10, 14, 0),
-    ("B1", "B", "T-72", 30, 12, 180),
-]
-
-
-def to_fire1(screen):
-    assert isinstance(screen.mode, SetupMode)
-    press(screen, "Ready")
-    press(screen, "Ready")
-    lift_curtain(screen)
-    assert isinstance(screen.mode, ChooseFirstMode)
 
 
 def test_setup_regroup_by_click_and_digit(app):
@@ -171,16 +120,6 @@ def test_passing_with_stands_waiting_to_enter_shows_why_and_changes_nothing(app)
     assert "still has stands waiting to enter" in s.message
     assert s.battle.state.phase == "movement" and s.battle.to_act == "A"
     s.draw(app.surface)
-
-
-def _to_movement(s):
-    to_fire1(s)
-    for _ in range(2):
-        press(s, "Blue first")
-        key(s, pygame.K_p)
-        key(s, pygame.K_p)
-    press(s, "Blue first")
-    assert isinstance(s.mode, AttemptMode)
 
 
 def test_select_attempt_plot_and_commit_a_move(app):
@@ -734,7 +673,7 @@ def test_settings_are_kept_and_used(app, data_dir):
     menu.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=menu.settings_button))
     s = app.screen
     assert isinstance(s, SettingsScreen)
-    for menu_widget, (key, _) in s.menus.items():
+    for menu_widget, (field, _) in s.menus.items():
         text = {
             "ui_scale": "largest",
             "palette": "colour-blind safe",
@@ -746,7 +685,7 @@ def test_settings_are_kept_and_used(app, data_dir):
         }
         s.handle(
             pygame.event.Event(
-                pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu_widget, text=text[key]
+                pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu_widget, text=text[field]
             )
         )
     s.draw(app.surface)
@@ -781,18 +720,6 @@ def test_the_fire_panel_counts_the_stands_that_can_fire(app):
     press(s, "Blue first")
     frames_until_worked(s)
     assert "None of your stands can fire at an enemy stand now" in s._panel_text
-
-
-def frames_until_worked(screen, most: int = 50) -> int:
-    """Run frames (update, draw) until the screen's work off the frame is done; how many."""
-    for n in range(1, most + 1):
-        screen.update(1 / 60)
-        screen.draw(screen.app.surface)
-        if screen._work is None and screen._worker is None:
-            return n
-        if screen._worker is not None:
-            screen._worker.join()
-    raise AssertionError("the work off the frame never finished")
 
 
 def test_the_fire_phase_counts_its_shots_after_the_landing_frame(app, monkeypatch):

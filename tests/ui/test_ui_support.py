@@ -8,36 +8,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.rules.actions import ChooseFirst, Pass, PlotMission
-from game.rules.battle import Battle
-from game.rules.files.scenario import parse_scenario
-from game.ui.battle import BattleScreen, CurtainMode
+from game.rules.actions import Pass, PlotMission
+from game.ui.battle import CurtainMode
 from game.ui.battle.support import ArtilleryMode, PlotFireMode
-from tests.conftest import scenario_dict
-from tests.ui.test_ui import click_at, key
+from tests.helpers import click_at, key, screen_at
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-
-STANDS = [
-    ("A1", "A", "M109A6 Paladin", 12, 12, 0),
-    ("A2", "A", "M1 Abrams", 14, 18, 0),
-    ("B1", "B", "T-80U / AT-11", 30, 12, 180),
-    ("B2", "B", "2S1 Gvozdika", 44, 20, 180),
-]
-
-
-def screen_at(app, phase: str, ai=None):
-    """A hotseat (or against ``ai``) battle screen at turn 1's ``phase``, its side to act."""
-    raw = scenario_dict(STANDS, ruleset="modern-full", turns=5)
-    b = Battle(parse_scenario(raw, "test.json"), 5)
-    b.apply(Pass("A"))
-    b.apply(Pass("B"))
-    while b.state.phase != phase:
-        d = b.decision()
-        b.apply(ChooseFirst(d.side, d.side) if d.kind == "choose_first" else Pass(d.side))
-    s = BattleScreen(app, b, ai=ai or {})
-    app.show(s)
-    return s
 
 
 def test_plot_a_mission_by_clicks(app):

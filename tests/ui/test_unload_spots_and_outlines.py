@@ -7,8 +7,7 @@ from __future__ import annotations
 import pygame
 
 from game.ui.battle.unload import UNLOAD
-from tests.ui.test_move_and_fire_panels import flush
-from tests.ui.test_ui import _to_movement, click_at, key, small_battle
+from tests.helpers import _to_movement, click_at, flush, key, small_battle
 
 # two M113s side by side, each with a rider: A2's left spot (10, 17) is A4's right spot
 CARRIERS = [
@@ -68,7 +67,7 @@ def test_an_attacker_in_the_way_of_another_line_is_outlined_as_yours_and_crossed
     the way), and the legends name the palette's colours."""
     from game.ui.battle.fire import FireMode
     from game.ui.battle.layout import PAL
-    from tests.ui.test_move_and_fire_panels import to_a_shot
+    from tests.helpers import to_a_shot
 
     stands = [("A1", "A", "T-72", 10, 12, 0), ("A2", "A", "T-72", 13, 12, 0)]
     stands.append(("B1", "B", "T-72", 20, 12, 180))
