@@ -493,3 +493,17 @@ def test_no_function_passes_its_line_cap():
         if n > LONG_FUNCTIONS.get(name, MAX_FUNCTION_LINES)
     }
     assert over == {}
+
+
+def test_no_test_imports_another_test_module():
+    """What tests share lives in tests/helpers.py and tests/conftest.py, by subject folders
+    (rules, files, ai, check, editor, ui, net, hostile); a test module never imports another."""
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in (ROOT / "tests").rglob("test_*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"\s*from tests\.(\w+\.)*test_\w+ import", line)
+    ]
+    assert found == []
+    root_tests = [p.name for p in (ROOT / "tests").glob("test_*.py")]
+    assert root_tests == ["test_structure.py"]  # the rest live in their subject's folder
