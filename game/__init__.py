@@ -19,7 +19,7 @@ import importlib
 
 # Each name the engine shows, and where it lives. The names are imported when first used
 # (PEP 562), so ``hulldown --help`` and the menu's first frame do not wait for the rules,
-# Shapely and numpy to load (issue 25).
+# Shapely and numpy to load.
 _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Action": ("game.rules.actions", "Action"),
     "base_contact": ("game.rules.table.geometry", "base_contact"),
@@ -107,7 +107,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "TerrainFeature": ("game.rules.table.geometry", "TerrainFeature"),
     "write_atomic": ("game.rules.files.jsonfile", "write_atomic"),
     "write_scenario": ("game.rules.files.scenario", "write_scenario"),
-    # network play (#45): fair dice from hash chains, hidden plots, the log's replay
+    # network play: fair dice from hash chains, hidden plots, the log's replay
     "HashChain": ("game.rules.fair", "HashChain"),
     "fair": ("game.rules.fair", None),
     "conceal": ("game.rules.phases.hidden", "conceal"),

@@ -107,7 +107,7 @@ def _cmd_points(args: argparse.Namespace) -> int:
     from game.editor.points import balancing_moves, forces, ratio
 
     def say(line: str) -> None:
-        # a title or name may hold a lone surrogate or a control character (#42): shown as
+        # a title or name may hold a lone surrogate or a control character: shown as
         # U+FFFD, as the editor shows it, never an encoding error
         print(showable(line))
 
@@ -151,7 +151,7 @@ def _cmd_points(args: argparse.Namespace) -> int:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    """Write a quick-battle scenario on a fresh table from the seed sheets' recipe (#34);
+    """Write a quick-battle scenario on a fresh table from the seed sheets' recipe;
     exit 1 with one line for a unit, ruleset or number the recipe cannot take."""
     from game import ScenarioError, load_rules_data, parse_scenario, write_scenario
     from game.editor.generate import generate_scenario
@@ -282,7 +282,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _check_replay(path: str) -> int:
     """``replay FILE --check``: step through every position and put every line into words,
     headless (:mod:`game.check.replaycheck`); exit 0 with one line, or 1 with the line and
-    the problem (#42). A network battle's log is verified first (``hulldown verify``): never
+    the problem. A network battle's log is verified first (``hulldown verify``): never
     "ok" for one whose dice do not check out."""
     from game import LogReplayError, SaveError
     from game.check.replaycheck import check_log, check_save
@@ -373,7 +373,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 1
-            if battle.load_note:  # a power cut's zeros dropped from the journal (#42)
+            if battle.load_note:  # a power cut's zeros dropped from the journal
                 print(f"hulldown play: {battle.load_note}", file=sys.stderr)
             if no_such_side(battle.sides):
                 return 2
@@ -397,7 +397,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _load_battle(path, autosave, upto: int | None = None):
     """``Battle.load`` with progress bars on stderr for a save or autosave over 1 MB: the
-    bytes read, then the actions replayed (#42: a 62 MB autosave took 84-95 s, nothing
+    bytes read, then the actions replayed (a 62 MB autosave took 84-95 s, nothing
     shown); ``upto``: only its first actions (``Battle.load``'s). Raises SaveError (and its
     SaveDiverged)."""
     from tqdm import tqdm
@@ -543,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--style",
         choices=("painted", "plain"),
         default="painted",
-        help="the table's look: painted (default) or plain flat colours (#46)",
+        help="the table's look: painted (default) or plain flat colours",
     )
     r.set_defaults(func=_cmd_render)
     s = sub.add_parser("simulate", help="play whole battles headless")
@@ -561,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
     from game.editor.osm_cli import add_command as add_import_osm
-    from game.net.cli import add_commands  # host, join, relay, verify (#45)
+    from game.net.cli import add_commands  # host, join, relay, verify
 
     add_import_osm(sub, _number)
     add_commands(sub)

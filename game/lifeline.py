@@ -1,7 +1,7 @@
-"""Worker processes that die with the process that started them (issue #42).
+"""Worker processes that die with the process that started them.
 
 ``hulldown balance`` plays battles on a pool of processes and the battle screen's AI thinks
-in a process of its own (``game.ai.worker``). Before #42, killing ``balance`` with SIGTERM,
+in a process of its own (``game.ai.worker``). Without it, killing ``balance`` with SIGTERM,
 SIGHUP or SIGKILL left its two workers playing on for 25 s or more, Ctrl-C printed a
 traceback from every process, and a ``play`` killed while its AI thought left the AI's
 process to print a BrokenPipeError. The helpers here:

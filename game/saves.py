@@ -39,7 +39,7 @@ def _made(path: Path) -> Path:
 def exists(path: str | os.PathLike) -> bool:
     """Whether ``path`` names something, never raising: a path the system cannot even look
     at (over 4,096 bytes, a name over 255, a NUL, no permission on a parent) counts as not
-    there, so a data folder with such a path is used like a missing one (#42). Writing
+    there, so a data folder with such a path is used like a missing one. Writing
     there then raises OSError, which every writer reports."""
     try:
         os.stat(path)
@@ -60,7 +60,7 @@ def is_file(path: str | os.PathLike) -> bool:
 def listed(folder: Path, pattern: str) -> list[Path]:
     """The files of ``folder`` whose names match ``pattern`` (a glob), sorted; an empty
     list, never an error, for a folder that cannot be read (missing, a file, a path too
-    long, no permission) (#42)."""
+    long, no permission)."""
     try:
         return sorted(folder.glob(pattern))
     except (OSError, ValueError):
@@ -118,7 +118,7 @@ def folder_problem(folder: str | os.PathLike) -> str | None:
 def shown(path: str | os.PathLike, most: int = 160) -> str:
     """``path`` as a message shows it: whole when at most ``most`` characters, else its
     start and end around "..." and its length, so a line naming a path of thousands of
-    characters still fits a screen (#42)."""
+    characters still fits a screen."""
     text = str(path)
     if len(text) <= most:
         return text

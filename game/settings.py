@@ -1,8 +1,8 @@
 """The player's settings, kept between sessions in the user data folder (platformdirs, or
 ``HULLDOWN_DATA_DIR``): the size of the table's labels and overlay text, the sight-line
-palette, how fast the AI's moves are shown, the table's and the stands' styles (#46), and the
+palette, how fast the AI's moves are shown, the table's and the stands' styles, and the
 main menu's choices of the last battle
-started from it (#43). A missing or broken file gives the defaults (and says why); a file
+started from it. A missing or broken file gives the defaults (and says why); a file
 whose menu choices alone are broken or outdated keeps the rest. Written atomically."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ the second force of the scenario against the AI."""
 
 
 class MenuChoice(BaseModel):
-    """The main menu's choices for the last battle started from it (#43): the ``scenario``
+    """The main menu's choices for the last battle started from it: the ``scenario``
     file (its path as text; "" for none), whom ``you_command`` (:data:`YOU_COMMAND`) and the
     AI's level. The AI's speed is :attr:`Settings.ai_speed`."""
 
@@ -44,8 +44,8 @@ class Settings(BaseModel):
     """``ui_scale``: labels and overlay text on the table, times their size at 1 (1 to 2);
     ``palette``: the sight lines' colours; ``ai_speed``: inches a second the AI's moves are
     shown at (0: not shown); ``menu``: the main menu's last choices (:class:`MenuChoice`);
-    ``table_style``: the table painted or plain (flat colours, as before #46);
-    ``stand_style``: stands drawn as models or as NATO symbols (#46); ``enemy_attacks``:
+    ``table_style``: the table painted or plain (flat colours);
+    ``stand_style``: stands drawn as models or as NATO symbols; ``enemy_attacks``:
     the battle screen stops on each enemy attack on the player's stands with a Continue
     ("pause") or lets them run, told under "Last attack" ("run"); ``ai_thinking``: "AI
     thinking time", how long the elite AI may look ahead each turn (quick 0.4, normal 1,
@@ -71,7 +71,7 @@ def load_settings() -> tuple[Settings, str]:
     """The saved settings and "", or the defaults and why the file was not used (a missing
     file is no problem). When only the menu's last choices are broken or outdated (a value
     an older or newer version wrote), the other settings are kept and the line says the
-    menu's choices were forgotten (#43)."""
+    menu's choices were forgotten."""
     path = settings_path()
     if not exists(path):
         return Settings(), ""

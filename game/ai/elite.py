@@ -23,6 +23,7 @@ UNTIMED_ENV = "HULLDOWN_LOOKAHEAD_UNTIMED"
 (the gauntlet and tuning tools measure strength so, the same on a loaded machine as on a quiet
 one, and report the thinking time beside it); the game never sets it."""
 
+
 class LookaheadChooser:
     """Mixin of :class:`game.ai.scripted.ScriptedAI`: for a level with ``lookahead``, the
     decisions of :data:`game.ai.search.SEARCHED` are taken by play on copies of the battle.

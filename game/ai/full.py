@@ -69,7 +69,7 @@ class FullGameChooser:
     def _carrier_seen(self, battle, c) -> bool:
         """Whether carrier ``c``, where it stands, is in the sight and range of an enemy stand
         on the table (the engine's sight matrices), for a level that shields its carriers
-        (``Level.shields_carriers``, #44): its riders then get down wherever it is, since a
+        (``Level.shields_carriers``): its riders then get down wherever it is, since a
         carrier hit with troops aboard may lose them. In the breakthrough the veteran's
         halftracks drove into the Pershings' 20" reach with their Panzergrenadiers aboard,
         still 12" off, and died with them."""

@@ -1,4 +1,4 @@
-"""Keeping the scripted AI's guns alive (#44): guns parked side by side die to one HE mission
+"""Keeping the scripted AI's guns alive: guns parked side by side die to one HE mission
 (a sheaf's markers are 2" circles laid side by side, and a deviated sheaf moves them all
 together), so the veteran spreads them out beyond one sheaf's reach and moves a gun the enemy
 has found (an enemy impact marker has come down near it). A gun that moves does not fire in

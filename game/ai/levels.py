@@ -50,7 +50,7 @@ class Level:
     and at 20 a side to two (44 each): a budget that bound at nine a side lost 13 of 200
     battles against the recruit.
 
-    #44 (off in ``veteran-43``): weighs_outcome: the fire a position draws is weighed
+    The battle's outlook (off in ``veteran-43``): weighs_outcome: the fire a position draws is weighed
     against its shots by what one more loss and one more kill do to the battle's expected
     score (win 1, draw ½, loss 0) under the victory rule and the turns left, and its shots
     count more only when fighting harder raises that score (``OutcomeMixin._outlook``), not
@@ -121,9 +121,9 @@ VETERAN = Level(
     seeks_sight=4.0,
     hunts_below=0.5,
 )
-"""The veteran as it played when issue #43 closed: every weight #44 adds is off. It stays as
+"""The veteran as it played before it weighed the battle's outlook: every such weight is off. It stays as
 the level ``veteran-43`` so that the gauntlet (tools/ai/ai_gauntlet.py, docs/ai.md) can measure the
-veteran against its earlier self (#44)."""
+veteran against its earlier self."""
 
 DEFAULT_LEVEL = "veteran"
 """The level a new player meets first (menu, quick battle, ``--level``, ``balance``)."""

@@ -38,7 +38,7 @@ class MovementChooser:
                 if s.side == side and s.group == a.group and not s.moved and not s.eliminated
             ]
             u = sum(urgency.get(s.id, 0.0) for s in members)
-            u += sum(2.0 for s in members if self._gun_exposed(battle, s))  # (#44)
+            u += sum(2.0 for s in members if self._gun_exposed(battle, s))
             if battle.rules.postures:
                 # a stand in the movement posture may not fire this turn (001 5.0): trying
                 # costs nothing, so every group declared to move tries, the most urgent first
@@ -73,7 +73,7 @@ class MovementChooser:
             if s.moved or s.eliminated or (key, sid) in self._stay:
                 continue
             if s.on_table and battle.indirect_reach(sid) is not None:
-                gun = self._gun_move(battle, s)  # spread out, or away once found (#44)
+                gun = self._gun_move(battle, s)  # spread out, or away once found
                 if gun is not None:
                     return [end, gun] if end.action in legal else [gun]
                 self._stay.add((key, sid))  # guns on the table fire from where they are

@@ -1,4 +1,4 @@
-"""The score of a battle, not of a shot (#44): what one more enemy stand destroyed, or one more
+"""The score of a battle, not of a shot: what one more enemy stand destroyed, or one more
 of ours lost, is worth to the scripted AI's chance of winning the battle, by the scenario's
 victory rule and the turns left.
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Outlook:
-    """How the battle stands for one side (#44). kill, loss: the expected battle score (win 1,
+    """How the battle stands for one side. kill, loss: the expected battle score (win 1,
     draw ½, loss 0) one more enemy stand destroyed adds and one more of ours lost takes away,
     normalised so that the two sum to 2 (1 and 1 when both matter alike). press: 0..1, how
     much fighting harder raises the expected score. expected: the expected score (0..1) as
@@ -131,7 +131,7 @@ class OutcomeMixin:
 
     def outlook_text(self, battle, side: str) -> str | None:
         """One line for the explain overlay (X): how the battle stands for ``side`` and what
-        that makes of the AI's weights (#44). None for a level that does not weigh the
+        that makes of the AI's weights. None for a level that does not weigh the
         outcome, or a finished battle."""
         if not self.level.weighs_outcome or battle.finished:
             return None

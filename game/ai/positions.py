@@ -89,7 +89,7 @@ class PositionsMixin:
     def _idle_carrier(self, battle, s) -> bool:
         """Whether ``s`` is a carrier with nobody aboard and a gun too weak to fight with
         (firepower at most ``Level.shields_carriers``), for a level that keeps such stands out
-        of the fight (#44): it is not drawn towards the enemy when it has nothing to shoot.
+        of the fight: it is not drawn towards the enemy when it has nothing to shoot.
         Its work is to fetch foot stands (``_fetch``), so it is not idle while one of ours
         within its move has further to go than it walks in a turn; in the breakthrough a halftrack (3
         against a Pershing's 11) that drove on after setting its riders down was an easy kill,
@@ -133,7 +133,7 @@ class PositionsMixin:
         aim (each marker centre of a sheaf): an air strike attacks the stand nearest where
         it comes down, friend or foe, and a marker every stand under it, so our stands keep
         clear of them (:data:`OWN_AIM_CLEAR_IN`). In a network battle our own hidden plots
-        come from :attr:`known_plots` (the engine holds only their commitments, #45)."""
+        come from :attr:`known_plots` (the engine holds only their commitments)."""
         out: list[tuple[float, float]] = []
         hidden = battle.state.hidden
         for m in battle.state.missions:
@@ -141,7 +141,7 @@ class PositionsMixin:
                 continue
             path, sheaf, ammo = m.path, m.sheaf, m.ammo
             kept = self.known_plots.get(hidden[m.id]) if m.id in hidden else None
-            if kept is not None:  # our own hidden plot: what we kept of it (#45)
+            if kept is not None:  # our own hidden plot: what we kept of it
                 plot = kept["plot"]
                 path, sheaf = plot.get("path", ()), plot.get("sheaf", ())
                 ammo = plot.get("ammo", "he")
@@ -381,7 +381,7 @@ class PositionsMixin:
         caution = self._caution(battle, side, press)
         shot_w = self._shot_weight(battle, side, press)
         open_cost = self.level.open_cost * stand_value(s)
-        idle = self._idle_carrier(battle, s)  # (#44) an empty, weak carrier hangs back
+        idle = self._idle_carrier(battle, s)  # an empty, weak carrier hangs back
         aims = self._own_aims(battle, side)
         shots = battle.rules.fire.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
@@ -424,7 +424,7 @@ class PositionsMixin:
                     for j in range(len(enemies))
                     if weight[j] > 0
                 )
-                if any(seen_by):  # in the open, in an enemy's sight (#44)
+                if any(seen_by):  # in the open, in an enemy's sight
                     adjust.append((-1, open_cost))
             near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
             if not offense and not idle:  # nothing to shoot from here: find the enemy, within

@@ -103,7 +103,7 @@ class ScriptedAI(
         self._spent: dict[tuple, float] = {}  # (turn, side) -> seconds of look-ahead spent
         self.looked: dict[str, list[int]] = {}  # kind -> [searched, changed, rounds]
         # a network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
-        # which the engine holds only as commitments (#45): set by the side's session
+        # which the engine holds only as commitments: set by the side's session
         self.known_plots: dict[str, dict] = {}
 
     # ---------------------------------------------------------------- choosing
@@ -142,7 +142,7 @@ class ScriptedAI(
     @staticmethod
     def _reveal() -> list[Option]:
         """A network battle's hidden plot landing now is revealed by the network session
-        that holds it (``game.net``, #45), never chosen: raises ValueError."""
+        that holds it (``game.net``), never chosen: raises ValueError."""
         raise ValueError("a hidden plot is revealed by the network session that holds it")
 
     def options(self, battle: Battle) -> list[Option]:

@@ -70,7 +70,7 @@ class SituationMixin:
         """How much the fire a position draws weighs: less when the clock pushes (down to a
         fifth: a draw is no better than a loss to a side that came to win), and 30% more
         when one more loss would hand the enemy its victory. A level that weighs the battle's
-        outcome (``Level.weighs_outcome``, #44) weighs it instead by what one more loss costs
+        outcome (``Level.weighs_outcome``) weighs it instead by what one more loss costs
         the battle's expected score against what one more kill adds (``_outlook``): a draw
         is worth keeping, so the clock alone no longer makes it careless."""
         if self.level.weighs_outcome:
@@ -83,7 +83,7 @@ class SituationMixin:
 
     def _shot_weight(self, battle, side, press: float) -> float:
         """How much a position's shots weigh (1 and up): 1 plus the clock's pressure; for a
-        level that weighs the battle's outcome (#44), 1 plus how much fighting harder raises
+        level that weighs the battle's outcome, 1 plus how much fighting harder raises
         the battle's expected score (``Outlook.press``), so a side at a draw that an attack
         would more likely lose does not fire its way into the enemy's sight late."""
         if self.level.weighs_outcome:

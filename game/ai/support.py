@@ -101,7 +101,7 @@ class FireSupportChooser:
 
     def _target_worth(self, battle, e) -> float:
         """What hitting enemy stand ``e`` with fire support is worth (stands): its worth, and
-        for a level that fights counter-battery (``Level.counter_battery``, #44) that much more
+        for a level that fights counter-battery (``Level.counter_battery``) that much more
         again for a gun (its HE will come down on us next turn and the turns after) and for an
         AA stand while we have air strikes left (it guards the enemy from them)."""
         v = stand_value(e)

@@ -2,7 +2,7 @@
 
 A thread that thinks in the window's process holds the interpreter lock (the GIL) for most of
 each switch interval: the window's frames then wait for it (p99 26-29 ms, up to 109 ms while
-the AI thought, issue #30). :class:`ThinkingProcess` keeps one process (started with
+the AI thought). :class:`ThinkingProcess` keeps one process (started with
 ``spawn``: nothing of the window's SDL state is copied) holding a replica of the battle,
 rebuilt from its scenario and seed and brought up to date with the actions applied since, and
 asks it to think with the player sent along (pickled, its memory and its random stream
@@ -31,7 +31,7 @@ class OutOfStep(RuntimeError):
 
 def _serve(conn, parent_pid: int | None = None) -> None:
     """The thinking process: answers ``ThinkingProcess`` requests until the pipe closes, and
-    ends quietly when the window's process dies (#42: a kill -9 of ``play`` while the AI
+    ends quietly when the window's process dies (a kill -9 of ``play`` while the AI
     thought made the answer's send raise BrokenPipeError, printed as a traceback)."""
     if parent_pid is not None:  # not PDEATHSIG: the thread that starts it may end first
         die_with_parent(parent_pid, pdeathsig=False)

@@ -1,5 +1,5 @@
 """Is a scenario balanced? Play it AI against AI many times and say how often each side wins,
-with 95% Wilson intervals and a verdict (#34 part 3; ``hulldown balance``).
+with 95% Wilson intervals and a verdict (``hulldown balance``).
 
 Battles run on a process pool (one per core by default), seeds ``seed .. seed + games - 1``,
 each with the same players as ``hulldown simulate`` (``game.check.sim.play_battle``), the
@@ -104,7 +104,7 @@ def seats(players: tuple[str, str], k: int) -> tuple[str, str]:
 
 WORKER_MB = 120
 """Memory one worker process takes, about (MB): the interpreter with the rules, Shapely and
-numpy and one battle, 57-60 MB measured, doubled for a large scenario (#42: 40 workers took
+numpy and one battle, 57-60 MB measured, doubled for a large scenario (40 workers took
 2.3 GB)."""
 
 
@@ -144,7 +144,7 @@ def _init(
 
 
 def _turn_played(_turn: int) -> None:
-    """Count a turn begun in the counter the pool shares with the parent (#42: the parent
+    """Count a turn begun in the counter the pool shares with the parent (the parent
     shows it, so a long battle shows life before it ends)."""
     counter = _TURNS_PLAYED
     if counter is None:
@@ -250,7 +250,7 @@ def run_balance(
     else:
         ctx = mp.get_context("spawn")
         played = ctx.Value("q", 0)
-        with no_ctrl_c():  # workers start with Ctrl-C ignored: the parent's to handle (#42)
+        with no_ctrl_c():  # workers start with Ctrl-C ignored: the parent's to handle
             pool = ctx.Pool(jobs, initializer=_init, initargs=(path, players, os.getpid(), played))
         with pool:  # an exception here (Ctrl-C, SIGTERM: lifeline.Stopped) terminates them
             # one battle at a time, so its outcome can be waited for with a timeout (imap
@@ -259,7 +259,7 @@ def run_balance(
             while len(results) < len(work):
                 try:
                     r = outcomes.next(timeout=0.5)
-                except mp.TimeoutError:  # a battle still in play: say how far (#42)
+                except mp.TimeoutError:  # a battle still in play: say how far
                     if turns:
                         turns(played.value)
                     continue

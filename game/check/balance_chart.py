@@ -1,4 +1,4 @@
-"""The balance check's chart (#34; ``hulldown balance --chart FILE``): a PNG of each outcome's
+"""The balance check's chart (``hulldown balance --chart FILE``): a PNG of each outcome's
 share of the battles with its 95% Wilson interval, beside the mean stands each side had lost
 by the end of each turn. Drawn with matplotlib's Agg backend (no window)."""
 

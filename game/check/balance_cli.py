@@ -1,4 +1,4 @@
-"""``hulldown balance`` on the command line (#34): the report, its chart and ``--suggest``."""
+"""``hulldown balance`` on the command line: the report, its chart and ``--suggest``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from game.lifeline import Stopped, exit_code, stopping_signals
 def balance_command(args: argparse.Namespace) -> int:
     """``hulldown balance``: play a scenario AI against AI on a process pool (or a dask scheduler) and report each
     side's win rate with its 95% interval, draws, mean losses and turns, and a verdict; with
-    ``--chart`` draw it to a PNG, with ``--suggest`` try the sheets' balancing moves (#34).
+    ``--chart`` draw it to a PNG, with ``--suggest`` try the sheets' balancing moves.
     Exit 1 with one line for a scenario that does not load or a scheduler not reached."""
     from tqdm import tqdm
 
@@ -21,7 +21,7 @@ def balance_command(args: argparse.Namespace) -> int:
 
     players = tuple(args.players.split(","))
     players = players * 2 if len(players) == 1 else players
-    if not args.scheduler:  # a local pool: no more processes than cores and memory (#42)
+    if not args.scheduler:  # a local pool: no more processes than cores and memory
         from game.check.balance import job_limit
 
         limit, why = job_limit()
@@ -39,7 +39,7 @@ def balance_command(args: argparse.Namespace) -> int:
         done[0] = n
         bar.update(n - bar.n)
 
-    def turns(n: int) -> None:  # a long battle shows life before it ends (#42)
+    def turns(n: int) -> None:  # a long battle shows life before it ends
         if not bar.disable:
             bar.set_postfix_str(f"{n} turns played", refresh=False)
             bar.refresh()

@@ -54,17 +54,17 @@ def cases() -> list[Case]:
     out += [Case("wwii-meeting.json", 9, ("screen", "random"))]
     out += [Case("wwii-meeting.json", 51, ("veteran", "veteran"))]
     out += [Case("modern-meeting.json", 51, ("veteran", "veteran"))]
-    # the full Modern game (#31): random, both AI levels, and on screen
+    # the full Modern game: random, both AI levels, and on screen
     full = "modern-combined-arms.json"
     out += [Case(full, s, ("random", "random")) for s in (1, 2)]
     out += [Case(full, 11, ("recruit", "random")), Case(full, 31, ("veteran", "recruit"))]
     out += [Case(full, 9, ("screen", "random"))]
-    # Wehrmacht '47 (#33): random, both AI levels, and on screen
+    # Wehrmacht '47: random, both AI levels, and on screen
     w47 = "wwii-47-breakthrough.json"
     out += [Case(w47, s, ("random", "random")) for s in (1, 2)]
     out += [Case(w47, 11, ("recruit", "random")), Case(w47, 31, ("veteran", "recruit"))]
     out += [Case(w47, 9, ("screen", "random"))]
-    # artillery, smoke and air strikes (#32): random, both AI levels, and on screen
+    # artillery, smoke and air strikes: random, both AI levels, and on screen
     fs = "modern-fire-support.json"
     out += [Case(fs, s, ("random", "random")) for s in (1, 2)]
     out += [Case(fs, 11, ("recruit", "random")), Case(fs, 31, ("veteran", "recruit"))]

@@ -1,4 +1,4 @@
-"""``hulldown replay FILE --check`` (#42): a battle log or a save read, stepped through at
+"""``hulldown replay FILE --check``: a battle log or a save read, stepped through at
 every position and every line put into words as the replay's log panel shows it, with no
 window; users check a log before they send it, and the hostile-input tests use it.
 

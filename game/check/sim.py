@@ -87,7 +87,7 @@ def play_battle(
 ) -> BattleResult:
     """Play one battle to its end; the players' streams are seeded from ``seed`` too
     (:func:`game.ai.player_seed`, as on the battle screen). ``on_turn(turn)`` is called as
-    each turn begins, so a long battle shows progress (#42: 400 stands for 100 turns played
+    each turn begins, so a long battle shows progress (400 stands for 100 turns played
     over 120 s with no sign of life); it changes nothing in play.
 
     Raises

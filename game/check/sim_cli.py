@@ -11,8 +11,8 @@ import time
 
 def simulate_command(args: argparse.Namespace) -> int:
     """``hulldown simulate``: play battles headless and print a summary, one battle log per
-    battle with ``--log-dir``; a bar on stderr after a second says the battle and its turn
-    (#42). Exit 1 with one line for a scenario that does not load or a log that cannot be
+    battle with ``--log-dir``; a bar on stderr after a second says the battle and its turn.
+    Exit 1 with one line for a scenario that does not load or a log that cannot be
     written (a full disk: stopped, its logs whole), 2 for bad ``--players``/``--log-dir``."""
     import json
 
@@ -48,7 +48,7 @@ def simulate_command(args: argparse.Namespace) -> int:
             return 2
     results = []
     # shown only after a second, so a quick run prints nothing; then it says the turn of the
-    # battle in play, so one long battle shows life too (#42)
+    # battle in play, so one long battle shows life too
     bar = tqdm(
         range(args.games),
         desc="battles",

@@ -1,5 +1,5 @@
 """``hulldown balance --suggest``: which of the seed sheets' balancing moves (or which two,
-one on top of the other) brings a scenario's win rates nearest even (#34)? Points say what the sheets think a force is worth;
+one on top of the other) brings a scenario's win rates nearest even? Points say what the sheets think a force is worth;
 this plays it. The moves that weaken the favoured side or strengthen the other (remove
 stands, add stands, change a cohesion level: :func:`game.editor.points.all_changes`) are
 tried family by family, each a step stronger than the last, until the favoured side is no

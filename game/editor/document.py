@@ -55,7 +55,7 @@ def stand_place(stand) -> tuple[float, float, float] | None:
     """A stand's ``(x, y, facing_deg)`` when the editor can draw it there: x and y finite
     numbers no further than :data:`FAR_IN` from the table's corner, the facing a finite
     number (0 when missing); None otherwise (a file's 1e308, NaN or text: the scenario
-    check names it, and drawing it overflowed pixel arithmetic, issue #42)."""
+    check names it, and drawing it overflowed pixel arithmetic)."""
     if not isinstance(stand, dict):
         return None
     place = (stand.get("x"), stand.get("y"), stand.get("facing_deg", 0))
@@ -87,7 +87,7 @@ def new_scenario(ruleset: str, width: float, depth: float, title: str = "New sce
     no terrain and no stands yet.
 
     The full games (``modern-full``, ``wwii-47``) start from their era's seed sheet, as the
-    shipped full-game maps do: their cards give no sheet of their own (#43: New and Import
+    shipped full-game maps do: their cards give no sheet of their own (New and Import
     GeoJSON raised for them).
 
     Raises ValueError for an unknown ruleset or a size outside 1..1000 inches."""
@@ -159,7 +159,7 @@ def caps_problem(raw: dict, where: str) -> str | None:
     JSON path and the cap), or None: more stands, terrain features or terrain positions than
     a scenario may hold (MAX_STANDS, MAX_FEATURES, MAX_VERTICES, the caps ``check``
     refuses). Such a file could never be played, and the editor would take seconds a frame
-    to draw it (#42: 100,000 stands on one point took 2-3 s a frame); the file is left as
+    to draw it (100,000 stands on one point took 2-3 s a frame); the file is left as
     it is, to be cut down with a text editor or a script."""
     from game import MAX_FEATURES, MAX_STANDS, MAX_VERTICES
 
@@ -328,7 +328,7 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
         history = history_from_json(raw.get("history"), scenario)
     except ValueError as err:
         history = History(scenario)  # an older autosave, or one edited by hand: no undo
-        if raw.get("history") is not None:  # one edited by hand, or broken (#42): say so
+        if raw.get("history") is not None:  # one edited by hand, or broken: say so
             notes.append(f"$.history: {err}; the undo history starts from here")
     except RecursionError:  # a batch of batches nested beyond Python's stack
         history = History(scenario)
@@ -342,7 +342,7 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
 def _autosaved_path(p: Any, notes: list[str]) -> Path | None:
     """The file an autosave says its map belongs to, or None (Save as then asks where) when
     it names none or one no file can have: not text, a NUL, a lone surrogate or a control
-    character, over 4,096 characters (#42; each said in ``notes``)."""
+    character, over 4,096 characters (each said in ``notes``)."""
     if p is None or p == "":
         return None
     from game.editor.mend import showable
@@ -380,7 +380,7 @@ def table_of(raw: dict, data: RulesData):
         try:
             props = f["properties"]
             kind = props["terrain"]
-            # the rules' own gate (issue #42): an empty hole, a MultiPolygon part [[]] or a
+            # the rules' own gate: an empty hole, a MultiPolygon part [[]] or a
             # woods 1e-9" thin crashed GEOS or the sight index; the mend on opening has cut
             # a 3-D file's heights already
             geom = read_geometry(f["geometry"])

@@ -206,7 +206,7 @@ def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> 
     side (a mirrored force), as entering stands when that side has an entry edge.
 
     A carrier's riders (stands starting aboard it, full games) are copied with it, aboard
-    the copy (#43).
+    the copy.
 
     Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     return copies_of(
@@ -221,7 +221,7 @@ def copies(raw: dict, refs: Sequence[Ref], fn, other_side: bool, label: str) -> 
 def with_riders(raw: dict, refs: Sequence[Ref]) -> list[Ref]:
     """``refs`` and, after each carrier among them, the stands starting aboard it that are
     not among them already (rules-decisions "Transport": a rider is where its carrier is and
-    is not drawn, so copying a carrier copies what it carries) (#43)."""
+    is not drawn, so copying a carrier copies what it carries)."""
     stands = items(raw, "stand")
     out = list(dict.fromkeys(refs))
     for kind, i in list(out):
@@ -243,7 +243,7 @@ def copies_of(
 
     A copied rider (a stand with ``carried_by``) rides the copy of its carrier when that is
     copied too; copied without it onto the other side, it is set down 1.2" beside where it
-    was; else it stays aboard the same carrier (#43).
+    was; else it stays aboard the same carrier.
 
     Raises ValueError naming an item that cannot be mapped (see :func:`mapped`)."""
     cmds: list[Command] = []
@@ -523,7 +523,7 @@ def nearest_edge(
 def feature_geometry(feature: dict):
     """The feature's Shapely geometry (:func:`game.rules.files.shapes.safe_shape`: well-formed
     coordinates, valid or not, so that a self-intersecting polygon can still be picked and
-    mended), or None when it cannot be built safely (an empty hole crashed GEOS: #42)."""
+    mended), or None when it cannot be built safely (an empty hole crashed GEOS)."""
     try:
         return safe_shape(feature["geometry"])
     except (GeometryProblem, KeyError, TypeError):  # a broken feature: it cannot be picked

@@ -1,4 +1,4 @@
-"""The geometry gate of the editor's typed edits (#43): what the Polygon tool refuses while
+"""The geometry gate of the editor's typed edits: what the Polygon tool refuses while
 drawing and what ``hulldown check`` refuses in a file, asked before a typed corner is moved."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def shape_problem(feature: dict, width: float, depth: float) -> str | None:
     (inches), in a player's words, or None: the Polygon tool's own test of each ring
     (:func:`polygon_problem`, "two edges cross at (45.1, 8.5)"), the scenario check's
     geometry gate (``game.read_geometry``: shapes.py) and the table's bounds, as ``hulldown
-    check`` judges them (#43: the vertex field took what the Polygon tool refuses)."""
+    check`` judges them (the vertex field took what the Polygon tool refuses)."""
     geometry = feature.get("geometry")
     gtype = geometry.get("type") if isinstance(geometry, dict) else None
     parts = geometry.get("coordinates") if gtype in edits.AREA_TYPES else None

@@ -1,5 +1,5 @@
 """Quick-battle tables from the seed sheets' recipe ("Create your own Tank Scenario", 000 and
-001; #34 part 2): a fresh, seeded table with 10-30% woods in lots 4-6" across, two small towns
+001): a fresh, seeded table with 10-30% woods in lots 4-6" across, two small towns
 of about 7 sq in in all, a good road from one narrow edge to the other and a hill in each half,
 the two halves alike (the right half is the left turned half a turn about the table's centre),
 and two forces of the tank types asked for, entering from the narrow edges, balanced by the

@@ -330,7 +330,7 @@ def _clean_geometry(
     coords = _clean_coords(
         geom.get("coordinates"), _NESTING[gtype], gtype, f"{jpath}.coordinates", where, problems
     )
-    if len(problems) == before:  # cut to x, y: now held to the scenario's own rules (#42)
+    if len(problems) == before:  # cut to x, y: now held to the scenario's own rules
         bad, _count = coordinates_problem(gtype, coords)
         if bad is not None:
             problems.append(f"{where}: {jpath}.coordinates{bad}")

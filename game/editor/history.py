@@ -197,7 +197,7 @@ def command_from_json(data: Any) -> Command:
     need(isinstance(data, dict), "not an object")
     op, label = data.get("op"), data.get("label", "")
     need(isinstance(label, str), "label")
-    label = showable(label)  # shown and written again: no NUL or lone surrogate (#42)
+    label = showable(label)  # shown and written again: no NUL or lone surrogate
     if op in ("insert", "remove", "replace"):
         kind, index = data.get("kind"), data.get("index")
         need(kind in ("feature", "stand"), "kind")
@@ -260,7 +260,7 @@ def history_from_json(data: Any, raw: dict) -> History:
             )
         )
     # every map the history can undo or redo to must be one the editor can show as it is, as
-    # the maps it was recorded on were (#42: an undo to a null feature or to no terrain
+    # the maps it was recorded on were (an undo to a null feature or to no terrain
     # crashed the drawing): an item a command puts in is checked on its own, and only a
     # command that sets a field has the whole map checked after it (checking the whole map
     # after every entry took 33-90 s for 100 entries on a 90,000-position map)

@@ -142,7 +142,7 @@ def _mend_geometry(geom: dict, path: str, notes: list[str]) -> None:
     position's third and further values (a height) are dropped; an empty hole of a polygon,
     an empty polygon (``[]`` or ``[[]]``) of a MultiPolygon and an empty line of a
     MultiLineString are left out when something else remains (GEOS segfaults on an empty
-    hole: issue #42). What is still wrong after that is for
+    hole). What is still wrong after that is for
     :func:`game.rules.files.shapes.coordinates_problem` (run by the scenario check) to name,
     and the editor leaves the feature out of its table."""
     gtype, coords = geom["type"], geom.get("coordinates")

@@ -97,7 +97,11 @@ def hq_weight(ruleset: object, stand: dict) -> int:
     games, modern-full and wwii-47 (000 scenario sheet, "complete game"; rules-decisions
     "Units beyond tanks"), once
     otherwise (the introductory sheets count a GHQ tank at its price)."""
-    full = isinstance(ruleset, str) and ruleset in RULESET_IDS and rules_of(ruleset).has("hq_points_doubled")
+    full = (
+        isinstance(ruleset, str)
+        and ruleset in RULESET_IDS
+        and rules_of(ruleset).has("hq_points_doubled")
+    )
     return 2 if full and (stand.get("hq") is True or stand.get("ghq") is True) else 1
 
 

@@ -172,7 +172,7 @@ def _usable_features(raw: dict, data: RulesData) -> tuple[list, list[SkippedFeat
         if kind == "hill" and level < 1:
             skipped.append(SkippedFeature(i, f"hill level {level} is below 1"))
             continue
-        try:  # the rules' gate: an empty hole or part crashed GEOS (issue #42)
+        try:  # the rules' gate: an empty hole or part crashed GEOS
             geom = read_geometry(feat.get("geometry"))
         except GeometryProblem as err:
             skipped.append(SkippedFeature(i, f"geometry{err.at}: {err.what}"))

@@ -1,4 +1,4 @@
-"""Network play (#45): two machines, each with its own engine, play one battle; only actions
+"""Network play: two machines, each with its own engine, play one battle; only actions
 and the protocol's messages cross the wire. ``fairplay`` is the protocol (hash-chain dice,
 hidden plots, state hashes) with no sockets in it; ``transport`` carries its messages over
 websockets beside the frame loop; ``relay`` pairs players behind routers; ``verify``

@@ -1,4 +1,4 @@
-"""The network commands of ``hulldown`` (#45): ``host``, ``join``, ``relay`` and ``verify``."""
+"""The network commands of ``hulldown``: ``host``, ``join``, ``relay`` and ``verify``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The network protocol of one machine's side of a battle, with no socket in it (#45).
+"""The network protocol of one machine's side of a battle, with no socket in it.
 
 Messages are JSON objects with a ``type``; every one a peer sends is checked like a file's
 field before anything is done with it, and what does not fit closes the connection with a

@@ -1,5 +1,5 @@
 """A network battle played by the AI on this machine, with no window: ``hulldown host ...
---ai`` and ``hulldown join ... --ai`` (#45), for tests and outside checks."""
+--ai`` and ``hulldown join ... --ai``, for tests and outside checks."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A network battle as one machine plays it: the protocol (:mod:`game.net.fairplay`) over a
 connection (:mod:`game.net.transport`), polled by the frame loop or the headless driver and
-never waiting on the network itself (#45)."""
+never waiting on the network itself."""
 
 from __future__ import annotations
 

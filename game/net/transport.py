@@ -1,4 +1,4 @@
-"""Carrying the protocol's messages over websockets, beside the frame loop (#45).
+"""Carrying the protocol's messages over websockets, beside the frame loop.
 
 A :class:`Link` runs its own asyncio loop in a daemon thread: the window's frame loop (or the
 headless driver) calls :meth:`Link.send` and polls :meth:`Link.get`, and never waits on the

@@ -238,7 +238,7 @@ class PlotAirStrike(Action):
 
 @dataclass(frozen=True)
 class PlotHiddenMission(Action):
-    """A network battle's indirect fire mission plotted unseen (#45): the ``firers`` and
+    """A network battle's indirect fire mission plotted unseen: the ``firers`` and
     ``lands_turn`` as in :class:`PlotMission`, and the ``commitment``
     (:func:`game.rules.fair.plot_commitment` of the whole :class:`PlotMission` and a salt)
     in place of its sheaf and ammunition, which the other machine never holds before
@@ -252,7 +252,7 @@ class PlotHiddenMission(Action):
 
 @dataclass(frozen=True)
 class PlotHiddenAirStrike(Action):
-    """A network battle's air strike plotted unseen (#45): the ``aircraft`` and ``lands_turn``
+    """A network battle's air strike plotted unseen: the ``aircraft`` and ``lands_turn``
     as in :class:`PlotAirStrike`, its path only as the ``commitment`` (002 7.13)."""
 
     aircraft: str
@@ -264,7 +264,7 @@ class PlotHiddenAirStrike(Action):
 @dataclass(frozen=True)
 class RevealMission(Action):
     """The ``sheaf`` and ``ammo`` of hidden ``mission`` and the commitment's ``salt``, shown
-    as it lands, in the joint artillery phase (#45); refused unless they match the
+    as it lands, in the joint artillery phase; refused unless they match the
     commitment."""
 
     mission: str
@@ -277,7 +277,7 @@ class RevealMission(Action):
 @dataclass(frozen=True)
 class RevealAirStrike(Action):
     """The ``path`` of hidden air strike ``mission`` and the commitment's ``salt``, shown as
-    it arrives (#45); refused unless they match the commitment."""
+    it arrives; refused unless they match the commitment."""
 
     mission: str
     path: tuple[tuple[float, float], ...]
@@ -318,7 +318,7 @@ ACTIONS: dict[str, type[Action]] = {
 
 MAX_PATH_POINTS = 1000
 """Most points a move's path may have in a file (a plotted path has a few dozen at the most);
-more is refused before any work is done on it (#30: 20,000 points took 14 s and 1.7 GB)."""
+more is refused before any work is done on it (20,000 points took 14 s and 1.7 GB)."""
 MAX_COORD_IN = 10_000.0
 """Largest absolute coordinate of a path point in a file, inches (tables are far smaller)."""
 MAX_FACING_DEG = 720.0
@@ -357,7 +357,7 @@ def _number_problem(v, bound: float) -> str | None:
 
 
 def _field_problem(annotation: str, v) -> str | None:
-    """What is wrong with one field's value for its declared type, or None (#30: bools are
+    """What is wrong with one field's value for its declared type, or None (bools are
     not numbers, ``"yes"`` is not true, every number finite and bounded)."""
     if annotation == "str":
         return _text_problem(v)

@@ -65,7 +65,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
         appended per action (game/rules/files/journal.py).
     auto_pass : bool
         The engine passes for a side with nothing to do but pass and skips a fire phase in
-        which no stand of either side has a legal shot (``game.rules.turns``, #43); kept in the
+        which no stand of either side has a legal shot (``game.rules.turns``); kept in the
         start line and the saves. False replays a save, journal or log written before it.
 
     Raises
@@ -139,7 +139,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
             table={"width": spec.table.width, "depth": spec.table.depth},
             max_sighting_in=spec.max_sighting_in,
             turns=spec.turns,
-            **({"auto_pass": True} if ctx.auto_pass else {}),  # #43; absent before it
+            **({"auto_pass": True} if ctx.auto_pass else {}),  # absent in older logs
             sides=[
                 {
                     "side": s.id,
@@ -383,7 +383,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
     def apply(self, action: Action, elements: dict[str, str] | None = None) -> list[dict]:
         """Carry out an action for the side to act; returns the battle-log events it made.
         A network battle's action comes with ``elements``, each side's next hash-chain
-        element, which seed its dice (:mod:`game.rules.battle_network`, #45).
+        element, which seed its dice (:mod:`game.rules.battle_network`).
 
         Raises IllegalAction (and changes nothing) if the rules do not allow it now, or a
         network battle's elements are missing or do not follow the chains.
@@ -400,7 +400,7 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
             )
         phase = self.ctx.phase
         if phase is not None and phase.holds(self.ctx) and not action.kind.startswith("reveal_"):
-            raise IllegalAction("the hidden plots landing now are revealed first (#45)")
+            raise IllegalAction("the hidden plots landing now are revealed first")
         self.ctx.new_events.clear()
         handler = self._handlers.get(type(action))
         if handler is None:

@@ -1,4 +1,4 @@
-"""A network battle's part of the engine (#45): fair dice drawn from both players' hash
+"""A network battle's part of the engine: fair dice drawn from both players' hash
 chains, and the battle rebuilt from its log (``hulldown verify``, resuming after a crash).
 
 A network battle starts like any other, then :meth:`NetworkPlay.start_network` records both
@@ -28,7 +28,7 @@ from game.rules.phases import plot
 from game.rules.phases.hidden import conceal
 
 NET_FORMAT = "hulldown-net/1"
-"""The ``network`` line's format: the protocol of hash chains and hidden plots of #45."""
+"""The ``network`` line's format: the protocol of hash chains and hidden plots (docs/network.md)."""
 
 
 class NetworkLogError(ValueError):
@@ -72,7 +72,7 @@ class NetworkPlay(BattleParts):
         """The hidden form of a plot the side to act makes now (:func:`conceal`), after the
         whole plot passed the plot phase's checks (002 7.11, 7.13; 004 7.8): what a network
         battle's plotting machine sends and applies, keeping the plot and ``salt`` to reveal
-        it as it lands (#45). Raises IllegalAction as the plot would be refused, or when this
+        it as it lands. Raises IllegalAction as the plot would be refused, or when this
         is not a network battle."""
         if self.state.chains is None:
             raise IllegalAction("plots are hidden only in a network battle")
@@ -89,7 +89,7 @@ class NetworkPlay(BattleParts):
         battle's state in a probe battle of the same scenario (built on first use and kept),
         with throwaway dice; nothing of this battle changes. A network battle's acting side
         asks before it sends an action, so the other side can never refuse one the rules
-        allow without it being a fault (#45: a side that could refuse an action whose dice it
+        allow without it being a fault (a side that could refuse an action whose dice it
         has seen could choose its luck)."""
         probe = getattr(self, "_probe", None)
         if probe is None:

@@ -34,7 +34,7 @@ class SavesMixin(BattleParts):
 
     def _save_fields(self) -> dict:
         """What a save and the autosave's header hold: the scenario, the seed, the actions so
-        far, the state hash after them, and the digests tying them together (#26, #30)."""
+        far, the state hash after them, and the digests tying them together."""
         actions = [a.to_dict() for a in self.actions]
         return {
             "engine": engine_stamp(),
@@ -149,12 +149,12 @@ class SavesMixin(BattleParts):
         (``hulldown-journal/1``): rebuild its scenario, replay its actions with its seed and
         check its state hashes (a journal's after every action, a save's after every action
         when it records ``state_hashes``; an older save only its last). A file without
-        ``auto_pass`` (written before #43) replays as it was played, every pass and choice of
+        ``auto_pass`` (written before automatic passes) replays as it was played, every pass and choice of
         who acts first among its actions. With ``autosave``, the battle autosaves there from
         :meth:`start_autosave` or its next action on. A journal's tail of zero bytes (a power
         cut) is dropped and :attr:`load_note` says so.
         ``progress("read", bytes, size)`` and ``progress("replay", done, actions)``, if
-        given, are called now and then (#42: a 62 MB autosave took 84-95 s, nothing shown).
+        given, are called now and then (a 62 MB autosave took 84-95 s, nothing shown).
         ``upto``: replay only the first ``upto`` actions (those a :class:`SaveDiverged`
         said agree) and go on from there; :attr:`load_note` says how many were dropped.
 
@@ -165,13 +165,13 @@ class SavesMixin(BattleParts):
         subclass SaveDiverged for an action the replay refuses or a state hash it does not
         reach, naming the engine that wrote the file and how many actions agree.
         """
-        where, notes = str(path), []  # notes: what a power cut's zeros took (#42)
+        where, notes = str(path), []  # notes: what a power cut's zeros took
         read = progress and (lambda done, size: progress("read", done, size))
         doc, checks, scenario, actions = read_save(path, notes, read)
         total = len(actions)
         if upto is not None and not (is_json_int(upto) and 0 <= upto <= total):
             raise SaveError(f"{where}: it holds {total} actions: cannot go on from action {upto}")
-        auto = doc.get("auto_pass", False)  # none before #43: replayed with every choice
+        auto = doc.get("auto_pass", False)  # none in older saves: replayed with every choice
         battle = cls(scenario, doc["seed"], log_path=log_path, auto_pass=auto)
         battle.hashes = []  # kept for its own saves: one state hash per action
         agreed = 0  # actions after which a recorded state hash was last reached

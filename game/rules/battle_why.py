@@ -1,4 +1,4 @@
-"""The battle facade's answers to "why not?" (#43): why a group may not try to move, why a
+"""The battle facade's answers to "why not?": why a group may not try to move, why a
 stand could not close-assault an enemy stand, why a close assault or a reply is refused, and
 which spots beside a carrier a rider may be set down at (and why not the others). Each
 reason is in plain words and ends with its rule in brackets, as the fire refusals do; the

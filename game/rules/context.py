@@ -41,7 +41,7 @@ class BattleContext:
         (``transport.bail_out``; passed in, as the carriers' rules sit above the context).
     auto_pass : bool
         The engine passes for a side with nothing to do but pass and skips a phase in which
-        neither side has anything to do (``game.rules.turns``, #43); False for the battles of
+        neither side has anything to do (``game.rules.turns``); False for the battles of
         saves, journals and logs written before it, which hold those passes as choices.
     """
 

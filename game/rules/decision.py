@@ -17,7 +17,7 @@ Kinds of decision:
 ``artillery``       full games: fire direct artillery, or pass (002/004 direct artillery)
 ``plot``            full games: plot an indirect fire mission or an air strike, or pass
                     (002 7.11, 7.13)
-``reveal``          network battles: reveal a hidden plot as it lands (#45); no options
+``reveal``          network battles: reveal a hidden plot as it lands; no options
                     listed (only its owner's machine holds it)
 ``end``             the battle is over; nobody acts
 ==================  ===========================================================================

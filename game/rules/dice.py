@@ -42,15 +42,15 @@ class Dice:
 
     def reseed(self, seed: int) -> None:
         """Start a new stream of rolls from ``seed`` (a network battle reseeds before each
-        action from both players' hash-chain elements: :func:`game.rules.fair.action_seed`,
-        #45); the count of dice rolled goes on."""
+        action from both players' hash-chain elements:
+        :func:`game.rules.fair.action_seed`); the count of dice rolled goes on."""
         self._rng = random.Random(int(seed))
         self._digest: tuple[int, str] | None = None
 
     def digest(self) -> str:
         """A short digest of the generator's state, for the battle's state hash; kept until
         the next die is rolled (the state moves only then), so hashing the state after each
-        of a long journal's actions does not repeat it (#42: a third of loading the autosave).
+        of a long journal's actions does not repeat it (a third of loading the autosave).
         """
         kept = getattr(self, "_digest", None)
         if kept is not None and kept[0] == self.rolled:

@@ -1,4 +1,4 @@
-"""Fair dice and hidden plots between two machines that do not trust each other (#45).
+"""Fair dice and hidden plots between two machines that do not trust each other.
 
 A network battle's dice are not seeded once: each action's dice come from a stream seeded by
 both players' next elements of their hash chains and the action's index, so neither can

@@ -242,7 +242,7 @@ class BattleState:
     all ever plotted in ``missions_plotted``), ``impacts`` the impact markers on the table,
     ``smoke`` the smoke areas, ``sorties_flown`` each side's air strikes plotted so far.
 
-    Network battles (#45): ``hidden`` the commitment of each mission plotted unseen and not
+    Network battles: ``hidden`` the commitment of each mission plotted unseen and not
     yet revealed (its sheaf, ammunition or path are then empty here, on both machines);
     ``chains`` each side's last hash-chain element used (the end it committed to, before
     the first action), None in other battles."""

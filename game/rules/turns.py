@@ -3,7 +3,7 @@ ruleset lists them, passing, choosing who acts first, and the end of each turn w
 victory check (000 05.00; 001 5.0; seed scenario sheets). What a phase does is its own
 module's business (``game.rules.phases``).
 
-Automatic passes (#43): in a battle that has them (``BattleContext.auto_pass``; every new
+Automatic passes: in a battle that has them (``BattleContext.auto_pass``; every new
 battle, not the saves, journals and logs written before them, which hold the choices the
 engine now makes itself), a phase that says what a side may do besides passing
 (``Phase.able``) never asks a side that may do nothing else: the engine passes for it, writing
@@ -73,7 +73,7 @@ def do_choose_first(ctx, a: ChooseFirst) -> None:
 
 def open_phase(ctx, phase: Phase) -> None:
     """A phase that says what each side may do besides passing, just begun in a battle with
-    automatic passes (#43): skipped when neither side may do anything (two ``pass`` lines, the
+    automatic passes: skipped when neither side may do anything (two ``pass`` lines, the
     side with the initiative's first, with ``auto`` saying why and ``skip`` 1 and 2); when one
     side only may, it acts and nobody is asked who goes first (000 07.02.04, 08.02.04: the
     choice is only worth asking when both sides have something to do)."""
@@ -92,7 +92,7 @@ def open_phase(ctx, phase: Phase) -> None:
 
 
 def settle(ctx) -> None:
-    """In a battle with automatic passes (#43), pass for the side to act while the phase
+    """In a battle with automatic passes, pass for the side to act while the phase
     offers it nothing but Pass (``Phase.able``): a ``pass`` line with ``auto`` saying why;
     when that is the second pass in a row, the phase ends (000 05.00; 001 5.0). Does nothing
     while the side with the initiative has still to choose who acts first."""
@@ -133,14 +133,14 @@ def enter(ctx, phase: Phase) -> None:
     st.first_chosen = False
     st.to_act = st.initiative
     phase.on_begin(ctx)
-    if phase.holds(ctx):  # hidden plots to be revealed first (#45): begin_again goes on
+    if phase.holds(ctx):  # hidden plots to be revealed first: begin_again goes on
         return
     _begun(ctx, phase)
 
 
 def begin_again(ctx) -> None:
     """The current phase's beginning, held until the actions it waited for were taken
-    (``Phase.holds``: a network battle's hidden plots revealed, #45), goes on: its own
+    (``Phase.holds``: a network battle's hidden plots revealed), goes on: its own
     beginning again (the missions land), then as :func:`enter` after it."""
     phase = ctx.phase
     ctx.state.to_act = ctx.state.initiative

@@ -13,7 +13,7 @@ import pygame_gui
 
 # Everything is drawn in software into the window's surface: SDL's accelerated framebuffer
 # only adds a GL copy, which without a GPU is a software GL (Mesa llvmpipe): about 100 MB
-# more memory and 6-12 ms a flip under X (issue 25). Set to 1 to have it anyway.
+# more memory and 6-12 ms a flip under X. Set to 1 to have it anyway.
 os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 
 THEME = Path(__file__).with_name("theme.json")
@@ -104,7 +104,7 @@ class App:
 
     def apply_settings(self, settings) -> None:
         """Use the settings: the table's label size, the sight lines' palette, and the table's
-        and the stands' styles (``colours.UI``, read by the drawing: #46)."""
+        and the stands' styles (``colours.UI``, read by the drawing)."""
         from game.settings import PALETTES
         from game.ui.colours import PAL, UI
 

@@ -61,7 +61,7 @@ class BalanceJob:
 
     def _turns(self, _played: int) -> None:
         """Asked twice a second while a battle is in play: a stop ends the check at once,
-        not after the battle (#42), its workers ended with the pool."""
+        not after the battle, its workers ended with the pool."""
         if self._stop:
             raise _Stopped
 

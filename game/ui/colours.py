@@ -4,7 +4,7 @@
 INK = (30, 30, 30)  # text and outlines drawn on the table and the screens
 UI = {"scale": 1.0, "table_style": "painted", "stand_style": "models", "enemy_attacks": "pause"}
 """What the settings set and the window applies (game.settings): the label size, the table's
-style ("painted" or "plain", #46), the stands' ("models" or "symbols", #46) and whether the
+style ("painted" or "plain"), the stands' ("models" or "symbols") and whether the
 battle screen stops on each enemy attack ("pause") or lets them run ("run")."""
 
 

@@ -20,7 +20,7 @@ RESULT_WORDS = {"none": "no effect", "S": "suppressed", "D": "disorganized", "E"
 NAME_GAP = "\u2002"
 """Between a unit's name and its stand id on screen: an en space. The screens' font (Noto
 Sans at 13-14 px) draws a plain space 3 px wide, and "Leopard-IIA6 A3" read as
-"Leopard-IIA6A3" (#43 trial 27); the en space is wider and never breaks the line there."""
+"Leopard-IIA6A3"; the en space is wider and never breaks the line there."""
 
 
 def possessive(name: str) -> str:
@@ -30,25 +30,25 @@ def possessive(name: str) -> str:
 
 def stand_name(unit_name: str, stand_id: str) -> str:
     """A stand as the screens name it: its unit's name, an en space, its id
-    ("Leopard-IIA6\u2002A3", #43)."""
+    ("Leopard-IIA6\u2002A3")."""
     return f"{unit_name}{NAME_GAP}{stand_id}"
 
 
 MAX_SENTENCE_CHARS = 2000
-"""Characters of one sentence the panel shows; the rest is cut and counted (#42: a log text of
+"""Characters of one sentence the panel shows; the rest is cut and counted (a log text of
 200,000 letters made a surface 87,000 pixels tall)."""
 MAX_WORD_CHARS = 100
 """Characters of a word (no space) the panel shows whole, as a scenario's description allows
 (game.rules.files.scenario_file); a longer word is cut and counted. The font wraps a word
 wider than the box one letter at a time, in time that grows with the square of its length
-(#42: a 200,000-letter word froze the window 47-65 s)."""
+(a 200,000-letter word froze the window 47-65 s)."""
 _UNSHOWABLE = re.compile(r"[\x00\ud800-\udfff]")
 _LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
 
 
 def panel_text(text: str) -> str:
     """``text`` as the log panel shows it: a NUL or a lone surrogate (which the font cannot
-    render: it raised ValueError or UnicodeEncodeError, #42) becomes U+FFFD; a word over
+    render: it raised ValueError or UnicodeEncodeError) becomes U+FFFD; a word over
     MAX_WORD_CHARS keeps its first MAX_WORD_CHARS characters and says how long it was; a text
     over MAX_SENTENCE_CHARS is cut within it likewise. Linear in the length of ``text``, and
     what it returns it returns unchanged (the replay's sentences come made, the battle
@@ -89,21 +89,21 @@ def mp_text(mp: float) -> str:
     """Movement points as the screens write them: to 0.1 MP, no trailing zeros ("14.1",
     "11", "0.2"), or to 0.01 MP under 0.05 so a spent sliver is never "0" ("0.04"); the
     log file keeps them exact (000 09.00). One decimal like the distances beside them
-    (#43: "12.0"" for 12.01 of 15 MP")."""
+    ("12.0"" for 12.01 of 15 MP")."""
     mp = float(mp)
     return f"{round(mp, 1 if abs(mp) >= 0.05 or mp == 0 else 2):g}"
 
 
 def inches_text(inches: float) -> str:
     """A distance moved as the log panel writes it: to 0.1", or to 0.01" under 0.05" so a
-    short step is never "0.0"" beside the movement points it cost (#43: "moves 0.0" for
+    short step is never "0.0"" beside the movement points it cost ("moves 0.0" for
     0.01 MP")."""
     return f"{inches:.1f}" if abs(inches) >= 0.05 else f"{inches:.2f}"
 
 
 def _spent_text(mp: float, inches: float) -> str:
     """The movement points a move spent, written to the distance's own precision (0.1, or
-    0.01 for a step under 0.05"), so "12.0"" stands beside "12.0", never "12.01" (#43)."""
+    0.01 for a step under 0.05"), so "12.0"" stands beside "12.0", never "12.01"."""
     return f"{mp:.1f}" if abs(inches) >= 0.05 and abs(mp) >= 0.05 else f"{mp:.2f}"
 
 
@@ -145,7 +145,7 @@ def attempt_needs(ev: dict) -> str:
     less)"; "" for a line without its level (the log's fields are only read)."""
     level, roll, per_stand = ev.get("level"), ev.get("roll"), ev.get("per_stand")
     if not (_whole(level) and _whole(roll) and isinstance(per_stand, dict) and per_stand):
-        return ""  # a line without them, or a spoiled one a replay let through (#42)
+        return ""  # a line without them, or a spoiled one a replay let through
     if not all(isinstance(p, dict) and _whole(p.get("total")) for p in per_stand.values()):
         return ""
     by: dict[int, list[str]] = {}
@@ -158,7 +158,7 @@ def attempt_needs(ev: dict) -> str:
 
 def _crt(cell: str, result: str) -> str:
     """The CRT cell an attack rolled, and why it did more than the cell says when the
-    target's markers made it so (#43 trial: "CRT D: B6 eliminated"): a D on a stand already
+    target's markers made it so: a D on a stand already
     disorganized eliminates it, an (S) on one already suppressed disorganizes it (and
     eliminates it when it was disorganized too)
     (:func:`game.crt_result`, 000 07.06)."""
@@ -185,7 +185,7 @@ def _roll(r: dict | None) -> str:
 
 
 def _total(r: dict) -> str:
-    """A roll against a level in plain words (#43: "6 = 6 <= 15" read as code): "6, needs
+    """A roll against a level in plain words ("6 = 6 <= 15" read as code): "6, needs
     15 or less", or with modifiers "9 + 3 (tracked) = 12, needs 15 or less"."""
     mods = r.get("mods") or []
     total = f"{r['roll']}{_mods(mods)} = {r['total']}" if mods else f"{r['total']}"

@@ -2,7 +2,7 @@
 newest stay in view at the bottom and the wheel scrolls back.
 
 pygame_gui's text box lays its whole text out again on every append (9 ms an action in turn
-1, far more late in a battle, issue 25). This panel keeps the sentences as a list, appends in
+1, far more late in a battle). This panel keeps the sentences as a list, appends in
 constant time, and renders only the lines it shows, each wrapped once and kept; the box is
 drawn again only when its lines, its scroll or its size change.
 """
@@ -34,7 +34,7 @@ class LogView:
     ``lines`` are plain text (no markup), oldest first. ``scroll`` counts the sentences
     hidden below the box: 0 shows the newest; it holds its place while new sentences arrive.
     ``held`` counts the newest sentences not shown yet: the battle screen tells the missions
-    that landed one at a time, and their sentences wait for their turn (#43).
+    that landed one at a time, and their sentences wait for their turn.
     """
 
     def __init__(self, rect: pygame.Rect, font_px: int = FONT_PX):
@@ -85,7 +85,7 @@ class LogView:
         if surf is None:
             width = self.rect.w - 2 * PAD_PX - BAR_W_PX - 2
             # the text made showable: no NUL or lone surrogate, no word the font would wrap
-            # one letter at a time in quadratic time (#42)
+            # one letter at a time in quadratic time
             text = panel_text(self.lines[i])
             surf = self._font.render(text, True, INK, None, max(40, width))
             self._rendered[i] = surf
@@ -94,7 +94,7 @@ class LogView:
     def _room(self, i: int) -> int:
         """Pixels the sentence ``i`` takes, its gap included; none for an empty one (a log
         line with no sentence of its own, e.g. the second automatic pass of a skipped phase,
-        told at the first: #43)."""
+        told at the first)."""
         return self._line(i).get_height() + GAP_PX if self.lines[i] else 0
 
     def draw(self, surface: pygame.Surface) -> None:

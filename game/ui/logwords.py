@@ -142,7 +142,7 @@ def _move_words(ev: dict, n, sides: dict) -> str | None:
             f"{nerve['total']} against {nerve['level']}, {how}"
         )
     allowed = mp_text(ev["mp_allowed"])
-    if round(dist, 2) == 0 and not entered:  # #43: not "moves 0.00" for 0 of 9.5 MP"
+    if round(dist, 2) == 0 and not entered:  # not "moves 0.00" for 0 of 9.5 MP"
         spent = ev["mp_spent"]
         if round(spent, 2):  # it only turned where it stands
             return (
@@ -220,11 +220,11 @@ SKIP_WHO = {
     "fire3": "; only tech level 5 stands fire in it (002 sequence of play)",
 }
 """Who may fire in a fire phase that not every stand fires in, told when it is skipped: the
-2nd fire phase may then offer shots though the 1st had none (#43, second trial)."""
+2nd fire phase may then offer shots though the 1st had none."""
 
 
 def _pass(ev: dict, sides: dict[str, str]) -> str | None:
-    """A ``pass`` line in words. The engine's automatic passes (#43, their ``auto`` field):
+    """A ``pass`` line in words. The engine's automatic passes (their ``auto`` field):
     the two that skip a phase are one sentence, told at the first (``skip`` 1; None for the
     second), and a side passed for says why in a short one."""
     side, phase = sides.get(ev["side"], ev["side"]), _phase_title(ev["phase"])
@@ -242,8 +242,8 @@ def _pass(ev: dict, sides: dict[str, str]) -> str | None:
 def _orders(ev: dict, sides: dict[str, str]) -> str:
     """An ``orders`` line in words: the roll and what it was added to, the total read on the
     command efficiency table, what that total gives and what it needed, and what one more
-    order would have needed (000 08.02.01; 001 8.2.1; #43: the line said only "-> 2 order(s)").
-    A log written before #43 has no ``command_table``: its line says the roll and the orders."""
+    order would have needed (000 08.02.01; 001 8.2.1; the line once said only "-> 2 order(s)").
+    An older log has no ``command_table``: its line says the roll and the orders."""
     side = sides.get(ev["side"], ev["side"])
     if not ev["dice"]:
         return f"{side} has lost its GHQ: no movement orders."
@@ -354,9 +354,9 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
     side = sides.get(ev.get("side"), ev.get("side"))
     if name == "plot":  # where and what stay hidden until it lands (the file has them)
         what = "an air strike" if ev["kind"] == "air" else "a fire mission"
-        hidden = " (hidden until it lands)" if ev.get("commitment") else ""  # network (#45)
+        hidden = " (hidden until it lands)" if ev.get("commitment") else ""  # network
         return f"{side} plots {what} ({ev['mission']}) for turn {ev['lands_turn']}{hidden}."
-    if name == "reveal":  # a network battle's hidden plot, shown as it lands (#45)
+    if name == "reveal":  # a network battle's hidden plot, shown as it lands
         aim = ev.get("aim") or [0, 0]
         at = f'{aim[0]:g}", {aim[1]:g}" on the table'
         if ev.get("kind") == "air":

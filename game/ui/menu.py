@@ -1,7 +1,7 @@
 """The main menu: a new battle (scenario, players, seed), resume the autosave, load a save,
 quit. Widgets are pygame_gui's. The scenarios are listed by title (``scenario_list``), the
 players' choice names the chosen scenario's sides, and the choices of the last battle are
-kept in the settings for the next start (#43)."""
+kept in the settings for the next start."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ HOTSEAT = "Hotseat: two players, one screen"
 VS_AI_FIRST = "Against the AI: you command the first force"
 VS_AI_SECOND = "Against the AI: you command the second force"
 ROLES = {HOTSEAT: "both", VS_AI_FIRST: "first", VS_AI_SECOND: "second"}
-"""The players' choices (their option ids: the words before the side names were shown, #43)
+"""The players' choices (their option ids: the words before the side names were shown)
 and whom the player commands (``game.settings.YOU_COMMAND``)."""
 LEVELS = {f"AI level: {name}": name for name in PLAYABLE}
 SPEEDS = {
@@ -74,7 +74,7 @@ class MenuScreen:
         """Choose what the last battle started from the menu chose (``Settings.menu``): its
         scenario when the file is still there (said in one line when it is not), whom the
         player commanded, the AI's level; the AI's speed is the settings' own. A settings
-        file that was not used is said once a session (#43)."""
+        file that was not used is said once a session."""
         settings = getattr(self.app, "settings", None)
         last = getattr(settings, "menu", None)
         self.role = last.you_command if last is not None else "both"
@@ -109,7 +109,7 @@ class MenuScreen:
         )
         y += 110
         UILabel(pygame.Rect(x, y, 460, 22), "Scenario", m)
-        # wide enough for a title and its ruleset in words (#43)
+        # wide enough for a title and its ruleset in words
         self._scenario_rect = pygame.Rect(x - 100, y + 24, 540, 34)
         self._scenario_menu()
         self.open_file = UIButton(pygame.Rect(x + 446, y + 24, 114, 34), "Open file...", m)
@@ -155,12 +155,12 @@ class MenuScreen:
         self.join_button = UIButton(pygame.Rect(x + 234, y, 226, 40), "Join a network battle", m)
         y += 50
         self.status = UITextBox(self.message or "", pygame.Rect(x - 100, y, 660, 90), m)
-        if not self.message:  # an empty box under the buttons says nothing (#43)
+        if not self.message:  # an empty box under the buttons says nothing
             self.status.hide()
 
     def _scenario_menu(self) -> None:
         """The Scenario drop-down: the shipped maps, the player's, and any file picked with
-        Open file..., each by its title and ruleset (#43: they were file names; a file that
+        Open file..., each by its title and ruleset (they were file names; a file that
         cannot be read is marked so), the chosen one selected."""
         self._entries = labelled(self.maps)
         self._labels = {label: e.path for label, e in self._entries.items()}
@@ -177,7 +177,7 @@ class MenuScreen:
 
     def _players_menu(self) -> None:
         """The Players drop-down: hotseat, or against the AI commanding one of the chosen
-        scenario's sides, named as the scenario names them (#43: "the first force"); made
+        scenario's sides, named as the scenario names them ("the first force"); made
         again when the scenario changes, the same side kept."""
         entry = self.entry()
         names = list(entry.sides) if entry is not None and not entry.problem else []
@@ -198,7 +198,7 @@ class MenuScreen:
 
     def _show_points(self) -> None:
         """Under the Scenario drop-down: the chosen scenario's file (or why it cannot be
-        read, #43), then its forces as the seed sheets cost them (stands x points x
+        read), then its forces as the seed sheets cost them (stands x points x
         cohesion / 10) and their ratio."""
         from game.editor.points import forces, ratio
 
@@ -222,7 +222,7 @@ class MenuScreen:
                     f"{f.name or f.side_id} {points_text(f.value)}" for f in fs
                 )
                 text += f" (ratio {ratio(fs[0].value, fs[1].value):.2f} : 1)"
-        self.points.set_text(showable(text))  # a side named with a NUL (#42)
+        self.points.set_text(showable(text))  # a side named with a NUL
 
     def close(self) -> None:
         """Nothing to release."""
@@ -256,7 +256,7 @@ class MenuScreen:
 
     def remember(self, write: bool = False) -> str:
         """Keep the menu's choices in the app's settings (so they stay when the menu opens
-        again), and with ``write`` in the settings file, for the next start (#43). Returns
+        again), and with ``write`` in the settings file, for the next start. Returns
         "" or why the file could not be written (play goes on)."""
         from game.settings import MenuChoice, save_settings
 
@@ -278,7 +278,7 @@ class MenuScreen:
 
     def start_new(self) -> None:
         """Start a battle of the chosen scenario with the seed typed; its choices are kept
-        for the next start (#43)."""
+        for the next start."""
         if self.chosen is None:
             self.say("Choose a scenario first.")
             return
@@ -418,7 +418,7 @@ class MenuScreen:
 
     def network(self, host: bool) -> None:
         """Host (the chosen scenario, the side the Players choice commands, the seed typed)
-        or join a network battle: its form (``game.ui.network_menu``, #45)."""
+        or join a network battle: its form (``game.ui.network_menu``)."""
         seed = int(self.seed.get_text() or "1") % (game.MAX_SEED + 1)
         side = 1 if self.choices()[0] == "second" else 0
         role = "host" if host else "join"
@@ -431,7 +431,7 @@ class MenuScreen:
     def _dialog(self, purpose: str, title: str) -> None:
         self.dialog_purpose = purpose
         w, h = self.app.size
-        # a save is looked for where Ctrl+S puts saves (#43: it opened the data folder)
+        # a save is looked for where Ctrl+S puts saves (it opened the data folder)
         start = str(MAPS_DIR) if purpose == "scenario" else str(saves_dir())
         self.dialog = UIFileDialog(
             pygame.Rect(w // 2 - 260, h // 2 - 220, 520, 440),
@@ -460,7 +460,7 @@ class MenuScreen:
 
 def loading_bar(surface: pygame.Surface, every_s: float = 0.1):
     """A ``Battle.load`` progress callback that draws a bar and what is being done over the
-    window, at most every ``every_s`` seconds, and keeps the window answering (#42: a 62 MB
+    window, at most every ``every_s`` seconds, and keeps the window answering (a 62 MB
     autosave took 84-95 s with nothing shown)."""
     words = {"read": "Reading the autosave", "replay": "Replaying its actions"}
     last = [0.0]

@@ -1,4 +1,4 @@
-"""The screen a network battle opens on (#45): while the two machines find each other it says
+"""The screen a network battle opens on: while the two machines find each other it says
 what to do (the host: the address to give the other player, or through a relay the battle
 code in large type; the joiner: where it connects), how long it has waited and what the
 connection is doing, with a Cancel back to the menu. The session is polled on every frame;
@@ -51,7 +51,7 @@ def where(uri: str | None) -> str:
 
 def network_battle_screen(app, session, log: Path | None):
     """The battle screen of a session's battle in network mode, its Menu button back to the
-    main menu (#45)."""
+    main menu."""
     from game.ui.battle import BattleScreen
 
     return BattleScreen(
@@ -64,7 +64,7 @@ def network_battle_screen(app, session, log: Path | None):
 
 
 class NetworkWaitScreen:
-    """Waiting for the other player (#45). ``session`` is the :class:`NetSession` (host or
+    """Waiting for the other player. ``session`` is the :class:`NetSession` (host or
     join), ``log`` the battle log's path (shown, and given to the battle screen). A host
     through a relay shows its battle code once the relay gives it; a direct host shows
     :func:`lan_address` and its port."""

@@ -1,4 +1,4 @@
-"""The main menu's "Host a network battle" and "Join a network battle" (#45): one small form
+"""The main menu's "Host a network battle" and "Join a network battle": one small form
 each. The host's asks the port (default 8765) and, optionally, a relay's address; the
 joiner's asks the host's address, or a relay's address and the battle code. Starting opens
 the connection (``game.net.transport``) and a :class:`~game.net.session.NetSession` whose
@@ -112,7 +112,7 @@ def start_join(address: str = "", relay: str = "", code: str = ""):
 
 
 class NetworkSetupScreen:
-    """The form before a network battle (#45): ``role`` "host" or "join"; a host plays
+    """The form before a network battle: ``role`` "host" or "join"; a host plays
     ``scenario`` (the menu's choice) as side ``side_index`` with ``seed``; ``back`` returns
     to the menu."""
 

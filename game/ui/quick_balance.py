@@ -1,4 +1,4 @@
-"""When the seed sheets' points and a balance check disagree (#43): the points called T-90s
+"""When the seed sheets' points and a balance check disagree: the points called T-90s
 against M2A2 Bradleys in the full Modern game even (1.03 : 1) while the AI battles gave the
 T-90s every win. :func:`disagreement` says when the two disagree that much (house values
 below), :func:`suggested_move` which of the sheets' balancing moves the check's result

@@ -1,11 +1,11 @@
-"""The menu's Quick battle screen (#34): a tank type for each side from the rules' tables,
+"""The menu's Quick battle screen: a tank type for each side from the rules' tables,
 the era, side A's stands, both cohesion levels, the woods' density and a seed make a fresh
 table from the seed sheets' recipe (:func:`game.editor.generate.generate_scenario`), shown
 with both forces' points as the sheets count them; it is played at once, opened in the map
 editor, or checked for balance by AI battles in the background. The scenario is saved in
 the player's scenarios folder, so the menu lists it afterwards. When the check and the points
 disagree (``game.ui.quick_balance``), the screen says so and offers the balancing move the
-check points to, made with a click and checked again (#43)."""
+check points to, made with a click and checked again."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class QuickBattleScreen:
         self.job: BalanceJob | None = None
         self._job_seen: tuple = ()
         self.moves_made: list[str] = []  # balancing moves made on the table since it was made
-        self.suggested = None  # the balancing move the last check points to (#43)
+        self.suggested = None  # the balancing move the last check points to
 
     # ------------------------------------------------------------------ layout
 
@@ -278,7 +278,7 @@ class QuickBattleScreen:
 
     def _disagreement(self) -> str:
         """When the finished check and the points disagree that much (``HOUSE_RULE``): say
-        so, and offer the balancing move the check points to as a link (#43)."""
+        so, and offer the balancing move the check points to as a link."""
         found = disagreement(self.raw, self.data, self.job.report)
         if found is None:
             return ""

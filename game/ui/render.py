@@ -1,6 +1,6 @@
 """Drawing the table with pygame-ce: terrain by type, roads, hills with their levels, stands
 with facing and id, a 6" grid and a scale bar. Used by the window and by ``hulldown render``.
-The terrain comes in two styles (#46): "plain", the flat colours below, and "painted"
+The terrain comes in two styles: "plain", the flat colours below, and "painted"
 (:mod:`game.ui.paint`); :func:`draw_table` draws the settings' unless told.
 
 Coordinates: table inches (origin bottom-left, y up) are mapped to screen pixels (y down) by a
@@ -34,11 +34,11 @@ ROAD_STYLE = {
 }
 HILL_COLOURS = [(205, 190, 140), (190, 170, 115), (175, 150, 95), (160, 130, 80)]
 GRID_COLOUR = (0, 0, 0, 40)
-PAINTED_GRID = (20, 24, 10, 34)  # fainter over the painted ground (#46)
+PAINTED_GRID = (20, 24, 10, 34)  # fainter over the painted ground
 INK = colours.INK
 LEAST_FONT = 16
 """The least size given to pygame's own font for text a player reads: it draws letters 0.69
-of the size asked, so 16 makes 11-pixel letters (#43: hill levels and the scale bar were 9)."""
+of the size asked, so 16 makes 11-pixel letters (hill levels and the scale bar were 9)."""
 
 _FONTS: dict[int, pygame.font.Font] = {}
 _TABLE_PARTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -128,12 +128,12 @@ def _fill(surface, view: View, geom, colour, outline=None) -> None:
 
 
 TABLE_STYLES = ("painted", "plain")
-"""The table's looks (#46): "painted" (game.ui.paint) or "plain" (flat colours, as before)."""
+"""The table's looks: "painted" (game.ui.paint) or "plain" (flat colours, as before)."""
 
 
 def table_style(style: str | None = None) -> str:
     """``style`` when given, else the settings' (``colours.UI["table_style"]``); raises
-    ValueError for a name not in :data:`TABLE_STYLES` (#46)."""
+    ValueError for a name not in :data:`TABLE_STYLES`."""
     style = style or colours.UI.get("table_style", "painted")
     if style not in TABLE_STYLES:
         raise ValueError(f"unknown table style {style!r}: painted or plain")
@@ -151,7 +151,7 @@ def draw_table(
     label, areas by type, roads by class, a 6" grid, and a scale bar. When ``surface`` has a
     clip rectangle (a strip uncovered by panning), only the features that reach into it are
     drawn. ``style`` is "painted" or "plain" (:func:`table_style`: the settings' when None);
-    the battle screen, the editor, the replay and ``hulldown render`` all come here (#46)."""
+    the battle screen, the editor, the replay and ``hulldown render`` all come here."""
     style = table_style(style)
     font = font or _default_font(max(LEAST_FONT, int(view.scale * 0.9)))
     parts = _parts(table)
@@ -208,7 +208,7 @@ def draw_table(
 
 
 def _draw_plain(surface, table, view: View, parts: _Parts, near, x0, y0, x1, y1) -> None:
-    """The plain style's cloth, hills, areas and roads: flat colours (as before #46)."""
+    """The plain style's cloth, hills, areas and roads: flat colours (the look before the table was painted)."""
     pygame.draw.rect(surface, TABLE_COLOUR, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
     for i, hill in enumerate(table.hills):
         colour = HILL_COLOURS[min(hill.level - 1, len(HILL_COLOURS) - 1)]
@@ -350,7 +350,7 @@ def draw_scenario(
 ) -> None:
     """Draw a scenario at its start: the table in ``style`` (:func:`draw_table`), then every
     stand (entering stands at their entry point on the edge) in ``stands`` style, else the
-    settings' (#46): its painted model with its id on a tag under it ("models"), or its flat
+    settings': its painted model with its id on a tag under it ("models"), or its flat
     token with its id and NATO symbol ("symbols")."""
     draw_table(surface, scenario.table, view, style=style)
     sides = [s.id for s in scenario.spec.sides]
@@ -367,7 +367,7 @@ def draw_scenario(
         from game.ui.paint.models import kind_of, paint_stand  # (it needs no more of render)
 
         paint_stand(surface, view, pose, colour, kind_of(unit, st.unit), 2 * st.ghq or int(st.hq))
-        text = font.render(st.id, True, (255, 255, 255))  # the id on a tag under the model (#46)
+        text = font.render(st.id, True, (255, 255, 255))  # the id on a tag under the model
         tag = text.get_rect(midtop=view.to_px(st.x, st.y - 0.55)).inflate(6, 2)
         pygame.draw.rect(surface, (30, 32, 30), tag)
         surface.blit(text, text.get_rect(center=tag.center))
@@ -383,7 +383,7 @@ def render_png(
 ) -> tuple[int, int]:
     """Render a scenario headless to a PNG file (title above the table), in ``style``
     ("painted": painted terrain and the stands' models; "plain": the flat terrain and the
-    stands' flat tokens with their NATO symbols, #46); returns its size in pixels. Needs no display: it
+    stands' flat tokens with their NATO symbols); returns its size in pixels. Needs no display: it
     uses an off-screen surface. Raises ValueError when the picture would be more than
     MAX_PICTURE_SIDE_PX on a side or the style is unknown, OSError when it cannot be
     written."""
@@ -418,7 +418,7 @@ def render_png(
 
 
 def save_png(surface, path: str | os.PathLike) -> None:
-    """Write a surface to ``path`` as a PNG, atomically (#42): encoded in memory, then written
+    """Write a surface to ``path`` as a PNG, atomically: encoded in memory, then written
     through a temporary file renamed over the target (``game.write_atomic``), so a full disk
     raises OSError and leaves no file of 0 bytes (pygame's own writer said nothing and left
     one). Raises OSError when the file cannot be written (the target is then unchanged),
@@ -431,7 +431,7 @@ def save_png(surface, path: str | os.PathLike) -> None:
 def legend(surface, scenario, at, style: str = "plain", width: int | None = None) -> int:
     """A line of swatches and terrain names in words (and the sides' colours) from ``at``
     (pixels), wrapped to further lines (20 px apart) when it would run off the surface (or
-    past ``width``); the swatches painted in the painted ``style`` (#46). Returns the number
+    past ``width``); the swatches painted in the painted ``style``. Returns the number
     of lines; ``surface`` None only counts them (to make room for them)."""
     font = pygame.font.Font(None, 20)
     x, y = at

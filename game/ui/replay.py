@@ -4,7 +4,7 @@ end, Space plays and pauses at the chosen speed, the slider seeks anywhere (chec
 jump a restore and a few actions, ``game.rules.files.replay``). The full games' fire support
 is drawn as the battle screen draws it: impact markers and smoke, the plotted missions not
 landed yet (both sides': the replay hides nothing), and this turn's deviation arrows and
-aircraft's tracks (#43)."""
+aircraft's tracks."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class Sentences(Sequence):
     first shows it: a long log (780k lines) is never put into words whole. ``note``, if given,
     is one more sentence after them (the log stops before the battle's end). The lines are
     checked (``game.rules.files.logfields``): every one has its sentence, "" for one told with
-    the line before it (the second automatic pass of a skipped phase, #43), which the panel
+    the line before it (the second automatic pass of a skipped phase), which the panel
     gives no room."""
 
     def __init__(self, lines, upto: int, names: dict, sides: dict, note: str | None = None):
@@ -120,7 +120,7 @@ class ReplayScreen:
     def fire_support(self) -> tuple[list[dict], list[dict]]:
         """At the position shown: the ``plot`` lines of the missions not landed yet (both
         sides'), and this turn's ``artillery`` and ``air_strike`` lines (where missions
-        landed). Empty outside the full games (#43)."""
+        landed). Empty outside the full games."""
         r = self.replay
         if not r.battle.rules.has("support_fire"):
             return [], []
@@ -245,7 +245,7 @@ class ReplayScreen:
             return
         mouse = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION)
         if ev.type in mouse and self.minimap.handle(ev, self.tv):
-            return  # a click on the mini-map moves the camera there (#46)
+            return  # a click on the mini-map moves the camera there
         if ev.type == pygame.KEYDOWN:
             keys = {
                 pygame.K_RIGHT: lambda: r.step(1),
@@ -345,7 +345,7 @@ class ReplayScreen:
         ghosts = {s.id for s in b.state.stands.values() if not s.on_table and not s.eliminated}
         draw_markers(surface, self.tv, b)  # smoke and impact markers (the full games)
         self.tv.draw_stands(surface, b.state.stands.values(), b.sides, b.state.wrecks, ghost=ghosts)
-        mouse = pygame.mouse.get_pos()  # ids on hover or Alt, the mini-map (#46)
+        mouse = pygame.mouse.get_pos()  # ids on hover or Alt, the mini-map
         avoid = self.minimap.rect(self.tv)
         self.tv.draw_ids(surface, self.tv.ids_wanted(b.state.stands.values(), mouse, avoid))
         self.minimap.draw(surface, self.tv, b.state.stands.values(), b.sides)

@@ -1,4 +1,4 @@
-"""The main menu's list of scenarios (#43): each file shown by its title and its ruleset in
+"""The main menu's list of scenarios: each file shown by its title and its ruleset in
 words ("Modern skirmish (Modern, introductory)"), its file name kept for the line under the
 list, its sides' names for the players' choice; a file that cannot be read is listed all the
 same, marked, with the reason. Files are read once while they stay unchanged."""
@@ -16,7 +16,7 @@ from game.editor.mend import showable
 def points_text(value: float) -> str:
     """A force's points as the screens write them: whole points, a half rounded up
     ("2534" for 2533.5, "6238" for 6238.4); the sum itself keeps its
-    fractions (stands x points x cohesion / 10), so the ratio is not changed (#43)."""
+    fractions (stands x points x cohesion / 10), so the ratio is not changed."""
     return str(math.floor(float(value) + 0.5))
 
 
@@ -39,7 +39,7 @@ class ScenarioEntry:
     @property
     def label(self) -> str:
         """The line in the list: "Title (Modern, full game)", or "name.json (cannot be
-        read)" for a file that cannot be; never a control character (#42)."""
+        read)" for a file that cannot be; never a control character."""
         if self.problem:
             return showable(f"{self.path.name} ({UNREADABLE})")
         words = (

@@ -1,6 +1,6 @@
 """The settings screen (from the main menu): the size of the table's labels and overlay text,
 the sight lines' colours (a colour-blind-safe palette), how fast the AI's moves are shown,
-the table's and the stands' looks (painted or plain, models or symbols: #46), and whether the
+the table's and the stands' looks (painted or plain, models or symbols), and whether the
 battle screen stops on each enemy attack;
 kept in the user data folder (``game.settings``)."""
 
@@ -58,8 +58,8 @@ class SettingsScreen:
             ("Labels and text on the table", "ui_scale", SIZES, "larger"),
             ("Sight-line colours", "palette", {k: k for k in PALETTES}, "standard"),
             ("The AI's moves shown", "ai_speed", SPEEDS, 'normal (12" a second)'),
-            ("The table", "table_style", TABLE_STYLES, "painted"),  # #46
-            ("The stands", "stand_style", STAND_STYLES, "models"),  # #46
+            ("The table", "table_style", TABLE_STYLES, "painted"),
+            ("The stands", "stand_style", STAND_STYLES, "models"),
             ("The enemy's attacks", "enemy_attacks", ATTACK_PACES, "stop on each"),
             ("AI thinking time (elite)", "ai_thinking", THINKING_TIMES, "normal (4 s a turn)"),
         ]
@@ -92,7 +92,7 @@ class SettingsScreen:
 
     def save(self) -> None:
         """Keep the settings (atomically) and use them; back to the menu. The menu's last
-        choices (``Settings.menu``) are kept as they are (#43)."""
+        choices (``Settings.menu``) are kept as they are."""
         settings = Settings.model_validate({**self.app.settings.model_dump(), **self.choice})
         try:
             save_settings(settings)

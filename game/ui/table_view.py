@@ -16,7 +16,7 @@ from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
 MIN_SCALE, MAX_SCALE = 4.0, 160.0
-LEAST_LABEL = 16  # pygame's own font at this size: 11-pixel letters, the least text (#43)
+LEAST_LABEL = 16  # pygame's own font at this size: 11-pixel letters, the least text
 
 
 def uncovered(rect: pygame.Rect, dx: int, dy: int) -> list[pygame.Rect]:
@@ -50,7 +50,7 @@ class TableView:
         self._labels: dict[tuple[str, int, tuple], pygame.Surface] = {}
         self._font_size = 0
         self._font: pygame.font.Font | None = None
-        self.stand_style: str | None = None  # None: the settings' (UI["stand_style"], #46)
+        self.stand_style: str | None = None  # None: the settings' (UI["stand_style"])
 
     # ---------------------------------------------------------------- camera
 
@@ -71,14 +71,14 @@ class TableView:
         least_px: float,
         keep: tuple[float, float, float, float] | None = None,
     ) -> None:
-        """The opening view (#43): the table at ``least_px`` pixels an inch at least (so a
+        """The opening view: the table at ``least_px`` pixels an inch at least (so a
         1" stand is that many pixels wide), or fitted whole when that is larger, centred on
         ``box`` (x0, y0, x1, y1 inches: the stands to look at) but kept over the table: no
         more cloth-coloured border beyond an edge than the fitted view leaves, unless the
         table is smaller than the view that way, then it is centred. ``keep`` (x0, y0, x1,
         y1 inches, stand centres, perhaps beyond an edge: the stands waiting to enter) is
         kept whole in the view with its badges (:meth:`stand_reach`), the table zoomed out
-        or moved as far as that takes (#43: the right edge's waiting stands were cut by the
+        or moved as far as that takes (the right edge's waiting stands were cut by the
         side panel)."""
         fit = View.fit(self.table.width, self.table.depth, self.rect)
         scale = min(MAX_SCALE, float(least_px))
@@ -155,7 +155,7 @@ class TableView:
     def centre_on(self, x: float, y: float) -> None:
         """Move the camera, same zoom, to centre table point (x, y) inches, kept over the
         table as the opening view is (:meth:`look_at`): no more border beyond an edge than
-        the fitted view leaves (#46: the mini-map's click)."""
+        the fitted view leaves (the mini-map's click)."""
         self.look_at((x, y, x, y), self.view.scale)
 
     def to_table(self, pos) -> tuple[float, float]:
@@ -170,7 +170,7 @@ class TableView:
 
     def font(self) -> pygame.font.Font:
         """A label font sized to the zoom and the settings' label size, never smaller than
-        :data:`LEAST_LABEL` (pygame's own font at 16 draws 11-pixel letters: #43, the
+        :data:`LEAST_LABEL` (pygame's own font at 16 draws 11-pixel letters: the
         stands' ids and markers were 7-9 px at 1280x800)."""
         size = max(LEAST_LABEL, int(min(28, self.view.scale * 0.55) * UI["scale"]))
         if size != self._font_size:
@@ -191,7 +191,7 @@ class TableView:
 
     def camera_key(self) -> tuple:
         """What the picture of the table depends on besides its contents: zoom, place, size,
-        and the table's style (the settings', #46)."""
+        and the table's style (the settings')."""
         return (
             self.view.scale,
             self.view.origin,
@@ -244,7 +244,7 @@ class TableView:
         return dx, dy
 
     def style(self) -> str:
-        """How stands are drawn (#46): "models" (painted on their bases) or "symbols" (the
+        """How stands are drawn: "models" (painted on their bases) or "symbols" (the
         flat tokens with NATO symbols): this view's own ``stand_style``, else the settings'."""
         return self.stand_style or UI.get("stand_style", "models")
 
@@ -270,7 +270,7 @@ class TableView:
         """Every stand with its facing, its markers (S, D, fired, depleted ATGM, and M for a
         WWII stand in the movement posture, 001 5.0 step 2), and wrecks: as painted models
         whose ids show on demand (:meth:`draw_ids`), or as the flat tokens with their ids
-        (the "symbols" style, #46). ``highlight`` outlines stands in a colour; ``ghost``
+        (the "symbols" style). ``highlight`` outlines stands in a colour; ``ghost``
         draws stands waiting to enter at their entry point, faded."""
         highlight = highlight or {}
         stands = list(stands)
@@ -351,7 +351,7 @@ class TableView:
             surface.blit(lab, lab.get_rect(center=(px, py + self.view.scale * 0.22)))
 
     def ids_wanted(self, stands, mouse, avoid: pygame.Rect | None = None) -> list:
-        """The stands whose ids show over the painted models (#46), or over the flat tokens
+        """The stands whose ids show over the painted models, or over the flat tokens
         when these have no room to write them (:meth:`token_ids_fit`): every one not
         eliminated nor aboard a carrier while Alt is held, else the one under pixel
         ``mouse`` (none when the mouse is off the view or over ``avoid``, the mini-map)."""
@@ -366,7 +366,7 @@ class TableView:
         return [s] if s is not None else []
 
     def draw_ids(self, surface, stands) -> None:
-        """The ids of ``stands`` (#46: on demand, when a stand is hovered or Alt is held), each
+        """The ids of ``stands`` (on demand, when a stand is hovered or Alt is held), each
         white on a dark tag under its stand, at least 11 px high."""
         for s in stands:
             lab = self.label(s.id)

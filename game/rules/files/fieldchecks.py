@@ -56,7 +56,7 @@ _STR = _leaf(lambda v, k: isinstance(v, str), "text")
 
 def TEXT(value, known: Known) -> str | None:  # noqa: N802 - a check, named as the others
     """Text, without a NUL or a lone surrogate: no writer of a log puts them there, and the
-    font cannot render them (#42: the log panel raised on them)."""
+    font cannot render them (the log panel raised on them)."""
     bad = _STR(value, known)
     if bad is None and (m := _UNREADABLE.search(value)):
         return f": must be text without a NUL or a lone surrogate, not U+{ord(m.group()):04X}"
@@ -147,8 +147,7 @@ MARKERS = obj({"S": BOOL, "D": BOOL, "eliminated": BOOL})
 
 def _numbers(v, n: int) -> bool:
     """``v`` is a list of ``n`` JSON numbers, each within MAX_COORD_IN of 0: a log's
-    position, drawn by the replay (a 1e308 overflowed the drawing of a full game's stand,
-    issue #42)."""
+    position, drawn by the replay (a 1e308 overflowed the drawing of a full game's stand)."""
     return (
         isinstance(v, list)
         and len(v) == n
@@ -198,7 +197,7 @@ _DEVIATION_DICE = obj({"direction_die": INT, "distance_die": INT, "distance_in":
 
 def _deviation(value, known: Known) -> str | None:
     """A deviation roll, or null; once its dice are there (it failed), the distance its
-    sentence writes is there too (#42: a missing ``distance_in`` raised KeyError)."""
+    sentence writes is there too (a missing ``distance_in`` raised KeyError)."""
     if value is None:
         return None
     bad = _DEVIATION_ROLL(value, known)
@@ -254,7 +253,6 @@ STEP = _leaf(
     lambda v, k: isinstance(v, list) and len(v) == 2 and all(is_json_int(x) for x in v),
     "a [lowest total, orders] pair of whole numbers",
 )
-"""A step of the command efficiency table in an ``orders`` line (#43)."""
+"""A step of the command efficiency table in an ``orders`` line."""
 SKIP = _leaf(lambda v, k: is_json_int(v) and v in (1, 2), "1 or 2")
-"""Which of the two automatic passes of a skipped phase a ``pass`` line is (#43)."""
-
+"""Which of the two automatic passes of a skipped phase a ``pass`` line is."""

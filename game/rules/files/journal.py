@@ -1,4 +1,4 @@
-"""The autosave as an append-only journal (``hulldown-journal/1``, #30).
+"""The autosave as an append-only journal (``hulldown-journal/1``).
 
 A battle on screen is autosaved after every action. Rewriting the whole save each time (the
 scenario as JSON, two fsyncs) cost ~30 ms in the frame where the action lands, so the autosave
@@ -169,7 +169,7 @@ def is_journal(path: str | os.PathLike) -> bool:
 JOURNAL_CONTAINERS = (1_000_000, 10_000)
 """Arrays and objects a journal's line may hold: the header (the scenario, at most 100,000
 terrain positions, and the actions so far), then an action's line (a path of at most 1,000
-points). An unknown key of 20 million empty lists took 1.7 GB (#42)."""
+points). An unknown key of 20 million empty lists took 1.7 GB."""
 PROGRESS_LINES = 4096
 """Lines read between two calls of :func:`read_journal`'s ``progress``."""
 
@@ -190,14 +190,14 @@ def read_journal(
     action). A last line without its newline that does not parse is the line being
     written when the process was killed: it is dropped.
 
-    A tail of zero bytes (a power cut, #42; before, the whole journal was refused for its
+    A tail of zero bytes (a power cut; before, the whole journal was refused for its
     "control character") is cut at the last whole line before it: the battle resumes from
     every intact line, and one line for ``notes`` (when given) says how many bytes were cut
     and about how many actions they held (the zeros hide where the lines ended: the count is
     the bytes over the mean length of the lines kept).
 
     The file is read a line at a time and only each line's action and state hash are kept,
-    so memory follows the actions, not the file's text (#42: a 62 MB journal took 1 GB);
+    so memory follows the actions, not the file's text (a 62 MB journal took 1 GB);
     ``progress``, if given, is called now and then with the bytes read and the file's size;
     ``convert``, if given, is called with each line's action's index among the actions and
     its JSON object, and what it returns is kept instead (the save loader's action objects,
@@ -220,7 +220,7 @@ def read_journal(
         actions: list = []
         hashes: dict[int, str] = {}
         offset = 0  # where the line begins in the file (for the byte offsets of errors)
-        cut = 0  # bytes of a tail a power cut filled with zeros (#42)
+        cut = 0  # bytes of a tail a power cut filled with zeros
         for n, raw in enumerate(_lines(fh, where), 1):
             complete = raw.endswith(b"\n")
             body, at = (raw[:-1] if complete else raw), offset

@@ -34,7 +34,7 @@ MAX_INT_DIGITS = 20
 """Digits of an integer, at most (a seed is at most 20 digits: 2**64 has 20)."""
 SEED_DIGITS = 18
 """Digits of a battle's seed, at most, wherever one is typed (``--seed``, the main menu, Quick
-battle; issue #42): a seed of 18 digits and the seeds after it (``simulate`` and "Play again"
+battle): a seed of 18 digits and the seeds after it (``simulate`` and "Play again"
 add 1) stay within :data:`MAX_INT_DIGITS`, so its saves and autosave load again (a 30-digit
 seed typed in the menu made a battle that could never be resumed or saved)."""
 MAX_SEED = 10**SEED_DIGITS - 1
@@ -140,7 +140,7 @@ LOG_CONTAINERS = (250_000, 10_000)
 """Arrays and objects a battle log's line may hold: its start line (the scenario's terrain,
 at most 100,000 positions, and its stands), then any other line (a move's path, at most
 1,000 points). A real log's start line holds a few hundred, its other lines at most a few
-dozen (#42: an unknown key holding 20 million empty lists took 1.7 GB)."""
+dozen (an unknown key holding 20 million empty lists took 1.7 GB)."""
 
 
 def container_problem(raw: bytes, cap: int) -> str | None:
@@ -219,7 +219,7 @@ def iter_json_lines(
             if size > max_bytes:  # grown since it was opened
                 raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
             if block and b"\n" not in block:
-                rest.append(block)  # a long line: joined once, when it ends (#42)
+                rest.append(block)  # a long line: joined once, when it ends
                 continue
             data = b"".join([*rest, block])
             rest = []
@@ -231,7 +231,7 @@ def iter_json_lines(
                 lines = [data] if data else []  # a last line with no newline
             for raw in lines:
                 n += 1
-                if max_containers is not None:  # before its text is made: memory (#42)
+                if max_containers is not None:  # before its text is made: memory
                     cap = max_containers[0] if n == 1 else max_containers[1]
                     problem = container_problem(raw, cap)
                     if problem:
@@ -492,9 +492,9 @@ class NotARegularFile(OSError):
 
 def writable_target(path: str | os.PathLike) -> Path:
     """Where a file written at ``path`` really goes: the file a symbolic link leads to (the
-    link is kept and its target replaced; #42: ``generate --out`` put a regular file in place
+    link is kept and its target replaced; ``generate --out`` once put a regular file in place
     of the link), else ``path``. Raises :class:`NotARegularFile` when a FIFO, a device, a
-    folder or a socket stands there (before #42 a FIFO or ``/dev/null`` was replaced by a
+    folder or a socket stands there (a FIFO or ``/dev/null`` was once replaced by a
     regular file), OSError when the path cannot be looked at (a loop of links)."""
     p = Path(path)
     if p.is_symlink():

@@ -68,8 +68,8 @@ class LogWriter:
         """Start writing to ``path`` (replacing it): every event held so far is written first,
         then each new one, so a battle loaded from a save writes the same bytes as one played
         without a break. The events held so far are written aside and renamed over ``path``
-        (:func:`game.rules.files.jsonfile.write_atomic`; #42: a kill -9 while ``play
-        --resume`` rewrote the log left it empty or cut), so at any moment the file is the
+        (:func:`game.rules.files.jsonfile.write_atomic`; a kill -9 while ``play
+        --resume`` once rewrote the log left it empty or cut), so at any moment the file is the
         old log or the new one, whole; new events are appended to it. A symbolic link is
         written through. Raises OSError when the file cannot be made (NotARegularFile for a
         FIFO or a device, which an open for writing would block on or clobber); the events
@@ -102,7 +102,7 @@ class LogWriter:
     def retract_last(self) -> None:
         """Take back the last event written: out of memory, and the file cut back by its line
         (a network battle's ``action`` line, written before the action it names, when the
-        rules refuse that action: #45)."""
+        rules refuse that action)."""
         event = self.events.pop()
         if self._fh is not None:
             self._whole -= len(_line(event))
@@ -179,7 +179,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     if not _hashable_in(event.get("phase"), frozenset(phase_order())):
         problems.append(f"unknown phase {event.get('phase')!r}")
     missing = REQUIRED[str(name)] - set(event)
-    if name == "plot" and "commitment" in event:  # a network battle's hidden plot (#45)
+    if name == "plot" and "commitment" in event:  # a network battle's hidden plot
         missing -= {"aim"}
     if missing:
         problems.append(f"{name}: missing {sorted(missing)}")

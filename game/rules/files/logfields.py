@@ -32,7 +32,7 @@ START = obj(
         "sides": list_of(obj(dict.fromkeys(START_SIDE, ANY))),
         "stands": list_of(obj(dict.fromkeys(START_STAND, ANY))),
     },
-    {"auto_pass": BOOL},  # #43
+    {"auto_pass": BOOL},
 )
 """The start line's layout that the replay rebuilds its scenario from; the values are then
 checked as a scenario file's are (``game.rules.files.logreplay.scenario_of_start``)."""
@@ -44,7 +44,7 @@ _PLOT = EVENTS["plot"]
 _HIDDEN_PLOT = obj(
     {k: v for k, v in _PLOT.fields.items() if k != "aim"} | {"commitment": TEXT}, _PLOT.optional
 )
-"""A network battle's plot line: its commitment in place of its aim (#45)."""
+"""A network battle's plot line: its commitment in place of its aim."""
 _FIRE = EVENTS["fire"]
 _FIRE_PASSED = obj({**_FIRE.fields, **_FIRE.passed}, _FIRE.optional)
 _STRIKE = EVENTS["air_strike"]
@@ -63,7 +63,7 @@ def field_problem(event: dict, known: Known) -> str | None:
     elif name == "air_strike" and event.get("target") is not None:
         check = _STRIKE_ATTACKS
     elif name == "plot" and "commitment" in event:
-        check = _HIDDEN_PLOT  # its sentence reads the attack (#42: KeyError 'result')
+        check = _HIDDEN_PLOT  # its sentence reads the attack (KeyError 'result')
     bad = None if check is None else check(event, known)
     if bad is None and name == "plot" and known.turns:
         bad = _lands_turn(event, known.turns)
@@ -73,7 +73,7 @@ def field_problem(event: dict, known: Known) -> str | None:
 def _lands_turn(event: dict, last: int) -> str | None:
     """A plot lands in a later turn of the battle, as the engine allows it
     (``game.rules.phases.plot.turn_problem``): 185 mutated logs with a lands_turn of 0, -1,
-    a past turn or 10**9 replayed silently before #42."""
+    a past turn or 10**9 were once replayed silently."""
     turn, lands = event["turn"], event["lands_turn"]
     if turn < lands <= last:
         return None

@@ -72,7 +72,7 @@ class Replay(TurnSteps):
     scenario, seed, actions
         What the battle was: a validated scenario, its seed and its actions in order.
     auto_pass : bool
-        Whether the battle had the engine's automatic passes (``Battle``, #43).
+        Whether the battle had the engine's automatic passes (``Battle``).
 
     Raises
     ------

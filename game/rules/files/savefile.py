@@ -1,6 +1,6 @@
 """The save file's own fields (hulldown-save/2, and the older /1): what each must hold, and
-the digests that tie a save to its scenario and seed (#26) and to its actions as written
-(#30). The replay itself is Battle.load's."""
+the digests that tie a save to its scenario and seed and to its actions as written.
+The replay itself is Battle.load's."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from game.rules.files.scenario import Scenario, ScenarioError, parse_scenario
 SAVE_FORMAT = "hulldown-save/2"
 """Saves written now: ``scenario_hash`` and ``actions_hash`` are required."""
 OLD_SAVE_FORMAT = "hulldown-save/1"
-"""Saves written before #30: ``actions_hash`` may be missing; they load as before (the
+"""Older saves: ``actions_hash`` may be missing; they load as before (the
 scenario they carry is validated and must match their ``scenario_hash``, every action is
 checked field by field, and the replay must reach their state hash). ``scenario_hash`` is
-required since #42: without it a ``/1`` file loaded an edited scenario (100 turns, more
+required: without it a ``/1`` file loaded an edited scenario (100 turns, more
 sorties) as the battle that was saved, silently, and a ``/2`` save with its digests deleted
-and its format made ``/1`` did the same. Those written between #26 and #30 carry it; older
+and its format made ``/1`` did the same. Those written after the digests came in carry it; older
 ones cannot be told from edited ones, so they are refused with one line."""
 
 __all__ = [
@@ -215,7 +215,7 @@ def read_save(
     reader refuses, an unknown format, a missing field (``scenario_hash`` always,
     ``actions_hash`` but in ``/1`` saves), a field of the wrong type, a scenario that does not
     validate, an action field of the wrong type, a digest that does not match, a bad
-    ``meta``; a ``/1`` save without ``scenario_hash`` (#42: :data:`OLD_SAVE_FORMAT`). The
+    ``meta``; a ``/1`` save without ``scenario_hash`` (:data:`OLD_SAVE_FORMAT`). The
     document's ``actions`` are the action objects returned.
     ``notes`` (when given) gets one line for what was dropped from a journal whose tail a
     power cut filled with zeros (:func:`game.rules.files.journal.read_journal`).
@@ -246,7 +246,7 @@ def read_save(
             f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
         )
     required = ["scenario", "seed", "actions", "state_hash", "scenario_hash"]
-    if doc["format"] != OLD_SAVE_FORMAT:  # actions_hash is kept since #30
+    if doc["format"] != OLD_SAVE_FORMAT:  # /2 saves always keep actions_hash
         required += ["actions_hash"]
     for field_name in required:
         if field_name not in doc:
@@ -270,7 +270,7 @@ def read_save(
             "was saved (they no longer match $.scenario_hash)"
         )
     # each action object replaces its JSON in the list, so the two are never held whole
-    # together (#42: a 62 MB journal took 1 GB); the digest is of the header's JSON, kept
+    # together (a 62 MB journal took 1 GB); the digest is of the header's JSON, kept
     actions = doc["actions"]
     header = actions[: len(actions) - (len(checks) - 1 if checks else 0)]
     for i, raw in enumerate(header):  # a journal's lines' actions come made (convert)

@@ -279,7 +279,7 @@ def _shape_problems(
                 f"{' or '.join(want)}, not {gtype}"
             )
             continue
-        # the one gate of every geometry read from a file (issue #42): the coordinates are
+        # the one gate of every geometry read from a file: the coordinates are
         # held to GeoJSON's rules before Shapely sees them, an empty hole segfaulted GEOS
         bad, count = coordinates_problem(gtype, feat.geometry.coordinates)
         if bad is not None:

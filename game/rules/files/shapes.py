@@ -1,6 +1,6 @@
 """A file's GeoJSON geometry made into a Shapely geometry safely: the one place where
 coordinates read from a file (a scenario, a save's or a log's scenario, a GeoJSON import, the
-editor's document) become Shapely geometries (issue #42).
+editor's document) become Shapely geometries.
 
 GEOS trusts what it is given. A polygon with an empty hole (``[[...ring...], []]``) builds,
 calls itself valid, and then segfaults the first predicate asked of it (``covers``); a
@@ -75,7 +75,7 @@ def coordinates_problem(gtype: str, coords: Any) -> tuple[str | None, int]:
     position ``[x, y]`` (2-D only) of finite numbers no further than :data:`MAX_COORD_IN`
     inches from the table's corner either way, each line at least 2 positions, each ring at
     least 4, its last repeating its first. An empty ring, line or part is refused: GEOS
-    builds a polygon with an empty hole, calls it valid and segfaults on it (issue #42).
+    builds a polygon with an empty hole, calls it valid and segfaults on it.
 
     Raises KeyError for a ``gtype`` that is not one of the four.
     """
@@ -169,7 +169,7 @@ def read_geometry(geometry: Any) -> shapely.Geometry:
     an area over :data:`MIN_AREA_SQ_IN` in every part, each part wide enough to keep some
     area when the sight index shrinks it by half of
     :data:`~game.rules.table.geometry.LENGTH_EPS_IN` (a thinner one used to leave the table's
-    sight index with an empty point: issue #42). Whether it lies on the table and fits its
+    sight index with an empty point). Whether it lies on the table and fits its
     terrain type is the caller's to check.
 
     Raises

@@ -38,11 +38,11 @@ class Phase:
     skip(ctx) -> bool : after its beginning, the phase has nothing to decide and ends at once
     (the full Modern game's posture phase when no TL1 stand is on the table).
     able(ctx, side) -> bool : whether ``side`` has anything to do but pass (None: the engine
-    never asks). In a battle with automatic passes (``BattleContext.auto_pass``, #43) the
+    never asks). In a battle with automatic passes (``BattleContext.auto_pass``) the
     engine passes for a side that has not, asks nobody who acts first when at most one side
     has (that side acts), and skips the phase when neither has.
     holds(ctx) -> bool : after its beginning, the phase waits for actions before it goes on
-    (a network battle's hidden plots to be revealed as they land, #45); the beginning is
+    (a network battle's hidden plots to be revealed as they land); the beginning is
     then finished by ``turns.begin_again``.
     unable_why : the reasons its automatic ``pass`` lines give, (neither side has anything
     to do, the side passed for has nothing to do).

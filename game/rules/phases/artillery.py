@@ -19,7 +19,7 @@ def land_missions(ctx) -> None:
     :func:`game.rules.procedures.artillery.fire_mission` as indirect fire."""
     st = ctx.state
     held = hidden.hidden_due(ctx)
-    if held:  # a network battle's hidden plots are revealed first (#45)
+    if held:  # a network battle's hidden plots are revealed first
         st.to_act = held[0].side
         return
     due = [m for m in st.missions if m.lands_turn <= st.turn]
@@ -116,7 +116,7 @@ def do_artillery_fire(ctx, a: ArtilleryFire) -> None:
 
 def options(ctx, side: str, kind: str) -> list[Action]:
     """Pass, or a direct artillery attack (:func:`direct_options`); nothing to list while a
-    hidden plot is to be revealed (only its owner's machine holds it, #45)."""
+    hidden plot is to be revealed (only its owner's machine holds it)."""
     if kind == "reveal":
         return []
     return [Pass(side)] + direct_options(ctx, side)
@@ -125,7 +125,7 @@ def options(ctx, side: str, kind: str) -> list[Action]:
 def has_target(ctx, side: str) -> bool:
     """Whether one of ``side``'s guns has a direct artillery attack now (an able gun with
     sight and range to an enemy stand; 002 7.9, 7.10): what the phase offers besides passing, so a
-    side without one is passed for in a battle with automatic passes (#43)."""
+    side without one is passed for in a battle with automatic passes."""
     return bool(direct_options(ctx, side))
 
 

@@ -1,5 +1,5 @@
 """The fire phases (000 05.00 steps 2 and 3, 07.04; 001 5.0 step 3, 7.1): the sides attack
-in turn until both pass. In a battle with automatic passes (#43) a side with no legal shot
+in turn until both pass. In a battle with automatic passes a side with no legal shot
 is passed for, nobody is asked who acts first unless both sides have a shot, and a phase in
 which neither side has one is skipped (``game.rules.turns.open_phase``)."""
 
@@ -12,9 +12,9 @@ from game.rules.phases import Phase
 from game.rules.procedures import combat
 
 NO_SHOT_EITHER = "no stand of either side has a legal shot"
-"""Why a fire phase is skipped, as its two automatic ``pass`` lines say (#43)."""
+"""Why a fire phase is skipped, as its two automatic ``pass`` lines say."""
 NO_SHOT = "no legal shot"
-"""Why a side is passed for in a fire phase, as its automatic ``pass`` line says (#43)."""
+"""Why a side is passed for in a fire phase, as its automatic ``pass`` line says."""
 
 
 def fire_actions(ctx, side: str) -> list[Action]:
@@ -40,7 +40,7 @@ def has_shot(ctx, side: str) -> bool:
 
 def do_fire(ctx, a: Fire) -> None:
     """An attack in a fire phase: checked, resolved stand by stand, then the other side acts
-    (000 07.02, 07.04; 001 7.1), passed for when it has no legal shot left (#43)."""
+    (000 07.02, 07.04; 001 7.1), passed for when it has no legal shot left."""
     st = ctx.state
     phase = ctx.phase
     if phase is None or phase.kind != "fire" or not st.first_chosen:

@@ -1,4 +1,4 @@
-"""Hidden plots of a network battle (#45): an indirect fire mission or an air strike plotted
+"""Hidden plots of a network battle: an indirect fire mission or an air strike plotted
 in the joint plot phase travels as a commitment, and its aim is revealed when it lands.
 
 Which stands fire (or which aircraft flies) and the turn it lands are open: the other player
@@ -99,7 +99,7 @@ def _revealed(ctx, m: Mission, **fields) -> None:
 
 
 def do_reveal_mission(ctx, a: RevealMission) -> None:
-    """Reveal a hidden indirect fire mission as it lands (#45): it must match its commitment,
+    """Reveal a hidden indirect fire mission as it lands: it must match its commitment,
     and its ammunition and sheaf pass the plot's checks (002 7.11; rules-decisions
     "Artillery, smoke and air strikes"); the mission then lands with the others."""
     m = _due(ctx, a, "artillery")
@@ -124,7 +124,7 @@ def do_reveal_mission(ctx, a: RevealMission) -> None:
 
 
 def do_reveal_air_strike(ctx, a: RevealAirStrike) -> None:
-    """Reveal a hidden air strike as it arrives (#45): it must match its commitment, and its
+    """Reveal a hidden air strike as it arrives: it must match its commitment, and its
     path is entry and exit on a table edge with the point of attack on the table (002 7.13)."""
     m = _due(ctx, a, "air")
     plotted = PlotAirStrike(m.side, m.aircraft, tuple(a.path), m.lands_turn)

@@ -233,7 +233,7 @@ def do_move(ctx, a: Move) -> None:
 def roll_orders(ctx) -> None:
     """Movement orders: 2D6 + GHQ command value + generation on the command efficiency
     table; none once the GHQ is eliminated (000 08.02.01-02). The ``orders`` line of a battle
-    with automatic passes (all since #43) holds the table's steps (``command_table``), so that
+    with automatic passes (every battle now) holds the table's steps (``command_table``), so that
     the log says what each number needed."""
     st = ctx.state
     table = ctx.data.command_tables[ctx.ruleset_data.command]
@@ -251,7 +251,7 @@ def roll_orders(ctx) -> None:
         total = sum(dice) + cv + gen
         orders = table.orders(total) if ghq_alive else 0
         st.orders[side] = orders
-        # the table the total was read on (#43), in the battles since: a save from before
+        # the table the total was read on, in the battles since: a save from before
         # replays to its own log byte for byte
         steps = {"command_table": [list(step) for step in table.steps]} if ctx.auto_pass else {}
         ctx.event(

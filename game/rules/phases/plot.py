@@ -239,7 +239,7 @@ def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
 
 
 def _check_hidden(ctx, a, what: str, also=None) -> None:
-    """A hidden plot's open parts (#45): a network battle, the plot phase, the side to act, a
+    """A hidden plot's open parts: a network battle, the plot phase, the side to act, a
     commitment of 64 hex digits, ``also()``, a later turn."""
     if ctx.state.chains is None:
         raise IllegalAction("plots are hidden only in a network battle")
@@ -254,7 +254,7 @@ def _check_hidden(ctx, a, what: str, also=None) -> None:
 
 
 def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
-    """An indirect fire mission plotted unseen (002 7.11; 004 7.8; #45): its open parts
+    """An indirect fire mission plotted unseen (002 7.11; 004 7.8): its open parts
     checked as :func:`check_plot` checks them (the plot phase, the side to act, a later
     turn, distinct free artillery stands of the side), kept with its commitment, its sheaf
     and ammunition empty; then the other side acts."""
@@ -266,7 +266,7 @@ def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
 
 
 def do_plot_hidden_air_strike(ctx, a: PlotHiddenAirStrike) -> None:
-    """An air strike plotted unseen (002 7.13; #45): a sortie of that aircraft left and a
+    """An air strike plotted unseen (002 7.13): a sortie of that aircraft left and a
     later turn, one sortie used, its path kept only as the commitment; then the other side
     acts."""
     _check_hidden(ctx, a, "air strikes", lambda: _check_sorties(ctx, a.side, a.aircraft))

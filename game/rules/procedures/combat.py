@@ -384,7 +384,7 @@ def fire_options(
     """Every legal shot of ``side`` (by default the side to act) in a fire phase, by target:
     each eligible attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one
     sight matrix for all pairs). Empty outside the fire phases. ``first_only``: stop at the
-    first legal shot (whether a side has one at all: the automatic passes, #43)."""
+    first legal shot (whether a side has one at all: the automatic passes)."""
     st = ctx.state
     side = st.to_act if side is None else side
     phase = ctx.phase

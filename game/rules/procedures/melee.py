@@ -208,9 +208,7 @@ def close_assault_problem(ctx, side: str | None, defender_id: str) -> str | None
         if ctx.stand(i).active and base_contact(ctx.stand(i).pose(), d.pose())
     ]
     if d.side == side or not touching:
-        return (
-            f"no stand of this movement action is in base contact with {defender_id} ({card.cite('8.7')})"
-        )
+        return f"no stand of this movement action is in base contact with {defender_id} ({card.cite('8.7')})"
     return "; ".join(attack_problem(ctx, s, d) or "" for s in touching)
 
 

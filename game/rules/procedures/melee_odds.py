@@ -40,9 +40,7 @@ def attack_setup(
     if column is None:
         if not may_attack(attacker, target, ctx.crt.columns[0], ctx.rules.assault):
             return None
-        differential = assault_differential(attacker, target, ctx.rules.assault)[
-            "differential"
-        ]
+        differential = assault_differential(attacker, target, ctx.rules.assault)["differential"]
     else:
         differential = column
     return FireSetup(

@@ -61,7 +61,7 @@ class CloseAssaultMode(Mode):
         b = screen.battle
         if is_click(ev):
             s = screen.stand_under(ev.pos)
-            if s is not None and s.side != b.to_act:  # refused: the engine's reason (#43)
+            if s is not None and s.side != b.to_act:  # refused: the engine's reason
                 screen.act(CloseAssault(b.to_act, s.id))
         elif ev.type == pygame.KEYDOWN and ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             screen.act(EndCloseAssaults(b.to_act))
@@ -109,7 +109,7 @@ class AssaultReplyMode(Mode):
         b = screen.battle
         if is_click(ev):
             s = screen.stand_under(ev.pos)
-            if s is not None and s.side != b.to_act:  # refused: the engine's reason (#43)
+            if s is not None and s.side != b.to_act:  # refused: the engine's reason
                 screen.act(AssaultReply(b.to_act, s.id))
         return None
 

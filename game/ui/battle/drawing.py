@@ -24,15 +24,15 @@ the chosen speed, so a whole movement phase is watched in seconds, not minutes).
 class DrawingMixin:
     """The battle screen's drawing helpers and overlays (the frame itself is ``draw``)."""
 
-    show_minimap = True  # N hides it (#46)
+    show_minimap = True  # N hides it
     glide_together = True
     """The AI's moves glide alongside one another, each at most GLIDE_MOST_S, the AI
     choosing the next while they do; False: one at a time at the set speed, the next chosen
     once it has stopped (as before: tools/bench/bench_ai_watch.py's baseline)."""
 
     def group_label(self, side: str, group: str) -> str:
-        """A battle group's name on the screen, with its side's: "Germany group M1" (#43:
-        both sides' first WWII movement group is M1). Display only: the battle log keeps
+        """A battle group's name on the screen, with its side's: "Germany group M1" (both
+        sides' first WWII movement group is M1). Display only: the battle log keeps
         the engine's group ids."""
         return f"{self.short_name(side)} group {group}"
 
@@ -50,8 +50,8 @@ class DrawingMixin:
         zoomed so a stand is at least :data:`STAND_PX` pixels, centred on the stands of the
         side the player commands (the side the AI does not play; in a two-player battle the
         side to act), those on the table and those waiting at their entry points. F fits
-        the whole table, the wheel zooms out (#43: at 1280x800 the fitted 60"x36" table
-        showed 14 px stands). Over the network: this machine's side (#45)."""
+        the whole table, the wheel zooms out (at 1280x800 the fitted 60"x36" table
+        showed 14 px stands). Over the network: this machine's side."""
         b = self.battle
         net = getattr(self, "net", None)
         humans = [net.side] if net is not None else [s for s in b.sides if s not in self.ai]
@@ -62,7 +62,7 @@ class DrawingMixin:
             self.tv.fit()
             return
         xs, ys = [s.x for s in mine], [s.y for s in mine]
-        waiting = [s for s in mine if not s.on_table]  # drawn at their entry points (#43)
+        waiting = [s for s in mine if not s.on_table]  # drawn at their entry points
         keep = None
         if waiting:
             wx, wy = [s.x for s in waiting], [s.y for s in waiting]
@@ -70,10 +70,10 @@ class DrawingMixin:
         self.tv.look_at((min(xs), min(ys), max(xs), max(ys)), STAND_PX, keep)
 
     def follow_the_side(self) -> None:
-        """Hotseat (#43, trial 22): when the side to act changes to a player none of whose
+        """Hotseat (trial 22): when the side to act changes to a player none of whose
         stands (on the table or waiting at their entry points) is in view, turn the view to
         it as the battle opened (:meth:`look_at_the_action`); a player who can see any of
-        his stands keeps the view he has. Against the AI, or over the network (#45), the
+        his stands keeps the view he has. Against the AI, or over the network, the
         player's side never changes."""
         b = self.battle
         side = b.to_act
@@ -204,7 +204,7 @@ class DrawingMixin:
             pygame.draw.line(surface, (250, 80, 30), self.tv.to_px(*a), self.tv.to_px(*t), 3)
 
     def minimap(self) -> MiniMap:
-        """The screen's mini-map of the whole table (#46), made on first use."""
+        """The screen's mini-map of the whole table, made on first use."""
         mm = self.__dict__.get("_minimap")
         if mm is None or mm.table is not self.battle.table:
             mm = self.__dict__["_minimap"] = MiniMap(self.battle.table)
@@ -218,7 +218,7 @@ class DrawingMixin:
         return self.minimap().handle(ev, self.tv)
 
     def draw_on_demand(self, surface) -> None:
-        """Over the table (#46): the ids of the stand under the mouse, or of every stand
+        """Over the table: the ids of the stand under the mouse, or of every stand
         while Alt is held (the painted models carry no ids; the flat tokens of the "symbols"
         style write theirs always), and the mini-map in the top right corner (N hides it)."""
         b, mm = self.battle, self.minimap()

@@ -46,7 +46,7 @@ class FireMode(Mode):
                     if legal:
                         self.options[s.id] = legal
                     self.sights[s.id] = b.sight(s.id, self.target)
-            for a, w in self.preset.items():  # a line of the panel picked them (#43)
+            for a, w in self.preset.items():  # a line of the panel picked them
                 if a in self.options and a not in self.attackers:
                     self.attackers.append(a)
                     self.weapons[a] = w if w in self.options[a] else self.options[a][0]
@@ -125,7 +125,7 @@ class FireMode(Mode):
 
     def shot_lines(self, screen, shots) -> str:
         """One line per enemy stand that can be fired at, naming it and your stands that
-        can fire at it; each line is a link that aims them (#43)."""
+        can fire at it; each line is a link that aims them."""
         lines = []
         b = screen.battle
         for target, setups in sorted(shots.items(), key=lambda kv: (-len(kv[1]), kv[0])):

@@ -59,7 +59,7 @@ class InfoMixin:
     @property
     def show_legend(self) -> bool:
         """Whether the terrain legend is shown (T): yes until the player hides it; kept in
-        the battle's ``meta`` so that a save or the autosave brings the choice back (#43)."""
+        the battle's ``meta`` so that a save or the autosave brings the choice back."""
         return self.battle.meta.get("show_legend", True) is not False
 
     @show_legend.setter
@@ -148,7 +148,7 @@ class InfoMixin:
         g = self.group_words(s)
         group = g if g == "no group" else self.group_label(s.side, g.removeprefix("group "))
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
-        if s.ghq:  # what it is for (#43 trial: losing it came as a surprise)
+        if s.ghq:  # what it is for
             lines.append(ghq_purpose(b))
         done = []
         if s.fire_attempts:
@@ -166,7 +166,7 @@ class InfoMixin:
 
     def legend_entries(self) -> list[tuple[tuple | pygame.Surface, str]]:
         """(swatch, name in words) of the terrain on this table: areas, roads, hills; the
-        swatch a colour (plain style) or a painted square (painted style, #46)."""
+        swatch a colour (plain style) or a painted square (painted style)."""
         b = self.battle
         names = {k: t.name for k, t in b.data.terrain.items()}
         painted = table_style() == "painted"
@@ -235,7 +235,7 @@ class InfoMixin:
                 y = 5 + k * step
                 for colour, img, x in row:
                     swatch = pygame.Rect(8 + x, y + (step - 12) // 2, 12, 12)
-                    if isinstance(colour, pygame.Surface):  # painted (#46)
+                    if isinstance(colour, pygame.Surface):  # painted
                         card.blit(colour, swatch)
                     else:
                         pygame.draw.rect(card, colour, swatch)
@@ -246,7 +246,7 @@ class InfoMixin:
 
     def legend_rect(self, size=None) -> pygame.Rect | None:
         """Where the terrain legend sits (pixels): in the side panel, under the panel's
-        buttons and above the battle log, never over the table (#43: it covered a corner of
+        buttons and above the battle log, never over the table (it covered a corner of
         it); None when it is hidden (T), the table has no terrain, or the window is too short
         to keep :attr:`LOG_LEAST_PX` of log under it."""
         w, h = size or self.app.size
@@ -271,7 +271,7 @@ class InfoMixin:
     def toggle_legend(self) -> None:
         """Show or hide the terrain legend (T); the log takes or gives back its room. The
         choice is kept in the battle's saves (``meta["show_legend"]``), so a resumed battle
-        shows the legend as the player left it (#43)."""
+        shows the legend as the player left it."""
         self.show_legend = not self.show_legend
         self.log_view.resize(self.log_rect())
 
@@ -301,7 +301,7 @@ class InfoMixin:
             _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)
 
     def _card_pictures(self, surface, box: pygame.Rect, stand_id: str) -> None:
-        """On the unit card's right (#46): the stand's NATO symbol on its flat token, and
+        """On the unit card's right: the stand's NATO symbol on its flat token, and
         its painted model under it, both facing up the card, 40 px an inch."""
         st = self.battle.stand(stand_id)
         colour = SIDE_COLOURS[self.battle.sides.index(st.side) % 2]
@@ -383,7 +383,7 @@ class RulerMixin:
             pygame.draw.circle(surface, colour, a, 5)
             pygame.draw.circle(surface, colour, b, 5)
         img = self._font(22).render(self.ruler_text(), True, INK)
-        right = self.tv.rect.right  # the readout stops short of the mini-map (#46's corner)
+        right = self.tv.rect.right  # the readout stops short of the mini-map
         if getattr(self, "show_minimap", False):
             right = min(right, self.minimap().rect(self.tv).left - 6)
         bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, max(0, right - self.tv.rect.x), 28)

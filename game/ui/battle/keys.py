@@ -31,7 +31,7 @@ class KeysMixin:
         if k == pygame.K_m:
             self.ruler_on, self.ruler = not self.ruler_on, None
             return True
-        if k == pygame.K_n:  # the mini-map shown or hidden (#46)
+        if k == pygame.K_n:  # the mini-map shown or hidden
             self.show_minimap = not self.show_minimap
             return True
         if k == pygame.K_ESCAPE and self.ruler_on:

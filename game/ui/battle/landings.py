@@ -1,4 +1,4 @@
-"""The joint artillery fire phase shown one mission at a time (#43): the engine resolves the
+"""The joint artillery fire phase shown one mission at a time: the engine resolves the
 missions that land (and the AI's direct artillery) in one step; the battle screen paces what
 it shows of them from the battle-log lines they wrote, as a player at the table would
 resolve them: each mission's firers' rolls, where it landed (the deviation arrow, with the
@@ -109,7 +109,7 @@ def edge_name(table, p) -> str:
 
 
 class MissionStepMode(Mode):
-    """The missions that just landed or fired, shown one at a time with a Continue (#43).
+    """The missions that just landed or fired, shown one at a time with a Continue.
     ``groups`` are :func:`~game.ui.battle.support_draw.mission_groups` of the lines the
     engine wrote; ``then`` is the mode for what the battle waits for next (None: the
     screen's ``mode_for_state``). The table shows the missions up to the current one (the
@@ -159,7 +159,7 @@ class MissionStepMode(Mode):
 
     def stands_as_shown(self, state) -> tuple[list, list]:
         """The stands and wrecks of ``state`` as they stood when the current mission had
-        landed (#43): a stand that a later mission (or anything after it in the same action)
+        landed: a stand that a later mission (or anything after it in the same action)
         attacks is drawn with the markers of its last log line up to this mission's, or as
         it was before the action when it has none, and without its wreck while it is not
         eliminated. Display only: the battle's state is not touched."""
@@ -347,13 +347,13 @@ def pace_missions(
     screen, action, events, then: Mode | None, before: dict | None = None
 ) -> Mode | None:
     """The mode that shows the missions among an action's new log lines one at a time
-    before ``then`` (#43), or ``then`` itself when there are none to show: the missions a
+    before ``then``, or ``then`` itself when there are none to show: the missions a
     player just aimed and fired himself (direct artillery) are told in the panel at once.
     ``before``: copies of the stands as they were before the action (id -> stand), so that
     the table shows each mission's results only when its turn comes. The enemy's attacks on
     the player's stands are shown after the missions (``attacks.pace_attacks``)."""
     then = pace_attacks(screen, events, before or {}, then)
-    net = getattr(screen, "net", None)  # over the network the other side's are paced (#45)
+    net = getattr(screen, "net", None)  # over the network the other side's are paced
     mine = action.side not in screen.ai and (net is None or action.side == net.side)
     if isinstance(action, ArtilleryFire) and mine:
         return then

@@ -6,7 +6,7 @@ from game.ui.colours import PAL  # the sight lines' colours, set by the settings
 
 BANNER_H = 44
 PANEL_W = 360
-STAND_PX = 20  # a stand's least size in the opening view (pixels an inch; #43)
+STAND_PX = 20  # a stand's least size in the opening view (pixels an inch)
 GREEN, RED, AMBER = PAL.clear, PAL.blocked, PAL.sees  # the standard palette, for tests
 SELECT, GROUP = (255, 255, 255), (255, 230, 80)
 HELP_TEXT = [

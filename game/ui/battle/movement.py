@@ -39,7 +39,7 @@ class AttemptMode(Mode):
     """Movement phase: click one of your stands to pick its battle group (WWII: its movement
     group of this turn, 001 5.0), then try to move it (ordered, or independent once the orders
     are gone). While groups must still try to enter, each has its button, so a side with no
-    orders left always has a button to press (#43)."""
+    orders left always has a button to press."""
 
     def __init__(self, group: str | None = None):
         self.group = group
@@ -73,7 +73,7 @@ class AttemptMode(Mode):
                 f"<br>Waiting to enter: {waiting}. Each group must try to come on before you "
                 "can pass."
             )
-        if not tries and not due:  # orders may be left, but no group can use one (#43)
+        if not tries and not due:  # orders may be left, but no group can use one
             text += (
                 "<br>Every group that can move has moved or tried this phase: Pass (P) "
                 "ends your movement."
@@ -89,10 +89,10 @@ class AttemptMode(Mode):
             for a in legal:
                 label = "Ordered move (Enter)" if a.ordered else "Independent, +3 (Enter)"
                 buttons.insert(0, (label, lambda a=a: screen.act(a)))
-            if not legal:  # the engine's reason, with its rule (#43)
+            if not legal:  # the engine's reason, with its rule
                 why = html.escape(b.attempt_problem(side, self.group) or "", quote=False)
                 text += f"<br><i>This group cannot try to move now: {why}.</i>"
-        elif due:  # no group picked: each group that must come on has its button (#43)
+        elif due:  # no group picked: each group that must come on has its button
             for a in tries:
                 if a.group in due and len(buttons) < 4:
                     how = "ordered move" if a.ordered else "independent, +3"
@@ -111,7 +111,7 @@ class AttemptMode(Mode):
             None,
         )
         if rolled is not None and rolled["orders"] == 0 and not rolled.get("dice"):
-            # no dice: no roll was made, the GHQ is gone (#43 trial: "the roll, 2, gave none")
+            # no dice: no roll was made, the GHQ is gone
             rule = "001 8.2.2" if b.rules.postures else "000 08.02.02"
             return (
                 f". {screen.short_name(side)} has lost its GHQ: no more movement orders "
@@ -171,7 +171,7 @@ SPOT_SHORT = ("behind", "left", "right", "in front")
 
 class PickMoverMode(Mode):
     """A movement attempt succeeded: click one of the group's stands to plot its move, or a
-    free spot outlined beside a carrier to set its rider down there (#43)."""
+    free spot outlined beside a carrier to set its rider down there."""
 
     def enter(self, screen):
         b = screen.battle
@@ -200,7 +200,7 @@ class PickMoverMode(Mode):
             )
         text += self.spots_text(screen)
         # End moves keeps the first place, so a click meant for it never lands on a Board
-        # or Unload button that took its place (#43, second trial); two rows at most, the
+        # or Unload button that took its place; two rows at most, the
         # rest are clicked on the table
         more = [(f"Board {a.stand} into {a.carrier}", a) for a in mounts] + [
             # short enough for a half-width button at 1280x800; the panel names the carrier
@@ -253,7 +253,7 @@ class PickMoverMode(Mode):
 
     def spot_under(self, screen, pos) -> tuple | None:
         """The free spot beside a carrier under a pixel: within its 1" square, or 6 px of
-        its centre at any zoom (#43)."""
+        its centre at any zoom."""
         b = screen.battle
         x, y = screen.tv.to_table(pos)
         for cid, rider, k, (sx, sy), why in getattr(self, "spots", []):
@@ -377,7 +377,7 @@ class PlotMode(PlotTexts, Mode):
                 else []
             )
         mp = b.movement_points(self.stand)
-        if not self.points:  # #43: the first click plots its move, not only where it enters
+        if not self.points:  # the first click plots its move, not only where it enters
             text = (
                 f"<b>{screen.names[self.stand]} enters</b><br>Click where it goes: it comes "
                 f"on at the nearest point of your {b.side_spec[s.side].entry_edge} edge. To "
@@ -427,7 +427,7 @@ class PlotMode(PlotTexts, Mode):
 
     def cancel(self, screen) -> Mode:
         """Esc or Cancel: back to picking a stand, and a refusal of this move goes too (a
-        stale "must drive onto the table" stayed, #43)."""
+        stale "must drive onto the table" stayed)."""
         screen.message = ""
         return PickMoverMode()
 
@@ -450,7 +450,9 @@ class PlotMode(PlotTexts, Mode):
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
             x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
-            enemy = screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
+            enemy = (
+                screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
+            )
             if enemy is not None and enemy.side != b.to_act:
                 # full games: a click on an enemy stand ends the move in base contact with it,
                 # on the side nearest the last waypoint (to close-assault it, 002 8.7)

@@ -1,4 +1,4 @@
-"""The battle screen in a network battle (#45): only this machine's side takes input; while
+"""The battle screen in a network battle: only this machine's side takes input; while
 the other side thinks (or the line is down, or our action waits for its answer) a waiting
 mode says so and how long; the actions the session applied are shown as the screen shows
 its own; a fault or a side that left stops the battle. The session is polled on every frame
@@ -38,7 +38,7 @@ def duration_words(seconds: float) -> str:
 def own_missions(session, battle) -> list:
     """This machine's plotted missions (not yet landed), its hidden ones filled in from the
     plots kept in the session's secrets (in the engine their sheaf, ammunition and path are
-    empty until revealed, #45); the other side's are never in the list."""
+    empty until revealed); the other side's are never in the list."""
     st, kept = battle.state, session.fair.secrets.plots
     out = []
     for m in st.missions:
@@ -110,7 +110,7 @@ class NetWaitMode(Mode):
 
 
 class RevealMode(Mode):
-    """Decision ``reveal`` (#45): hidden missions land now and their owner's machine reveals
+    """Decision ``reveal``: hidden missions land now and their owner's machine reveals
     them (the session sends the reveal by itself). In a battle that is not a network battle
     it never happens."""
 
@@ -145,7 +145,7 @@ class NetStoppedMode(Mode):
 
 
 class NetPlayMixin:
-    """The battle screen's network side (#45): ``net`` is the :class:`NetSession`, or None
+    """The battle screen's network side: ``net`` is the :class:`NetSession`, or None
     in a battle on this machine alone."""
 
     net = None

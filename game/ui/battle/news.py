@@ -1,4 +1,4 @@
-"""What the battle screen's panel tells of the actions before the decision at hand (#43):
+"""What the battle screen's panel tells of the actions before the decision at hand:
 each movement attempt's roll, what it needed and its outcome, and the attacks made on a side
 since it last acted (the enemy's fire while it was passed for automatically, too), so nothing
 that happened while a player was not asked is told only by the log or an X on the table."""
@@ -64,7 +64,7 @@ class NewsMixin:
     def attempt_html(self, ev: dict) -> str:
         """A movement attempt for the panel: who, its outcome, the roll, what it needed and
         the rule: "<b>Blue group 2 fails its order</b>: rolled 20, needed 15 or less
-        (cohesion 15) (000 08.02.05)" (#43)."""
+        (cohesion 15) (000 08.02.05)"."""
         b = self.battle
         ok = [s for s, p in ev["per_stand"].items() if p["passed"]]
         left = [s for s in ev["per_stand"] if s not in ok]

@@ -1,4 +1,4 @@
-"""The battle screen's work off the frame (#30): a slow question to the engine (every legal
+"""The battle screen's work off the frame: a slow question to the engine (every legal
 shot of the side to act is a whole sight matrix, ~20 ms at 120 stands) is not asked in the
 frame where an action lands, but in a worker thread started on the frame after it."""
 

@@ -11,7 +11,7 @@ from game import CoveringFire, EndCoveringFire, LetPass, OpportunityFire
 from game.ui.battle.layout import PAL
 from game.ui.modes import Mode, is_click
 
-POINT_MIN_PX = 6  # a point offered for opportunity fire: 12 px across at any zoom (#43)
+POINT_MIN_PX = 6  # a point offered for opportunity fire: 12 px across at any zoom
 
 
 class OpportunityMode(Mode):
@@ -66,7 +66,7 @@ class OpportunityMode(Mode):
                     else:
                         self.firers.append(s.id)
                         self.weapons[s.id] = allowed[s.id]
-                else:  # the engine's reason, with its rule (#43)
+                else:  # the engine's reason, with its rule
                     fs = b.odds([s.id], pm.stand, step=self.step)["setups"][0]
                     why = fs.reason or "it is not offered a shot there"
                     screen.message = f"{screen.names[s.id]} may not fire there: {why}"
@@ -86,12 +86,12 @@ class OpportunityMode(Mode):
     @staticmethod
     def point_radius(screen, firers: int) -> int:
         """The radius (px) a point of the path offered for opportunity fire is drawn with:
-        at least 6 (a 12 px target at any zoom, #43), larger where more stands may fire."""
+        at least 6 (a 12 px target at any zoom), larger where more stands may fire."""
         return max(POINT_MIN_PX, 2 + firers)
 
     def point_under(self, screen, pos) -> int | None:
         """The step of the offered point nearest a pixel, if the pixel is within 0.75" of it
-        or on its drawn dot (at least 6 px, whatever the zoom; #43)."""
+        or on its drawn dot (at least 6 px, whatever the zoom)."""
         pm = screen.battle.state.pending
         tv = screen.tv
         best = min(pm.offer, key=lambda k: math.dist(tv.to_px(*pm.points[k]), pos), default=None)

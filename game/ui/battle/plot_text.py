@@ -1,6 +1,6 @@
 """The plotting panel's lines about what a plotted move would lead to, each from the
 engine's own queries: riders that could not get out, base contact and the close assault it
-opens, overruns and opportunity fire along the path (#43: moved out of ``movement``)."""
+opens, overruns and opportunity fire along the path (moved out of ``movement``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class PlotTexts:
     def riders_text(self, screen, spent: float) -> str:
         """A warning when this carrier's plotted move spends more movement points than a
         carrier that sets its riders down may (the engine's :meth:`carry_reach`): its riders
-        could not get out after it this phase (rules-decisions "Transport"; #43)."""
+        could not get out after it this phase (rules-decisions "Transport")."""
         b = screen.battle
         if not b.rules.has("transport"):
             return ""
@@ -55,7 +55,7 @@ class PlotTexts:
             return ""
         odds = b.assault_preview(self.stand, ex, ey, facing, enemy)
         name = screen.names.get(enemy, enemy)
-        if odds is None:  # the engine's reason, with its rule (#43)
+        if odds is None:  # the engine's reason, with its rule
             why = b.assault_problem(self.stand, enemy, at=(ex, ey, facing))
             return (
                 f"<br><font color='#c02020'>Ends in base contact with {name}, but could not "

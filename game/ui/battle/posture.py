@@ -12,7 +12,7 @@ from game.ui.modes import Mode, is_click
 STANDING = ("posture", "plot")
 """The kinds of decision (``game.rules.decision``) in which a side's Done stands for the rest
 of the phase: the other side declares or plots one item at a time, and each time the side that
-was done would be asked again (#43: eleven presses of Done in one WWII posture phase)."""
+was done would be asked again (eleven presses of Done in one WWII posture phase)."""
 
 
 def done_for_the_phase(screen) -> None:
@@ -81,12 +81,12 @@ class PostureMode(Mode):
         if declared:
             lines.append(
                 "Declared: "
-                + "; ".join(  # "Blue group M1": both sides have an M1 (#43)
+                + "; ".join(  # "Blue group M1": both sides have an M1
                     f"{screen.group_label(side, g)} ({', '.join(ids)})"
                     for g, ids in sorted(declared.items())
                 )
             )
-        if self.passed_before(b, side):  # asked again: say why (#43, trial 7)
+        if self.passed_before(b, side):  # asked again: say why (trial 7)
             lines.insert(
                 1,
                 f"<i>{screen.side_name(b.other(side))} declared a group after you passed, so "

@@ -15,7 +15,7 @@ NET_SAVED = (
     "A network battle is kept in its battle log as it is played: hulldown host --resume LOG "
     "(or join --resume LOG) continues it."
 )
-"""What Save says in a network battle, which saves no other way (#45)."""
+"""What Save says in a network battle, which saves no other way."""
 
 
 class SavingMixin:
@@ -33,7 +33,7 @@ class SavingMixin:
 
         if getattr(self, "_save_dialog", None) is not None and self._save_dialog.alive():
             return
-        if getattr(self, "net", None) is not None:  # its log is its journal (#45)
+        if getattr(self, "net", None) is not None:  # its log is its journal
             self.notice = NET_SAVED
             self.mode.enter(self)
             return
@@ -138,7 +138,7 @@ class SavingMixin:
         )
 
     def to_menu(self) -> None:
-        """Back to the main menu (a network battle's other side is told we left, #45)."""
+        """Back to the main menu (a network battle's other side is told we left)."""
         if getattr(self, "net", None) is not None:
             self.net.leave()
         if self.on_menu:

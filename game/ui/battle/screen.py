@@ -53,7 +53,7 @@ MODES = {
     "assault_reply": AssaultReplyMode,
     "artillery": ArtilleryMode,
     "plot": PlotFireMode,
-    "reveal": RevealMode,  # a network battle's hidden missions landing (#45)
+    "reveal": RevealMode,  # a network battle's hidden missions landing
 }
 """The input mode of each kind of decision (``game.rules.decision``)."""
 
@@ -78,7 +78,7 @@ class BattleScreen(
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
     ``on_again`` are called by the end screen's buttons; ``ai`` maps a side to the AI player
     that plays it; ``ai_speed`` is how fast (inches a second) its moves are shown; ``net``
-    the :class:`~game.net.session.NetSession` of a network battle (#45: this side alone plays
+    the :class:`~game.net.session.NetSession` of a network battle (this side alone plays
     here, the other side's moves arrive through it).
     """
 
@@ -113,10 +113,10 @@ class BattleScreen(
         self.message = (
             f"{trouble}. The battle goes on; Ctrl+S saves it under a new name." if trouble else ""
         )
-        if battle.load_note:  # a journal's zeroed tail was dropped (#42): say what was lost
+        if battle.load_note:  # a journal's zeroed tail was dropped: say what was lost
             self.message = f"{battle.load_note}. {self.message}".strip()
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
-        self.init_news()  # last_result, last_orders: told on the panel (news.py, #43)
+        self.init_news()  # last_result, last_orders: told on the panel (news.py)
         self.help = False
         self.show_log = True
         self.mode: Mode = Mode()
@@ -133,7 +133,7 @@ class BattleScreen(
         self._hover_surf = None
         self.init_off_frame()
         self.tv = TableView(battle.table, self.table_rect(app.size))
-        self.look_at_the_action()  # zoomed to readable stands (drawing.py, #43)
+        self.look_at_the_action()  # zoomed to readable stands (drawing.py)
 
     # ---------------------------------------------------------------- layout and widgets
 
@@ -171,7 +171,7 @@ class BattleScreen(
         self._panel_dirty = False
         self._panel_shown_at = 0.0
         # the old buttons went with the manager's widgets (a resize, or coming back from
-        # the replay): the panel makes its own again (#43: End -> Replay -> Back had none)
+        # the replay): the panel makes its own again (End -> Replay -> Back had none)
         self._buttons = []
         self.refresh_log()
 
@@ -202,16 +202,16 @@ class BattleScreen(
         """The panel's text and its buttons (replacing the old ones)."""
         if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
             text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
-        if self.last_orders:  # the movement attempts' rolls, not only in the log (#43)
+        if self.last_orders:  # the movement attempts' rolls, not only in the log
             text += "<br>" + "<br>".join(self.last_orders)
-        if self.message:  # under the title, in view however long the panel (#43, trial 8)
+        if self.message:  # under the title, in view however long the panel (trial 8)
             said = f"<font color='#b03010'>{html.escape(self.message)}</font>"
             cut = text.find("<br>")
             text = f"{text[:cut]}<br>{said}{text[cut:]}" if cut >= 0 else f"{text}<br>{said}"
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
         text += ghq_news(self)  # a GHQ lost, this turn or the last: red, bold
-        if self.last_result:  # last, so a move's plot stays in view above it (#43)
+        if self.last_result:  # last, so a move's plot stays in view above it
             text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.last_result)}"
         if text != self._panel_text:
             self._panel_text = text
@@ -266,7 +266,7 @@ class BattleScreen(
         if self.net is not None and (said := self.net_banner()):
             return f"Turn {st.turn}   {said}"
         phase = PHASE_NAMES.get(st.phase, st.phase)
-        if self.mode.paced:  # the missions that landed, one at a time (#43)
+        if self.mode.paced:  # the missions that landed, one at a time
             return f"Turn {st.turn} of {b.scenario.spec.turns}   {self.mode.banner}"
         orders = ""
         if st.phase == "movement":
@@ -311,8 +311,7 @@ class BattleScreen(
             and self.mode.asked_in == (st.turn, st.phase)
         ):
             # the AI has finished acting (perhaps spending an order and moving nothing); not
-            # said once the phase has moved on: the question is a new one (#43 trial: "Orange
-            # has acted" sat under "Who acts first?" after the AI's set-up)
+            # said once the phase has moved on: the question is a new one
             self.notice = f"{html.escape(self.side_name(self.mode.side))} has acted: your turn."
         if isinstance(mode, AIMode):
             mode.asked_in = (st.turn, st.phase)
@@ -321,9 +320,9 @@ class BattleScreen(
             self.follow_the_side()
         mode.enter(self)
         # nothing to pass or save behind the hand-over curtain or once the battle is over;
-        # nothing to pass while the missions that landed are being shown (#43)
+        # nothing to pass while the missions that landed are being shown
         idle = isinstance(mode, (CurtainMode, EndMode)) or mode.idle
-        paced, net = mode.paced, self.net is not None  # net: its log (#45)
+        paced, net = mode.paced, self.net is not None  # net: its log
         for button, off in ((self.pass_button, idle or paced), (self.save_button, idle or net)):
             if off and button.is_enabled:
                 button.disable()
@@ -333,7 +332,7 @@ class BattleScreen(
     def act(self, action, keep_mode: bool = False, animate: bool = False) -> bool:
         """Apply an action through the engine; an illegal one only shows its reason.
         ``animate``: show the moves and shots it made (the AI's). In a network battle the
-        action goes through the session and is shown when the other side answers (#45)."""
+        action goes through the session and is shown when the other side answers."""
         if self.net is not None:
             return self.net_act(action)
         b = self.battle
@@ -354,7 +353,7 @@ class BattleScreen(
         """Show an action the battle applied, with its new log ``events``: the log panel, the
         news, the moves animated (``animate``), the missions that landed one at a time, and
         the next mode (``keep_mode``: the same one again). ``before``: the side that was to
-        act; ``stands_before``: copies of the stands before it (#45: a network battle's
+        act; ``stands_before``: copies of the stands before it (a network battle's
         actions, ours and the other side's, are shown by it too)."""
         b = self.battle
         self.message = ""
@@ -371,16 +370,16 @@ class BattleScreen(
                 )
             self.log_view.append(line)
         self.refresh_log()
-        self.record_news(action, events)  # attacks and orders to tell (#43)
+        self.record_news(action, events)  # attacks and orders to tell
         if animate:
             self._animate(events)
         if keep_mode and self.net is None:
             self.mode.enter(self)
             return
         nxt = None if self.net is not None else self.mode_for_state()  # net: asked at the end
-        if self.hands_over(before):  # hotseat: the other player takes the screen first (#43)
+        if self.hands_over(before):  # hotseat: the other player takes the screen first
             nxt = CurtainMode(b.to_act, None)
-        # missions that landed (or the AI's guns fired) are shown one at a time first (#43)
+        # missions that landed (or the AI's guns fired) are shown one at a time first
         self.set_mode(
             pace_missions(self, action, events, nxt, stands_before) or self.mode_for_state()
         )
@@ -389,8 +388,8 @@ class BattleScreen(
         """Whether the screen goes behind the hand-over curtain after an action: in hotseat
         (no AI side) whenever the side to act is now the other player, whatever the action
         (a pass, a failed order, a group's last move, an opportunity shot, a plot), so a
-        click meant for one side never acts for the other (#43). Against the AI, or over the
-        network (each player has a screen, #45), nobody is handed the screen."""
+        click meant for one side never acts for the other. Against the AI, or over the
+        network (each player has a screen), nobody is handed the screen."""
         b = self.battle
         return (
             not self.ai
@@ -458,7 +457,7 @@ class BattleScreen(
         if ev.type == pygame.MOUSEMOTION:
             self._mouse = ev.pos
         if self.log_view.handle(ev, self._mouse) or self.minimap_event(ev):
-            return  # (a click on the mini-map moves the camera there, #46)
+            return  # (a click on the mini-map moves the camera there)
         if ev.type in (
             pygame.MOUSEBUTTONDOWN,
             pygame.MOUSEBUTTONUP,
@@ -479,7 +478,7 @@ class BattleScreen(
             self.card = s.id if s is not None and self.card != s.id else None
             return
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.card is not None:
-            self.card = None  # a click on the table puts the unit card away, as Esc does (#43)
+            self.card = None  # a click on the table puts the unit card away, as Esc does
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self._mouse)
             return
@@ -495,11 +494,11 @@ class BattleScreen(
     def _pass(self) -> None:
         b = self.battle
         if b.to_act in self.ai or self.mode.paced:
-            return  # the AI's to pass; or the missions that landed are being shown (#43)
-        if isinstance(self.mode, ChooseFirstMode):  # not firing now: the enemy acts first (#43)
+            return  # the AI's to pass; or the missions that landed are being shown
+        if isinstance(self.mode, ChooseFirstMode):  # not firing now: the enemy acts first
             self.act(ChooseFirst(b.to_act, b.other(b.to_act)))
         elif isinstance(self.mode, (PostureMode, PlotFireMode)):
-            done_for_the_phase(self)  # P is Done: not asked again this phase (#43)
+            done_for_the_phase(self)  # P is Done: not asked again this phase
         elif b.to_act:
             self.act(Pass(b.to_act))  # when it may not pass, the engine's reason is shown
 
@@ -529,8 +528,8 @@ class BattleScreen(
         if isinstance(self.mode, AIMode) and self.ai_may_think():
             self.mode.poll(self)
         if self.net is not None:
-            self.poll_net()  # never waits: the connection has its own thread (#45)
-        standing_pass(self)  # a side that said Done is not asked again this phase (#43)
+            self.poll_net()  # never waits: the connection has its own thread
+        standing_pass(self)  # a side that said Done is not asked again this phase
         self.poll_off_frame()
         self.app.manager.update(dt)
 
@@ -584,7 +583,7 @@ class BattleScreen(
         if self.show_explain:
             self._draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
-            self.draw_on_demand(surface)  # ids on hover / Alt, the mini-map (#46)
+            self.draw_on_demand(surface)  # ids on hover / Alt, the mini-map
             self._draw_info(surface)
             self._draw_ruler(surface)
             self._draw_hover(surface)

@@ -15,7 +15,7 @@ from game.ui.modes import Mode, is_click
 def ghq_purpose(battle) -> str:
     """What a GHQ stand is for, in a sentence ending with its rule: the side's movement
     orders are rolled with it, and none are given once it is eliminated (000 08.02.01-02;
-    001 8.2.1-2). For the set-up panel and the GHQ's unit card (#43)."""
+    001 8.2.1-2). For the set-up panel and the GHQ's unit card."""
     rule = "001 8.2.2" if battle.rules.postures else "000 08.02.02"
     return f"GHQ: without it the side gets no movement orders ({rule})."
 
@@ -27,7 +27,7 @@ class SetupMode(Mode):
         self.selected: str | None = None
 
     def enter(self, screen):
-        """The set-up's instructions first, where the player looks (#43: they sat under a
+        """The set-up's instructions first, where the player looks (they sat under a
         long briefing, out of sight), then the scenario's briefing."""
         side = screen.battle.to_act
         spec = screen.battle.scenario.spec
@@ -73,7 +73,7 @@ class SetupMode(Mode):
 
 class ChooseFirstMode(Mode):
     """The side with the initiative picks who acts first in this phase; P (pass) lets the
-    enemy act first (the screen's ``_pass``, #43)."""
+    enemy act first (the screen's ``_pass``)."""
 
     def enter(self, screen):
         b = screen.battle
@@ -82,7 +82,7 @@ class ChooseFirstMode(Mode):
         enemy = screen.side_name(b.other(me))
         rule = "000 08.02.04" if b.phase.kind == "movement" else "000 07.02.04"
         rule = "001 5.0, 7.1.1, 8.2.4" if b.rules.postures else rule
-        # asked in a fire phase only when both sides can fire (#43; not in a battle before it)
+        # asked in a fire phase only when both sides can fire (not in a battle before it)
         both = (
             "Both sides have stands that can fire. "
             if b.auto_pass and b.phase.kind == "fire"

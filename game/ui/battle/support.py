@@ -305,7 +305,7 @@ class PlotFireMode(_Aiming):
                     f"In from the {self.edge_name(screen, self.entry)} edge (E to change), "
                     f"out by the {self.edge_name(screen, self.exit)} edge (R)."
                 )
-            else:  # nothing to click for (#43): say what is left to do
+            else:  # nothing to click for: say what is left to do
                 lines.append(
                     "You have no air strikes left (the scenario's air support): plot "
                     "artillery (A), or pass (P) when your plots are done."
@@ -343,7 +343,7 @@ class PlotFireMode(_Aiming):
                 "(H). Click the aim point; drag from it to turn the line of markers. Rings: "
                 "red, the closest a gun fires; green, its reach."
             )
-        mine = [m for m in screen.visible_missions() if m.side == side]  # net: kept (#45)
+        mine = [m for m in screen.visible_missions() if m.side == side]  # net: kept
         if mine:
             lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
             for m in mine:

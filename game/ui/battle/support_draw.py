@@ -97,10 +97,10 @@ def mission_of(marker_id: str) -> str:
 
 def draw_markers(surface, tv, b, hidden=()) -> None:
     """Smoke areas as grey clouds and impact markers as rings in the firing side's
-    colour (painted style: drifting puffs, and craters with fire, #46), the first of each
+    colour (painted style: drifting puffs, and craters with fire), the first of each
     mission labelled, of battle ``b`` (its ``state`` and ``sides``)
     on table view ``tv``: the battle screen's and the replay's. The markers of the missions
-    in ``hidden`` (ids) are left out: the screen has not shown them landing yet (#43). Only
+    in ``hidden`` (ids) are left out: the screen has not shown them landing yet. Only
     what lies on the table is drawn (a marker 2" from the edge no longer spills past it)."""
     table = tv.table  # what lies past the table's edge is not drawn
     (x0, y0), (x1, y1) = tv.to_px(0, 0), tv.to_px(table.width, table.depth)
@@ -116,7 +116,7 @@ def draw_markers(surface, tv, b, hidden=()) -> None:
 def _draw_markers(surface, tv, b, hidden) -> None:
     r_px = RADIUS_IN * tv.view.scale
     st = b.state
-    if table_style() == "painted":  # drifting puffs, craters and fire (#46)
+    if table_style() == "painted":  # drifting puffs, craters and fire
         _draw_painted_markers(surface, tv, b, hidden, r_px)
         return
     for a in st.smoke:
@@ -157,7 +157,7 @@ def mission_groups(events) -> list[dict]:
     """The missions among battle-log lines, in the order they landed or fired: each
     ``artillery`` or ``air_strike`` line with the ``impact`` lines of its landing that follow
     it, and ``last``, the index in ``events`` of its last line: ``{"line": ..., "impacts":
-    [...], "last": int}`` (#43: the screen shows them one at a time)."""
+    [...], "last": int}`` (the screen shows them one at a time)."""
     out: list[dict] = []
     for i, ev in enumerate(events):
         if ev["event"] in ("artillery", "air_strike"):
@@ -207,7 +207,7 @@ def draw_landing(surface, tv, sides, ev: dict, strong: bool = False) -> list[tup
     the aim to where it fell, labelled with its distance and direction, in the firing side's
     colour (``sides``: the battle's). ``strong``: the mission being shown now (thicker, its
     aim marked). Returns what it drew: ("track", mission, points) and ("arrow", mission,
-    aim, to) (#43: the battle screen and the replays draw it alike)."""
+    aim, to) (the battle screen and the replays draw it alike)."""
     own = side_colour(sides, ev.get("side"))
     drawn: list[tuple] = []
     path = ev.get("path") if ev["event"] == "air_strike" else None
@@ -275,7 +275,7 @@ class SupportDrawing:
         """The side whose plotted missions the screen may show, or None: against the AI the
         player's side; in a hotseat battle the side plotting now, in the joint plot phase
         only (the other player has handed the screen over behind the curtain); over the
-        network this machine's side (#45)."""
+        network this machine's side."""
         b = self.battle
         if getattr(self, "net", None) is not None:
             return self.net.side
@@ -288,7 +288,7 @@ class SupportDrawing:
 
     def visible_missions(self) -> list:
         """The plotted missions (not yet landed) the screen shows: the viewer's only; over the
-        network this machine's, its hidden ones as its secrets keep them (#45)."""
+        network this machine's, its hidden ones as its secrets keep them."""
         if getattr(self, "net", None) is not None:
             from game.ui.battle.netplay import own_missions
 
@@ -331,7 +331,7 @@ class SupportDrawing:
         """Smoke as grey clouds, impact markers as rings in the firing side's colour, the viewer's plotted
         missions dashed, this turn's deviations as arrows from the aim to where the markers
         fell and the aircraft's tracks, and aircraft in flight. While the screen shows the
-        missions that landed one at a time (``mode.unshown``: those still to come, #43)
+        missions that landed one at a time (``mode.unshown``: those still to come)
         their markers and arrows wait."""
         b, tv = self.battle, self.tv
         hidden = set(self.mode.unshown)
@@ -362,7 +362,7 @@ class SupportDrawing:
                 if tv.style() == "symbols":
                     pygame.draw.polygon(surface, own, [nose, wing[0], c, wing[1]])
                     pygame.draw.polygon(surface, INK, [nose, wing[0], c, wing[1]], 1)
-                else:  # the aircraft painted, its shadow on the ground (#46)
+                else:  # the aircraft painted, its shadow on the ground
                     span = max(44, int(tv.view.scale * 2))
                     heading = math.degrees(math.atan2(q[1] - p[1], q[0] - p[0]))
                     for shadow, off in ((True, span // 4), (False, 0)):

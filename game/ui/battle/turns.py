@@ -161,7 +161,7 @@ class EndMode(Mode):
         if screen.log_path:
             text += f"<br>Battle log:<br>{path_html(screen.log_path)}"
         again = [] if screen.net is not None else [("Play again", screen.play_again)]
-        screen.set_panel(  # a network battle is played again by hosting anew (#45)
+        screen.set_panel(  # a network battle is played again by hosting anew
             text,
             [
                 ("Save the log", screen.save_log_copy),

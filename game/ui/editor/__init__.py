@@ -22,7 +22,7 @@ def editor_screen(app, doc=None, on_menu=None):
         log = logs_dir() / f"test-play-{stem}-seed{seed}.jsonl"
         try:
             battle = Battle(scenario, seed, log_path=log)
-        except OSError as err:  # the logs folder is a file or read-only (#42): play, unlogged
+        except OSError as err:  # the logs folder is a file or read-only: play, unlogged
             battle = Battle(scenario, seed)
             why = folder_problem(log.parent) or err.strerror or err
             battle.log.error = f"{log}: the battle log could not be written ({why})"

@@ -138,7 +138,7 @@ class ActionsMixin:
 
     def copy_selection(self) -> None:
         """Keep copies of the selected items for Ctrl+V (the editor's own clipboard); a
-        carrier's riders go with it (#43)."""
+        carrier's riders go with it."""
         if not self.selection:
             self.say("Select something to copy first.", error=True)
             return

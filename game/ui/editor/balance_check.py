@@ -1,4 +1,4 @@
-"""The Map panel's forces section (#34): the seed sheets' balancing moves, each a link that
+"""The Map panel's forces section: the seed sheets' balancing moves, each a link that
 makes it as one undoable edit, and a balance check of the map as it stands, AI against AI in
 the background (:class:`game.ui.balance_job.BalanceJob`), its report kept and marked out of
 date after a change."""

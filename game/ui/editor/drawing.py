@@ -54,7 +54,7 @@ class DrawingMixin:
             self.tv.rect.size,
             tuple(self.layers.values()),
             hash(frozenset(self.hidden)),
-            UI.get("table_style"),  # the settings' table style (#46)
+            UI.get("table_style"),  # the settings' table style
         )
         if self._layer is None or self._layer_key != key:
             layer = pygame.Surface(self.tv.rect.size)
@@ -126,7 +126,7 @@ class DrawingMixin:
     LOCK_INK = (60, 60, 70)
 
     def locked_features(self) -> list[int]:
-        """The indices of the features locked on their own (drawn with a lock mark) (#43)."""
+        """The indices of the features locked on their own (drawn with a lock mark)."""
         from game.ui.editor.layout import mark_of
 
         if not self.locked:
@@ -135,7 +135,7 @@ class DrawingMixin:
         return [i for i, f in enumerate(feats) if mark_of(f) in self.locked - self.hidden]
 
     def _draw_locks(self, surface) -> None:
-        """Each locked feature outlined dark, with a padlock drawn inside it (#43: a locked
+        """Each locked feature outlined dark, with a padlock drawn inside it (a locked
         feature had no mark, so a click on it that did nothing looked like a fault)."""
         feats = items(self.doc.raw, "feature")
         for i in self.locked_features():
@@ -252,7 +252,7 @@ class DrawingMixin:
             px, py = self.tv.to_px(pose.x, pose.y)
             if self.tv.style() == "symbols" and self.tv.token_ids_fit([pose.id]):
                 self.tv.write_token_id(surface, pose)
-            else:  # the editor names every stand: its id on a tag under the model (#46)
+            else:  # the editor names every stand: its id on a tag under the model
                 self.tv.draw_ids(surface, [pose])
             if aboard.get(pose.id):
                 tag = self.tv.label(f"+{aboard[pose.id]}", INK)

@@ -37,7 +37,7 @@ class InputMixin:
 
     def _entry(self, widget, label: str, on_set) -> None:
         """Register a text field whose typing is applied as one edit on Enter or on leaving
-        it, and taken back by Esc (#43): ``on_set(text)`` applies it and returns None, or
+        it, and taken back by Esc: ``on_set(text)`` applies it and returns None, or
         refuses it with the reason (a sentence); ``label`` names the field in messages."""
         self._entries[widget] = [label, on_set, widget.get_text()]
 

@@ -43,7 +43,7 @@ from game.ui.kit import user_maps as user_maps_dir
 
 UNIT_MENU_W = 262
 """Pixels of the Item panel's Unit drop-down: the longest unit name of every ruleset ('M4A3E8
-"Sherman Easy-Eight"', 200 px) reads whole beside its arrow (#43: names were cut)."""
+"Sherman Easy-Eight"', 200 px) reads whole beside its arrow (names were cut)."""
 
 
 class PanelsMixin(SetupPanelsMixin):
@@ -88,7 +88,7 @@ class PanelsMixin(SetupPanelsMixin):
         self._panel_key = key
         hist = self._history_list
         if hist is not None and hist.alive() and hist.scroll_bar is not None:
-            self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild (#43)
+            self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild
         if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
             left, self._editing = self._editing, None
             self._apply_entry(left)
@@ -171,7 +171,7 @@ class PanelsMixin(SetupPanelsMixin):
     def _field(self, label: str, value, on_set, choices=None, width=170, live=False) -> None:
         """A labelled entry (or drop-down with ``choices``) whose edits call ``on_set(text)``;
         a returned string is shown as the problem with the value. An entry is applied on
-        Enter or when left, Esc takes the typing back (#43); a ``live`` one (a search) calls
+        Enter or when left, Esc takes the typing back; a ``live`` one (a search) calls
         ``on_set`` at every keystroke."""
         m = self.app.manager
         x = self._px()
@@ -342,7 +342,7 @@ class PanelsMixin(SetupPanelsMixin):
         except ValueError as err:
             return f"Vertex: {err}"
         new = edits.move_vertex(items(self.doc.raw, "feature")[i], addr, x, y)
-        why = shape_problem(new, *self.table_size())  # as the Polygon tool refuses (#43)
+        why = shape_problem(new, *self.table_size())  # as the Polygon tool refuses
         if why:
             return why
         self.commit(Replace("feature", i, new, "move a vertex"))
@@ -492,7 +492,7 @@ class PanelsMixin(SetupPanelsMixin):
         )
         self._fields[lst] = lambda t: self._jump(int(t.split(".")[0]))
         self._history_list = lst
-        if lst.scroll_bar is not None:  # a click on a line keeps the list where it was (#43)
+        if lst.scroll_bar is not None:  # a click on a line keeps the list where it was
             lst.scroll_bar.set_scroll_from_start_percentage(self._history_scroll)
             lst.update(0.0)
 
@@ -550,7 +550,7 @@ class PanelsMixin(SetupPanelsMixin):
 
     def _locked_list(self) -> None:
         """The features locked or hidden on their own, each with its mark ("[lock] Locked")
-        and a link freeing it (#43: a locked feature had no mark)."""
+        and a link freeing it (a locked feature had no mark)."""
         from game.ui.editor.layout import mark_of
 
         rows = []

@@ -377,7 +377,7 @@ class EditorScreen(
     def close(self) -> None:
         """Stop a balance view being computed, and a balance check being played, and wait
         (a few seconds at most) for them to stop: a view's thread still inside Shapely
-        when the program ends aborted it (#42: rc -6, "terminate called without an active
+        when the program ends aborted it (rc -6, "terminate called without an active
         exception")."""
         job = self._overlay_job
         if job:
@@ -402,7 +402,7 @@ class EditorScreen(
         if type(mode) is not type(self.mode):
             self.message = ("", False)
         left_hills = isinstance(self.mode, HillMode) and not isinstance(mode, HillMode)
-        if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again (#43)
+        if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again
             self.set_draw_area(self.last_area)
         self.mode = mode
         mode.enter(self)
@@ -442,7 +442,7 @@ class EditorScreen(
             return
         typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
         if ev.type in typed and ev.ui_element in self._entries:
-            return  # applied on Enter or when the field is left, not while typed (#43)
+            return  # applied on Enter or when the field is left, not while typed
         if ev.type in (
             pygame_gui.UI_TEXT_ENTRY_CHANGED,
             pygame_gui.UI_DROP_DOWN_MENU_CHANGED,

@@ -104,7 +104,7 @@ class SetupPanelsMixin:
         """The side's air support (full games; docs/formats.md ``air_support``, rules-decisions
         "Artillery, smoke and air strikes"): a row per aircraft called (which aircraft, how
         many sorties, a Remove button) and an Add button; the aircraft are the scenario's
-        ruleset's rows of fire_support.toml (#43: the editor had no widget for it)."""
+        ruleset's rows of fire_support.toml (the editor had no widget for it)."""
         ruleset = self.doc.raw.get("ruleset")
         flies = ruleset in RULESET_IDS and ruleset_of(ruleset).has("air_strikes")
         rows = side.get("air_support")

@@ -134,7 +134,7 @@ class ToolbarMixin:
 
     def _show_draw_area(self) -> None:
         """Make the "Area or hill to draw" drop-down show :attr:`draw_area` (built again when
-        it shows another: pygame_gui's drop-down cannot be set) (#43)."""
+        it shows another: pygame_gui's drop-down cannot be set)."""
         shown = self.area_menu.selected_option if self.area_menu is not None else None
         shown = shown[0] if isinstance(shown, tuple) else shown
         if shown == menu_name(self.draw_area) and self.area_menu.alive():
@@ -153,7 +153,7 @@ class ToolbarMixin:
     def set_draw_area(self, kind: str) -> None:
         """Draw ``kind`` (an area's terrain type or ``hill``) with the area tools from now on,
         as the drop-down shows; the last area type is kept for when the Hill tool is left
-        (#43: after the Hill tool, R, P or O drew hills while the drop-down showed woods)."""
+        (after the Hill tool, R, P or O drew hills while the drop-down showed woods)."""
         self.draw_area = kind
         if kind != "hill":
             self.last_area = kind

@@ -1,4 +1,4 @@
-"""The scenario check's problem lines in a player's words (#43): "$.max_sighting_in: Input
+"""The scenario check's problem lines in a player's words: "$.max_sighting_in: Input
 should be less than or equal to 1000" becomes "Sighting distance must be at most 1000
 inches." The JSON path is put as the item and the field it names ("Stand A6, starts aboard",
 "Side 1 (Blue): cohesion"), and each kind of message pydantic gives the scenario's shape

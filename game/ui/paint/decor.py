@@ -1,4 +1,4 @@
-"""What the painted table puts on each terrain feature (#46), worked out once per table in
+"""What the painted table puts on each terrain feature, worked out once per table in
 table inches: tree crowns in woods and groves, houses in built-up areas, pools and reeds in
 marsh, stones in rough ground, foxholes, trenches and bunkers in improved positions, coils of
 wire, mines, the ruts of tracks, the steps of hills. Every feature's decoration comes from a
@@ -21,7 +21,7 @@ _DECOR: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def feature_seed(kind: str, geometry) -> int:
     """The seed of one feature's painting: a CRC-32 of its kind and its coordinates (WKT to 6
-    decimals), so a feature keeps its look wherever it is listed in the file (#46)."""
+    decimals), so a feature keeps its look wherever it is listed in the file."""
     return zlib.crc32(f"{kind}:{shapely.to_wkt(geometry, rounding_precision=6)}".encode())
 
 
@@ -203,7 +203,7 @@ def _parallel_lines(geom, rng, gap: float, zigzag: float = 0.0) -> list[list[tup
             pts.append((c.x + u * ca - v * sa, c.y + u * sa + v * ca))
         clipped = shapely.intersection(shapely.LineString(pts), geom)
         for part in getattr(clipped, "geoms", [clipped]):
-            # a trench's peaks clipped at the edge are stubs that read as chevrons (#46 trial)
+            # a trench's peaks clipped at the edge are stubs that read as chevrons
             if part.geom_type == "LineString" and part.length > (1.2 if zigzag else 0.3):
                 out.append(list(part.coords))
     return out

@@ -1,4 +1,4 @@
-"""The painted table's ground texture (#46): a gentle, smooth variation of colour over the
+"""The painted table's ground texture: a gentle, smooth variation of colour over the
 table (value noise on lattices of 5" and 1.6") and the grain of static flock (a fixed tile of
 seeded noise, one value a pixel), added over everything painted on the table. Both are tied
 to the table, not to the screen: a pixel shows the same at any camera place, so a panned layer

@@ -1,4 +1,4 @@
-"""Swatches of the painted table for the legends (#46): a small square of each kind of
+"""Swatches of the painted table for the legends: a small square of each kind of
 ground painted as the table paints it (crowns for woods, a roof for buildings, a road with
 its verges, a stepped hill...), so the key shows what the player sees."""
 

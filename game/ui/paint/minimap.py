@@ -1,4 +1,4 @@
-"""The mini-map (#46): the whole table small in a corner of the table view, the stands as
+"""The mini-map: the whole table small in a corner of the table view, the stands as
 dots in their sides' colours and the part of the table in view outlined; a click (or a drag)
 on it moves the camera there. Drawing only: it reads the stands and the camera."""
 

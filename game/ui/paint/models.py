@@ -1,4 +1,4 @@
-"""Stands drawn as their 1/285 models seen from above on a painted base (#46): a tank's hull,
+"""Stands drawn as their 1/285 models seen from above on a painted base: a tank's hull,
 turret and gun along its facing, an IFV or APC, a truck, infantry as a few figures, a gun with
 its crew, AA, and a pennant on a headquarters' base, all in the side's colours. The base is
 the stand's 1"x1" footprint: flocked, rimmed in the side's colour, its front edge a light
@@ -21,7 +21,7 @@ from collections.abc import Callable
 import pygame
 
 STYLES = ("models", "symbols")
-"""The stand styles (#46): painted models, or the flat tokens with NATO symbols."""
+"""The stand styles: painted models, or the flat tokens with NATO symbols."""
 WRECK = (60, 60, 60)
 """A wreck's burnt paint (the colour the flat style gives a wreck too)."""
 FRONT = (245, 240, 215)
@@ -39,14 +39,14 @@ OVERHANG = 1.5
 _MAX_KEPT = 4000
 SMOOTH_TURN_PX = 72
 """Sprites up to this many pixels a side are turned with smoothing (rotozoom); larger ones,
-zoomed in, plainly (rotate: a fifth of the time, #46: the first frame at a new zoom)."""
+zoomed in, plainly (rotate: a fifth of the time: the first frame at a new zoom)."""
 
 _BASE: dict[tuple, pygame.Surface] = {}
 _TURNED: dict[tuple, pygame.Surface] = {}
 
 
 def model_kind(unit, name: str = "") -> str:
-    """The model a unit's row is painted as (#46): "tank", "casemate" (fires into its front
+    """The model a unit's row is painted as: "tank", "casemate" (fires into its front
     arc only), "ifv", "apc", "halftrack", "truck", "scout_car", "wheeled_apc", "sp_gun",
     "spaa", "infantry", "engineers", "atgm_team", "at_gun", "howitzer", "mortar", "aa_gun",
     "aa_gun_heavy". Read from the row's defence class, flags, carrier, movement class and
@@ -457,7 +457,7 @@ def stand_sprite(
     """The model ``kind`` (:data:`KINDS`) on its base in ``colour``, at ``scale`` pixels an
     inch, turned to ``facing_deg`` (degrees anticlockwise from the table's +x, to the nearest
     whole degree); ``hq`` 1 a headquarters (a pennant), 2 the GHQ (two); ``wreck`` burnt
-    out. Centred on its surface (SRCALPHA), kept per all of these (#46)."""
+    out. Centred on its surface (SRCALPHA), kept per all of these."""
     turn = round(facing_deg) % 360
     key = (kind, tuple(colour[:3]), round(scale, 2), hq, wreck, turn)
     surf = _TURNED.get(key)
@@ -522,7 +522,7 @@ def aircraft_sprite(colour, span_px: int, heading_deg: float, shadow: bool = Fal
     """An aircraft seen from above, ``span_px`` pixels across its wings, in ``colour`` with a
     darker cockpit and roundels, nose along ``heading_deg`` (degrees anticlockwise from the
     table's +x); ``shadow`` its shadow instead (translucent black), to blit offset on the
-    ground under it (#46: the air strike flying its path). Kept per all of these."""
+    ground under it (the air strike flying its path). Kept per all of these."""
     turn = round(heading_deg) % 360
     key = ("aircraft", tuple(colour[:3]), int(span_px), shadow, turn)
     surf = _TURNED.get(key)
@@ -558,7 +558,7 @@ def kind_of(unit, name: str = "") -> str:
 
 
 def hq_level(stand) -> int:
-    """2 for a side's GHQ, 1 for a headquarters, else 0 (its pennants, #46)."""
+    """2 for a side's GHQ, 1 for a headquarters, else 0 (its pennants)."""
     if getattr(stand, "ghq", False):
         return 2
     return 1 if getattr(stand, "hq", False) else 0

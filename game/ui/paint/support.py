@@ -1,4 +1,4 @@
-"""The painted table's fire support markers (#46): a smoke area as a cloud of puffs drifting
+"""The painted table's fire support markers: a smoke area as a cloud of puffs drifting
 downwind inside a faint ring (the 2" circle the rules use), an impact marker as a scorched
 crater with flames and a ring in the firing side's colour. Each is a picture made once per
 size (pixels) and marker (seeded by its id, never the battle's dice) and kept."""

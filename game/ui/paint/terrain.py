@@ -1,4 +1,4 @@
-"""The painted table's terrain (#46), drawn with pygame from the decoration of
+"""The painted table's terrain, drawn with pygame from the decoration of
 :mod:`game.ui.paint.decor` (seeded per feature): flocked ground, hills as stepped layers with a
 cut edge, a shadow and a lighter hilltop (crest) inside a dashed crest line, woods as tree
 crowns on a dark floor inside a visible edge, groves as scattered trees, buildings as roofs
@@ -324,7 +324,7 @@ def _roads(surface, view, table, decor, near) -> None:
                     for p in pts:
                         pygame.draw.circle(surface, colour, p, px / 2)
     for f, d in zip(table.roads, decor.roads, strict=True):
-        if f.kind == "track" and near(d.bounds):  # two ruts, grass between them (#46 trial)
+        if f.kind == "track" and near(d.bounds):  # two ruts, grass between them
             for line in getattr(f.geometry, "geoms", [f.geometry]):
                 pygame.draw.lines(
                     surface, (120, 132, 74), False, _px(view, line.coords), max(1, int(0.08 * s))
@@ -370,7 +370,7 @@ def paint(surface: pygame.Surface, table, view, table_rect: pygame.Rect) -> None
     """Paint ``table`` (a ``game.Table``) through ``view`` (a ``render.View``) on
     ``surface``, within its clip: the ground, hills, areas and roads, then the ground's
     texture over the table (``table_rect``, pixels). Only the features whose bounds reach
-    within an inch of the clip are drawn (#46)."""
+    within an inch of the clip are drawn."""
     decor = table_decor(table)
     clip = surface.get_clip()
     (cx0, cy1), (cx1, cy0) = (

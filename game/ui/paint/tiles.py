@@ -1,4 +1,4 @@
-"""The painted table kept per zoom level (#46): the table at one scale is cut into tiles of
+"""The painted table kept per zoom level: the table at one scale is cut into tiles of
 TILE pixels, fixed to the table (not to the screen), each painted once
 (:func:`game.ui.paint.terrain.paint`) and kept; drawing a part of the table blits the tiles
 that cover it. A pan by whole pixels, a strip uncovered by it, or the same zoom again needs no
