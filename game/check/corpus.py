@@ -7,7 +7,7 @@ recruit, veteran), or ``screen``: a hotseat battle on the battle screen, driven 
 key presses (``screen, screen``: every decision passed) or by the random player's choices
 applied through the screen (``screen, random``).
 ``tools/checks/make_corpus.py`` records each case's log digest, state hash and save under
-``tests/corpus/``; ``tests/test_corpus.py`` plays them again and compares.
+``tests/corpus/``; ``tests/files/test_corpus.py`` plays them again and compares.
 """
 
 from __future__ import annotations

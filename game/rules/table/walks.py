@@ -3,7 +3,7 @@ one path or many paths of one stand at once: :func:`walk_paths` lays out the ste
 path together, asks the terrain once for all their midpoints, builds the no-pass footprints'
 search tree once, and gives each path exactly the :class:`~game.rules.table.geometry.Walk` (to the
 last bit) that :meth:`game.rules.table.table.Table.walk` gives for that path alone (step by step, the
-reference: tests/test_batched_preview.py holds the two together). Units: inches, movement
+reference: tests/rules/test_batched_preview.py holds the two together). Units: inches, movement
 points.
 """
 
