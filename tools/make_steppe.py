@@ -53,7 +53,7 @@ SOVIETS = [
     ('JS-III "Pike"', 1, None, "1"),
     ("BA-64 Armoured Car", 2, None, "2"),
     ("Cossack Cavalry", 3, None, "2"),
-    ("Soviet Rifle Infantry", 2, None, "3"),
+    ("Soviet Rifle Infantry", 1, None, "3"),
 ]
 COHESION = (15, 15)
 
