@@ -55,7 +55,7 @@ SOVIETS = [
     ("Cossack Cavalry", 3, None, "2"),
     ("Soviet Rifle Infantry", 1, None, "3"),
 ]
-COHESION = (16, 15)
+COHESION = (16, 16)
 
 DESCRIPTION = (
     "Wehrmacht '47 on the open steppe: Panthers and a King Tiger (tech level 2) with Puma "
