@@ -62,7 +62,11 @@ class Level:
     of our fire support (an AA stand, half as much more while we have air strikes left).
     shields_carriers (firepower): riders get down as soon as their carrier is in an enemy's
     sight and reach, and an empty carrier whose firepower is at most this is not drawn
-    towards the enemy (``_idle_carrier``); 0: as before.
+    towards the enemy (``_idle_carrier``); 0: as before. fires_direct (0..1): in the plot
+    phase a gun that has an enemy stand in its direct range and sight is kept back from the
+    plot when its direct fire next turn, at this share of what it would do now (the enemy may
+    move out of sight), is worth more than its best mission (``_held_for_direct``); 0: every
+    free gun is plotted, and none is left to fire direct.
 
     The look-ahead (the elite, :mod:`game.ai.search`): lookahead: how many of the best
     candidates of a decision it plays forward on copies of the battle (0: none, the choice
@@ -99,6 +103,7 @@ class Level:
     gun_spacing: float = 0.0
     counter_battery: float = 0.0
     shields_carriers: float = 0.0
+    fires_direct: float = 0.0
     lookahead: int = 0
     samples: int = 0
     prior: float = 0.0
@@ -145,6 +150,7 @@ LEVELS = {
         gun_spacing=6.0,
         counter_battery=1.5,
         shields_carriers=5.0,
+        fires_direct=0.85,
     ),
     "elite": dataclasses.replace(
         VETERAN,
@@ -154,6 +160,7 @@ LEVELS = {
         gun_spacing=6.0,
         counter_battery=1.5,
         shields_carriers=5.0,
+        fires_direct=0.85,
         lookahead=4,
         samples=8,
         prior=0.5,

@@ -144,8 +144,10 @@ class FireSupportChooser:
         st = battle.state
         opts = [Option("plot nothing more", 0.05, Pass(side))]
         lands = st.turn + 1
-        free = battle.free_artillery(side, lands)
         aims = self._aims(battle, side)[:6]
+        free = battle.free_artillery(side, lands)
+        held = self._held_for_direct(battle, side, free, aims)
+        free = [g for g in free if g not in held]
         if free and aims:
             opts += self._he_options(battle, side, free, aims, lands)
             smoke = self._smoke_option(battle, side, free, lands)
@@ -156,6 +158,51 @@ class FireSupportChooser:
         if left and aims and not any(m.lands_turn == lands for m in mine):
             opts += self._air_options(battle, side, sorted(left)[0], aims, lands)
         return opts
+
+    def _held_for_direct(self, battle, side: str, free, aims) -> dict[str, str]:
+        """The guns of ``free`` kept back from this plot phase to fire direct next turn, each
+        with why: a gun with an enemy stand in its direct range and sight now
+        (``Battle.direct_aim_problem``) whose direct fire at it (``mission_outcomes``, its
+        place now), at ``Level.fires_direct`` of its worth (the enemy may move out of sight
+        before then), is worth more than ``FIRE_AT`` and than the gun's best mission alone at
+        ``aims`` (their expected places). A gun plotted for a turn fires its mission as that
+        turn's artillery phase begins, and is not free to fire direct."""
+        keep = self.level.fires_direct
+        if not keep or not free:
+            return {}
+        enemies = sorted(
+            (
+                e
+                for e in battle.state.stands.values()
+                if e.side != side and e.active and e.on_table and e.carried_by is None
+            ),
+            key=lambda e: e.id,
+        )
+        where = None
+        held = {}
+        for g in free:
+            direct, target = FIRE_AT, None
+            for e in enemies:
+                if battle.direct_aim_problem(g, e.x, e.y) is not None:
+                    continue
+                odds = battle.mission_outcomes(side, (g,), ((e.x, e.y),), "he", "direct")
+                v = keep * self._worth(battle, side, odds)
+                if v > direct:
+                    direct, target = v, e.id
+            if target is None:
+                continue
+            where = where or self._expected_places(battle, side)
+            plot = 0.0
+            for x, y, _ in aims:
+                if battle.indirect_problem(g, x, y) is not None:
+                    continue
+                odds = battle.mission_outcomes(side, (g,), ((x, y),), "he", "indirect", where)
+                plot = max(plot, self._worth(battle, side, odds))
+            if direct > plot:
+                held[g] = (
+                    f"{g} keeps its fire for {target}, in its sight: {direct:.2f} > {plot:.2f}"
+                )
+        return held
 
     def _he_options(self, battle, side, free, aims, lands) -> list[Option]:
         opts = []

@@ -87,6 +87,13 @@ class FireSupportQueries(BattleParts):
             self.ctx, s, x, y
         )
 
+    def direct_aim_problem(self, stand_id: str, x: float, y: float) -> str | None:
+        """Why the stand, where it stands now, has no range or sight for direct artillery at
+        (x, y), or None (002/004 direct artillery procedure steps 1-3), whatever it has done
+        this turn: what a player asks in the plot phase about next turn's artillery phase.
+        Raises KeyError for an unknown stand."""
+        return artillery.direct_problem(self.ctx, self.stand(stand_id), x, y)
+
     def free_artillery(self, side: str, lands_turn: int) -> list[str]:
         """Ids of ``side``'s artillery stands on the table not yet plotted to fire in
         ``lands_turn``."""

@@ -1,7 +1,7 @@
 """The scripted AI in the full games: it takes its infantry aboard again when a ride takes
 them further than they walk, keeps its moves out of impact markers, and does not send its
-air strikes where they would likelier hit its own stands. Small set pieces, each decision
-asserted."""
+air strikes where they would likelier hit its own stands, and keeps a gun back from the plot to
+fire direct at an enemy in its sight. Small set pieces, each decision asserted."""
 
 from __future__ import annotations
 
@@ -11,7 +11,15 @@ import pytest
 import shapely
 
 from game.ai.scripted import ScriptedAI
-from game.rules.actions import Mount, Move, MoveAttempt, Pass, PlotAirStrike
+from game.rules.actions import (
+    ArtilleryFire,
+    Mount,
+    Move,
+    MoveAttempt,
+    Pass,
+    PlotAirStrike,
+    PlotMission,
+)
 from game.rules.state import Impact, Mission
 from game.rules.table.geometry import footprint
 from game.rules.table.smoke import marker_circle
@@ -152,3 +160,58 @@ def test_the_ai_keeps_its_stands_clear_of_its_own_strike_coming_down_next_turn()
     move = ScriptedAI(1).choose(b)
     end = b.preview_move("A1", move.path).points[-1] if isinstance(move, Move) else (10, 12)
     assert math.dist(end, (19, 12)) >= 5
+
+
+GUN_DUEL = [
+    ("A1", "A", "M109A6 Paladin", 4, 12, 0),
+    ("A2", "A", "M1 Abrams", 4, 30, 0),
+    ("B1", "B", "Motor Rifle Infantry", 18, 12, 180),
+    ("B2", "B", "T-72", 50, 30, 180),
+]
+
+
+@pytest.mark.parametrize(
+    ("level", "wood", "direct"),
+    [
+        ("veteran", False, True),  # in sight and range: no deviation roll, fired next turn
+        ("elite", False, True),
+        ("veteran", True, False),  # a wood hides the infantry: the mission is plotted
+        ("veteran-43", False, False),  # a level that plots every gun (fires_direct 0)
+        ("recruit", False, False),
+    ],
+)
+def test_a_gun_with_an_enemy_in_its_sight_is_kept_back_to_fire_direct(level, wood, direct):
+    """002 direct artillery procedure: the Paladin (HE 14 at 20") sees motor rifles in the
+    open 14" away. A mission plotted now lands on the aim only when its deviation roll passes;
+    fired direct next turn it needs none, and its worth at 0.85 (the level's ``fires_direct``:
+    the infantry may have moved out of sight) is still above the mission's (the engine's
+    ``mission_outcomes`` both ways). The veteran plots nothing with it, and in turn 2's joint
+    artillery fire phase fires at the infantry direct; behind a wood (no sight, the engine's
+    ``direct_aim_problem``) it plots the mission as before."""
+    terrain = [("woods", (10, 10, 13, 14))] if wood else []
+    b = _plot_at(GUN_DUEL, terrain)
+    assert (b.direct_aim_problem("A1", 18, 12) is None) is not wood
+    ai = ScriptedAI(1, level)
+    held = ai._held_for_direct(b, "A", ["A1"], ai._aims(b, "A")[:6])
+    assert list(held) == (["A1"] if direct else [])
+    if level == "recruit":  # it picks among its three best: no one choice to assert
+        return
+    plot = ai.choose(b)
+    if not direct:
+        assert isinstance(plot, PlotMission) and plot.firers == ("A1",)
+        return
+    assert isinstance(plot, Pass) and "B1" in held["A1"]
+    b.apply(plot)
+    drive(b, 2, "artillery")
+    if b.to_act == "B":
+        b.apply(Pass("B"))
+    fire = ai.choose(b)
+    assert fire == ArtilleryFire("A", ("A1",), ((18.0, 12.0),), "he")
+
+
+def _plot_at(stands, terrain):
+    b = make(stands, width=60, depth=36, terrain=terrain)
+    drive(b, 1, "plot")
+    if b.to_act == "B":
+        b.apply(Pass("B"))
+    return b

@@ -205,7 +205,7 @@ def test_a_second_standard_attack_on_one_target_in_one_fire_phase_is_refused():
 # ------------------------------------------------------------------ close assault (004 8.7)
 
 
-def _assault(extra=(), dice=(6, 6), before=None):
+def _assault(extra=(), dice=(6, 6), before=None, unit="US Combat Engineers", target=None):
     """US Combat Engineers (movement posture) move into base contact with the front of a
     Tiger II (firing posture), which lets the move pass; they close-assault it. The
     Tiger rolls 20 and fails (no reply); the engineers roll 5 and attack: AP 10 against
@@ -213,8 +213,8 @@ def _assault(extra=(), dice=(6, 6), before=None):
     (engineer) - 1 (the 0" range: the 1" band of the TL1 chart)."""
     b = battle47(
         [
-            ("A1", "A", "US Combat Engineers", 10, 12, 0),
-            ("B1", "B", TIGER2, 12.5, 12, 180),
+            ("A1", "A", unit, 10, 12, 0),
+            ("B1", "B", target or TIGER2, 12.5, 12, 180),
             *extra,
         ],
         [3, 4, 3, 4, 5, 20, 5, *dice],
@@ -264,3 +264,28 @@ def test_a_disorganized_defender_that_cannot_fall_back_is_eliminated():
     b, line = _assault(extra=[("B2", "B", TIGER2, 14.2, 12, 180)])
     assert line["retreat"] == [[12.5, 12]]
     assert b.state.stands["B1"].eliminated
+
+
+@pytest.mark.parametrize(
+    ("unit", "target", "mods", "differential", "total", "result"),
+    [
+        # HE 6 doubled (cavalry, against a defender that is not armoured) - defence 4 = +8;
+        # 12 - 3 - 1 = 8: row 8, column +8 = E
+        ("Cossack Cavalry", "Panzergrenadiers", ["close_assault", "range"], 8, 8, "E"),
+        # against armour not doubled: AP 4 - 13 at 50% (7) = -3; row 8, column -3 = "-"
+        ("Cossack Cavalry", TIGER2, ["close_assault", "range"], -3, 8, "none"),
+        # type S: a further -3 as engineers (002 8.7; house reading for 004): AP 8 - 7 = +1;
+        # 12 - 3 - 3 - 1 = 5: row 5, column +1 = D
+        ("Fallschirmjaeger", TIGER2, ["close_assault", "engineer", "range"], 1, 5, "D"),
+    ],
+)
+def test_cavalry_and_type_s_infantry_close_assault(unit, target, mods, differential, total, result):
+    """004 close assault notes with the house rows of wwii_support.csv: cavalry's firepower
+    doubles except against armour (and no -3 for it, unlike 002), type S infantry take the
+    engineers' further -3. The defender in the firing posture rolls 20 and fails; the
+    assaulter rolls 5 and attacks with 2D6 6 + 6."""
+    b, line = _assault(unit=unit, target=target)
+    (attack,) = line["assaulter_attacks"]
+    assert [m["why"] for m in attack["combat"]["mods"]] == mods
+    assert attack["differential"] == differential
+    assert (attack["combat"]["total"], attack["result"]) == (total, result)

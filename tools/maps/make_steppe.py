@@ -1,0 +1,146 @@
+"""Build maps/wwii-47-steppe.json: a Wehrmacht '47 battle (the 004 card, ruleset wwii-47) with
+the units the other shipped map lacks: wheeled armoured cars, cavalry and "type S" infantry.
+
+The ground follows the WWII seed recipe as `hulldown generate` lays it out
+(game.editor.generate.generate_terrain, seed TERRAIN_SEED, light woods, natural outlines): a
+36"x24" table, a good road from one narrow edge to the other, a hill and a small town in each
+half, the right half the left turned half a turn about the centre so neither side is favoured.
+
+Both forces enter from the narrow edges on turn 1. Side A, Germany 1947: Panthers (TL1) and a
+Pz VIB (TL2), two SdKfz 234/2 Puma armoured cars (wheeled), Fallschirmjaeger ("type S": -3 more
+in close assault) and Panzergrenadiers in a halftrack. Side B, the Soviets: T-34/85s and a
+JS-III (TL2), two BA-64 armoured cars (wheeled), Cossack cavalry (firepower doubled in close
+assault except against armour, 004 notes) and rifle infantry. Every row that is not a 001 tank
+is a house value (assets/data/wwii_support.csv, docs/rules.md "Wehrmacht '47").
+
+How the forces were chosen: docs/performance.md, "Balance of wwii-47-steppe".
+
+No randomness beyond the fixed terrain seed: the output is the same on every run. The
+scenario is validated before it is written; the file is written atomically.
+
+Run: .venv/bin/python tools/maps/make_steppe.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
+from game.editor.generate import generate_terrain  # noqa: E402
+from game.editor.stats import map_statistics  # noqa: E402
+
+OUT = ROOT / "maps" / "wwii-47-steppe.json"
+TERRAIN_SEED = 1947
+WIDTH, DEPTH = 36.0, 24.0
+TURNS = 12
+
+# (unit, how many, carried unit or None, group); the first stand is the side's GHQ
+GERMANY = [
+    ("Pz V", 3, None, "1"),
+    ("Pz VIB", 1, None, "1"),
+    ("SdKfz 234/2 Puma", 2, None, "2"),
+    ("Fallschirmjaeger", 1, None, "3"),
+    ("Panzergrenadiers", 1, None, "3"),
+    ("SdKfz 251 Halftrack", 1, "Fallschirmjaeger", "3"),
+]
+SOVIETS = [
+    ("T-34/85", 3, None, "1"),
+    ('JS-III "Pike"', 1, None, "1"),
+    ("BA-64 Armoured Car", 2, None, "2"),
+    ("Cossack Cavalry", 3, None, "2"),
+    ("Soviet Rifle Infantry", 1, None, "3"),
+]
+COHESION = (16, 16)
+
+DESCRIPTION = (
+    "Wehrmacht '47 on the open steppe: Panthers and a King Tiger (tech level 2) with Puma "
+    "armoured cars, Fallschirmjaeger and Panzergrenadiers in a halftrack meet T-34/85s and a "
+    "JS-III (tech level 2) with BA-64 armoured cars, Cossack cavalry and rifle infantry. "
+    "Armoured cars are wheeled: fast on the road and open ground, slow in woods. Cavalry "
+    "doubles its firepower in close assault against anything but armour; Fallschirmjaeger are "
+    "type S infantry, worth a further -3 in close assault. Tech level 2 stands may fire from a "
+    "movement group and then move half their allowance. Both sides enter from the narrow "
+    "edges on turn 1. Destroy 51% of the enemy while losing no more than 50% to win."
+)
+
+
+def force(side: str, rows, x: float, facing: float) -> list[dict]:
+    """A side's stands waiting at its edge, spread about the edge's middle; a rider shares its
+    carrier's point; the first stand is the GHQ."""
+    stands: list[dict] = []
+    n = sum(k for _, k, _, _ in rows)
+    step = min(1.5, (DEPTH - 1) / n)
+    y = DEPTH / 2 - step * (n - 1) / 2
+    for unit, k, rider, group in rows:
+        for _ in range(k):
+            sid = f"{side}{len(stands) + 1}"
+            base = {"side": side, "x": x, "y": round(y, 3), "facing_deg": facing}
+            base.update(group=group, on_table=False)
+            stands.append({"id": sid, "unit": unit, **base, "ghq": not stands})
+            if rider:
+                stands.append(
+                    {
+                        "id": f"{side}{len(stands) + 1}",
+                        "unit": rider,
+                        **base,
+                        "ghq": False,
+                        "carried_by": sid,
+                    }
+                )
+            y += step
+    return stands
+
+
+def build() -> dict:
+    """The scenario as a dict, validated (raises ScenarioError)."""
+    data = load_rules_data()
+    raw = {
+        "format": "hulldown-scenario/1",
+        "title": "Steppe, 1947",
+        "description": DESCRIPTION,
+        "ruleset": "wwii-47",
+        "table": {"width": WIDTH, "depth": DEPTH},
+        "max_sighting_in": 20,
+        "turns": TURNS,
+        "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
+        "terrain": {
+            "type": "FeatureCollection",
+            "features": generate_terrain(WIDTH, DEPTH, TERRAIN_SEED, "light"),
+        },
+        "sides": [
+            {
+                "id": "A",
+                "name": "Germany",
+                "cohesion": COHESION[0],
+                "generation": None,
+                "command_value": 0,
+                "entry_edge": "left",
+            },
+            {
+                "id": "B",
+                "name": "Soviets",
+                "cohesion": COHESION[1],
+                "generation": None,
+                "command_value": 0,
+                "entry_edge": "right",
+            },
+        ],
+        "stands": force("A", GERMANY, 0.0, 0.0) + force("B", SOVIETS, WIDTH, 180.0),
+    }
+    parse_scenario(raw, str(OUT), data)
+    return raw
+
+
+if __name__ == "__main__":
+    scenario = build()
+    write_atomic(OUT, json.dumps(scenario, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {OUT.relative_to(ROOT)}")
+    stats = map_statistics(scenario, load_rules_data())
+    for f in stats.forces:
+        print(f"points {f.side_id}: {f.points:g} ({f.stands} stands, cohesion {f.cohesion:g})")
+    print(f"ratio: {stats.points_ratio:.4f}")
