@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -282,19 +283,7 @@ class RulesData:
 
     def units_for(self, ruleset: str) -> dict[str, UnitType]:
         """The tank table a ruleset fields, by unit name. Raises KeyError for an unknown ruleset."""
-        table = self.rulesets[ruleset].tank_table
-        if table == "modern-full":
-            # the 000 tank rows in the full game's columns, then the support table (002)
-            tanks = {n: FullUnit.of_tank(t) for n, t in self.modern_tanks.items()}
-            return {**tanks, **self.modern_support}
-        if table == "wwii-47":
-            # the 001 tank rows at their house tech levels, then the support table (004)
-            tanks = {
-                n: FullUnit.of_wwii_tank(t, 2 if n in self.wwii47_tl2 else 1)
-                for n, t in self.wwii_tanks.items()
-            }
-            return {**tanks, **self.wwii_support}
-        return dict(self.modern_tanks) if table == "modern" else dict(self.wwii_tanks)
+        return UNIT_TABLES[self.rulesets[ruleset].tank_table](self)
 
     def range_chart(self, ruleset: str, tech_level: int | None) -> RangeChart:
         """The range chart for a ruleset and a firer's tech level (None: the ruleset's only
@@ -303,6 +292,31 @@ class RulesData:
         if tech_level is None:
             return charts[min(charts)]
         return charts[tech_level]
+
+
+def _modern_full_units(data: RulesData) -> dict[str, UnitType]:
+    """The 000 tank rows in the full game's columns, then the support table (002)."""
+    tanks = {n: FullUnit.of_tank(t) for n, t in data.modern_tanks.items()}
+    return {**tanks, **data.modern_support}
+
+
+def _wwii47_units(data: RulesData) -> dict[str, UnitType]:
+    """The 001 tank rows at their house tech levels, then the support table (004)."""
+    tanks = {
+        n: FullUnit.of_wwii_tank(t, 2 if n in data.wwii47_tl2 else 1)
+        for n, t in data.wwii_tanks.items()
+    }
+    return {**tanks, **data.wwii_support}
+
+
+UNIT_TABLES: dict[str, Callable[[RulesData], dict[str, UnitType]]] = {
+    "modern": lambda data: dict(data.modern_tanks),
+    "wwii": lambda data: dict(data.wwii_tanks),
+    "modern-full": _modern_full_units,
+    "wwii-47": _wwii47_units,
+}
+"""Each unit table a ruleset's row of rulesets.toml may name (``tank_table``), and how it is
+built from the data's tables."""
 
 
 def _load_tanks(path: Path, cls: type, problems: list[str]) -> dict:

@@ -227,14 +227,19 @@ def load_full_units(path: Path, problems: list[str]) -> dict[str, FullUnit]:
     return units
 
 
+UNIT_FILES = {
+    "modern": "assets/data/modern_tanks.csv",
+    "wwii": "assets/data/wwii_tanks.csv",
+    "modern-full": "assets/data/modern_tanks.csv and assets/data/modern_support.csv",
+    "wwii-47": "assets/data/wwii_tanks.csv and assets/data/wwii_support.csv",
+}
+"""The data files each unit table (``tank_table`` of rulesets.toml) is read from, for messages."""
+
+
 def units_files(data, ruleset: str) -> str:
-    """The data files a ruleset's units come from, for messages."""
-    table = data.rulesets[ruleset].tank_table
-    if table == "modern-full":
-        return "assets/data/modern_tanks.csv and assets/data/modern_support.csv"
-    if table == "wwii-47":
-        return "assets/data/wwii_tanks.csv and assets/data/wwii_support.csv"
-    return f"assets/data/{table}_tanks.csv"
+    """The data files a ruleset's units come from, for messages. Raises KeyError for an
+    unknown ruleset."""
+    return UNIT_FILES[data.rulesets[ruleset].tank_table]
 
 
 def carried_problems(stands, units: dict, where: str) -> list[str]:
