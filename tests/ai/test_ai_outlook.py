@@ -131,7 +131,10 @@ def test_the_explain_overlay_says_how_the_battle_stands():
     assert ScriptedAI(0, "veteran-43").outlook_text(b, "A") is None
 
 
-def test_veteran_43_is_the_veteran_before_44_and_differs_from_it_only_in_the_new_weights():
+def test_veteran_43_differs_from_the_veteran_only_in_the_later_weights():
+    """veteran-43 is the yardstick the veteran's later judgements are measured against: it
+    differs from the veteran only in them (the outlook's weights, and keeping guns back to
+    fire direct)."""
     old, new = LEVELS["veteran-43"], LEVELS["veteran"]
     assert not old.weighs_outcome and old.open_cost == old.gun_spacing == 0.0
     assert old.counter_battery == 0.0
@@ -143,6 +146,7 @@ def test_veteran_43_is_the_veteran_before_44_and_differs_from_it_only_in_the_new
         "gun_spacing",
         "counter_battery",
         "shields_carriers",
+        "fires_direct",
     }
 
 
