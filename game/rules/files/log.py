@@ -17,7 +17,7 @@ from typing import IO
 from game.rules.events import EVENTS
 from game.rules.files.fieldchecks import CRT_CELLS, STOPPED_BY
 from game.rules.files.jsonfile import is_json_int, is_json_number, writable_target, write_atomic
-from game.rules.rulesets import phase_order
+from game.rules.rulesets import phase_names
 
 FORMAT = "hulldown-log/1"
 
@@ -176,7 +176,7 @@ def check_log_line(event: dict, seq: int) -> list[str]:
         return problems + [f"unknown event {name!r}"]
     if not is_json_int(event.get("turn")) or event["turn"] < 0:
         problems.append("turn must be an integer >= 0")
-    if not _hashable_in(event.get("phase"), frozenset(phase_order())):
+    if not _hashable_in(event.get("phase"), phase_names()):
         problems.append(f"unknown phase {event.get('phase')!r}")
     missing = REQUIRED[str(name)] - set(event)
     if name == "plot" and "commitment" in event:  # a network battle's hidden plot

@@ -71,3 +71,9 @@ def phase_order() -> tuple[str, ...]:
                 order.insert(at, p.name)
                 at += 1
     return (*order, "end")
+
+
+@cache
+def phase_names() -> frozenset[str]:
+    """The phase names a log line may carry (:func:`phase_order` as a set, made once)."""
+    return frozenset(phase_order())
