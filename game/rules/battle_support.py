@@ -7,9 +7,12 @@ working out a rule themselves. Units: inches."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from game.rules.actions import Action, ArtilleryFire, PlotAirStrike, PlotMission
 from game.rules.battle_parts import BattleParts
-from game.rules.context import IllegalAction
+from game.rules.context import BattleContext, IllegalAction
 from game.rules.phases import artillery as artillery_phase
 from game.rules.phases import plot as plot_phase
 from game.rules.procedures import air, artillery, support_odds
@@ -52,11 +55,12 @@ class FireSupportQueries(BattleParts):
         """Why a direct artillery attack or a plot may not be made now, or None when it may
         (the engine's own checks, 002 direct artillery and indirect fire procedures, 7.11,
         7.13)."""
-        check = {
+        checks: dict[type, Callable[[BattleContext, Any], None]] = {
             ArtilleryFire: artillery_phase.check_direct,
             PlotMission: plot_phase.check_plot,
             PlotAirStrike: plot_phase.check_air,
-        }.get(type(action))
+        }
+        check = checks.get(type(action))
         if check is None:
             return f"{action.kind} is not a fire support action"
         try:

@@ -27,8 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from game.rules.actions import Action, ChooseFirst
+
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
 KINDS = (
     "setup",
@@ -57,7 +61,7 @@ class Decision:
     side: str | None
     phase: str
     kind: str
-    _ctx: object = field(repr=False, compare=False)
+    _ctx: BattleContext = field(repr=False, compare=False)
 
     @cached_property
     def options(self) -> list[Action]:
@@ -66,7 +70,7 @@ class Decision:
         return options(self._ctx, self)
 
 
-def decide(ctx) -> Decision:
+def decide(ctx: BattleContext) -> Decision:
     """The decision the battle of context ``ctx`` waits for now."""
     st = ctx.state
     if st.finished:
@@ -79,7 +83,7 @@ def decide(ctx) -> Decision:
     return Decision(st.to_act, phase.name, phase.decide(ctx), ctx)
 
 
-def options(ctx, decision: Decision) -> list[Action]:
+def options(ctx: BattleContext, decision: Decision) -> list[Action]:
     """The legal actions of a decision: who goes first, or what its phase offers."""
     if decision.kind == "end" or decision.side is None:  # nobody acts once the battle ends
         return []

@@ -13,12 +13,17 @@ has anything to do is skipped, with two such lines (``skip`` 1 and 2)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.actions import ChooseFirst, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def do_pass(ctx, a: Pass) -> None:
+
+def do_pass(ctx: BattleContext, a: Pass) -> None:
     """A side passes: in set-up, it is ready; in a phase, it does nothing more for now, and
     when both sides have passed in a row the phase ends (000 05.00; 001 5.0)."""
     st = ctx.state
@@ -55,7 +60,7 @@ def do_pass(ctx, a: Pass) -> None:
         settle(ctx)
 
 
-def do_choose_first(ctx, a: ChooseFirst) -> None:
+def do_choose_first(ctx: BattleContext, a: ChooseFirst) -> None:
     """The side with the initiative says who acts first in this phase (000 07.02.04,
     08.02.04; 001 5.0 step 2, 7.1.1, 8.2.4)."""
     st = ctx.state
@@ -71,7 +76,7 @@ def do_choose_first(ctx, a: ChooseFirst) -> None:
     settle(ctx)
 
 
-def open_phase(ctx, phase: Phase) -> None:
+def open_phase(ctx: BattleContext, phase: Phase) -> None:
     """A phase that says what each side may do besides passing, just begun in a battle with
     automatic passes: skipped when neither side may do anything (two ``pass`` lines, the
     side with the initiative's first, with ``auto`` saying why and ``skip`` 1 and 2); when one
@@ -91,7 +96,7 @@ def open_phase(ctx, phase: Phase) -> None:
     settle(ctx)
 
 
-def settle(ctx) -> None:
+def settle(ctx: BattleContext) -> None:
     """In a battle with automatic passes, pass for the side to act while the phase
     offers it nothing but Pass (``Phase.able``): a ``pass`` line with ``auto`` saying why;
     when that is the second pass in a row, the phase ends (000 05.00; 001 5.0). Does nothing
@@ -111,7 +116,7 @@ def settle(ctx) -> None:
         st.to_act = ctx.other(st.to_act)
 
 
-def start_turn(ctx) -> None:
+def start_turn(ctx: BattleContext) -> None:
     """A new turn: fired and attacked marks off, its first phase begins."""
     st = ctx.state
     st.turn += 1
@@ -124,7 +129,7 @@ def start_turn(ctx) -> None:
     enter(ctx, ctx.rules.turn[0])
 
 
-def enter(ctx, phase: Phase) -> None:
+def enter(ctx: BattleContext, phase: Phase) -> None:
     """Begin a phase: the side with the initiative acts first until it chooses otherwise;
     the phase's own beginning; a phase the engine plays through ends at once."""
     st = ctx.state
@@ -138,7 +143,7 @@ def enter(ctx, phase: Phase) -> None:
     _begun(ctx, phase)
 
 
-def begin_again(ctx) -> None:
+def begin_again(ctx: BattleContext) -> None:
     """The current phase's beginning, held until the actions it waited for were taken
     (``Phase.holds``: a network battle's hidden plots revealed), goes on: its own
     beginning again (the missions land), then as :func:`enter` after it."""
@@ -148,7 +153,7 @@ def begin_again(ctx) -> None:
     _begun(ctx, phase)
 
 
-def _begun(ctx, phase: Phase) -> None:
+def _begun(ctx: BattleContext, phase: Phase) -> None:
     st = ctx.state
     if st.finished:
         return
@@ -158,7 +163,7 @@ def _begun(ctx, phase: Phase) -> None:
         open_phase(ctx, phase)
 
 
-def next_phase(ctx) -> None:
+def next_phase(ctx: BattleContext) -> None:
     """End the current phase and begin the next, or end the turn after the last."""
     names = [p.name for p in ctx.rules.turn]
     i = names.index(ctx.state.phase)
@@ -169,7 +174,7 @@ def next_phase(ctx) -> None:
         end_turn(ctx)
 
 
-def end_turn(ctx) -> None:
+def end_turn(ctx: BattleContext) -> None:
     """The turn ends: the end-of-turn line with the losses and the state hash, then the end
     of the battle (a side has won, or the last turn is played) or the next turn."""
     st = ctx.state
@@ -194,7 +199,7 @@ def end_turn(ctx) -> None:
     start_turn(ctx)
 
 
-def winner_if_turn_ended(ctx, losses: dict[str, int] | None = None) -> str | None:
+def winner_if_turn_ended(ctx: BattleContext, losses: dict[str, int] | None = None) -> str | None:
     """The side that would win were the turn to end now, by the scenario's victory rule
     (seed scenario sheets; RD "Victory"), or None. ``losses`` (stands eliminated, by side)
     defaults to the battle's own; pass others to ask "what if". Victory is only checked
@@ -202,7 +207,7 @@ def winner_if_turn_ended(ctx, losses: dict[str, int] | None = None) -> str | Non
     return victory(ctx, losses if losses is not None else ctx.state.losses(ctx.sides))[0]
 
 
-def kills_needed(ctx, side: str) -> int:
+def kills_needed(ctx: BattleContext, side: str) -> int:
     """How many enemy stands ``side`` must have destroyed to meet the scenario's share
     (seed scenario sheets: at least 51%; RD "Victory"), by the same test as the victory
     check: 2 of 3, 4 of 7, 6 of 10. More than the enemy has when the share is over 100%."""
@@ -211,7 +216,7 @@ def kills_needed(ctx, side: str) -> int:
     return next((n for n in range(total + 1) if n / max(1, total) * 100 >= pct - 1e-9), total + 1)
 
 
-def losses_allowed(ctx, side: str) -> int:
+def losses_allowed(ctx: BattleContext, side: str) -> int:
     """How many of its own stands ``side`` may lose and still win: the most whose share stays
     within the scenario's limit (seed scenario sheets: at most 50%; RD "Victory")."""
     total = ctx.totals[side]
@@ -219,7 +224,7 @@ def losses_allowed(ctx, side: str) -> int:
     return max(n for n in range(total + 1) if n / max(1, total) * 100 <= pct + 1e-9)
 
 
-def victory(ctx, losses: dict[str, int]) -> tuple[str | None, str | None]:
+def victory(ctx: BattleContext, losses: dict[str, int]) -> tuple[str | None, str | None]:
     """A side that destroyed at least the scenario's share of the enemy while losing no
     more than its limit wins (seed scenario sheets; RD "Victory")."""
     v = ctx.scenario.spec.victory

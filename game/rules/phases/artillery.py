@@ -5,14 +5,19 @@ direct artillery fire procedure; rules-decisions "Artillery, smoke and air strik
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules import turns
 from game.rules.actions import Action, ArtilleryFire, Pass, RevealAirStrike, RevealMission
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase, hidden
 from game.rules.procedures import air, artillery
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def land_missions(ctx) -> None:
+
+def land_missions(ctx: BattleContext) -> None:
     """The missions plotted to land this turn fly or fire, alternating between the sides
     (the side with the initiative first, each side's in the order plotted): air strikes by
     :func:`game.rules.procedures.air.fly_strike`, artillery by
@@ -40,7 +45,7 @@ def land_missions(ctx) -> None:
             artillery.fire_mission(ctx, m.id, m.side, m.firers, m.sheaf, m.ammo, "indirect")
 
 
-def able(ctx, side: str) -> list:
+def able(ctx: BattleContext, side: str) -> list:
     """``side``'s artillery stands that may fire direct artillery now."""
     return [
         s
@@ -51,7 +56,7 @@ def able(ctx, side: str) -> list:
     ]
 
 
-def direct_options(ctx, side: str) -> list[Action]:
+def direct_options(ctx: BattleContext, side: str) -> list[Action]:
     """Direct artillery ``side`` may fire now: each able stand at each enemy stand it has
     sight and range to (HE, aimed at the stand's centre), and all of them together at one
     target in a line sheaf where there are several."""
@@ -77,7 +82,7 @@ def direct_options(ctx, side: str) -> list[Action]:
     return acts
 
 
-def check_direct(ctx, a: ArtilleryFire) -> None:
+def check_direct(ctx: BattleContext, a: ArtilleryFire) -> None:
     """Raise IllegalAction unless ``a`` may be fired now: the artillery phase, the side to
     act, HE or smoke, distinct able firers, a good sheaf, and each firer's sight and range to
     its marker's point (002 direct artillery procedure)."""
@@ -100,7 +105,7 @@ def check_direct(ctx, a: ArtilleryFire) -> None:
             raise IllegalAction(why)
 
 
-def do_artillery_fire(ctx, a: ArtilleryFire) -> None:
+def do_artillery_fire(ctx: BattleContext, a: ArtilleryFire) -> None:
     """Direct artillery (002/004 direct artillery fire procedure): checked, fired, then the
     other side acts."""
     check_direct(ctx, a)
@@ -114,7 +119,7 @@ def do_artillery_fire(ctx, a: ArtilleryFire) -> None:
     turns.settle(ctx)
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Pass, or a direct artillery attack (:func:`direct_options`); nothing to list while a
     hidden plot is to be revealed (only its owner's machine holds it)."""
     if kind == "reveal":
@@ -122,14 +127,14 @@ def options(ctx, side: str, kind: str) -> list[Action]:
     return [Pass(side)] + direct_options(ctx, side)
 
 
-def has_target(ctx, side: str) -> bool:
+def has_target(ctx: BattleContext, side: str) -> bool:
     """Whether one of ``side``'s guns has a direct artillery attack now (an able gun with
     sight and range to an enemy stand; 002 7.9, 7.10): what the phase offers besides passing, so a
     side without one is passed for in a battle with automatic passes."""
     return bool(direct_options(ctx, side))
 
 
-def skip(ctx) -> bool:
+def skip(ctx: BattleContext) -> bool:
     """Nothing to decide: no stand on either side has a direct artillery attack (an able gun
     with sight and range to an enemy stand)."""
     return not any(direct_options(ctx, side) for side in ctx.sides)

@@ -5,11 +5,16 @@ which neither side has one is skipped (``game.rules.turns.open_phase``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules import turns
 from game.rules.actions import Action, Fire, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 from game.rules.procedures import combat
+
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
 NO_SHOT_EITHER = "no stand of either side has a legal shot"
 """Why a fire phase is skipped, as its two automatic ``pass`` lines say."""
@@ -17,7 +22,7 @@ NO_SHOT = "no legal shot"
 """Why a side is passed for in a fire phase, as its automatic ``pass`` line says."""
 
 
-def fire_actions(ctx, side: str) -> list[Action]:
+def fire_actions(ctx: BattleContext, side: str) -> list[Action]:
     """The attacks ``side`` may make now, one target each: all its eligible attackers (the
     cannon where both weapons may fire), and each alone when there are several (000 07.04)."""
     acts: list[Action] = []
@@ -32,13 +37,13 @@ def fire_actions(ctx, side: str) -> list[Action]:
     return acts
 
 
-def has_shot(ctx, side: str) -> bool:
+def has_shot(ctx: BattleContext, side: str) -> bool:
     """Whether one of ``side``'s stands has a legal shot now, at any enemy stand (000 07.04,
     05.00; 001 7.1): what a fire phase offers a side besides passing."""
     return bool(combat.fire_options(ctx, side, first_only=True))
 
 
-def do_fire(ctx, a: Fire) -> None:
+def do_fire(ctx: BattleContext, a: Fire) -> None:
     """An attack in a fire phase: checked, resolved stand by stand, then the other side acts
     (000 07.02, 07.04; 001 7.1), passed for when it has no legal shot left."""
     st = ctx.state
@@ -52,7 +57,7 @@ def do_fire(ctx, a: Fire) -> None:
     turns.settle(ctx)
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Pass, or an attack on one target: by all its eligible attackers, or by each alone."""
     return [Pass(side)] + fire_actions(ctx, side)
 

@@ -17,6 +17,8 @@ lands, as for every mission (002 7.11, 7.13; 004 7.8, 12.8).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules import turns
 from game.rules.actions import (
     PlotAirStrike,
@@ -32,8 +34,11 @@ from game.rules.phases import plot
 from game.rules.procedures import artillery
 from game.rules.state import Mission
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def hidden_due(ctx) -> list[Mission]:
+
+def hidden_due(ctx: BattleContext) -> list[Mission]:
     """The hidden missions landing now, not yet revealed (in the order plotted): while there
     are any in the joint artillery phase, it waits for their owners to reveal them."""
     st = ctx.state
@@ -68,7 +73,7 @@ def reveal(plot_action, mission: str, salt: str) -> RevealMission | RevealAirStr
     raise TypeError(f"{plot_action.kind} is not a plot")
 
 
-def _due(ctx, a, kind: str) -> Mission:
+def _due(ctx: BattleContext, a, kind: str) -> Mission:
     due = hidden_due(ctx)
     if not due:
         raise IllegalAction("no hidden plot is landing now")
@@ -80,14 +85,14 @@ def _due(ctx, a, kind: str) -> Mission:
     return m
 
 
-def _matches(ctx, m: Mission, plotted, salt: str) -> None:
+def _matches(ctx: BattleContext, m: Mission, plotted, salt: str) -> None:
     if plot_commitment(plotted.to_dict(), salt) != ctx.state.hidden[m.id]:
         raise IllegalAction(
             f"the plot revealed for {m.id} does not match the commitment sent when it was plotted"
         )
 
 
-def _revealed(ctx, m: Mission, **fields) -> None:
+def _revealed(ctx: BattleContext, m: Mission, **fields) -> None:
     st = ctx.state
     commitment = st.hidden.pop(m.id)
     ctx.event("reveal", side=m.side, mission=m.id, kind=m.kind, commitment=commitment, **fields)
@@ -98,7 +103,7 @@ def _revealed(ctx, m: Mission, **fields) -> None:
     turns.begin_again(ctx)
 
 
-def do_reveal_mission(ctx, a: RevealMission) -> None:
+def do_reveal_mission(ctx: BattleContext, a: RevealMission) -> None:
     """Reveal a hidden indirect fire mission as it lands: it must match its commitment,
     and its ammunition and sheaf pass the plot's checks (002 7.11; rules-decisions
     "Artillery, smoke and air strikes"); the mission then lands with the others."""
@@ -123,7 +128,7 @@ def do_reveal_mission(ctx, a: RevealMission) -> None:
     )
 
 
-def do_reveal_air_strike(ctx, a: RevealAirStrike) -> None:
+def do_reveal_air_strike(ctx: BattleContext, a: RevealAirStrike) -> None:
     """Reveal a hidden air strike as it arrives: it must match its commitment, and its
     path is entry and exit on a table edge with the point of attack on the table (002 7.13)."""
     m = _due(ctx, a, "air")

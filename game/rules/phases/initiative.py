@@ -3,14 +3,19 @@ rolls it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from game.rules.phases import Phase
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def roll_initiative(ctx) -> None:
+
+def roll_initiative(ctx: BattleContext) -> None:
     """nD6 + cohesion each (2D6 Modern, 1D6 WWII); ties re-rolled on the plain dice
     (000 05.00 step 1; 001 5.0 step 1)."""
     n = ctx.rules.initiative_dice
-    rolls = {}
+    rolls: dict[str, dict[str, Any]] = {}
     for side in ctx.sides:
         dice = ctx.dice.roll(n, 6)
         rolls[side] = {"dice": dice, "total": sum(dice) + ctx.cohesion_level(side)}

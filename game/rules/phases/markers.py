@@ -3,15 +3,20 @@ engine plays it through with the battle's dice."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.files.log import mods_json
 from game.rules.phases import Phase
 from game.rules.procedures import artillery, combat
 from game.rules.procedures.combat import marker_mods
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 RESUPPLY_MOD = 4  # a depleted ATGM stand's resupply roll (000 07.03.04)
 
 
-def marker_removal(ctx) -> None:
+def marker_removal(ctx: BattleContext) -> None:
     """Fired markers off (and in the full games movement markers); each stand with S or D
     rolls: pass to remove S, natural 1 removes
     both, natural 20 panics to (S); then depleted ATGM stands roll at +4 to resupply

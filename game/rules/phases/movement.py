@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import TYPE_CHECKING
 
 from game.rules.actions import (
     Action,
@@ -26,8 +27,11 @@ from game.rules.procedures import combat, melee, moves, transport
 from game.rules.procedures.combat import marker_mods
 from game.rules.state import MovingGroup
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def do_move_attempt(ctx, a: MoveAttempt) -> None:
+
+def do_move_attempt(ctx: BattleContext, a: MoveAttempt) -> None:
     """A group tries to move: an order (or independently at +3 once the orders are gone), one
     D20 for the group against each stand's modified cohesion, -2 for each HQ (000 08.02)."""
     st = ctx.state
@@ -83,7 +87,7 @@ def do_move_attempt(ctx, a: MoveAttempt) -> None:
         st.to_act = ctx.other(a.side)
 
 
-def attempt_problem(ctx, a: MoveAttempt) -> str | None:
+def attempt_problem(ctx: BattleContext, a: MoveAttempt) -> str | None:
     """Why the movement attempt ``a`` would be refused now, in words ending with the rule in
     brackets, or None when it may be made (000 08.02, 08.02.08, 08.02.10; the checks
     :func:`do_move_attempt` makes, in its order)."""
@@ -123,7 +127,7 @@ UNMOVABLE = (
 """Why a stand may not move this phase (:func:`moves.movable`), and the words for it."""
 
 
-def unmovable_why(ctx, a: MoveAttempt) -> str:
+def unmovable_why(ctx: BattleContext, a: MoveAttempt) -> str:
     """Why none of the stands of ``a``'s group may move this phase, grouped by reason, each
     with its rule in brackets (:func:`moves.movable`): "A1, A2: moved this phase (000
     08.03.01)"."""
@@ -146,7 +150,7 @@ def unmovable_why(ctx, a: MoveAttempt) -> str:
     return "; ".join(f"{', '.join(by[k])}: {words}" for k, words in UNMOVABLE if k in by)
 
 
-def ground_mods(ctx, s) -> list[tuple[str, int]]:
+def ground_mods(ctx: BattleContext, s) -> list[tuple[str, int]]:
     """Full games: a stand in barbed wire or a minefield attempting to move adds the chart's
     effect as a positive number to its movement cohesion roll (wire +1, minefield +2; 002
     terrain chart note; RD "Terrain of the full games")."""
@@ -158,7 +162,7 @@ def ground_mods(ctx, s) -> list[tuple[str, int]]:
     return mods
 
 
-def split_stragglers(ctx, side: str, stragglers) -> None:
+def split_stragglers(ctx: BattleContext, side: str, stragglers) -> None:
     """The stands of a group that failed to move while others of it moved form a new group
     for the rest of the phase, which may be moved by a further order or, once the orders are
     gone, independently, like any group that has not moved yet; an HQ that moved off with the
@@ -182,7 +186,7 @@ def straggler_group(stands, side: str, group: str) -> str:
     return name
 
 
-def restore_groups(ctx) -> None:
+def restore_groups(ctx: BattleContext) -> None:
     """The movement phase ends: stragglers go back to their battle groups (000 08.01.01:
     groups are fixed for the battle; a straggler group lasts only for its phase)."""
     st = ctx.state
@@ -191,7 +195,7 @@ def restore_groups(ctx) -> None:
     st.straggled.clear()
 
 
-def do_end_moves(ctx, a: EndMoves) -> None:
+def do_end_moves(ctx: BattleContext, a: EndMoves) -> None:
     """The moving side stops its movement action (its stands waiting to enter must come on
     first)."""
     st = ctx.state
@@ -208,7 +212,7 @@ def do_end_moves(ctx, a: EndMoves) -> None:
     moves.end_action(ctx, group)
 
 
-def do_move(ctx, a: Move) -> None:
+def do_move(ctx: BattleContext, a: Move) -> None:
     """One stand of the moving group moves along its path (000 08.03; RD "Movement")."""
     st = ctx.state
     if st.moving is None or st.pending is not None:
@@ -230,7 +234,7 @@ def do_move(ctx, a: Move) -> None:
     )
 
 
-def roll_orders(ctx) -> None:
+def roll_orders(ctx: BattleContext) -> None:
     """Movement orders: 2D6 + GHQ command value + generation on the command efficiency
     table; none once the GHQ is eliminated (000 08.02.01-02). The ``orders`` line of a battle
     with automatic passes (every battle now) holds the table's steps (``command_table``), so that
@@ -266,7 +270,7 @@ def roll_orders(ctx) -> None:
         )
 
 
-def decide(ctx) -> str:
+def decide(ctx: BattleContext) -> str:
     """What the movement phase waits for now: covering fire answering opportunity fire
     (WWII), opportunity fire at a committed move, the moves of a group whose attempt
     succeeded, or a side's next movement attempt."""
@@ -278,7 +282,7 @@ def decide(ctx) -> str:
     return "plot_move" if st.moving is not None else "move_attempt"
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """The actions of each kind of movement decision (see :func:`decide`). While stands wait
     to enter and may still try, neither Pass nor EndMoves is offered (docs/rules.md,
     "Entering the table")."""
@@ -297,7 +301,7 @@ def options(ctx, side: str, kind: str) -> list[Action]:
     return [Pass(side)] + attempts
 
 
-def may_pass(ctx, side: str) -> str | None:
+def may_pass(ctx: BattleContext, side: str) -> str | None:
     """A side may not pass while a group of its holds stands waiting to enter that may still
     try to move (every stand enters as soon as it can; docs/rules.md)."""
     due = moves.entry_due(ctx, side)
@@ -331,7 +335,7 @@ PHASE = Phase(
 # ------------------------------------------------------------------ the full games' movement
 
 
-def full_decide(ctx) -> str:
+def full_decide(ctx: BattleContext) -> str:
     """The full games add, after a movement action ends, the close assaults its stands may
     declare and the defender's answer to one (002 8.7)."""
     st = ctx.state
@@ -342,7 +346,7 @@ def full_decide(ctx) -> str:
     return decide(ctx)
 
 
-def full_options(ctx, side: str, kind: str) -> list[Action]:
+def full_options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """The full games' movement options: the intro's, boarding and setting down riders while
     a group moves (rules-decisions "Transport"), close assaults and the defender's answer
     (002 8.7)."""

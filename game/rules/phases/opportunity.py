@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.actions import (
     Action,
     CoveringFire,
@@ -17,8 +19,11 @@ from game.rules.procedures.combat import marker_mods
 from game.rules.state import CoveringWindow
 from game.rules.table.geometry import StandPose
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def covering_options(ctx, side: str) -> list[Action]:
+
+def covering_options(ctx: BattleContext, side: str) -> list[Action]:
     """Covering-fire attacks open to the moving side (001 7.5): for each stand that has
     just opportunity-fired and is not yet answered, every eligible stand of ours at once
     and each alone."""
@@ -46,7 +51,7 @@ def covering_options(ctx, side: str) -> list[Action]:
     return acts
 
 
-def do_let_pass(ctx, a: LetPass) -> None:
+def do_let_pass(ctx: BattleContext, a: LetPass) -> None:
     """The other side lets the committed move pass unfired at; it finishes."""
     pm = ctx.state.pending
     if pm is None:
@@ -56,7 +61,7 @@ def do_let_pass(ctx, a: LetPass) -> None:
     moves.finish_move(ctx, pm, None)
 
 
-def do_opportunity_fire(ctx, a: OpportunityFire) -> None:
+def do_opportunity_fire(ctx: BattleContext, a: OpportunityFire) -> None:
     """Opportunity fire at one point of the committed move (000 07.06.05; 001 7.4): the move's
     first part is logged, the attack resolved, then the mover's roll to go on and, in WWII,
     the moving side's chance of covering fire (001 7.5)."""
@@ -113,7 +118,7 @@ def do_opportunity_fire(ctx, a: OpportunityFire) -> None:
     moves.go_on(ctx, pm, a.step, go_on)
 
 
-def do_covering_fire(ctx, a: CoveringFire) -> None:
+def do_covering_fire(ctx: BattleContext, a: CoveringFire) -> None:
     """Covering fire at a stand that just opportunity-fired (001 7.5, at +3)."""
     st = ctx.state
     cw = st.covering
@@ -132,7 +137,7 @@ def do_covering_fire(ctx, a: CoveringFire) -> None:
         moves.go_on(ctx, cw.move, cw.step, cw.go_on)
 
 
-def do_end_covering_fire(ctx, a: EndCoveringFire) -> None:
+def do_end_covering_fire(ctx: BattleContext, a: EndCoveringFire) -> None:
     """The moving side declines (further) covering fire; the move goes on."""
     cw = ctx.state.covering
     if cw is None:
@@ -141,11 +146,14 @@ def do_end_covering_fire(ctx, a: EndCoveringFire) -> None:
     moves.go_on(ctx, cw.move, cw.step, cw.go_on)
 
 
-def opportunity_options(ctx, side: str) -> list[Action]:
+def opportunity_options(ctx: BattleContext, side: str) -> list[Action]:
     """Let the move pass, or fire at one point of it: with every stand that may fire there,
     or with each alone (000 07.06.05)."""
     acts: list[Action] = [LetPass(side)]
-    for step, firers in sorted(ctx.state.pending.offer.items()):
+    pending = ctx.state.pending
+    if pending is None:  # no move is being made: there is nothing to fire at
+        return acts
+    for step, firers in sorted(pending.offer.items()):
         ids = tuple(f for f, _ in firers)
         acts.append(OpportunityFire(side, step, ids, tuple(w for _, w in firers)))
         if len(firers) > 1:

@@ -6,6 +6,7 @@ battle log at once; the screens show it to its owner only."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from game.rules.actions import (
     Action,
@@ -21,12 +22,15 @@ from game.rules.phases import Phase
 from game.rules.procedures import air, artillery
 from game.rules.state import Mission
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 OPTION_TARGETS = 8
 """The enemy stands (nearest first) the listed plot options aim at: the screens and the AI
 plot anywhere; the list is what the random player and the fuzz draw from."""
 
 
-def committed(ctx, lands_turn: int) -> set[str]:
+def committed(ctx: BattleContext, lands_turn: int) -> set[str]:
     """Stands already plotted to fire in a mission landing in turn ``lands_turn``."""
     return {
         f
@@ -36,7 +40,7 @@ def committed(ctx, lands_turn: int) -> set[str]:
     }
 
 
-def free_artillery(ctx, side: str, lands_turn: int) -> list:
+def free_artillery(ctx: BattleContext, side: str, lands_turn: int) -> list:
     """``side``'s artillery stands on the table not yet plotted for ``lands_turn``."""
     busy = committed(ctx, lands_turn)
     return [
@@ -46,7 +50,7 @@ def free_artillery(ctx, side: str, lands_turn: int) -> list:
     ]
 
 
-def sorties_left(ctx, side: str) -> dict[str, int]:
+def sorties_left(ctx: BattleContext, side: str) -> dict[str, int]:
     """Air strikes ``side`` may still plot, by aircraft (the scenario's air support less the
     strikes plotted so far)."""
     out: dict[str, int] = {}
@@ -57,7 +61,7 @@ def sorties_left(ctx, side: str) -> dict[str, int]:
     return {k: v - used.get(k, 0) for k, v in out.items() if v - used.get(k, 0) > 0}
 
 
-def home_edge_point(ctx, side: str, x: float, y: float) -> tuple[float, float]:
+def home_edge_point(ctx: BattleContext, side: str, x: float, y: float) -> tuple[float, float]:
     """The point of ``side``'s own table edge (:func:`home_edge`) nearest (x, y)."""
     t = ctx.table
     return {
@@ -68,11 +72,11 @@ def home_edge_point(ctx, side: str, x: float, y: float) -> tuple[float, float]:
     }[home_edge(ctx, side)]
 
 
-def home_edge(ctx, side: str) -> str:
+def home_edge(ctx: BattleContext, side: str) -> str:
     """``side``'s own table edge (left, right, bottom or top): its entry edge, or else the
     edge nearest its stands (where its aircraft come from and go home to)."""
     t = ctx.table
-    edge = ctx.side_spec[side].entry_edge
+    edge: str | None = ctx.side_spec[side].entry_edge
     if edge is None:
         own = [s for s in ctx.state.stands.values() if s.side == side and not s.eliminated]
         cx = sum(s.x for s in own) / len(own) if own else t.width / 2
@@ -84,7 +88,7 @@ def home_edge(ctx, side: str) -> str:
     return edge
 
 
-def turn_problem(ctx, lands_turn: int) -> str | None:
+def turn_problem(ctx: BattleContext, lands_turn: int) -> str | None:
     """Why a mission may not be plotted to land in ``lands_turn``: a later turn of the
     battle."""
     last = ctx.scenario.spec.turns
@@ -93,7 +97,7 @@ def turn_problem(ctx, lands_turn: int) -> str | None:
     return None
 
 
-def _check_open(ctx, side: str, lands_turn: int, what: str, also=None) -> None:
+def _check_open(ctx: BattleContext, side: str, lands_turn: int, what: str, also=None) -> None:
     """Raise IllegalAction unless ``side`` may plot ``what`` landing in ``lands_turn``: the
     plot phase, the side to act, ``also()`` (a plot kind's own check), a later turn."""
     st = ctx.state
@@ -106,7 +110,7 @@ def _check_open(ctx, side: str, lands_turn: int, what: str, also=None) -> None:
         raise IllegalAction(why)
 
 
-def _check_firers(ctx, side: str, firers, lands_turn: int) -> None:
+def _check_firers(ctx: BattleContext, side: str, firers, lands_turn: int) -> None:
     """Raise IllegalAction unless ``firers`` are distinct artillery stands of ``side`` not yet
     plotted to fire in ``lands_turn``."""
     if not firers or len(set(firers)) != len(firers):
@@ -127,12 +131,12 @@ def _check_ammo(ammo: str) -> None:
         raise IllegalAction(f"ammunition is he or smoke, not {ammo!r}")
 
 
-def _check_sorties(ctx, side: str, aircraft: str) -> None:
+def _check_sorties(ctx: BattleContext, side: str, aircraft: str) -> None:
     if sorties_left(ctx, side).get(aircraft, 0) <= 0:
         raise IllegalAction(f"{side} has no sortie of {aircraft!r} left")
 
 
-def check_plot(ctx, a: PlotMission) -> None:
+def check_plot(ctx: BattleContext, a: PlotMission) -> None:
     """Raise IllegalAction unless ``a`` may be plotted: the plot phase, the side to act, HE
     or smoke, a later turn, distinct artillery stands of the side not yet plotted for that
     turn, a good sheaf, and each firer's indirect range to its marker's point now."""
@@ -147,7 +151,7 @@ def check_plot(ctx, a: PlotMission) -> None:
             raise IllegalAction(why)
 
 
-def _new_mission(ctx, side: str, kind: str, lands_turn: int, **fields) -> Mission:
+def _new_mission(ctx: BattleContext, side: str, kind: str, lands_turn: int, **fields) -> Mission:
     """The next mission's number and its :class:`Mission`; an air strike uses a sortie."""
     st = ctx.state
     st.missions_plotted += 1
@@ -157,7 +161,7 @@ def _new_mission(ctx, side: str, kind: str, lands_turn: int, **fields) -> Missio
     return Mission(f"m{st.missions_plotted}", side, kind, lands_turn, st.turn, **fields)
 
 
-def _plotted(ctx, m: Mission, **fields) -> None:
+def _plotted(ctx: BattleContext, m: Mission, **fields) -> None:
     st = ctx.state
     st.missions.append(m)
     ctx.event(
@@ -173,7 +177,7 @@ def _plotted(ctx, m: Mission, **fields) -> None:
     st.to_act = ctx.other(m.side)
 
 
-def do_plot_mission(ctx, a: PlotMission) -> None:
+def do_plot_mission(ctx: BattleContext, a: PlotMission) -> None:
     """Plot an indirect fire mission (002 7.11): checked, kept in the battle's state (and the
     log), landing in turn ``lands_turn``; then the other side acts."""
     check_plot(ctx, a)
@@ -196,7 +200,7 @@ def do_plot_mission(ctx, a: PlotMission) -> None:
     )
 
 
-def check_air(ctx, a: PlotAirStrike) -> None:
+def check_air(ctx: BattleContext, a: PlotAirStrike) -> None:
     """Raise IllegalAction unless ``a`` may be plotted: the plot phase, the side to act, a
     sortie of that aircraft left, a later turn, and a path of three points (entry on a table
     edge, point of attack on the table, exit on a table edge)."""
@@ -206,7 +210,7 @@ def check_air(ctx, a: PlotAirStrike) -> None:
     check_air_path(ctx, a.path)
 
 
-def check_air_path(ctx, path) -> None:
+def check_air_path(ctx: BattleContext, path) -> None:
     """Raise IllegalAction unless ``path`` (inches) is an air strike's: its entry point on a
     table edge, its point of attack on the table, its exit point on a table edge (002 7.13)."""
     if len(path) != 3:
@@ -218,7 +222,7 @@ def check_air_path(ctx, path) -> None:
         raise IllegalAction("the point of attack is off the table")
 
 
-def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
+def do_plot_air_strike(ctx: BattleContext, a: PlotAirStrike) -> None:
     """Plot an air strike (002 7.13; 004's optional air strikes): checked, one sortie used,
     arriving in turn ``lands_turn``; then the other side acts."""
     check_air(ctx, a)
@@ -238,7 +242,7 @@ def do_plot_air_strike(ctx, a: PlotAirStrike) -> None:
     )
 
 
-def _check_hidden(ctx, a, what: str, also=None) -> None:
+def _check_hidden(ctx: BattleContext, a, what: str, also=None) -> None:
     """A hidden plot's open parts: a network battle, the plot phase, the side to act, a
     commitment of 64 hex digits, ``also()``, a later turn."""
     if ctx.state.chains is None:
@@ -253,7 +257,7 @@ def _check_hidden(ctx, a, what: str, also=None) -> None:
     _check_open(ctx, a.side, a.lands_turn, what, checks)
 
 
-def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
+def do_plot_hidden_mission(ctx: BattleContext, a: PlotHiddenMission) -> None:
     """An indirect fire mission plotted unseen (002 7.11; 004 7.8): its open parts
     checked as :func:`check_plot` checks them (the plot phase, the side to act, a later
     turn, distinct free artillery stands of the side), kept with its commitment, its sheaf
@@ -265,7 +269,7 @@ def do_plot_hidden_mission(ctx, a: PlotHiddenMission) -> None:
     _plotted(ctx, m, firers=list(m.firers), commitment=a.commitment)
 
 
-def do_plot_hidden_air_strike(ctx, a: PlotHiddenAirStrike) -> None:
+def do_plot_hidden_air_strike(ctx: BattleContext, a: PlotHiddenAirStrike) -> None:
     """An air strike plotted unseen (002 7.13): a sortie of that aircraft left and a
     later turn, one sortie used, its path kept only as the commitment; then the other side
     acts."""
@@ -275,7 +279,7 @@ def do_plot_hidden_air_strike(ctx, a: PlotHiddenAirStrike) -> None:
     _plotted(ctx, m, aircraft=m.aircraft, commitment=a.commitment)
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Pass, or a plot for next turn at one of the enemy stands nearest the side's own
     (:data:`OPTION_TARGETS`): HE from every free artillery stand in range in a line sheaf,
     smoke from the first of them, an air strike of each aircraft with sorties left."""
@@ -311,7 +315,7 @@ def options(ctx, side: str, kind: str) -> list[Action]:
     return acts
 
 
-def skip(ctx) -> bool:
+def skip(ctx: BattleContext) -> bool:
     """Nothing to plot: no artillery stand on the table and no sortie left on either side, or
     the last turn (nothing could land)."""
     if ctx.state.turn >= ctx.scenario.spec.turns:

@@ -3,17 +3,22 @@ stands in base contact in turn; every stand not declared takes the firing postur
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.actions import Action, DeclareGroup, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 from game.rules.state import StandState
 from game.rules.table.geometry import base_contact
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 RULE_47 = "004 2"
 """The rule a Wehrmacht '47 posture line cites: the 004 sequence of play, step 2."""
 
 
-def undeclared(ctx, side: str) -> list[StandState]:
+def undeclared(ctx: BattleContext, side: str) -> list[StandState]:
     """In the posture phase (WWII): ``side``'s stands on the table whose posture is not yet
     declared; those left at the end take the firing posture (001 5.0 step 2)."""
     return [
@@ -21,7 +26,7 @@ def undeclared(ctx, side: str) -> list[StandState]:
     ]
 
 
-def contact_chains(ctx, stand_ids: list[str]) -> list[list[str]]:
+def contact_chains(ctx: BattleContext, stand_ids: list[str]) -> list[list[str]]:
     """Split stands into chains of base contact (001 8.1.2: a movement group's stands are
     in base contact), largest first, each in the order given; ties keep the order of their
     first stand. Raises IllegalAction for an unknown id."""
@@ -45,7 +50,7 @@ def contact_chains(ctx, stand_ids: list[str]) -> list[list[str]]:
     return sorted(chains, key=len, reverse=True)
 
 
-def declare_options(ctx, side: str) -> list[Action]:
+def declare_options(ctx: BattleContext, side: str) -> list[Action]:
     """Movement groups ``side`` may declare now: every whole chain of undeclared stands in
     base contact (two or more, until the side has declared a one-stand group) and every
     single stand (001 5.0 step 2). Any chain-connected part of a chain is legal too."""
@@ -56,7 +61,7 @@ def declare_options(ctx, side: str) -> list[Action]:
     return acts + [DeclareGroup(side, (i,)) for i in ids]
 
 
-def on_begin(ctx) -> None:
+def on_begin(ctx: BattleContext) -> None:
     """Open the posture phase (001 5.0 step 2): every stand's posture is undecided again.
     Stands still waiting to enter are in the movement posture in their scenario groups
     (they may do nothing else; RD "Entering the table"), declared here before the sides
@@ -73,7 +78,7 @@ def on_begin(ctx) -> None:
             ctx.event("posture", side=side, group=group, stands=ids, **_move(ctx))
 
 
-def do_declare_group(ctx, a: DeclareGroup) -> None:
+def do_declare_group(ctx: BattleContext, a: DeclareGroup) -> None:
     """Declare a movement group of stands in base contact (001 5.0 step 2, 8.1.2)."""
     st = ctx.state
     if ctx.phase is None or ctx.phase.kind != "posture":
@@ -118,7 +123,7 @@ def do_declare_group(ctx, a: DeclareGroup) -> None:
     st.to_act = ctx.other(a.side)
 
 
-def on_end(ctx) -> None:
+def on_end(ctx: BattleContext) -> None:
     """Whoever was not declared into a movement group fires this turn (001 5.0 step 2). In
     Wehrmacht '47 (004 step 2: "mark each stand or group in movement posture") a stand in the
     movement posture carries a movement marker from now until marker removal, moved or not
@@ -137,7 +142,7 @@ def on_end(ctx) -> None:
                 s.movement_marker = True
 
 
-def _move(ctx) -> dict:
+def _move(ctx: BattleContext) -> dict:
     """The ``posture`` field of a movement-posture line: the full games' log writes it
     (event-log.md "Lines of the full games"); the WWII intro log keeps its lines as they were."""
     return {"posture": "move", "rule": RULE_47} if ctx.rules.has("full_log") else {}
@@ -163,7 +168,7 @@ def close_postures(stands) -> None:
             s.posture = "firing"
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Done (Pass: the rest take the firing posture), or declare a movement group."""
     return [Pass(side)] + declare_options(ctx, side)
 

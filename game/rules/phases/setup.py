@@ -3,12 +3,17 @@ groups, then says it is ready (Pass)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.actions import Action, Pass, Regroup
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def do_regroup(ctx, a: Regroup) -> None:
+
+def do_regroup(ctx: BattleContext, a: Regroup) -> None:
     """Before turn 1, put a stand into another battle group of its side (000 08.01.01)."""
     if ctx.state.phase != "setup":
         raise IllegalAction("battle groups are fixed once play starts (000 08.01.01)")
@@ -21,7 +26,7 @@ def do_regroup(ctx, a: Regroup) -> None:
     ctx.event("regroup", side=a.side, stand=s.id, group=s.group, hq=s.hq, ghq=s.ghq)
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Ready (Pass), or move one of the side's stands into another of its battle groups."""
     acts: list[Action] = [Pass(side)]
     stands = ctx.state.stands.values()

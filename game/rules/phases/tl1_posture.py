@@ -6,12 +6,17 @@ Every other stand has no posture (``None``) and is free of this limit."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.rules.actions import Action, DeclareGroup, Pass
 from game.rules.context import IllegalAction
 from game.rules.phases import Phase
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
-def _tl1(ctx, side: str | None = None):
+
+def _tl1(ctx: BattleContext, side: str | None = None):
     return [
         s
         for s in ctx.state.stands.values()
@@ -22,24 +27,24 @@ def _tl1(ctx, side: str | None = None):
     ]
 
 
-def undeclared(ctx, side: str):
+def undeclared(ctx: BattleContext, side: str):
     """``side``'s TL1 stands on the table whose posture is not yet declared this turn."""
     return [s for s in _tl1(ctx, side) if s.on_table and s.posture is None]
 
 
-def on_begin(ctx) -> None:
+def on_begin(ctx: BattleContext) -> None:
     """Every TL1 stand's posture is undecided again; one still waiting to enter is in the
     movement posture (it may do nothing else; RD "Entering the table")."""
     for s in _tl1(ctx):
         s.posture = None if s.on_table else "movement"
 
 
-def skip(ctx) -> bool:
+def skip(ctx: BattleContext) -> bool:
     """No TL1 stand on the table to declare: the phase has nothing to ask."""
     return not any(undeclared(ctx, side) for side in ctx.sides)
 
 
-def do_declare(ctx, a: DeclareGroup) -> None:
+def do_declare(ctx: BattleContext, a: DeclareGroup) -> None:
     """Declare TL1 stands of the side into the movement posture (002 checklist note 1);
     they keep their battle groups."""
     st = ctx.state
@@ -64,7 +69,7 @@ def do_declare(ctx, a: DeclareGroup) -> None:
     st.to_act = ctx.other(a.side)
 
 
-def on_end(ctx) -> None:
+def on_end(ctx: BattleContext) -> None:
     """The TL1 stands not declared take the firing posture; those in the movement posture
     carry a movement marker (rules-decisions "Movement markers")."""
     for side in ctx.sides:
@@ -78,7 +83,7 @@ def on_end(ctx) -> None:
             s.movement_marker = True
 
 
-def options(ctx, side: str, kind: str) -> list[Action]:
+def options(ctx: BattleContext, side: str, kind: str) -> list[Action]:
     """Done (the rest fire), each undeclared TL1 stand alone, or each battle group's
     undeclared TL1 stands together."""
     ids = undeclared(ctx, side)

@@ -17,6 +17,7 @@ at no ground target that turn; deviation 1D8 and 1D8"; armour at 50%.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from game.rules.charts.fire_data import aa_column_shift, shifted_differential
 from game.rules.procedures import combat
@@ -24,6 +25,9 @@ from game.rules.procedures.artillery import attack_numbers, card_rule, deviation
 from game.rules.procedures.combat import marker_mods
 from game.rules.procedures.odds import crt_result, read_cell
 from game.rules.state import Mission, StandState
+
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
 AA_LIGHT_MOD = 1  # 004 AA chart: each AA stand 40 mm and under
 AA_HEAVY_MOD = 2  # 004 AA chart: each AA stand over 40 mm
@@ -59,7 +63,7 @@ def aa_range(s: StandState) -> int:
     return s.unit.he_range or 0
 
 
-def aa_firers(ctx, side: str, a, b) -> list[tuple[float, StandState, tuple[float, float]]]:
+def aa_firers(ctx: BattleContext, side: str, a, b) -> list[tuple[float, StandState, tuple[float, float]]]:
     """The AA stands of the side opposing ``side`` with range to the leg a-b, in the order
     the aircraft meets them: (t along the leg, stand, the nearest point of the leg). Each fires
     once on a leg (house reading of "may attack as you do", 002 air strike step 4)."""
@@ -74,7 +78,7 @@ def aa_firers(ctx, side: str, a, b) -> list[tuple[float, StandState, tuple[float
     return out
 
 
-def aa_setup(ctx, s: StandState, aircraft, at) -> tuple[list, int, int]:
+def aa_setup(ctx: BattleContext, s: StandState, aircraft, at) -> tuple[list, int, int]:
     """(cohesion modifiers, column shift, differential after the shift) of AA stand ``s``
     firing at ``aircraft`` at point ``at`` (inches): its S and D and, for a gun, the range
     effect of its tech level's chart; HE firepower less the aircraft's defence, shifted by
@@ -92,7 +96,7 @@ def aa_setup(ctx, s: StandState, aircraft, at) -> tuple[list, int, int]:
     return mods, shift, diff
 
 
-def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
+def aa_attack(ctx: BattleContext, s: StandState, aircraft, craft: dict, at) -> dict:
     """One AA stand fires at the aircraft at point ``at`` (002 AA fire procedure): cohesion
     (its S and D, a gun's range effect; missiles none), differential HE - the aircraft's
     defence with the AA table's column shift (left never below -3), 2D6 on the CRT (``-S-`` no
@@ -121,7 +125,7 @@ def aa_attack(ctx, s: StandState, aircraft, craft: dict, at) -> dict:
     return fields
 
 
-def arrival_aa_004(ctx, m: Mission, aircraft) -> tuple[list[tuple[str, int]], list[dict]]:
+def arrival_aa_004(ctx: BattleContext, m: Mission, aircraft) -> tuple[list[tuple[str, int]], list[dict]]:
     """004 AA: each enemy AA stand in the firing posture within range of the point of attack
     rolls cohesion; each that passes adds +1 (40 mm and under) or +2 (over) to the strike's
     arrival roll, and fires at no ground target this turn (004 AA procedure)."""
@@ -136,7 +140,7 @@ def arrival_aa_004(ctx, m: Mission, aircraft) -> tuple[list[tuple[str, int]], li
     return mods, lines
 
 
-def nearest_stand(ctx, x: float, y: float) -> tuple[StandState | None, list[int] | None]:
+def nearest_stand(ctx: BattleContext, x: float, y: float) -> tuple[StandState | None, list[int] | None]:
     """The active stand nearest (x, y) by centre distance, friend or foe; several at the same
     distance (to 1e-6") are decided by a die roll (002 air strike step 8). Returns the stand
     and the tie's die (None when there was no tie)."""
@@ -149,7 +153,7 @@ def nearest_stand(ctx, x: float, y: float) -> tuple[StandState | None, list[int]
     return tied[k - 1], [k]
 
 
-def nearest_stands(ctx, x: float, y: float, stands=None) -> list[StandState]:
+def nearest_stands(ctx: BattleContext, x: float, y: float, stands=None) -> list[StandState]:
     """The active stands nearest (x, y) by centre distance, friend or foe, those at the same
     distance (to 1e-6") all of them, by id (002 air strike step 8). ``stands``: the stands to
     choose among (the odds place them where they are expected to be), else the battle's."""
@@ -161,14 +165,14 @@ def nearest_stands(ctx, x: float, y: float, stands=None) -> list[StandState]:
     return [c[2] for c in cands if c[0] <= cands[0][0] + 1e-6] if cands else []
 
 
-def air_defense(ctx, t: StandState) -> tuple[int, int]:
+def air_defense(ctx: BattleContext, t: StandState) -> tuple[int, int]:
     """(base, modified) defence against an air strike: 002 armour and personnel carrying a
     movement marker at 25% rounded up (air strike step 11); 004 armour at 50% rounded up."""
     base = t.unit.defense
     return base, ctx.rules.support.air_defense(base, t.personnel, t.movement_marker)
 
 
-def fly_strike(ctx, m: Mission) -> None:
+def fly_strike(ctx: BattleContext, m: Mission) -> None:
     """An air strike arrives (002 air strike procedure; 004 optional air strikes): the arrival
     roll, the AA on the way in, the deviation roll at the point of attack, the attack on the
     stand nearest where it lands, the AA on the way out; one ``air_strike`` line."""
@@ -224,7 +228,7 @@ def fly_strike(ctx, m: Mission) -> None:
     )
 
 
-def flak_in_range(ctx, side: str, poa) -> list[StandState]:
+def flak_in_range(ctx: BattleContext, side: str, poa) -> list[StandState]:
     """004: the enemy AA stands in the firing posture within range of the point of attack,
     by id (those that may spoil the strike's arrival)."""
     return [
@@ -238,7 +242,7 @@ def flak_in_range(ctx, side: str, poa) -> list[StandState]:
     ]
 
 
-def strike_odds(ctx, side: str, aircraft_name: str, path) -> dict:
+def strike_odds(ctx: BattleContext, side: str, aircraft_name: str, path) -> dict:
     """The exact odds of an air strike flying ``path`` (entry, point of attack, exit) now:
     ``p_arrives`` (its arrival roll passes; 004: each flak stand's cohesion chance weighed
     in), ``p_down_first`` (it arrives and the AA flying in shoots it down before it attacks;

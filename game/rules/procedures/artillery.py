@@ -12,6 +12,7 @@ area (the chart's smoke row) until the marker removal phase of the next turn.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import shapely
 
@@ -29,13 +30,16 @@ from game.rules.table.geometry import (
 )
 from game.rules.table.smoke import MARKER_RADIUS_IN, marker_circle, on_marker
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 SHEAF_TOUCH_IN = IMPACT_DIAMETER_IN + 1e-6
 """Each marker of a sheaf after the first touches one laid before it: centres at most 2"
 apart (rules-decisions: "each touching the next")."""
 AMMO = ("he", "smoke")
 
 
-def card_rule(ctx, modern: str, wwii: str) -> str:
+def card_rule(ctx: BattleContext, modern: str, wwii: str) -> str:
     """The rule a log line cites: ``"002 <modern>"`` in the full Modern game, else
     ``"004 <wwii>"`` (Wehrmacht '47)."""
     return ctx.rules.support.cite(modern, wwii)
@@ -46,7 +50,7 @@ def is_artillery(s: StandState) -> bool:
     return "artillery" in getattr(s.unit, "flags", ())
 
 
-def sheaf_problem(ctx, sheaf, n_firers: int) -> str | None:
+def sheaf_problem(ctx: BattleContext, sheaf, n_firers: int) -> str | None:
     """Why a sheaf may not be laid, or None: one marker centre per firing stand, each on the
     table, each further one touching (centres within 2") one laid before it
     (rules-decisions "Artillery, smoke and air strikes")."""
@@ -72,7 +76,7 @@ def line_sheaf(aim: tuple[float, float], n: int, heading_deg: float = 0.0) -> tu
     return tuple(out)
 
 
-def aim_terrain_mods(ctx, x: float, y: float) -> list[Mod]:
+def aim_terrain_mods(ctx: BattleContext, x: float, y: float) -> list[Mod]:
     """The terrain effects at an aim point, as an artillery stand's cohesion roll takes them
     (002 direct and indirect procedures, "modified for terrain"): each area there with its
     "otherwise" value (house reading: the aim is a place, not a personnel target)."""
@@ -87,7 +91,7 @@ def aim_terrain_mods(ctx, x: float, y: float) -> list[Mod]:
     return mods
 
 
-def indirect_range_problem(ctx, s: StandState, x: float, y: float) -> str | None:
+def indirect_range_problem(ctx: BattleContext, s: StandState, x: float, y: float) -> str | None:
     """Why artillery stand ``s`` cannot fire indirectly at (x, y), or None: its indirect range
     (fire_support.toml) from its centre."""
     r = ctx.data.fire_support.artillery.get(s.unit_name)
@@ -101,7 +105,7 @@ def indirect_range_problem(ctx, s: StandState, x: float, y: float) -> str | None
     return None
 
 
-def artillery_refusal(ctx, s: StandState, side: str) -> str | None:
+def artillery_refusal(ctx: BattleContext, s: StandState, side: str) -> str | None:
     """Why ``s`` may not fire as artillery now, or None: an active artillery stand of
     ``side`` that has not fired as artillery this turn, may fire in this turn's phases (its
     posture and tech level: the ruleset's ``may_fire_in``), and is not in a movement posture
@@ -129,7 +133,7 @@ def direct_range(s: StandState) -> int:
     return max(s.unit.he_range or 0, s.unit.ap_range or 0)
 
 
-def direct_problem(ctx, s: StandState, x: float, y: float) -> str | None:
+def direct_problem(ctx: BattleContext, s: StandState, x: float, y: float) -> str | None:
     """Why ``s`` cannot fire direct artillery at (x, y), or None: range (its HE range, or AP
     where it has no HE) and a clear sight line to a stand-sized place there, as the fire check
     draws it (002 direct artillery procedure steps 1-3)."""
@@ -147,7 +151,7 @@ def direct_problem(ctx, s: StandState, x: float, y: float) -> str | None:
     return None
 
 
-def deviation(ctx, side: str, mods: list[Mod], distance_sides: int, halved: bool) -> dict:
+def deviation(ctx: BattleContext, side: str, mods: list[Mod], distance_sides: int, halved: bool) -> dict:
     """A deviation roll (002/004 indirect fire procedure steps 3-4; air strike steps 5-7): a
     cohesion roll of the firing side with ``mods``; on failure 1D8 for the direction (1 towards
     the top edge, then clockwise in 45-degree steps) and a die of ``distance_sides`` for the
@@ -186,7 +190,7 @@ def deviation_offsets(distance_sides: int, halved: bool) -> list[tuple[tuple[flo
     return list(out.items())
 
 
-def stands_under(ctx, x: float, y: float) -> list[StandState]:
+def stands_under(ctx: BattleContext, x: float, y: float) -> list[StandState]:
     """Active stands whose footprint overlaps the 2" marker at (x, y) (inches) by more than
     ``OVERLAP_SQ_IN`` square inches, by id: touching its rim is no hit (rules-decisions
     "Artillery, smoke and air strikes": overlap as stands overlap)."""
@@ -204,7 +208,7 @@ def stands_under(ctx, x: float, y: float) -> list[StandState]:
     return sorted((s for s, h in zip(near, hit, strict=True) if h), key=lambda s: s.id)
 
 
-def impact_defense(ctx, t: StandState, indirect: bool) -> tuple[int, int]:
+def impact_defense(ctx: BattleContext, t: StandState, indirect: bool) -> tuple[int, int]:
     """(base, modified) defence of ``t`` against an impact marker: armoured halved rounded up
     (002 direct step 7, indirect step 7); a personnel target carrying a movement marker
     halved too in the full Modern game's indirect fire (002 indirect step 7; 004 halves
@@ -217,7 +221,7 @@ def impact_defense(ctx, t: StandState, indirect: bool) -> tuple[int, int]:
     return base, base
 
 
-def impact_setup(ctx, firer: StandState, t: StandState, x: float, y: float, indirect: bool):
+def impact_setup(ctx: BattleContext, firer: StandState, t: StandState, x: float, y: float, indirect: bool):
     """The numbers of a marker's attack on ``t`` before the dice: ``firepower`` (the firing
     stand's AP against armoured, HE against personnel), ``defense_base``, ``defense``,
     ``differential``, the die ``mods`` (the target's terrain as seen from the marker), and
@@ -230,7 +234,7 @@ def impact_setup(ctx, firer: StandState, t: StandState, x: float, y: float, indi
     return attack_numbers(ctx, t, gun[0], base, defense, (x, y), firer.side)
 
 
-def attack_numbers(ctx, t: StandState, firepower: int, base: int, defense: int, at, side):
+def attack_numbers(ctx: BattleContext, t: StandState, firepower: int, base: int, defense: int, at, side):
     """An artillery or air attack's numbers on ``t`` from the point ``at`` (inches) of
     ``side``'s marker or aircraft: ``firepower``, ``defense_base``, ``defense``,
     ``differential``, the die ``mods`` (the target's terrain, seen from ``at``) and
@@ -247,7 +251,7 @@ def attack_numbers(ctx, t: StandState, firepower: int, base: int, defense: int, 
     }
 
 
-def resolve_on(ctx, t: StandState, setup: dict, dash_s: str = "S") -> dict:
+def resolve_on(ctx: BattleContext, t: StandState, setup: dict, dash_s: str = "S") -> dict:
     """Roll and apply an artillery or air attack of ``setup`` (:func:`impact_setup`'s
     numbers) on ``t``: 2D6 plus the die modifiers on the CRT (a ``-S-`` cell as ``dash_s``:
     S for artillery and air strikes, 002 and 004 CRT notes); below the CRT's first column no
@@ -272,7 +276,7 @@ def resolve_on(ctx, t: StandState, setup: dict, dash_s: str = "S") -> dict:
     return fields
 
 
-def impact_attack(ctx, impact: Impact, t: StandState, cause: str, indirect: bool) -> None:
+def impact_attack(ctx: BattleContext, impact: Impact, t: StandState, cause: str, indirect: bool) -> None:
     """Impact marker ``impact`` attacks ``t`` once (``cause`` "landing" or "entered"), and
     the ``impact`` log line tells it. A firer with no firepower against the target's class
     makes no attack (nothing is logged)."""
@@ -296,7 +300,7 @@ def impact_attack(ctx, impact: Impact, t: StandState, cause: str, indirect: bool
     )
 
 
-def fire_mission(ctx, mission_id: str, side: str, firers, sheaf, ammo: str, kind: str) -> None:
+def fire_mission(ctx: BattleContext, mission_id: str, side: str, firers, sheaf, ammo: str, kind: str) -> None:
     """Fire a mission (``kind`` "direct" or "indirect"): each firing stand rolls cohesion
     (its S and D, the terrain at its aim point, and for indirect fire its tech level's
     modifier from data); those that pass lay their markers; then the deviation roll (indirect
@@ -364,7 +368,7 @@ def fire_mission(ctx, mission_id: str, side: str, firers, sheaf, ammo: str, kind
                 impact_attack(ctx, imp, t, "landing", kind == "indirect")
 
 
-def entered_impacts(ctx, s: StandState, points, headings) -> None:
+def entered_impacts(ctx: BattleContext, s: StandState, points, headings) -> None:
     """A stand that moved into an impact marker is attacked by it, once per marker (002 step
     6: "stands entering artillery impact markers roll for effect"): ``points`` and
     ``headings`` are its walked path's step centres and facings (inches, degrees). Its swept
@@ -375,7 +379,7 @@ def entered_impacts(ctx, s: StandState, points, headings) -> None:
         impact_attack(ctx, imp, s, "entered", True)
 
 
-def entered_markers(ctx, s: StandState, points, headings) -> list:
+def entered_markers(ctx: BattleContext, s: StandState, points, headings) -> list:
     """The impact markers on the table that a stand walked through ``points`` (step centres,
     inches) at ``headings`` (degrees at each) enters and that have not attacked it yet (002
     step 6: once per marker): its swept footprint overlaps each by a positive area. The one
@@ -393,7 +397,7 @@ def entered_markers(ctx, s: StandState, points, headings) -> list:
     return [i for i in todo if on_marker(swept, marker_circle(i.x, i.y))]
 
 
-def clear_markers(ctx) -> None:
+def clear_markers(ctx: BattleContext) -> None:
     """Marker removal (002 step 8, 004 step 7): impact markers off; smoke areas whose last
     turn this is go too (rules-decisions: smoke lasts to the marker removal of the turn after
     it lands)."""
@@ -407,7 +411,7 @@ def clear_markers_of(st) -> None:
     st.smoke = [a for a in st.smoke if a.until_turn > st.turn]
 
 
-def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
+def mission_odds(ctx: BattleContext, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
     """The exact odds of a mission before it is fired, if it lands where aimed: ``p_laid``
     (firer -> the chance its cohesion roll passes), ``p_on_aim`` (the deviation roll passes;
     1 where none is rolled), and ``stands`` (id -> {"none", "S", "D", "E"}: how each stand
@@ -443,7 +447,7 @@ def mission_odds(ctx, side: str, firers, sheaf, ammo: str, kind: str) -> dict:
     return {"p_laid": p_laid, "p_on_aim": p_on, "stands": out}
 
 
-def result_chances(ctx, t: StandState, attacks) -> dict[str, float]:
+def result_chances(ctx: BattleContext, t: StandState, attacks) -> dict[str, float]:
     """How ``t`` ends after ``attacks`` (each (its chance of being made, its setup as
     :func:`impact_setup` or :func:`attack_numbers` give it), made in turn): the chance of
     each of "none", "S", "D" (and not eliminated) and "E", as :func:`mission_odds` gives
@@ -458,7 +462,7 @@ def result_chances(ctx, t: StandState, attacks) -> dict[str, float]:
     return final
 
 
-def _after_attack(ctx, dist: dict, p: float, setup: dict) -> dict:
+def _after_attack(ctx: BattleContext, dist: dict, p: float, setup: dict) -> dict:
     """The chances of a stand's markers after one more impact attack, made with chance ``p``
     (its firer's cohesion): below the CRT an S; else each cell of 2D6 plus the die mods."""
     if setup["below"]:

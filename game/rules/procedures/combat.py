@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import shapely
 
+from game.rules.charts.units import FullUnit
 from game.rules.context import IllegalAction
 from game.rules.files.log import mods_json, pos
 from game.rules.procedures.odds import (  # noqa: F401 - the CRT's arithmetic, read as combat.* too
@@ -23,6 +25,9 @@ from game.rules.procedures.odds import (  # noqa: F401 - the CRT's arithmetic, r
     read_cell,
 )
 from game.rules.table.geometry import STAND_SIZE_IN, StandPose, engaged, footprint, in_front_arc
+
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 
@@ -130,7 +135,7 @@ def sight_info(m, i: int, j: int) -> SightInfo:
     )
 
 
-def cohesion_roll(ctx, mods: list[Mod], level: int, roll: int | None = None) -> dict:
+def cohesion_roll(ctx: BattleContext, mods: list[Mod], level: int, roll: int | None = None) -> dict:
     """A cohesion roll (000 04.00): a D20 from the battle's dice (or ``roll``, when one die
     serves several stands) plus ``mods`` against ``level``; a natural 1 passes and a natural
     20 fails. Returns the battle log's roll object: ``roll``, ``mods``, ``total``, ``level``,
@@ -148,7 +153,7 @@ def cohesion_roll(ctx, mods: list[Mod], level: int, roll: int | None = None) -> 
 
 
 def fire_setup(
-    ctx,
+    ctx: BattleContext,
     attacker_id: str,
     target_id: str,
     weapon: str = "cannon",
@@ -237,11 +242,14 @@ def fire_setup(
     if personnel and ctx.table.personnel_cover_blocks(apose, tpose):
         return no(f"{a.id} has no line of sight to {t.id}: rough ground hides personnel")
     band = sight.range_band_in
-    max_range = unit.atgm.range if weapon == "atgm" else unit.gun_range
-    firepower = unit.atgm.attack if weapon == "atgm" else unit.firepower
+    atgm = unit.atgm if weapon == "atgm" else None
+    if weapon == "atgm" and atgm is None:
+        return no(f"{a.id} has no ATGM")
+    max_range = atgm.range if atgm else unit.gun_range
+    firepower = atgm.attack if atgm else unit.firepower
     if full and weapon == "atgm" and personnel:
         return no(f"{a.id}'s ATGMs attack armoured targets only, and {t.id} is personnel")
-    if full and weapon != "atgm":
+    if full and weapon != "atgm" and isinstance(unit, FullUnit):
         gun = unit.fire_against(t.unit.defense_class)
         ammo = "he" if personnel else "ap"
         if gun is None:
@@ -252,8 +260,8 @@ def fire_setup(
         firepower, max_range = gun
     if band > max_range:
         return no(f'{t.id} is beyond {a.id}\'s {weapon} range ({band}" > {max_range}")')
-    if weapon == "atgm" and band < unit.atgm.min_range:
-        return no(f'{t.id} is inside the ATGM\'s minimum range ({band}" < {unit.atgm.min_range}")')
+    if atgm and band < atgm.min_range:
+        return no(f'{t.id} is inside the ATGM\'s minimum range ({band}" < {atgm.min_range}")')
     # modifiers (000 07.04 steps A and F; 002 terrain chart; RD)
     cohesion_mods = marker_mods(a.S, a.D)
     if weapon == "atgm":
@@ -304,7 +312,7 @@ def fire_setup(
     )
 
 
-def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
+def target_terrain_mods(ctx: BattleContext, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
     """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
     fire"): each area under its centre, hilltop +2 when its centre is on a hilltop (not the
     1" slope band) higher than the firer's ground (terrain chart **; RD "Hills"), wreck +1
@@ -341,7 +349,7 @@ def target_terrain_mods(ctx, firer: StandPose, tpose: StandPose) -> list[tuple[s
     return mods
 
 
-def engaged_with(ctx, stand_id: str) -> set[str]:
+def engaged_with(ctx: BattleContext, stand_id: str) -> set[str]:
     """Enemy stands this stand is engaged with (000 07.08.04)."""
     s = ctx.stand(stand_id)
     if not s.active:
@@ -359,7 +367,7 @@ def engaged_with(ctx, stand_id: str) -> set[str]:
 
 
 def setup_for(
-    ctx,
+    ctx: BattleContext,
     attacker: str,
     target: str,
     weapon: str | None,
@@ -379,7 +387,7 @@ def setup_for(
 
 
 def fire_options(
-    ctx, side: str | None = None, first_only: bool = False
+    ctx: BattleContext, side: str | None = None, first_only: bool = False
 ) -> dict[str, list[FireSetup]]:
     """Every legal shot of ``side`` (by default the side to act) in a fire phase, by target:
     each eligible attacker's :class:`FireSetup` with each weapon it may use (000 07.04; one
@@ -425,7 +433,7 @@ def fire_options(
 
 
 def check_attack(
-    ctx, side, target, attackers, weapons, kind, target_pose=None, sights=None, road_rate=False
+    ctx: BattleContext, side, target, attackers, weapons, kind, target_pose=None, sights=None, road_rate=False
 ) -> list[FireSetup]:
     """The fire setups of an attack as declared, or IllegalAction with the first reason it
     may not be made: attackers named once each, one weapon each, all of the side, each shot
@@ -453,7 +461,7 @@ def check_attack(
 
 
 def resolve_attack(
-    ctx, setups: list[FireSetup], kind: str, phase: str, target_pose: StandPose | None = None
+    ctx: BattleContext, setups: list[FireSetup], kind: str, phase: str, target_pose: StandPose | None = None
 ) -> str:
     """Each firing stand is a combat event (000 07.04); returns the last result that did
     something ("none" when none did)."""
@@ -505,7 +513,7 @@ def resolve_attack(
                 result=result,
                 target_markers_after=t.markers(),
             )
-            if fs.weapon == "atgm":
+            if fs.weapon == "atgm" and a.unit.atgm is not None:
                 depleted = sum(dice) <= a.unit.atgm.depletion  # 000 07.03.03
                 a.depleted = a.depleted or depleted
                 ev["depleted"] = depleted

@@ -18,6 +18,7 @@ Units: inches, degrees; a roll is the battle log's roll object (``combat.cohesio
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -38,6 +39,9 @@ from game.rules.rulesets.cards import MODERN_ASSAULT, AssaultCard
 from game.rules.state import CloseAssaultState, MovingGroup, StandState
 from game.rules.table.geometry import OVERLAP_SQ_IN, aspect, base_contact, footprint
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 OVERRUN_DEFENDER_COLUMN = 6  # 002 8.6 step 3: the defender suffers an attack at +6
 OVERRUN_ATTACKER_COLUMN = 2  # 002 8.6 step 5: a failed attacker suffers an attack at +2
 TRACKED_MOD = 3  # 002 8.6 step 2: +3 to the defender's roll against a tracked vehicle
@@ -48,7 +52,7 @@ CAVALRY_MOD = -3  # 002 8.7: mounted cavalry against a defender that is not armo
 CLOSING_MOD = -1  # 002 8.7: the assaulters closed the range to under 100 m
 
 
-def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
+def overrun_crossed(ctx: BattleContext, mover: StandState, points, headings) -> list[str]:
     """The enemy stands a vehicle's walked path overruns (002/004 8.6; RD "Overrun"): those
     whose footprint its footprint overlaps (more than 1e-6 sq in) at some step point after
     the start, in the order first met. ``points``: (x, y) inches actually walked, start
@@ -79,7 +83,7 @@ def overrun_crossed(ctx, mover: StandState, points, headings) -> list[str]:
 
 
 def attack_fields(
-    ctx,
+    ctx: BattleContext,
     attacker: StandState,
     target: StandState,
     column: int | None,
@@ -166,7 +170,7 @@ def may_attack(
     return d is not None and d["differential"] >= crt_low
 
 
-def attack_problem(ctx, attacker: StandState, target: StandState) -> str | None:
+def attack_problem(ctx: BattleContext, attacker: StandState, target: StandState) -> str | None:
     """Why ``attacker`` could not make a close-assault attack on ``target`` where they stand
     (:func:`may_attack`), in words ending with the rule in brackets, or None when it could
     (002/004 8.7): no firepower against the target's class, or a combat differential below
@@ -188,7 +192,7 @@ def attack_problem(ctx, attacker: StandState, target: StandState) -> str | None:
     return None
 
 
-def close_assault_problem(ctx, side: str | None, defender_id: str) -> str | None:
+def close_assault_problem(ctx: BattleContext, side: str | None, defender_id: str) -> str | None:
     """Why ``side`` may not close-assault ``defender_id`` now, in words ending with the rule
     in brackets, or None when it may (002/004 8.7; the checks :func:`do_close_assault`
     makes)."""
@@ -212,7 +216,7 @@ def close_assault_problem(ctx, side: str | None, defender_id: str) -> str | None
     return "; ".join(attack_problem(ctx, s, d) or "" for s in touching)
 
 
-def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
+def resolve_overruns(ctx: BattleContext, mover: StandState, crossed: list[str]) -> None:
     """Each enemy stand the mover crossed is overrun once (002 8.6): the defender's cohesion
     roll (+4 S, +3 D, +3 against a tracked vehicle, +2 against an IFV carrying troops), a
     failure an attack on the +6 column with the defender's terrain; then the mover's roll
@@ -260,7 +264,7 @@ def resolve_overruns(ctx, mover: StandState, crossed: list[str]) -> None:
 # ------------------------------------------------------------------------------ close assault
 
 
-def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
+def assault_targets(ctx: BattleContext, group: MovingGroup) -> dict[str, list[str]]:
     """Enemy stands the stands of ``group`` may close-assault now (002 8.7; RD "Close
     assault"): defender id -> the group's stands in base contact with it that could attack
     it (a firepower against its class), for every enemy stand not close-assaulted yet this
@@ -291,7 +295,7 @@ def assault_targets(ctx, group: MovingGroup) -> dict[str, list[str]]:
     return out
 
 
-def open_assaults(ctx, group: MovingGroup) -> bool:
+def open_assaults(ctx: BattleContext, group: MovingGroup) -> bool:
     """A movement action is over: if its stands may close-assault, the moving side decides
     now (the window stays open until it ends it). Returns whether it opened."""
     if assault_targets(ctx, group):
@@ -301,7 +305,7 @@ def open_assaults(ctx, group: MovingGroup) -> bool:
     return False
 
 
-def close_window(ctx) -> None:
+def close_window(ctx: BattleContext) -> None:
     """The moving side makes no more close assaults: the other side acts."""
     st = ctx.state
     side = st.assault_open.side
@@ -309,7 +313,7 @@ def close_window(ctx) -> None:
     st.to_act = ctx.other(side)
 
 
-def do_close_assault(ctx, a) -> None:
+def do_close_assault(ctx: BattleContext, a) -> None:
     """Close-assault ``a.defender`` with every stand of the ended movement action in base
     contact with it (002 8.7). The defender rolls first when it carries no movement marker;
     passing, it chooses whom it attacks (:func:`do_assault_reply`)."""
@@ -336,7 +340,7 @@ def do_close_assault(ctx, a) -> None:
     finish_assault(ctx, a.side, d, assaulters, droll, None)
 
 
-def reply_options(ctx) -> list[str]:
+def reply_options(ctx: BattleContext) -> list[str]:
     """The assaulting stands the close-assaulted defender may attack (002 8.7)."""
     ca = ctx.state.assault
     if ca is None:
@@ -346,7 +350,7 @@ def reply_options(ctx) -> list[str]:
     return [i for i in ca.assaulters if may_attack(d, ctx.stand(i), low, ctx.rules.assault)]
 
 
-def do_assault_reply(ctx, a) -> None:
+def do_assault_reply(ctx: BattleContext, a) -> None:
     """The defender, its roll passed, attacks one assaulter of its choice at -3 (002 8.7);
     then the assaulters attack."""
     st = ctx.state
@@ -367,7 +371,7 @@ def do_assault_reply(ctx, a) -> None:
     finish_assault(ctx, ca.side, d, ca.assaulters, ca.defender_roll, reply)
 
 
-def defender_mods(ctx, d: StandState) -> list[Mod]:
+def defender_mods(ctx: BattleContext, d: StandState) -> list[Mod]:
     """The die modifiers of a close-assaulted defender's attack on one assaulter (002/004
     8.7 step 2): -3; in Wehrmacht '47 also the range chart's 0" band (its 1" band: -1) of
     the defender's tech level, since every roll of the 004 close assault is at zero range
@@ -378,13 +382,13 @@ def defender_mods(ctx, d: StandState) -> list[Mod]:
     return mods
 
 
-def _zero_range(ctx, s: StandState) -> Mod:
+def _zero_range(ctx: BattleContext, s: StandState) -> Mod:
     """The range modifier of an attack at 0" (the 1" band) by a stand of ``s``'s tech level
     (004 range chart: -1 for TL1 and TL2 weapons)."""
     return ("range", ctx.data.range_chart(ctx.scenario.ruleset, s.tech_level).modifier(1))
 
 
-def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
+def assaulter_mods(ctx: BattleContext, s: StandState, d: StandState) -> list[Mod]:
     """The die modifiers of an assaulter's attack (002/004 8.7): -3 for every assault, a
     further -3 for engineers and "type S" infantry; then in Modern (002) -3 for mounted
     cavalry against a defender that is not armoured and -1 for closing the range, in
@@ -403,7 +407,7 @@ def assaulter_mods(ctx, s: StandState, d: StandState) -> list[Mod]:
     return mods
 
 
-def finish_assault(ctx, side, d: StandState, assaulters, droll, reply) -> None:
+def finish_assault(ctx: BattleContext, side, d: StandState, assaulters, droll, reply) -> None:
     """The assaulters' rolls and attacks, then the battle log's ``close_assault`` line
     (002 8.7); the moving side may then declare another, or end."""
     st = ctx.state
@@ -440,7 +444,7 @@ RETREAT_IN = 1.0
 """How far a defender left disorganized by a close assault moves away (004 notes: 1")."""
 
 
-def retreat(ctx, d: StandState, assaulters) -> list | None:
+def retreat(ctx: BattleContext, d: StandState, assaulters) -> list | None:
     """Wehrmacht '47 (004 close assault step 5): a defender left disorganized (and not
     eliminated) moves :data:`RETREAT_IN` directly away from the assaulters' centre, keeping
     its facing; where it cannot (off the table, onto ground it may not enter, or onto
@@ -458,7 +462,7 @@ def retreat(ctx, d: StandState, assaulters) -> list | None:
     return [start, list(spot)]
 
 
-def retreat_spot(ctx, d: StandState, assaulters) -> tuple[float, float] | None:
+def retreat_spot(ctx: BattleContext, d: StandState, assaulters) -> tuple[float, float] | None:
     """Where ``d`` would fall back to, 1" directly away from the assaulters' centre (inches),
     or None where it cannot (004 close assault step 5; :func:`retreat`)."""
     near = [ctx.stand(i) for i in assaulters]
@@ -480,7 +484,7 @@ def retreat_spot(ctx, d: StandState, assaulters) -> tuple[float, float] | None:
     return (x, y) if ok else None
 
 
-def assault_options(ctx, side: str) -> list:
+def assault_options(ctx: BattleContext, side: str) -> list:
     """The close assaults open to the moving side, and ending them (002 8.7)."""
     group = ctx.state.assault_open
     if group is None:
@@ -490,7 +494,7 @@ def assault_options(ctx, side: str) -> list:
     ]
 
 
-def do_end_close_assaults(ctx, a) -> None:
+def do_end_close_assaults(ctx: BattleContext, a) -> None:
     """The moving side declares no (more) close assaults (002 8.7)."""
     st = ctx.state
     if st.assault_open is None or st.assault is not None or st.assault_open.side != a.side:

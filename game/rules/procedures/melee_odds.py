@@ -8,6 +8,7 @@ Units: inches, degrees.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from game.rules.context import IllegalAction
 from game.rules.procedures import combat
@@ -27,9 +28,12 @@ from game.rules.procedures.melee import (
 )
 from game.rules.state import StandState
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 
 def attack_setup(
-    ctx, attacker: StandState, target: StandState, column: int | None, mods: list[Mod]
+    ctx: BattleContext, attacker: StandState, target: StandState, column: int | None, mods: list[Mod]
 ) -> FireSetup | None:
     """An overrun's or close assault's attack before the dice, as a :class:`FireSetup` that
     :func:`combat.attack_odds` reads: the attacker's cohesion roll (its S and D), the
@@ -58,7 +62,7 @@ def attack_setup(
     )
 
 
-def close_assault_odds(ctx, side: str | None, defender_id: str) -> dict:
+def close_assault_odds(ctx: BattleContext, side: str | None, defender_id: str) -> dict:
     """The exact odds of close-assaulting ``defender_id`` now with the stands of the ended
     movement action in base contact with it (002 8.7), before any die is rolled:
     ``assaulters`` (ids), ``p_defender_fires`` (its cohesion roll passes: 0 when it carries a
@@ -102,7 +106,7 @@ def close_assault_odds(ctx, side: str | None, defender_id: str) -> dict:
     }
 
 
-def overrun_odds(ctx, mover_id: str, defender_id: str) -> dict:
+def overrun_odds(ctx: BattleContext, mover_id: str, defender_id: str) -> dict:
     """The exact odds of an overrun of ``defender_id`` by ``mover_id`` as they stand (002
     8.6): ``p_defender_fails`` its cohesion roll, ``on_defender`` the chances of each result
     of the +6 attack that follows (:func:`sure_attack_odds`), ``p_mover_fails`` and
@@ -131,7 +135,7 @@ def overrun_odds(ctx, mover_id: str, defender_id: str) -> dict:
     }
 
 
-def sure_attack_odds(ctx, fs: FireSetup, target: StandState) -> dict[str, float]:
+def sure_attack_odds(ctx: BattleContext, fs: FireSetup, target: StandState) -> dict[str, float]:
     """The chance of each result ("none", "S", "D", "E": what it does to ``target`` as it
     stands) of an attack that is made for certain (an overrun's, after the other stand's
     failed roll): 2D6 plus the setup's die modifiers on the CRT (002 8.6)."""
@@ -142,7 +146,7 @@ def sure_attack_odds(ctx, fs: FireSetup, target: StandState) -> dict[str, float]
     return out
 
 
-def reply_odds(ctx, target_id: str) -> dict[str, float]:
+def reply_odds(ctx: BattleContext, target_id: str) -> dict[str, float]:
     """While a close-assaulted stand chooses whom to strike back at (its roll passed): the
     chance of each result of its attack on ``target_id`` (002 8.7; :func:`sure_attack_odds`).
     Raises IllegalAction when that is not a choice open now."""
@@ -153,7 +157,7 @@ def reply_odds(ctx, target_id: str) -> dict[str, float]:
     return sure_attack_odds(ctx, attack_setup(ctx, d, t, None, defender_mods(ctx, d)), t)
 
 
-def assault_preview(ctx, assaulter_id: str, x: float, y: float, facing: float, defender_id: str):
+def assault_preview(ctx: BattleContext, assaulter_id: str, x: float, y: float, facing: float, defender_id: str):
     """The odds of ``assaulter_id`` close-assaulting ``defender_id`` alone from (x, y,
     facing) (inches, degrees) after a move there (it then carries a movement marker), before
     it moves (002 8.7): ``p_eliminate`` the defender, ``p_lose`` the assaulter to the

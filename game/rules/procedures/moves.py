@@ -9,6 +9,7 @@ stand's turn) (000 08.03, 09.00, 07.06.05; 001 8.3). The movement phase and oppo
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,12 +30,15 @@ from game.rules.table.geometry import (
     path_after,
 )
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 PASS_THROUGH_MOD = (
     3  # cohesion penalty of the nerve roll to pass through an enemy stand (001 8.3.6)
 )
 
 
-def preview_move(ctx, stand_id: str, path) -> Walk:
+def preview_move(ctx: BattleContext, stand_id: str, path) -> Walk:
     """How far a stand would get along ``path`` (inches, its centre first): the walk the
     engine will make, for the window's live preview (000 08.03, 09.00)."""
     s = ctx.stand(stand_id)
@@ -46,7 +50,7 @@ def preview_move(ctx, stand_id: str, path) -> Walk:
     )
 
 
-def preview_moves(ctx, stand_id: str, paths) -> list[Walk]:
+def preview_moves(ctx: BattleContext, stand_id: str, paths) -> list[Walk]:
     """:func:`preview_move` for many candidate paths of one stand at once (each a sequence of
     (x, y) inches, its centre first): one Walk per path in order, exactly what
     :func:`preview_move` gives for it (000 08.03, 09.00), with the enemy footprints, their
@@ -61,7 +65,7 @@ def preview_moves(ctx, stand_id: str, paths) -> list[Walk]:
     )
 
 
-def blocking(ctx, s: StandState, passed: tuple[str, ...] = ()):
+def blocking(ctx: BattleContext, s: StandState, passed: tuple[str, ...] = ()):
     """(ids, footprints) of the enemy stands ``s`` may not move into, but those it has
     already passed through in this move (001 8.3.6)."""
     if ctx.rules.has("overrun") and s.unit.movement_class != "F":
@@ -72,7 +76,7 @@ def blocking(ctx, s: StandState, passed: tuple[str, ...] = ()):
     return [e.id for e in enemies], list(footprints([e.pose() for e in enemies]))
 
 
-def pass_through_at(ctx, stand_id: str, path) -> tuple[str, float] | None:
+def pass_through_at(ctx: BattleContext, stand_id: str, path) -> tuple[str, float] | None:
     """Where a move along ``path`` (inches, the stand's centre first) would stop to roll
     the stand's nerve (001 8.3.6): (the enemy stand it would try to pass through, the
     chance in 0..1 that the cohesion roll at +3 passes), or None when it would not try.
@@ -91,7 +95,7 @@ def pass_through_at(ctx, stand_id: str, path) -> tuple[str, float] | None:
     return enemy, nerve_chance(ctx, s)
 
 
-def pass_target(ctx, walk: Walk, path, ids, fps) -> str | None:
+def pass_target(ctx: BattleContext, walk: Walk, path, ids, fps) -> str | None:
     """The enemy stand a WWII walk stopped against and means to pass through (001 8.3.6), or
     None: when the path ends on that stand, only base contact is asked for."""
     if not ctx.rules.has("pass_through") or walk.stopped_by != "enemy" or walk.blocker is None:
@@ -103,14 +107,14 @@ def pass_target(ctx, walk: Walk, path, ids, fps) -> str | None:
     return ids[walk.blocker]
 
 
-def nerve_chance(ctx, s: StandState) -> float:
+def nerve_chance(ctx: BattleContext, s: StandState) -> float:
     """The chance (0..1) that the stand's cohesion roll at +3 (and its own S and D) passes:
     a natural 1 always passes, a natural 20 always fails (000 04.00)."""
     mod = PASS_THROUGH_MOD + sum(v for _, v in marker_mods(s.S, s.D))
     return combat.p_cohesion(mod, ctx.cohesion_level(s.side))
 
 
-def opportunity_setups(ctx) -> dict[int, list[FireSetup]]:
+def opportunity_setups(ctx: BattleContext) -> dict[int, list[FireSetup]]:
     """While a move waits for the enemy: step index -> the :class:`FireSetup` of each stand
     that may opportunity-fire there (the shots the offer was built from)."""
     pm = ctx.state.pending
@@ -122,7 +126,7 @@ def opportunity_setups(ctx) -> dict[int, list[FireSetup]]:
     return out
 
 
-def movable(ctx, side: str, group: str) -> list[StandState]:
+def movable(ctx: BattleContext, side: str, group: str) -> list[StandState]:
     """The stands of ``side``'s group ``group`` that may still move this phase: not
     eliminated, not moved, not in the firing posture, not riding in a carrier (000 08.03.01;
     001 8.1.2; RD "Transport")."""
@@ -139,7 +143,7 @@ def movable(ctx, side: str, group: str) -> list[StandState]:
     ]
 
 
-def attempt_options(ctx, side: str) -> list[Action]:
+def attempt_options(ctx: BattleContext, side: str) -> list[Action]:
     """The movement attempts ``side`` may make: each group with stands to move, by order while
     orders last, else independently once (000 08.02.08, 08.02.10)."""
     st = ctx.state
@@ -156,7 +160,7 @@ def attempt_options(ctx, side: str) -> list[Action]:
     return acts
 
 
-def entry_due(ctx, side: str, attempts: list[Action] | None = None) -> list[str]:
+def entry_due(ctx: BattleContext, side: str, attempts: list[Action] | None = None) -> list[str]:
     """Groups of ``side`` that hold stands waiting to enter and may still try to move this
     movement phase (``attempts``: its move attempts, when already listed). Until each has
     tried, the side may not stop moving (scenario sheets: the forces enter on turn 1, so a
@@ -170,7 +174,7 @@ def entry_due(ctx, side: str, attempts: list[Action] | None = None) -> list[str]
     return [a.group for a in attempts if any(not s.on_table for s in movable(ctx, side, a.group))]
 
 
-def still_to_enter(ctx, samples: list[Action]) -> list[str]:
+def still_to_enter(ctx: BattleContext, samples: list[Action]) -> list[str]:
     """Stands of the moving group still waiting to enter that have a way on (a sampled
     entry move): the movement action may not end before they have entered."""
     return sorted(
@@ -178,14 +182,14 @@ def still_to_enter(ctx, samples: list[Action]) -> list[str]:
     )
 
 
-def edge_point(ctx, s: StandState, v: float) -> tuple[float, float]:
+def edge_point(ctx: BattleContext, s: StandState, v: float) -> tuple[float, float]:
     """The point ``v`` inches along the entry edge of a stand waiting to enter (its x or y
     is already on the edge)."""
     vertical = ctx.side_spec[s.side].entry_edge in ("left", "right")
     return (s.x, v) if vertical else (v, s.y)
 
 
-def move_samples(ctx, moving: MovingGroup) -> list[Action]:
+def move_samples(ctx: BattleContext, moving: MovingGroup) -> list[Action]:
     """Straight sample moves of the moving group's stands: eight directions at full movement
     points, kept 0.5" inside the table; stands waiting to enter from a few points of their
     edge (docs/rules.md "Entering the table"). Any path the engine can walk is legal too."""
@@ -233,7 +237,7 @@ def move_samples(ctx, moving: MovingGroup) -> list[Action]:
 
 
 def plan_part(
-    ctx,
+    ctx: BattleContext,
     side: str,
     s: StandState,
     path,
@@ -291,7 +295,7 @@ def plan_part(
 
 
 def begin_part(
-    ctx,
+    ctx: BattleContext,
     side: str,
     s: StandState,
     path,
@@ -312,7 +316,7 @@ def begin_part(
         finish_move(ctx, pending, None)
 
 
-def threats(ctx, stand_id: str, path, facing_deg: float) -> PendingMove | None:
+def threats(ctx: BattleContext, stand_id: str, path, facing_deg: float) -> PendingMove | None:
     """The engine's own opportunity offer for a move the stand's side is plotting, before it
     is committed (the threat preview): the same walk and the same offer :func:`begin_part`
     would make for its first part, changing nothing. None when the move would be refused
@@ -331,7 +335,7 @@ def threats(ctx, stand_id: str, path, facing_deg: float) -> PendingMove | None:
     )
 
 
-def path_problem(ctx, stand_id: str, path) -> str | None:
+def path_problem(ctx: BattleContext, stand_id: str, path) -> str | None:
     """Why a move along ``path`` (inches, (x, y) points) would be refused for the stand,
     or None if the engine would walk it: every point finite; starting at the stand's
     centre, or for a stand waiting to enter on its side's entry edge with room there
@@ -355,7 +359,7 @@ def path_problem(ctx, stand_id: str, path) -> str | None:
     return None
 
 
-def check_entry(ctx, s: StandState, path) -> None:
+def check_entry(ctx: BattleContext, s: StandState, path) -> None:
     """Raise IllegalAction unless an entering stand's path starts on its side's entry edge
     with room there and ends 0.5" or more inside the table (RD "Entering the table")."""
     edge = ctx.side_spec[s.side].entry_edge
@@ -384,7 +388,7 @@ def check_entry(ctx, s: StandState, path) -> None:
         raise IllegalAction(f"there is no room for {s.id} to enter there (RD Entering the table)")
 
 
-def road_flags(ctx, points) -> tuple[bool, ...]:
+def road_flags(ctx: BattleContext, points) -> tuple[bool, ...]:
     """For each step point after the first: was the step arriving there paid at a road's
     rate (RD: no cover while moving at road rate)."""
     if len(points) < 2:
@@ -398,7 +402,7 @@ def road_flags(ctx, points) -> tuple[bool, ...]:
     return tuple(ctx.table.terrain_at(x, y).road is not None for x, y in mids)
 
 
-def opportunity_offer(ctx, mover: StandState, pm: PendingMove) -> dict[int, list[tuple[str, str]]]:
+def opportunity_offer(ctx: BattleContext, mover: StandState, pm: PendingMove) -> dict[int, list[tuple[str, str]]]:
     """Where along the path each eligible enemy stand could fire (000 07.06.05): a stand
     suffers one opportunity-fire attack a movement phase at most."""
     if ctx.rules.fire.attack_refused(mover, "opportunity", "movement"):
@@ -437,7 +441,7 @@ def opportunity_offer(ctx, mover: StandState, pm: PendingMove) -> dict[int, list
     return offer
 
 
-def go_on(ctx, pm: PendingMove, step: int, go_on: dict) -> None:
+def go_on(ctx: BattleContext, pm: PendingMove, step: int, go_on: dict) -> None:
     """The mover goes on after opportunity fire (and any covering fire): the rest of its
     move, or nothing if it was eliminated (001 7.4.4, 000 07.06.05). A mover eliminated part
     way has moved, and so has its group: its other stands may go on with this action or move
@@ -452,7 +456,7 @@ def go_on(ctx, pm: PendingMove, step: int, go_on: dict) -> None:
     finish_move(ctx, pm, step, go_on)
 
 
-def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None = None) -> None:
+def finish_move(ctx: BattleContext, pm: PendingMove, from_step: int | None, go_on: dict | None = None) -> None:
     """Walk the rest of the move (all of it when nothing interrupted it), fit the stand in
     where it ends, and log the part (000 08.03.05, 07.06.05 part 3). A WWII stand stopped
     against an enemy stand it means to pass through rolls its nerve there (cohesion at +3,
@@ -542,7 +546,7 @@ def finish_move(ctx, pm: PendingMove, from_step: int | None, go_on: dict | None 
     after_move(ctx, pm.side)
 
 
-def after_move(ctx, side: str) -> None:
+def after_move(ctx: BattleContext, side: str) -> None:
     """After a stand's move: the movement action goes on while stands of the group have not
     moved (or, full games, while a carrier of it that has moved may still set down a
     rider), else it ends (000 08.03.01; :func:`end_action`)."""
@@ -561,7 +565,7 @@ def after_move(ctx, side: str) -> None:
         st.to_act = side
 
 
-def end_action(ctx, group: MovingGroup) -> None:
+def end_action(ctx: BattleContext, group: MovingGroup) -> None:
     """A movement action is over: in the full games its stands in base contact with the
     enemy may close-assault (002 8.7), else the other side acts."""
     if not melee.open_assaults(ctx, group):

@@ -12,6 +12,7 @@ where they are. Units: inches."""
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -21,10 +22,13 @@ from game.rules.state import StandState
 from game.rules.table.geometry import footprints, heading_deg
 from game.rules.table.smoke import MARKER_RADIUS_IN, on_marker
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 NO_EFFECT = {"none": 1.0, "S": 0.0, "D": 0.0, "E": 0.0}
 
 
-def _placed(ctx, where) -> list[StandState]:
+def _placed(ctx: BattleContext, where) -> list[StandState]:
     """The active stands, each moved to ``where`` if it names it (copies; the battle's own
     stands are not touched)."""
     out = []
@@ -81,7 +85,7 @@ def _close(total: dict) -> dict:
     return total
 
 
-def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=None) -> dict:
+def mission_outcomes(ctx: BattleContext, side: str, firers, sheaf, ammo: str, kind: str, where=None) -> dict:
     """The odds of a mission over every place it may land: ``p_laid`` and ``p_on_aim`` as
     :func:`game.rules.artillery.mission_odds` gives them, and ``stands`` (id -> chance of
     "none", "S", "D" and "E"): how each stand that any landing would put under a marker
@@ -120,7 +124,7 @@ def mission_outcomes(ctx, side: str, firers, sheaf, ammo: str, kind: str, where=
     return out
 
 
-def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dict:
+def strike_outcomes(ctx: BattleContext, side: str, aircraft_name: str, path, where=None) -> dict:
     """The odds of an air strike over every place it may attack: ``p_arrives``,
     ``p_down_first`` and ``p_on_aim`` as :func:`game.rules.air.strike_odds` gives them, and
     ``stands`` (id -> chance of "none", "S", "D" and "E"): the stand nearest where it comes
@@ -158,7 +162,7 @@ def strike_outcomes(ctx, side: str, aircraft_name: str, path, where=None) -> dic
     return out
 
 
-def entry_odds(ctx, stand_id: str, points, facing_deg: float) -> dict:
+def entry_odds(ctx: BattleContext, stand_id: str, points, facing_deg: float) -> dict:
     """What the impact markers on the table would do to ``stand_id`` walked through
     ``points`` (its step centres, inches, the start first) and ending facing ``facing_deg``:
     ``markers`` (the ids of those it would enter that have not attacked it yet, 002 step 6:

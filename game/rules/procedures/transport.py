@@ -16,6 +16,7 @@ Spots beside a carrier, in its own frame (forward is its facing): 0 behind, 1 on
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from game.rules.actions import Mount, Unload
 from game.rules.context import IllegalAction
@@ -25,12 +26,15 @@ from game.rules.procedures.combat import marker_mods
 from game.rules.state import MovingGroup, StandState
 from game.rules.table.geometry import base_contact
 
+if TYPE_CHECKING:
+    from game.rules.context import BattleContext
+
 SPOTS = ((-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (1.0, 0.0))
 """(forward, left) offsets in inches of the four spots beside a carrier: behind, left, right,
 in front."""
 
 
-def riders(ctx, carrier_id: str) -> list[StandState]:
+def riders(ctx: BattleContext, carrier_id: str) -> list[StandState]:
     """The stands riding in a carrier, in id order."""
     return sorted(
         (s for s in ctx.state.stands.values() if s.carried_by == carrier_id and not s.eliminated),
@@ -38,7 +42,7 @@ def riders(ctx, carrier_id: str) -> list[StandState]:
     )
 
 
-def seats_free(ctx, c: StandState) -> int:
+def seats_free(ctx: BattleContext, c: StandState) -> int:
     """How many more personnel stands carrier ``c`` may take aboard (its ``carrier`` places
     less those riding in it; 0 for a stand that carries nobody; RD "Transport")."""
     return max(0, (c.unit.carrier or 0) - len(riders(ctx, c.id)))
@@ -55,7 +59,7 @@ def spot_xy(carrier: StandState, spot: int) -> tuple[float, float]:
     )
 
 
-def spot_problem(ctx, carrier: StandState, rider: StandState, spot: int) -> str | None:
+def spot_problem(ctx: BattleContext, carrier: StandState, rider: StandState, spot: int) -> str | None:
     """Why ``rider`` may not be set down at ``spot`` beside ``carrier``, or None: on the
     table, on ground a foot stand may enter, with room (no overlap with a stand)."""
     if spot not in range(len(SPOTS)):
@@ -72,7 +76,7 @@ def spot_problem(ctx, carrier: StandState, rider: StandState, spot: int) -> str 
     return None
 
 
-def mount_options(ctx, group: MovingGroup) -> list[Mount]:
+def mount_options(ctx: BattleContext, group: MovingGroup) -> list[Mount]:
     """Boardings open now: each carrier of the moving group that has not moved and has room,
     with each friendly personnel stand in base contact with it that has not moved this phase
     and may move (not in the firing posture)."""
@@ -98,14 +102,14 @@ def mount_options(ctx, group: MovingGroup) -> list[Mount]:
     return acts
 
 
-def may_unload(ctx, c: StandState) -> bool:
+def may_unload(ctx: BattleContext, c: StandState) -> bool:
     """Whether a carrier of the moving group may set a rider down now: before its move, or
     after it having spent no more than half its allowance (it moves at most half when it
     unloads)."""
     return c.active and (not c.moved or c.mp_spent <= c.unit.speed / 2 + 1e-9)
 
 
-def unload_options(ctx, group: MovingGroup) -> list[Unload]:
+def unload_options(ctx: BattleContext, group: MovingGroup) -> list[Unload]:
     """Each rider of each carrier of the moving group that may unload now, at each free
     spot beside it."""
     acts: list[Unload] = []
@@ -120,7 +124,7 @@ def unload_options(ctx, group: MovingGroup) -> list[Unload]:
     return acts
 
 
-def _carrier_of_group(ctx, side: str, carrier_id: str) -> StandState:
+def _carrier_of_group(ctx: BattleContext, side: str, carrier_id: str) -> StandState:
     st = ctx.state
     if st.moving is None or st.pending is not None or st.moving.side != side:
         raise IllegalAction("carriers load and unload during their group's movement action")
@@ -132,11 +136,12 @@ def _carrier_of_group(ctx, side: str, carrier_id: str) -> StandState:
     return c
 
 
-def do_mount(ctx, a: Mount) -> None:
+def do_mount(ctx: BattleContext, a: Mount) -> None:
     """A personnel stand boards a carrier of the moving group as the carrier's move begins
     (rules-decisions "Transport")."""
     c = _carrier_of_group(ctx, a.side, a.carrier)
-    if Mount(a.side, a.carrier, a.stand) not in mount_options(ctx, ctx.state.moving):
+    moving = ctx.state.moving
+    if moving is None or Mount(a.side, a.carrier, a.stand) not in mount_options(ctx, moving):
         s = ctx.stand(a.stand)
         if c.moved:
             raise IllegalAction(f"{c.id} has moved: troops board as its move begins")
@@ -162,7 +167,7 @@ def do_mount(ctx, a: Mount) -> None:
     )
 
 
-def do_unload(ctx, a: Unload) -> None:
+def do_unload(ctx: BattleContext, a: Unload) -> None:
     """A carrier of the moving group sets a rider down beside it, before or after its move
     (rules-decisions "Transport")."""
     c = _carrier_of_group(ctx, a.side, a.carrier)
@@ -194,13 +199,13 @@ def do_unload(ctx, a: Unload) -> None:
     )
 
 
-def carry(ctx, carrier: StandState) -> None:
+def carry(ctx: BattleContext, carrier: StandState) -> None:
     """Riders go where their carrier is."""
     for r in riders(ctx, carrier.id):
         r.x, r.y, r.facing_deg, r.on_table = carrier.x, carrier.y, carrier.facing_deg, True
 
 
-def may_still_unload(ctx, group: MovingGroup) -> bool:
+def may_still_unload(ctx: BattleContext, group: MovingGroup) -> bool:
     """Whether a carrier of the group that has moved may still set a rider down (its move
     is over, so the movement action waits for the side to unload or end it)."""
     return any(
@@ -211,7 +216,7 @@ def may_still_unload(ctx, group: MovingGroup) -> bool:
     )
 
 
-def bail_out(ctx, carrier_id: str) -> None:
+def bail_out(ctx: BattleContext, carrier_id: str) -> None:
     """A carrier eliminated with riders aboard (rules-decisions "Transport"): each rolls
     cohesion (+4 S, +3 D); a failure eliminates it; a success sets it down at the first free
     spot beside the wreck, disorganized (eliminated where there is none)."""

@@ -23,6 +23,8 @@ import numpy as np
 import shapely
 from shapely import LineString, Polygon
 
+ArrayOrScalar = np.ndarray | np.floating | float  # numpy's vectorised angles, or one
+
 STAND_SIZE_IN = 1.0
 HALF = STAND_SIZE_IN / 2
 STEP_IN = 0.5  # movement is walked in half-inch steps (000 09.00.01)
@@ -131,7 +133,7 @@ def front_edge(pose: StandPose) -> LineString:
     return LineString([fl, fr])
 
 
-def _angle_off(facing_deg: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+def _angle_off(facing_deg: ArrayOrScalar, dx: ArrayOrScalar, dy: ArrayOrScalar) -> np.ndarray:
     """Absolute angle in degrees (0..180) between a facing and the direction (dx, dy)."""
     bearing = np.degrees(np.arctan2(dy, dx))
     return np.abs((bearing - facing_deg + 180.0) % 360.0 - 180.0)

@@ -191,8 +191,8 @@ class SightMixin:
         contact = np.zeros((nf, nt), dtype=bool)
         near_f, near_t = np.nonzero((~same) & (dist <= math.sqrt(2) + CONTACT_IN + 1e-9))
         if len(near_f):
-            fa = footprints([firers[i] for i in near_f])
-            fb = footprints([targets[j] for j in near_t])
+            fa = footprints([firers[int(i)] for i in near_f])
+            fb = footprints([targets[int(j)] for j in near_t])
             contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
         band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
         front = _angle_off(tf[None, :], FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
