@@ -10,6 +10,8 @@ import sys
 
 from game import MAX_SEED, SEED_DIGITS  # --seed, bound as the menu and Quick battle bound it
 from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
+from game.editor.osm_cli import add_command as add_import_osm
+from game.net.cli import add_commands  # host, join, relay, verify
 
 # the bounds of the arguments (an out-of-bounds value is one line from argparse, exit 2)
 SCALE_RANGE = (1.0, 200.0)  # render --scale, pixels per inch
@@ -79,7 +81,7 @@ def seed_arg(text: str) -> int:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     """Validate scenario files; one line per problem, exit 1 if any file has one."""
-    from game import ScenarioError, load_scenario
+    from game import ScenarioError, load_scenario  # lazy: loads when the command runs
 
     bad = 0
     for path in args.files:
@@ -102,6 +104,7 @@ def _cmd_points(args: argparse.Namespace) -> int:
     """A scenario's forces as the seed sheets cost them and the balancing moves that bring
     them nearest even (000/001 "Create your own Tank Scenario"); exit 1 for a file that
     cannot be read as a scenario."""
+    # lazy: this command's modules load when it runs, so --help stays fast
     from game import JsonFileError, load_rules_data, read_json_file
     from game.editor.mend import showable
     from game.editor.points import balancing_moves, forces, ratio
@@ -153,6 +156,7 @@ def _cmd_points(args: argparse.Namespace) -> int:
 def _cmd_generate(args: argparse.Namespace) -> int:
     """Write a quick-battle scenario on a fresh table from the seed sheets' recipe;
     exit 1 with one line for a unit, ruleset or number the recipe cannot take."""
+    # lazy: this command's modules load when it runs, so --help stays fast
     from game import ScenarioError, load_rules_data, parse_scenario, write_scenario
     from game.editor.generate import generate_scenario
 
@@ -182,7 +186,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 def _cmd_balance(args: argparse.Namespace) -> int:
     """``hulldown balance`` (:func:`game.check.balance_cli.balance_command`)."""
-    from game.check.balance_cli import balance_command
+    from game.check.balance_cli import balance_command  # lazy: loads when the command runs
 
     return balance_command(args)
 
@@ -190,6 +194,7 @@ def _cmd_balance(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     """Draw a scenario's table to a PNG, headless."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    # lazy: this command's modules load when it runs, so --help stays fast
     from game import NotARegularFile, ScenarioError, load_scenario
     from game.ui.render import render_png
 
@@ -216,7 +221,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 def _cmd_view(args: argparse.Namespace) -> int:
     """Open a window on a scenario's table (the battle screens come with the engine)."""
-    from game import ScenarioError, load_scenario, shipped_dir
+    from game import ScenarioError, load_scenario, shipped_dir  # lazy: loads when the command runs
     from game.ui.viewer import run_viewer
 
     path = args.scenario or shipped_dir("maps") / "modern-meeting.json"
@@ -230,14 +235,14 @@ def _cmd_view(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     """Play battles headless and print a summary (:mod:`game.check.sim_cli`)."""
-    from game.check.sim_cli import simulate_command
+    from game.check.sim_cli import simulate_command  # lazy: loads when the command runs
 
     return simulate_command(args)
 
 
 def _cmd_edit(args: argparse.Namespace) -> int:
     """Open the map editor on a scenario file, or on a new table."""
-    from game.editor.document import Document, EditorFileError
+    from game.editor.document import Document, EditorFileError  # lazy: loads when the command runs
     from game.ui.app import start
     from game.ui.editor import editor_screen
     from game.ui.navigation import show
@@ -259,11 +264,11 @@ def _cmd_edit(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     """Replay a battle step by step in a window: from a save (its actions played again through
     the engine) or from a battle log, a ``.jsonl`` file (its lines read)."""
-    from game import LogReplayError, Replay, SaveError
+    from game import LogReplayError, Replay, SaveError  # lazy: loads when the command runs
 
     if args.check:
         return _check_replay(args.save)
-    from game.ui.app import start
+    from game.ui.app import start  # lazy: loads when the command runs
     from game.ui.replay import ReplayScreen
 
     try:
@@ -284,7 +289,7 @@ def _check_replay(path: str) -> int:
     headless (:mod:`game.check.replaycheck`); exit 0 with one line, or 1 with the line and
     the problem. A network battle's log is verified first (``hulldown verify``): never
     "ok" for one whose dice do not check out."""
-    from game import LogReplayError, SaveError
+    from game import LogReplayError, SaveError  # lazy: loads when the command runs
     from game.check.replaycheck import check_log, check_save
     from game.net.verify import is_network_log, verify_log
 
@@ -307,7 +312,7 @@ def _check_replay(path: str) -> int:
 def _read_log(path: str):
     """A battle log's replay, read with a progress bar on stderr when it is long (over 1 MB,
     some 10,000 lines). Raises LogReplayError."""
-    from game import LogReplay
+    from game import LogReplay  # lazy: loads when the command runs
 
     return _with_bar(path, lambda progress: LogReplay.from_file(path, progress=progress))
 
@@ -315,7 +320,7 @@ def _read_log(path: str):
 def _with_bar(path: str, read):
     """``read(progress)`` with a progress bar on stderr for a file over 1 MB: ``progress``
     is called with the bytes read and the file's size."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # lazy: loads when the command runs
 
     size = 0
     with contextlib.suppress(OSError, ValueError):
@@ -336,7 +341,7 @@ def _with_bar(path: str, read):
 
 def _cmd_menu(args: argparse.Namespace) -> int:
     """Open the window on the main menu."""
-    from game.ui.app import start
+    from game.ui.app import start  # lazy: loads when the command runs
     from game.ui.menu import MenuScreen
 
     return start(MenuScreen, frames=getattr(args, "frames", 0))
@@ -346,6 +351,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     """Go straight to a battle: a scenario with a seed, a save, or the autosave. ``--ai``
     hands a side to the AI, in a new battle or a loaded one (kept in its saves); a side the
     battle does not have is refused before anything is written."""
+    # lazy: this command's modules load when it runs, so --help stays fast
     from game import SaveDiverged, SaveError, ScenarioError, load_scenario
     from game.saves import autosave_path
     from game.ui.app import start
@@ -400,9 +406,9 @@ def _load_battle(path, autosave, upto: int | None = None):
     bytes read, then the actions replayed (a 62 MB autosave took 84-95 s, nothing
     shown); ``upto``: only its first actions (``Battle.load``'s). Raises SaveError (and its
     SaveDiverged)."""
-    from tqdm import tqdm
+    from tqdm import tqdm  # lazy: loads when the command runs
 
-    from game.ai.levels import load_battle
+    from game.ai.levels import load_battle  # lazy: loads when the command runs
 
     size = 0
     with contextlib.suppress(OSError, ValueError):
@@ -560,9 +566,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
-    from game.editor.osm_cli import add_command as add_import_osm
-    from game.net.cli import add_commands  # host, join, relay, verify
-
     add_import_osm(sub, _number)
     add_commands(sub)
     return p
@@ -575,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         args = parser.parse_args(["menu", *(argv or [])])
-    from game import DataError, load_rules_data
+    from game import DataError, load_rules_data  # lazy: loads when the command runs
 
     try:
         load_rules_data()  # a broken table (the house values are the player's to edit)

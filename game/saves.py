@@ -19,6 +19,8 @@ from pathlib import Path
 
 import platformdirs
 
+from game import STALE_TEMP_S, remove_old_files
+
 SUBFOLDERS = ("logs", "saves", "scenarios")
 """The data folder's own folders: battle logs, Ctrl+S saves, the editor's scenarios."""
 
@@ -146,8 +148,6 @@ def remove_stale_temps_everywhere(older_than_s: float | None = None) -> int:
     its own folders (``.NAME.*.tmp`` older than ``older_than_s`` seconds, by default
     STALE_TEMP_S), at start-up; the
     next save of the same file would only remove its own. Returns how many; never raises."""
-    from game import STALE_TEMP_S, remove_old_files
-
     base = _base()
     return sum(
         remove_old_files(folder, ".*.tmp", STALE_TEMP_S if older_than_s is None else older_than_s)

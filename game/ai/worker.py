@@ -44,6 +44,7 @@ def _serve(conn, parent_pid: int | None = None) -> None:
 def _answer(conn) -> None:
     """Answer requests on ``conn`` until it closes (see :func:`_serve`). Raises EOFError or
     OSError when the pipe breaks."""
+    # lazy: a worker process loads the engine after it starts
     import game.ai.scripted  # noqa: F401  (all it needs, imported before the first request)
     from game import Battle, parse_scenario
 

@@ -16,12 +16,15 @@ import shapely
 from game import (
     OVERLAP_SQ_IN,
     RULESET_IDS,
+    Battle,
     check_log,
     crt_result,
     footprints,
     read_cell,
     ruleset,
 )
+from game.ai import player_seed
+from game.ai.random_player import RandomPlayer
 from game.check.audit_support import SupportAudit
 
 
@@ -253,8 +256,6 @@ class FullGameAudit:
 
 def audit_replay(battle) -> list[str]:
     """Save the battle, load the save (a full replay) and compare state hash and log."""
-    from game import Battle
-
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "save.json"
         battle.save(path)
@@ -271,10 +272,6 @@ def audit_random_battle(scenario, seed: int, replay: bool = True) -> tuple[list[
     """Play one battle between random-legal players and audit it: overlap after every
     movement phase, the log (:func:`audit_log`) and, if ``replay``, a save/load replay.
     Returns (problems, actions taken)."""
-    from game import Battle
-    from game.ai import player_seed
-    from game.ai.random_player import RandomPlayer
-
     b = Battle(scenario, seed)
     players = {s: RandomPlayer(player_seed(seed, i)) for i, s in enumerate(b.sides)}
     speeds = {s.id: float(s.unit.speed) for s in b.state.stands.values()}

@@ -183,6 +183,7 @@ def _on_scheduler(
     address: str, path: str, jobs: list[tuple[int, int]], players, progress
 ) -> list[Outcome]:
     try:
+        # lazy: dask is optional (the cluster extra)
         from distributed import Client, as_completed
     except ImportError:
         raise ValueError(

@@ -17,9 +17,11 @@ DRAW_COLOUR = "#8a8a7a"
 
 def chart_png(report: BalanceReport, title: str) -> bytes:
     """The chart of ``report`` as PNG bytes (1200x500 pixels), headed by ``title``."""
+    # lazy: matplotlib (about 0.5 s) loads only when a chart is drawn
     import matplotlib
 
     matplotlib.use("Agg", force=True)
+    # lazy: matplotlib (about 0.5 s) loads only when a chart is drawn
     from matplotlib.figure import Figure
     from matplotlib.ticker import PercentFormatter
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
+from tqdm import tqdm
+
+from game import JsonFileError, ScenarioError, load_scenario
+from game.check.balance import job_limit, run_balance
+from game.check.balance_chart import write_chart
+from game.check.suggest import suggest
 from game.lifeline import Stopped, exit_code, stopping_signals
 
 
@@ -14,16 +21,9 @@ def balance_command(args: argparse.Namespace) -> int:
     side's win rate with its 95% interval, draws, mean losses and turns, and a verdict; with
     ``--chart`` draw it to a PNG, with ``--suggest`` try the sheets' balancing moves.
     Exit 1 with one line for a scenario that does not load or a scheduler not reached."""
-    from tqdm import tqdm
-
-    from game import ScenarioError, load_scenario
-    from game.check.balance import run_balance
-
     players = tuple(args.players.split(","))
     players = players * 2 if len(players) == 1 else players
     if not args.scheduler:  # a local pool: no more processes than cores and memory
-        from game.check.balance import job_limit
-
         limit, why = job_limit()
         if args.jobs > limit:
             print(
@@ -66,8 +66,6 @@ def balance_command(args: argparse.Namespace) -> int:
     bar.close()
     print_balance(args.scenario, report, players)
     if args.chart:
-        from game.check.balance_chart import write_chart
-
         title = load_scenario(args.scenario).spec.title
         try:
             write_chart(report, f"{title}: {players[0]} against {players[1]}", args.chart)
@@ -82,8 +80,6 @@ def stopped(err: BaseException, where: str) -> int:
     """Say in one line that ``balance`` was stopped by Ctrl-C or a signal (``err``: a
     KeyboardInterrupt or a :class:`game.lifeline.Stopped`) and how far it had come; returns
     the exit status a shell expects (130 for Ctrl-C, 128 + the signal's number)."""
-    import signal
-
     signum = err.signum if isinstance(err, Stopped) else signal.SIGINT
     name = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
     print(f"hulldown balance: stopped by {name} {where}", file=sys.stderr)
@@ -113,9 +109,6 @@ def print_balance(scenario: str, report, players) -> None:
 
 def balance_suggest(args: argparse.Namespace, players) -> int:
     """``hulldown balance --suggest``: the balancing move whose win rates come nearest even."""
-    from game import JsonFileError, ScenarioError
-    from game.check.suggest import suggest
-
     games = args.trial_games
     print(f"{args.scenario}: trying the sheets' balancing moves, {games} battles each")
     try:

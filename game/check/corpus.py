@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from game import Battle, load_scenario
+from game.ai.random_player import RandomPlayer
+from game.check.sim import make_player
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS_DIR = ROOT / "tests" / "corpus"
@@ -103,8 +105,6 @@ def play(case: Case, log_path: Path) -> Battle:
     scenario = replace(load_scenario(ROOT / "maps" / case.scenario), path=f"maps/{case.scenario}")
     if case.players[0] == "screen":
         return _play_on_screen(scenario, case.seed, log_path, case.players[1] == "random")
-    from game.check.sim import make_player
-
     battle = Battle(scenario, case.seed, log_path=log_path)
     sides = battle.sides
     by_side = {
@@ -120,10 +120,11 @@ def _play_on_screen(scenario, seed: int, log_path: Path, random_actions: bool) -
     """A hotseat battle on the battle screen: every decision passed with the P key (who goes
     first: the panel's first button; the hand-over curtain lifted with Space), or, with ``random_actions``, the random player's choice
     applied through the screen's own ``act`` (its mode changes, panels and log included)."""
+    # lazy: only the screen player needs pygame and the battle screen
     import pygame
     import pygame_gui
 
-    from game.ai.random_player import RandomPlayer
+    # lazy: only the screen player needs pygame and the battle screen
     from game.ui.app import App
     from game.ui.battle import BattleScreen, ChooseFirstMode, CurtainMode
 

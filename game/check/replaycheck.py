@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from game import LogReplay, LogReplayError, Replay
+from game import LogReplay, LogReplayError, Replay, SaveError
 from game.ui.logwords import sentence
 
 
@@ -95,8 +95,6 @@ def check_save(path: str | os.PathLike) -> str:
     SaveError
         As ``Battle.load`` for a save it refuses; :class:`ReplayBug` for any other exception.
     """
-    from game import SaveError
-
     where = str(path)
     try:
         r = Replay.from_save(path)

@@ -4,9 +4,16 @@ commands)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
+
+from tqdm import tqdm
+
+from game import Battle, ScenarioError, load_scenario
+from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
+from game.saves import folder_problem
 
 
 def simulate_command(args: argparse.Namespace) -> int:
@@ -14,14 +21,6 @@ def simulate_command(args: argparse.Namespace) -> int:
     battle with ``--log-dir``; a bar on stderr after a second says the battle and its turn.
     Exit 1 with one line for a scenario that does not load or a log that cannot be
     written (a full disk: stopped, its logs whole), 2 for bad ``--players``/``--log-dir``."""
-    import json
-
-    from tqdm import tqdm
-
-    from game import ScenarioError, load_scenario
-    from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
-    from game.saves import folder_problem
-
     players = tuple(p.strip() for p in args.players.split(","))
     if len(players) == 1:
         players = players * 2
@@ -34,8 +33,6 @@ def simulate_command(args: argparse.Namespace) -> int:
         return 2
     try:
         sc = load_scenario(args.scenario)
-        from game import Battle
-
         Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
     except ScenarioError as err:
         print(err, file=sys.stderr)

@@ -17,17 +17,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import shapely
+
 from game import (
+    MAX_FEATURES,
+    MAX_STANDS,
+    MAX_VERTICES,
+    RULESET_IDS,
     JsonFileError,
     RulesData,
     ScenarioError,
+    Table,
+    TerrainFeature,
     load_rules_data,
     parse_scenario,
+    read_geometry,
     read_json_file,
     write_atomic,
 )
 from game.editor.commands import Command
-from game.editor.history import History
+from game.editor.history import History, history_from_json, history_to_json
+from game.editor.mend import mend_shape, showable
 from game.saves import is_file
 
 PRESETS = {
@@ -91,8 +102,6 @@ def new_scenario(ruleset: str, width: float, depth: float, title: str = "New sce
     GeoJSON raised for them).
 
     Raises ValueError for an unknown ruleset or a size outside 1..1000 inches."""
-    from game import RULESET_IDS
-
     if ruleset not in RULESET_IDS:
         raise ValueError(f"unknown ruleset {ruleset!r} ({', '.join(RULESET_IDS)})")
     if not (0 < width <= 1000 and 0 < depth <= 1000):
@@ -161,8 +170,6 @@ def caps_problem(raw: dict, where: str) -> str | None:
     refuses). Such a file could never be played, and the editor would take seconds a frame
     to draw it (100,000 stands on one point took 2-3 s a frame); the file is left as
     it is, to be cut down with a text editor or a script."""
-    from game import MAX_FEATURES, MAX_STANDS, MAX_VERTICES
-
     stands = raw.get("stands")
     if isinstance(stands, list) and len(stands) > MAX_STANDS:
         return (
@@ -238,8 +245,6 @@ class Document:
     file (one note each, listed with the problems until the scenario is saved)."""
 
     def __post_init__(self) -> None:
-        from game.editor.mend import mend_shape
-
         self.mended = mend_shape(self.history.raw) + self.mended
 
     @classmethod
@@ -299,8 +304,6 @@ def write_session(path: Path, doc: Document) -> None:
     it, and the latest entries of its undo history) atomically to ``path``.
 
     Raises OSError when it cannot be written."""
-    from game.editor.history import history_to_json
-
     payload = {
         "format": AUTOSAVE_FORMAT,
         "saved_at": time.time(),
@@ -319,9 +322,6 @@ def read_session(path: Path, data: RulesData | None = None) -> Document:
     raw = read_json(path)
     if raw.get("format") != AUTOSAVE_FORMAT or not isinstance(raw.get("scenario"), dict):
         raise EditorFileError(f"{path}: not an editor autosave")
-    from game.editor.history import history_from_json
-    from game.editor.mend import mend_shape
-
     scenario = raw["scenario"]
     notes = mend_shape(scenario)  # before the history is fitted to it
     try:
@@ -345,8 +345,6 @@ def _autosaved_path(p: Any, notes: list[str]) -> Path | None:
     character, over 4,096 characters (each said in ``notes``)."""
     if p is None or p == "":
         return None
-    from game.editor.mend import showable
-
     if not isinstance(p, str) or showable(p) != p or len(p) > 4096:
         notes.append(
             "$.path: not a file name any file can have; Save as asks where to save the map"
@@ -363,11 +361,6 @@ def table_of(raw: dict, data: RulesData):
     they work on a map that is not yet a valid scenario (no stands yet, one bad polygon).
 
     Raises ValueError when the table size itself is not usable."""
-    import numpy as np
-    import shapely
-
-    from game import Table, TerrainFeature, read_geometry
-
     try:
         width = float(raw["table"]["width"])
         depth = float(raw["table"]["depth"])

@@ -24,7 +24,14 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from game import JsonFileError, RulesData, coordinates_problem, load_rules_data, read_json_file
+from game import (
+    JsonFileError,
+    RulesData,
+    coordinates_problem,
+    load_rules_data,
+    read_json_file,
+    write_atomic,
+)
 
 MIN_TABLE_IN = 12
 """The smallest table :func:`table_size_for` gives, each way, in inches."""
@@ -229,8 +236,6 @@ def export_terrain(
     ):
         doc[TABLE_MEMBER] = {"width": table["width"], "depth": table["depth"]}
     try:
-        from game import write_atomic
-
         write_atomic(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     except OSError as err:
         raise GeoJSONError([f"{path}: cannot be written ({err})"]) from None

@@ -9,10 +9,13 @@ last save, not by a flag: undoing back to the saved state makes it clean again.
 
 from __future__ import annotations
 
+import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.editor.commands import Command
+from game.editor.commands import MISSING, Batch, Command, Insert, Remove, Replace, SetField
+from game.editor.mend import mend_shape, showable
 
 DEFAULT_LIMIT = 500  # entries kept; the issue asks for at least 200
 
@@ -152,8 +155,6 @@ def command_to_json(command: Command) -> dict:
     "batch", ...}``), for an autosave to keep the undo history.
 
     Raises TypeError for a command of another class."""
-    from game.editor.commands import MISSING, Batch, Insert, Remove, Replace, SetField
-
     ops = {Insert: "insert", Remove: "remove", Replace: "replace"}
     if type(command) in ops:
         out = {"op": ops[type(command)], "kind": command.kind, "index": command.index}
@@ -186,13 +187,9 @@ def command_from_json(data: Any) -> Command:
 
     Raises ValueError when ``data`` is not such an object (a field missing or of a wrong
     type)."""
-    from game.editor.commands import MISSING, Batch, Insert, Remove, Replace, SetField
-
     def need(cond: bool, what: str) -> None:
         if not cond:
             raise ValueError(f"not a history command: {what}")
-
-    from game.editor.mend import showable
 
     need(isinstance(data, dict), "not an object")
     op, label = data.get("op"), data.get("label", "")
@@ -240,11 +237,6 @@ def history_from_json(data: Any, raw: dict) -> History:
     editor would have to mend (:func:`~game.editor.mend.mend_shape`), is refused, not kept.
 
     Raises ValueError when ``data`` is not such a history or does not lead to ``raw``."""
-    import copy
-    import json
-
-    from game.editor.mend import showable
-
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise ValueError("not a history: no list of entries")
     entries = []
@@ -286,11 +278,6 @@ def _shows(command: Command, raw: dict) -> bool:
     as it is (:func:`~game.editor.mend.mend_shape` has nothing to mend): a feature or stand
     an Insert or Replace puts in is checked in a map of its own, a Remove cannot spoil the
     map, and a SetField (which may replace any part of it) has the whole map checked."""
-    import copy
-
-    from game.editor.commands import Batch, Insert, Remove, Replace
-    from game.editor.mend import mend_shape
-
     if isinstance(command, Batch):
         return all(_shows(c, raw) for c in command.commands)
     if isinstance(command, Remove):

@@ -29,6 +29,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, box, shape
 
+from game import RULESET_IDS, JsonFileError, read_json_file, write_atomic
+from game.editor.document import new_scenario
 from game.editor.osm_terrain import (  # noqa: F401 - the tag table and limits, re-exported
     HIGHWAYS,
     LEVEL_HEIGHT_M,
@@ -139,6 +141,7 @@ def _read_osmium(path, where: str, fmt: str) -> Extract:
     """An .osm.pbf or .osm file (``fmt`` "pbf" or "osm", told by its content, whatever its
     name) through pyosmium's FileProcessor, with node locations and assembled areas; only
     objects carrying a key of :data:`_KEYS` are kept."""
+    # lazy: osmium and pyproj load only when a file is imported
     import osmium
 
     wkb = osmium.geom.WKBFactory()
@@ -198,8 +201,6 @@ def _read_osmium(path, where: str, fmt: str) -> Extract:
 
 def _read_geojson(path, where: str) -> Extract:
     """A GeoJSON FeatureCollection of OSM features in longitude/latitude."""
-    from game import JsonFileError, read_json_file
-
     try:
         doc = read_json_file(path, encoding="utf-8-sig")
     except JsonFileError as err:
@@ -321,6 +322,7 @@ class Projection:
     the table's south-west corner, x east, y north)."""
 
     def __init__(self, bbox: tuple[float, float, float, float], scale_m: float):
+        # lazy: osmium and pyproj load only when a file is imported
         from pyproj import Transformer
 
         w, s, e, n = bbox
@@ -394,9 +396,6 @@ def import_osm(
         way at this scale, a box with no terrain in it, an unknown ruleset or an unreadable
         DEM.
     """
-    from game import RULESET_IDS
-    from game.editor.document import new_scenario
-
     if ruleset not in RULESET_IDS:
         raise OSMImportError(f"--ruleset: unknown ruleset {ruleset!r} ({', '.join(RULESET_IDS)})")
     lo, hi = SCALE_RANGE_M
@@ -472,8 +471,6 @@ def write_scenario_file(out: str | os.PathLike, raw: dict) -> None:
     OSMImportError
         The file cannot be written (naming it); nothing is left half-written.
     """
-    from game import write_atomic
-
     try:
         write_atomic(out, json.dumps(raw, indent=1, ensure_ascii=False) + "\n")
     except OSError as err:

@@ -45,6 +45,7 @@ def add_command(sub, number) -> None:
 def import_osm_command(args: argparse.Namespace) -> int:
     """``hulldown import-osm``: an OpenStreetMap extract's box as a new scenario's table
     (:func:`game.editor.osm.import_osm`); exit 1 with one line for bad input."""
+    # lazy: --help loads this module for its command; the importer loads when it runs
     from game.editor.osm import (
         OSMImportError,
         import_osm,

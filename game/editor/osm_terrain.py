@@ -15,6 +15,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box, shape
 
+from game.editor.gate import shape_problem
+
 if TYPE_CHECKING:
     from game.editor.osm import Extract, Projection
 
@@ -381,8 +383,6 @@ def _ring(coords) -> list[list[float]]:
 def _gated(kind: str, poly: Polygon, proj: Projection, **props) -> dict | None:
     """A polygon as a terrain feature if the geometry gate takes it (coordinates rounded to
     0.01"; a polygon the rounding spoils is mended once by make_valid, else dropped)."""
-    from game.editor.gate import shape_problem
-
     mended = max(_polygons(shapely.make_valid(poly.buffer(0))), key=lambda q: q.area, default=None)
     for attempt in (poly, mended):
         if attempt is None:
@@ -443,7 +443,7 @@ def dem_hills(
         The DEM cannot be read (not a raster rasterio opens), has no coordinate system, or
         does not cover the box.
     """
-    try:
+    try:  # lazy: rasterio is optional (the dem extra); pyproj loads when a DEM is read
         import rasterio
         import rasterio.features
         from pyproj import Transformer

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from game import RULESET_IDS, RulesData
 from game import ruleset as rules_of
+from game.editor.commands import Batch, SetField
 
 MAX_ADDED = 5
 """At most this many stands of one type are added by one move."""
@@ -329,8 +330,6 @@ def move_command(raw: dict, move: Move):
     """The editor command making ``move`` (one history entry, labelled with its words): the
     stand list and the sides as :func:`apply_change` leaves them. Raises ValueError as
     :func:`apply_change` does, or for a move without its change."""
-    from game.editor.commands import Batch, SetField
-
     if move.change is None:
         raise ValueError(f"{move.what}: no change to make")
     after = apply_change(raw, move.change)

@@ -30,6 +30,7 @@ def _log_path(args, role: str) -> Path:
     """The battle log: ``--log``, or a new file in the saves folder."""
     if args.log:
         return Path(args.log)
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.saves import data_dir
 
     stamp = __import__("time").strftime("%Y%m%d-%H%M%S")
@@ -39,6 +40,7 @@ def _log_path(args, role: str) -> Path:
 def _resumed(path: str):
     """The battle and secrets of a network battle's log, to resume it. Raises ValueError
     (NetworkLogError) naming the file."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game import Battle
     from game.net.fairplay import Secrets
     from game.net.session import secret_path
@@ -52,6 +54,7 @@ def _resumed(path: str):
 def _reached(args, secrets, role: str) -> dict:
     """How this battle is reached: the command line's ``--relay``/``--port``/address when
     given, else what the resumed battle's secret file remembers, else the defaults."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     import secrets as random
 
     kept = (secrets.reached if secrets is not None else None) or {}
@@ -74,6 +77,7 @@ def _reached(args, secrets, role: str) -> dict:
 def _link(reached: dict, role: str, resumed: bool):
     """The connection a battle reached so starts on. Raises OSError (a port in use),
     ValueError (nothing to connect to)."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.net import transport
 
     if "relay" in reached:
@@ -101,6 +105,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     a ``--relay``), then play the battle, in the window or ``--ai`` headless. ``--resume
     LOG`` takes the battle up again the way it was reached (the port, or the relay and its
     code), unless told otherwise."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game import ScenarioError, load_scenario
     from game.net.session import NetSession
 
@@ -157,6 +162,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     """``hulldown join HOST[:PORT]`` or ``--relay ADDRESS CODE``: join the host's battle;
     ``--resume LOG`` alone finds it again the way it was reached."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.net.session import NetSession
 
     if args.address and args.relay or not (args.address or args.relay or args.resume):
@@ -188,6 +194,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 def _play(args, session, log: Path) -> int:
     """Play the session headless with the AI (``--ai``) or in the window."""
     if args.ai:
+        # lazy: --help loads this module for its commands; the engine loads when one runs
         from game.ai.scripted import ScriptedAI
         from game.net import headless
 
@@ -201,6 +208,7 @@ def _play(args, session, log: Path) -> int:
             session.link.close()
         print(f"the battle log: {log}", flush=True)
         return code
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.ui.app import start
     from game.ui.network import NetworkWaitScreen
 
@@ -209,8 +217,10 @@ def _play(args, session, log: Path) -> int:
 
 def cmd_relay(args: argparse.Namespace) -> int:
     """``hulldown relay``: pair hosts and joiners by battle code until stopped (Ctrl+C)."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     import asyncio  # here, not at the top: the command line's parser starts without it
 
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.net.relay import run_relay
 
     def ready(port: int) -> None:
@@ -229,6 +239,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """``hulldown verify LOG``: exit 0 when every die, chain element and revealed plot of a
     network battle's log checks out; 1 with the first line that does not."""
+    # lazy: --help loads this module for its commands; the engine loads when one runs
     from game.net.verify import verify_log
 
     problem = verify_log(args.log)

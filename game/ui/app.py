@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Protocol
 
+import platformdirs
 import pygame
 import pygame_gui
+
+from game.saves import data_dir_problem, remove_stale_temps_everywhere
+from game.settings import PALETTES, load_settings
+from game.ui.colours import PAL, UI
+from game.ui.render import save_png
 
 # Everything is drawn in software into the window's surface: SDL's accelerated framebuffer
 # only adds a GL copy, which without a GPU is a software GL (Mesa llvmpipe): about 100 MB
@@ -62,8 +69,6 @@ class App:
             + [{"name": "noto_sans", "point_size": 14, "style": "bold"}]
         )
         self.clock = pygame.time.Clock()
-        from game.settings import load_settings
-
         self.settings, self.settings_problem = load_settings()
         self.apply_settings(self.settings)
         self.screen: Screen | None = None
@@ -105,9 +110,6 @@ class App:
     def apply_settings(self, settings) -> None:
         """Use the settings: the table's label size, the sight lines' palette, and the table's
         and the stands' styles (``colours.UI``, read by the drawing)."""
-        from game.settings import PALETTES
-        from game.ui.colours import PAL, UI
-
         self.settings = settings
         UI["scale"] = settings.ui_scale
         UI["table_style"] = settings.table_style
@@ -118,15 +120,9 @@ class App:
     def screenshot(self) -> Path | None:
         """F12: save the window as a PNG in the user's pictures folder (platformdirs), named by
         the time; the path (or why it failed) shows for a few seconds."""
-        import time
-
-        import platformdirs
-
         folder = Path(platformdirs.user_pictures_dir())
         path = folder / time.strftime("hulldown-%Y%m%d-%H%M%S.png")
         try:
-            from game.ui.render import save_png
-
             save_png(self.surface, path)  # atomic: a full disk says so, leaves no empty file
         except (OSError, pygame.error) as err:
             why = getattr(err, "strerror", None) or err
@@ -209,8 +205,6 @@ def data_folder_check() -> str:
     """At start-up: remove what writes killed half way left in the data folder (stale
     ``.tmp`` files), and say what is wrong with the folder, if anything, as one line naming
     it and the problem and saying that play goes on without saving ("" when nothing is)."""
-    from game.saves import data_dir_problem, remove_stale_temps_everywhere
-
     remove_stale_temps_everywhere()
     problem = data_dir_problem()
     if problem is None:

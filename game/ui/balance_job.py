@@ -10,7 +10,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+from game import ScenarioError
 from game.ai.levels import DEFAULT_LEVEL
+from game.check.balance import run_balance
 
 SCREEN_GAMES = 40
 """Battles a check started on screen plays: a first answer in about a minute on 2 cores
@@ -66,9 +68,6 @@ class BalanceJob:
             raise _Stopped
 
     def _work(self) -> None:
-        from game import ScenarioError
-        from game.check.balance import run_balance
-
         with tempfile.TemporaryDirectory(prefix="hulldown-balance-") as tmp:
             path = Path(tmp) / "scenario.json"
             path.write_text(json.dumps(self._raw), encoding="utf-8")

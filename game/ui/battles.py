@@ -60,8 +60,9 @@ def new_battle(
 def battle_screen(app, battle: Battle):
     """The battle screen, wired back to the menu and to "play again"; the AI players named in
     the battle's meta take their sides."""
-    from game.ai.scripted import ai_players  # the AI and the battle screen load with the
-    from game.ui.battle import BattleScreen  # first battle, not with the menu's first frame
+    # lazy: the AI and the battle screen load with the first battle, not the menu's first frame
+    from game.ai.scripted import ai_players
+    from game.ui.battle import BattleScreen
 
     ai_levels = battle.meta.get("ai", {})
     thinking = getattr(getattr(app, "settings", None), "ai_thinking", "normal")

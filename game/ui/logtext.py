@@ -10,6 +10,8 @@ log records.
 
 from __future__ import annotations
 
+import html
+import os
 import re
 
 from game import phase_titles
@@ -66,9 +68,6 @@ def path_html(path, width_chars: int = 34) -> str:
     """A file path for a text box, as HTML: the home folder written ``~``, and the path cut
     into lines at its separators (each at most ``width_chars`` where a folder name allows), so
     the box never breaks a name with a hyphen that is not in it."""
-    import html
-    import os
-
     text = str(path)
     home = os.path.expanduser("~")
     if home not in ("", "/", "~") and (text == home or text.startswith(home + os.sep)):

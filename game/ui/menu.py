@@ -18,12 +18,14 @@ from pygame_gui.windows import UIFileDialog
 import game
 from game.ai.levels import DEFAULT_LEVEL, PLAYABLE, load_battle
 from game.editor.mend import showable
+from game.editor.points import forces, ratio
 from game.saves import (
     autosave_path,
     exists,
     listed,
     saves_dir,
 )
+from game.settings import MenuChoice, save_settings
 from game.ui.battles import continue_log, new_battle
 from game.ui.kit import close_drop_downs, paint_backdrop, user_maps
 from game.ui.navigation import show
@@ -200,8 +202,6 @@ class MenuScreen:
         """Under the Scenario drop-down: the chosen scenario's file (or why it cannot be
         read), then its forces as the seed sheets cost them (stands x points x
         cohesion / 10) and their ratio."""
-        from game.editor.points import forces, ratio
-
         entry = self.entry()
         where = ""
         if entry is not None:
@@ -258,8 +258,6 @@ class MenuScreen:
         """Keep the menu's choices in the app's settings (so they stay when the menu opens
         again), and with ``write`` in the settings file, for the next start. Returns
         "" or why the file could not be written (play goes on)."""
-        from game.settings import MenuChoice, save_settings
-
         settings = getattr(self.app, "settings", None)
         if settings is None:
             return ""
@@ -344,6 +342,7 @@ class MenuScreen:
     def _offer_go_on(self, path: Path, err) -> None:
         """The dialog of a save that parts from this engine's play: which engine wrote it,
         how many actions agree, and a button to go on from there."""
+        # lazy: the dialog's module loads when the dialog is first opened
         from pygame_gui.windows import UIConfirmationDialog
 
         w, h = self.app.size

@@ -15,6 +15,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox
 
+from game.ui.battle import BattleScreen
 from game.ui.battle.netplay import duration_words
 from game.ui.colours import INK
 from game.ui.kit import paint_backdrop
@@ -52,8 +53,6 @@ def where(uri: str | None) -> str:
 def network_battle_screen(app, session, log: Path | None):
     """The battle screen of a session's battle in network mode, its Menu button back to the
     main menu."""
-    from game.ui.battle import BattleScreen
-
     return BattleScreen(
         app,
         session.battle,

@@ -7,6 +7,7 @@ battle log goes to the saves folder's ``network`` folder, then the waiting scree
 
 from __future__ import annotations
 
+import secrets
 import time
 from pathlib import Path
 
@@ -15,16 +16,18 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UITextBox, UITextEntryLine
 
 import game
-from game.net import PORT
+from game.editor.mend import showable
+from game.net import PORT, transport
+from game.net.session import NetSession
+from game.saves import data_dir
 from game.ui.kit import paint_backdrop
 from game.ui.navigation import show
+from game.ui.scenario_list import scenario_entry
 
 
 def network_log_path(role: str) -> Path:
     """A new network battle's log: ``network/ROLE-YYYYmmdd-HHMMSS.jsonl`` in the data folder
     (as ``hulldown host/join`` name it)."""
-    from game.saves import data_dir
-
     return data_dir() / "network" / f"{role}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
@@ -58,15 +61,10 @@ def start_host(scenario: Path, side_index: int, seed: int, port: int, relay: str
     """Open a host's connection (listening on ``port``, or at the ``relay``) and its session
     for ``scenario``, this machine playing side ``side_index`` (0 or 1). Returns (session,
     log path). Raises ScenarioError, OSError or ValueError."""
-    from game.net import transport
-    from game.net.session import NetSession
-
     sc = game.load_scenario(scenario)
     sides = [s.id for s in sc.spec.sides]
     me, other = sides[side_index % 2], sides[(side_index + 1) % 2]
     if relay:
-        import secrets
-
         split_address(relay)  # a mistyped relay is said at once
         reached = {"relay": relay.strip(), "code": None, "key": secrets.token_hex(32)}
         link = transport.join(
@@ -93,9 +91,6 @@ def start_host(scenario: Path, side_index: int, seed: int, port: int, relay: str
 def start_join(address: str = "", relay: str = "", code: str = ""):
     """Open a joiner's connection (to ``address``, or through ``relay`` with the battle
     ``code``) and its session. Returns (session, log path). Raises ValueError or OSError."""
-    from game.net import transport
-    from game.net.session import NetSession
-
     if relay.strip() or code.strip():
         split_address(relay)
         if not code.strip().isalnum():
@@ -159,9 +154,6 @@ class NetworkSetupScreen:
     def scenario_line(self) -> str:
         """What the host offers: the scenario's title, the side this machine commands (the
         menu's Players choice) and the seed."""
-        from game.editor.mend import showable
-        from game.ui.scenario_list import scenario_entry
-
         if self.scenario is None:
             return "Choose a scenario in the menu first."
         e = scenario_entry(self.scenario)

@@ -6,9 +6,11 @@ points to. Pure functions of a scenario dict and a balance report; no pygame."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game import RulesData
+from game.check.suggest import families
+from game.editor.points import Move, changed_force, describe, forces, ratio
 
 POINTS_EVEN = 1.10
 """House value: the points call two forces even when the larger is at most this times the
@@ -51,8 +53,6 @@ def disagreement(raw: dict, data: RulesData, report) -> Disagreement | None:
     wins a share of the battles outside :data:`WIN_SHARE_EVEN` while the points do not
     favour it by more than :data:`POINTS_EVEN`. None when they agree, when no battle was
     won, or without two forces."""
-    from game.editor.points import forces, ratio
-
     fs = {f.side_id: f for f in forces(raw, data)}
     if len(fs) != 2 or report is None:
         return None
@@ -81,11 +81,6 @@ def suggested_move(raw: dict, data: RulesData, found: Disagreement, who=None):
     as they are now, 75% for 1.25 times; house value), fewer stands changed first among
     equals. Check it again to see whether it holds: the points cannot say. ``who`` maps a
     side id to the words naming it in the move ("side B"; default: the side's name)."""
-    from dataclasses import replace
-
-    from game.check.suggest import families
-    from game.editor.points import Move, changed_force, describe, forces
-
     fs = {f.side_id: f for f in forces(raw, data)}
     if found.favoured not in fs or len(fs) != 2 or fs[found.favoured].value <= 0:
         return None

@@ -26,11 +26,16 @@ from pygame_gui.elements import (
 
 import game
 from game.ai.levels import DEFAULT_LEVEL, PLAYABLE
+from game.editor.document import Document
+from game.editor.generate import generate_scenario
+from game.editor.points import apply_change, forces, ratio
+from game.saves import scenarios_dir
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 from game.ui.battles import new_battle
 from game.ui.kit import close_drop_downs, paint_backdrop
 from game.ui.navigation import show
 from game.ui.quick_balance import HOUSE_RULE, disagreement, suggested_move
+from game.ui.render import View, draw_scenario
 from game.ui.scenario_list import points_text
 
 ERAS = {
@@ -185,8 +190,6 @@ class QuickBattleScreen:
 
     def regenerate(self) -> None:
         """Make the table for the choices shown and say its forces' points."""
-        from game.editor.generate import generate_scenario
-
         for k in range(2):
             self.heads[k].set_text(
                 f"Side {'AB'[k]} ({'left' if k == 0 else 'right'} edge): {self.units[k]}"
@@ -217,8 +220,6 @@ class QuickBattleScreen:
 
     def _cost(self) -> None:
         """Say the table's forces' points (and the moves made on it), and draw it."""
-        from game.editor.points import forces, ratio
-
         fs = forces(self.raw, self.data)
         lines = []
         for f in fs:
@@ -246,8 +247,6 @@ class QuickBattleScreen:
 
     def _draw_preview(self) -> pygame.Surface | None:
         """The table as generated, stands at their entry points, scaled into the preview."""
-        from game.ui.render import View, draw_scenario
-
         try:
             sc = game.parse_scenario(self.raw, "quick battle", self.data)
         except game.ScenarioError as err:  # a generator fault: said, not drawn
@@ -301,8 +300,6 @@ class QuickBattleScreen:
 
     def make_move(self) -> None:
         """Make the balancing move the check suggests on the table and check it again."""
-        from game.editor.points import apply_change
-
         move = self.suggested
         if move is None or self.raw is None:
             return
@@ -319,8 +316,6 @@ class QuickBattleScreen:
     def save(self) -> Path | None:
         """Write the table to the player's scenarios folder (checked first); None, with the
         reason shown, when it cannot be."""
-        from game.saves import scenarios_dir
-
         if self.raw is None:
             return None
         path = scenarios_dir() / quick_file_name(self.units[0], self.units[1], self.numbers()[3])
@@ -350,8 +345,6 @@ class QuickBattleScreen:
 
     def edit(self) -> None:
         """Save the table and open it in the map editor (its Menu comes back to the menu)."""
-        from game.editor.document import Document
-
         path = self.save()
         if path is not None:
             show(self.app, "editor", Document.open(path), on_menu=self.back)

@@ -23,6 +23,9 @@ import game
 from game import StandPose, corners
 from game.ui import colours
 from game.ui.colours import TERRAIN_COLOURS
+from game.ui.paint.legend import swatch
+from game.ui.paint.models import kind_of, paint_stand
+from game.ui.paint.tiles import draw_tiled
 
 # Colour-blind safe side colours (blue / orange) and muted terrain, readable at a glance.
 SIDE_COLOURS = [(40, 110, 200), (230, 130, 20)]
@@ -174,8 +177,6 @@ def draw_table(
     x0, y0 = view.to_px(0, table.depth)
     x1, y1 = view.to_px(table.width, 0)
     if style == "painted":
-        from game.ui.paint.tiles import draw_tiled
-
         draw_tiled(surface, table, view, pygame.Rect(x0, y0, x1 - x0, y1 - y0))
     else:
         _draw_plain(surface, table, view, parts, near, x0, y0, x1, y1)
@@ -364,8 +365,6 @@ def draw_scenario(
         if (stands or colours.UI.get("stand_style", "models")) == "symbols":
             draw_stand(surface, view, pose, colour, st.id, font, unit_symbol(unit))
             continue
-        from game.ui.paint.models import kind_of, paint_stand  # (it needs no more of render)
-
         paint_stand(surface, view, pose, colour, kind_of(unit, st.unit), 2 * st.ghq or int(st.hq))
         text = font.render(st.id, True, (255, 255, 255))  # the id on a tag under the model
         tag = text.get_rect(midtop=view.to_px(st.x, st.y - 0.55)).inflate(6, 2)
@@ -437,8 +436,6 @@ def legend(surface, scenario, at, style: str = "plain", width: int | None = None
     x, y = at
     right = (width if width is not None else surface.get_width()) - 10
     painted = style == "painted"
-    if painted:
-        from game.ui.paint.legend import swatch
     entries = []
     for k in sorted({f.kind for f in scenario.table.areas}):
         look = swatch(k) if painted else TERRAIN_COLOURS.get(k, (150, 150, 150))
