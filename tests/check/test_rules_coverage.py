@@ -14,8 +14,10 @@ sys.path.insert(0, str(ROOT / "tools" / "coverage"))
 
 from coverage_facts import Tally, rules_data  # noqa: E402
 from coverage_rows import RANGE_BUCKETS, build_rows, cover_rows, crt_row  # noqa: E402
-from coverage_scan import scan_events  # noqa: E402
+from coverage_scan import NOT_COUNTED, Scan, scan_events  # noqa: E402
 from rules_coverage import Report, explanation, main, render, run, scenario_paths  # noqa: E402
+
+from game.rules.events import EVENTS  # noqa: E402
 
 NO_MODS: list = []
 CLEAR = {"type": "FeatureCollection", "features": []}
@@ -502,6 +504,15 @@ def _generic_lines(rs):
     if not wwii:
         lines.append(("end", 5, "end", {**winner, "winner": "A"}))
     return lines
+
+
+def test_the_scan_reads_every_kind_of_log_line_or_says_why_not():
+    """The coverage scan's detectors follow the events' records (``game.rules.events``):
+    every kind of line has a handler or a reason it counts no rule, and none is read that
+    the log does not have."""
+    handled = set(Scan("x").handlers)
+    assert handled | set(NOT_COUNTED) == set(EVENTS)
+    assert handled & set(NOT_COUNTED) == set()
 
 
 def test_every_row_of_the_report_has_a_detector_that_matches_a_hand_made_line():

@@ -48,6 +48,18 @@ MARKER_OUTCOMES = {
 }
 
 
+NOT_COUNTED = {
+    "action": "the action as given; what it did is in the lines after it",
+    "pass": "a side passing counts no rule",
+    "end_turn": "the turn's end; marker removal has a line of its own",
+    "network": "how a network battle was played, not a rule",
+    "reveal": "a hidden plot shown as it lands; its effect is the impact or air strike line",
+}
+"""Log line kinds (``game.rules.events.EVENTS``) the scan reads no rule from, and why; every
+other kind has a handler in :class:`Scan` (tests/check/test_rules_coverage.py holds the two
+to the events' list, so a new kind of line is either counted or said to count nothing)."""
+
+
 class Scan:
     """Counts the rules one battle's log shows (see the module's docstring). ``label`` names the
     battle in the examples; ``facts`` are facts known from outside the log (the scenario gives
