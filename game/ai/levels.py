@@ -77,7 +77,10 @@ class Level:
     take at the normal thinking time (the settings scale it); a decision stops sampling when
     its share is spent. margin: the scorers' own choice is kept unless another candidate
     beats it, over the same sampled dice, by more than this many standard errors of the
-    difference (0: the best mean wins).
+    difference (0: the best mean wins). base_moves: in the continuations of a move or an
+    opportunity fire, which stands still to move this turn make their expected moves
+    (``game.ai.search.expected_moves``): "both" sides', the "enemy"'s, or "" none (every
+    such stand holds where it stands).
     """
 
     name: str
@@ -109,6 +112,7 @@ class Level:
     prior: float = 0.0
     turn_budget_s: float = 0.0
     margin: float = 0.0
+    base_moves: str = ""
 
 
 VETERAN = Level(
@@ -198,7 +202,7 @@ def load_battle(path, **kwargs):
     autosave whose ``meta.ai`` names a level the AI does not have is refused as the save's
     other faults are. Raises ``game.SaveError`` ("<path>: $.meta.ai.B: must be one of ...")
     and whatever ``Battle.load`` raises."""
-    import game  # the engine's facade loads lazily; the settings read this module at start
+    import game  # lazy: --help and the settings read this module at start, not the engine
 
     battle = game.Battle.load(path, **kwargs)
     problem = level_problem(battle.meta)

@@ -108,6 +108,32 @@ def test_continuations_stop_after_the_next_fire_phases(at_move):
     assert any(e["event"] == "attack" for e in box.log.events) or box.state.turn > turn
 
 
+def test_with_expected_moves_the_stands_still_to_move_make_them(at_move):
+    """``Level.base_moves``: in a move's continuation the stands of both sides that have not
+    moved this turn make their expected moves (``search.expected_moves``) when their battle
+    group moves; without them every such stand holds where it stands."""
+    b = at_move
+    side = b.to_act
+    plans = search.expected_moves(b)
+    assert plans and all(not b.stand(sid).moved for sid in plans)
+    assert {b.stand(sid).side for sid in plans} == set(b.sides)  # both sides are expected to move
+    act = ScriptedAI(1, "veteran").choose(b)
+    start = {s.id: (s.x, s.y) for s in b.state.stands.values()}
+
+    def moved_stands(base):
+        box = Sandbox(b).fork(b, 3, side)
+        assert play_out(box, side, act, horizon(b), base, (1, 1), 3) is not None
+        return {
+            sid for sid, st in box.state.stands.items()
+            if st.on_table and (st.x, st.y) != start[sid] and sid != getattr(act, "stand", None)
+        }
+
+    held = moved_stands(BasePolicy(ScriptedAI(3, "veteran")))
+    moving = moved_stands(search.Continuation(lambda seed: ScriptedAI(seed, "veteran"),
+                                              tuple(sorted(plans.items())))(3))
+    assert len(moving - held) >= 2 and moving - held <= set(plans)
+
+
 def test_a_refused_candidate_scores_nothing(at_move):
     """A candidate the engine refuses on the copy scores None and is never chosen."""
     b = at_move
