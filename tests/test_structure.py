@@ -411,11 +411,11 @@ MAX_FUNCTION_LINES = 60
 """A function's body (its docstring aside) stays within this many lines: a part with its own
 job gets its own function, rather than a file being sliced to meet a cap."""
 LONG_FUNCTIONS = {
-    "game/ai/elite.py::LookaheadChooser._look_ahead": 66,
-    "game/ai/movement.py::MovementChooser._move": 63,
-    "game/ai/movement.py::MovementChooser._plan": 62,
-    "game/ai/positions.py::PositionsMixin._risk_reckoner": 88,
-    "game/ai/positions.py::PositionsMixin._position_parts": 123,
+    "game/ai/elite.py::LookaheadChooser.look_ahead": 66,
+    "game/ai/movement.py::MovementChooser.moves": 62,
+    "game/ai/planner.py::MovePlanner.plan": 61,
+    "game/ai/positions.py::Positions.risk_reckoner": 88,
+    "game/ai/positions.py::Positions.position_parts": 123,
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/check/sim_cli.py::simulate_command": 89,
