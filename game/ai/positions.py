@@ -133,7 +133,7 @@ class Positions:
 
     def path_risks(self, battle, s, walks, enemies) -> list[float]:
         """The opportunity fire each path of ``walks`` invites (stands), every path weighed:
-        ``risk_reckoner``'s answer for each. Also sets ``self.memory.path_kill``: per path, the
+        ``risk_reckoner``'s answer for each. Also sets the memory's ``path_kill``: per path, the
         best chance (0..1) of eliminating the stand on it."""
         reckon = self.risk_reckoner(battle, s, walks, enemies)
         both = [reckon(i) for i in range(len(walks))]
