@@ -119,14 +119,14 @@ class ScriptedAI:
     ``thinking``: the setting "AI thinking time" (quick, normal, long). Raises ValueError for
     an unknown level.
 
-    It is made of parts, each an object built with what it needs and calling the others
-    through their public methods (docs/architecture.md, "The scripted AI"): the judgements
-    (``outcome``, ``situation``), where a stand may go and what it is worth there
-    (``paths``, ``positions``, ``planner``, ``guns``), the choosers (``initiative``,
-    ``fire``, ``opportunity``, ``posture``, ``movement``, ``full``, ``support``, gathered in
-    ``choosers``) and the ``lookahead``; what it remembers between decisions is one
-    :class:`game.ai.memory.Memory` (``memory``) that all of them share, as they share its
-    random stream (``rng``). Setting ``level`` hands the new weights to every part."""
+    It is made of parts, each an object built with what it needs and calling the others through
+    their public methods (docs/architecture.md, "The scripted AI is made of parts"): the judgements
+    (``outcome``, ``situation``), where a stand may go and what it is worth there (``paths``,
+    ``positions``, ``planner``, ``guns``), the choosers (``initiative``, ``fire``, ``opportunity``,
+    ``posture``, ``movement``, ``full``, ``support``, gathered in ``choosers``) and the
+    ``lookahead``; what it remembers between decisions is one :class:`game.ai.memory.Memory`
+    (``memory``) that all of them share, as they share its random stream (``rng``). Setting
+    ``level`` hands the new weights to every part."""
 
     base_policy = staticmethod(veteran_fire)
     """Makes the AI that plays the elite's continuations' fire from a seed."""
@@ -135,7 +135,7 @@ class ScriptedAI:
         if level not in LEVELS:
             raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
         self.name = f"ai:{level}"
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
         self.memory = Memory()
         self.last: list[Option] = []
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
@@ -145,7 +145,7 @@ class ScriptedAI:
     def _assemble(self, thinking: str) -> None:
         """Build the parts, each handed the level, the memory, the random stream and the
         parts it asks; ``thinking``: the setting "AI thinking time"."""
-        level, rng, memory = self._level, self.rng, self.memory
+        level, rng, memory = self._level, self._rng, self.memory
         self.outcome = Outcome(level, memory)
         self.situation = Situation(level, memory, self.outcome)
         self.paths = Paths(level, self.situation)
@@ -206,6 +206,17 @@ class ScriptedAI:
             self.lookahead,
         ):
             part.level = level
+
+    @property
+    def rng(self) -> random.Random:
+        """Its own random stream (seeded by ``seed``; never the battle's dice), shared by the
+        parts that draw from it (the planner, the look-ahead) and by ``choose``; setting it
+        hands the new stream to them."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = self.planner.rng = self.lookahead.rng = rng
 
     @property
     def thinking(self) -> str:

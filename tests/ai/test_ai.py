@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
+import random
 from pathlib import Path
 
 import pygame
@@ -879,3 +881,42 @@ def test_the_ai_thinks_in_its_own_process_as_it_would_here():
     finally:
         proc.close()
     assert not proc.alive()
+
+
+def _parts(ai: ScriptedAI) -> list:
+    return [
+        ai.outcome,
+        ai.situation,
+        ai.paths,
+        ai.fire,
+        ai.positions,
+        ai.planner,
+        ai.guns,
+        ai.full,
+        ai.posture,
+        ai.movement,
+        ai.opportunity,
+        ai.support,
+        ai.lookahead,
+    ]
+
+
+def test_the_parts_share_the_ai_s_level_memory_and_stream():
+    """Every part of the scripted AI reads the one level, memory and random stream the AI
+    holds: a new level or stream set on the AI reaches each part, and a copy made by pickling
+    (as the thinking process sends the AI) still shares them among its own parts."""
+    ai = ScriptedAI(3, "recruit")
+    ai.level = dataclasses.replace(ai.level, caution=0.123)
+    assert all(p.level is ai.level for p in _parts(ai))
+    assert all(p.memory is ai.memory for p in _parts(ai) if hasattr(p, "memory"))
+    stream = random.Random(5)
+    ai.rng = stream
+    assert ai.planner.rng is stream and ai.lookahead.rng is stream
+    ai.known_plots = {"c": {"plot": {}}}
+    assert ai.memory.known_plots == {"c": {"plot": {}}}
+    copy = pickle.loads(pickle.dumps(ai))
+    assert all(p.level is copy.level for p in _parts(copy))
+    assert all(getattr(p, "memory", copy.memory) is copy.memory for p in _parts(copy))
+    assert copy.planner.rng is copy.rng is copy.lookahead.rng
+    assert copy.rng.random() == ai.rng.random()  # the same stream, at the same place
+    assert copy.lookahead.choosers.movement is copy.movement
