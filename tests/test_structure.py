@@ -407,15 +407,82 @@ def test_the_battle_screen_reads_its_modes_through_their_protocol():
     assert probes == []
 
 
+MAX_BASES = 2
+"""A class of ``game/ai`` derives from at most this many bases: the scripted AI is made of
+parts held as attributes (``game.ai.scripted.ScriptedAI``), not of mixins."""
+AI = ROOT / "game" / "ai"
+
+
+def _fan_out(sources: dict[str, str]) -> dict[str, int]:
+    """{"file::Class": its number of bases} for each class of ``sources`` (name -> text)
+    with more than MAX_BASES bases."""
+    return {
+        f"{name}::{node.name}": len(node.bases)
+        for name, text in sources.items()
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.ClassDef) and len(node.bases) > MAX_BASES
+    }
+
+
+def _private_calls_across_parts(sources: dict[str, str]) -> list[str]:
+    """Each ``self.<part>._<name>`` reached in ``sources`` (name -> text): a part asking
+    another for something that other keeps private, which no signature shows."""
+    found = []
+    for name, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "self"
+            ):
+                found.append(f"{name}:{node.lineno} self.{node.value.attr}.{node.attr}")
+    return found
+
+
+def _ai_sources() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(AI.glob("*.py"))}
+
+
+def test_no_class_of_the_ai_has_more_than_two_bases():
+    """The scripted AI's choosers and helpers are objects it holds, each built with what it
+    needs, not bases it inherits (docs/architecture.md, "The scripted AI")."""
+    assert _fan_out(_ai_sources()) == {}
+
+
+def test_the_fan_out_check_finds_a_mixin_web():
+    planted = "class A(B, C, D):\n    pass\n\nclass E(F, G):\n    pass\n"
+    assert _fan_out({"x.py": planted}) == {"x.py::A": 3}
+
+
+def test_no_part_of_the_ai_reaches_into_another_s_private_names():
+    """A part of the scripted AI asks another only through its public methods, on a named
+    attribute (``self.posture.gain(...)``), so every call across parts shows."""
+    assert _private_calls_across_parts(_ai_sources()) == []
+
+
+def test_the_private_call_check_finds_one():
+    planted = (
+        "class M:\n"
+        "    def moves(self, battle):\n"
+        "        self._own(battle)\n"
+        "        self.posture.gain(battle)\n"
+        "        return self.posture._gain(battle)\n"
+    )
+    assert _private_calls_across_parts({"m.py": planted}) == ["m.py:5 self.posture._gain"]
+
+
 MAX_FUNCTION_LINES = 60
 """A function's body (its docstring aside) stays within this many lines: a part with its own
 job gets its own function, rather than a file being sliced to meet a cap."""
 LONG_FUNCTIONS = {
-    "game/ai/elite.py::LookaheadChooser._look_ahead": 66,
-    "game/ai/movement.py::MovementChooser._move": 63,
-    "game/ai/movement.py::MovementChooser._plan": 62,
-    "game/ai/positions.py::PositionsMixin._risk_reckoner": 88,
-    "game/ai/positions.py::PositionsMixin._position_parts": 123,
+    "game/ai/elite.py::LookaheadChooser.look_ahead": 66,
+    "game/ai/movement.py::MovementChooser.moves": 62,
+    "game/ai/planner.py::MovePlanner.plan": 61,
+    "game/ai/positions.py::Positions.risk_reckoner": 88,
+    "game/ai/positions.py::Positions.position_parts": 123,
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/check/sim_cli.py::simulate_command": 89,

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 from game import Action, EndMoves, LetPass, Move
-from game.ai.search import SEARCHED, THINKING, Thought, choose_by_lookahead
+from game.ai.search import SEARCHED, THINKING, choose_by_lookahead
 from game.ai.search_pool import LOCAL, rollout_runner
 from game.ai.values import Option
 
@@ -25,23 +25,45 @@ one, and report the thinking time beside it); the game never sets it."""
 
 
 class LookaheadChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: for a level with ``lookahead``, the
+    """A part of :class:`game.ai.scripted.ScriptedAI`: for a level with ``lookahead``, the
     decisions of :data:`game.ai.search.SEARCHED` are taken by play on copies of the battle.
-    ``thinking`` ("quick", "normal", "long"): the setting "AI thinking time". ``thought``: what
-    the last searched decision weighed (:class:`game.ai.search.Thought`), for the overlay.
-    ``looked``: per kind of decision, how many it searched, how many of those it changed from
-    the scorers' own choice, and the rounds it played (the gauntlet reports them)."""
+    Built with the AI's ``level``, its ``rng`` (the continuations' samples are drawn from
+    it), its ``memory`` (:class:`game.ai.memory.Memory`: ``spent``, ``looked``, ``thought``,
+    ``alternatives``, ``stay``), the parts it asks: ``choosers`` (the scorers' options,
+    ``Choosers.options`` in :mod:`game.ai.scripted`), ``opportunity``
+    (:class:`game.ai.opportunity.OpportunityChooser`) and ``outcome``
+    (:class:`game.ai.outcome.Outcome`); ``thinking`` ("quick", "normal", "long"): the
+    setting "AI thinking time"; ``make_base``: makes the AI that plays the continuations'
+    fire from a seed (the scripted AI's :func:`game.ai.scripted.veteran_fire`; a
+    module-level function, so workers unpickle it)."""
 
-    thinking: str = "normal"
-    thought: Thought | None = None
-    base_policy: Callable[[int], object]
-    """Makes the AI that plays the continuations' fire from a seed (the scripted AI's
-    :func:`game.ai.scripted.veteran_fire`; a module-level function, so workers unpickle it)."""
-    looked: dict  # decision kind -> [decisions searched, choices changed, rounds played]
+    def __init__(
+        self,
+        level,
+        rng,
+        memory,
+        choosers,
+        opportunity,
+        outcome,
+        thinking: str,
+        make_base: Callable[[int], object],
+    ) -> None:
+        self.level = level
+        self.rng = rng
+        self.memory = memory
+        self.choosers = choosers
+        self.opportunity = opportunity
+        self.outcome = outcome
+        self.thinking = thinking
+        self.make_base = make_base
 
-    def _look_ahead(self, battle, decision, options: list[Option]) -> Action | None:
-        """The action the look-ahead takes for ``decision``, or None to leave it to the
-        scorers (not a searched kind, one candidate only, or no time left this turn)."""
+    def look_ahead(
+        self, battle, decision, options: list[Option]
+    ) -> tuple[Action, list[Option]] | None:
+        """(the action the look-ahead takes for ``decision``, the top three rows it weighed
+        as options for the explain overlay), or None to leave it to the scorers (not a
+        searched kind, one candidate only, or no time left this turn). Sets the memory's
+        ``thought`` to what a searched decision weighed."""
         if decision.kind not in SEARCHED:
             return None
         side = decision.side
@@ -68,7 +90,7 @@ class LookaheadChooser:
                 rng=self.rng,
                 level=self.level,
                 weights=weights,
-                make_base=self.base_policy,
+                make_base=self.make_base,
                 deadline=deadline,
                 scale=scale,
                 baseline=baseline,
@@ -87,12 +109,12 @@ class LookaheadChooser:
             if picked is None:
                 return None
             i, thought = picked
-            self.thought = thought
-            tally = self.looked.setdefault(decision.kind, [0, 0, 0])
+            self.memory.thought = thought
+            tally = self.memory.looked.setdefault(decision.kind, [0, 0, 0])
             tally[0] += 1  # searched, changed, rounds played
             tally[1] += thought.changed is not None
             tally[2] += thought.rounds
-            self.last = [
+            rows = [
                 Option(
                     f"{label}{' (taken)' if j == i else ''}: continuations {mean:+.2f}, "
                     f"scorers {prior:+.2f}",
@@ -103,10 +125,10 @@ class LookaheadChooser:
             ]
             if stay_of is not None and i == len(cands) - 1:
                 key = (battle.state.turn, battle.state.moving.group)
-                self._stay.add((key, stay_of))  # the next stand of the group, if any
-                options = self.options(battle)
+                self.memory.stay.add((key, stay_of))  # the next stand of the group, if any
+                options = self.choosers.options(battle)
                 continue
-            return cands[i].action
+            return cands[i].action, rows
         return None
 
     def _lookahead_candidates(self, battle, side, kind, options):
@@ -119,7 +141,7 @@ class LookaheadChooser:
         if kind == "fire":
             return top[:k], [o.score for o in top[:k]], None, 0
         if kind == "opportunity_fire":
-            steps = sorted(self._opportunity_steps(battle, side), key=lambda o: -o.score)
+            steps = sorted(self.opportunity.steps(battle, side), key=lambda o: -o.score)
             cands = steps[: k - 1] + [next(o for o in options if isinstance(o.action, LetPass))]
             own = next((i for i, o in enumerate(cands) if o.action == top[0].action), 0)
             return cands, [o.score for o in cands], None, own
@@ -129,7 +151,7 @@ class LookaheadChooser:
             return none
         mv = moves[0]
         s = battle.stand(mv.action.stand)
-        known = self._alternatives.get(s.id)
+        known = self.memory.alternatives.get(s.id)
         if not s.on_table or known is None:
             return none
         stay, alts = known
@@ -146,7 +168,7 @@ class LookaheadChooser:
         (:mod:`game.ai.outcome`), or 1 and the level's caution for a level that does not
         weigh the outcome."""
         if self.level.weighs_outcome:
-            o = self._outlook(battle, side)
+            o = self.outcome.outlook(battle, side)
             return o.kill, o.loss
         return 1.0, self.level.caution
 
@@ -154,13 +176,13 @@ class LookaheadChooser:
         """Seconds of this turn's thinking budget (``Level.turn_budget_s`` scaled by the
         thinking time) that ``side`` has not spent."""
         budget = self.level.turn_budget_s * THINKING.get(self.thinking, 1.0)
-        spent = self._spent.get((battle.state.turn, side), 0.0)
+        spent = self.memory.spent.get((battle.state.turn, side), 0.0)
         return budget - spent
 
     def _charge(self, battle, side, seconds: float) -> None:
         """Count ``seconds`` against this turn's budget."""
         key = (battle.state.turn, side)
-        self._spent = {key: self._spent.get(key, 0.0) + seconds}
+        self.memory.spent = {key: self.memory.spent.get(key, 0.0) + seconds}
 
     def thinking_budget(self, battle, side) -> tuple[float, float] | None:
         """(seconds of look-ahead ``side`` has left this turn, the turn's whole budget), or
@@ -173,4 +195,5 @@ class LookaheadChooser:
 
     def thought_text(self) -> str | None:
         """The overlay's line on the last searched decision, or None."""
-        return None if self.thought is None else "Looked ahead: " + self.thought.text()
+        thought = self.memory.thought
+        return None if thought is None else "Looked ahead: " + thought.text()

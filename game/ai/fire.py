@@ -9,10 +9,15 @@ from game.ai.values import Option, attack_value, fired
 
 
 class FireChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: the fire phases' choice, and the shot
-    values the other choosers weigh."""
+    """A part of :class:`game.ai.scripted.ScriptedAI`: the fire phases' choice (``attacks``),
+    and the shot values the other parts weigh (``best_subset``, ``best_shot``). Built with
+    the AI's ``level`` and the ``situation`` part (:class:`game.ai.situation.Situation`)."""
 
-    def _best_subset(
+    def __init__(self, level, situation) -> None:
+        self.level = level
+        self.situation = situation
+
+    def best_subset(
         self, battle, setups: list[FireSetup], target, reserve: float
     ) -> tuple[list[FireSetup], float]:
         """Which of the possible shots to take at one target: best first, each further stand
@@ -34,7 +39,9 @@ class FireChooser:
                 chosen, value = trial, v
         return chosen, value - reserve * len(chosen)
 
-    def _fire(self, battle, side) -> list[Option]:
+    def attacks(self, battle, side) -> list[Option]:
+        """The fire phase's options for ``side``: each target's best
+        subset of our shots (``best_subset``), scored in stands, and holding fire."""
         level = self.level
         # on the last turn (WWII) a shot kept for later can only be taken at a stand that
         # moves, and the victory is counted at the turn's end: any shot worth anything is
@@ -44,13 +51,13 @@ class FireChooser:
         tl4_again = battle.state.phase == "fire1"
         # once the win is ours if the turn ends now, a shot in the last fire phase only helps
         # by stopping an enemy stand that could still fire in it (and firing bares our cover)
-        holding = not tl4_again and self._holding(battle, side)
+        holding = not tl4_again and self.situation.holding(battle, side)
         for target, setups in battle.fire_options().items():
             t = battle.stand(target)
             if holding and not battle.rules.fire.may_fire_in(t, battle.state.phase):
                 continue
             reserve = 0.0 if last else level.reserve * (0.3 if tl4_again else 1.0)
-            chosen, score = self._best_subset(battle, setups, t, reserve)
+            chosen, score = self.best_subset(battle, setups, t, reserve)
             if chosen:
                 names = ", ".join(
                     f"{fs.attacker}{'(ATGM)' if fs.weapon == 'atgm' else ''}" for fs in chosen
@@ -62,7 +69,7 @@ class FireChooser:
                 )
         return options
 
-    def _unengaged_pose(self, battle, firer):
+    def unengaged_pose(self, battle, firer):
         """The firer's pose when the engine says it is on the table and engaged with no enemy
         stand (``battle.engaged_with``, 000 07.08.04), else None. A planning shot given this
         pose as ``attacker_pose`` is the engine's shot from where the stand is, without the
@@ -73,7 +80,7 @@ class FireChooser:
             return firer.pose()
         return None
 
-    def _best_shot(
+    def best_shot(
         self, battle, firer, target, sight, target_pose=None, attacker_pose=None, next_turn=False
     ):
         """The firer's best legal shot at the target, by expected damage (stands): its

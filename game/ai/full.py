@@ -8,13 +8,13 @@ from __future__ import annotations
 import math
 
 from game import CloseAssault, EndCloseAssaults, Mount, Move, StandPose, Unload, base_contact
+from game.ai.paths import UNLOAD_NEAR_IN
 from game.ai.values import Option, harm, stand_value
 
-UNLOAD_NEAR_IN = 12.0
-"""A carrier sets its riders down once an enemy stand is this close (inches) after its move,
-or before its move when one is within :data:`UNLOAD_BEFORE_IN`: infantry fight on foot, and a
-carrier hit with troops aboard may lose them."""
 UNLOAD_BEFORE_IN = 8.0
+"""A carrier sets its riders down once an enemy stand is within :data:`UNLOAD_NEAR_IN`
+(inches) after its move, or before its move when one is within this: infantry fight on foot,
+and a carrier hit with troops aboard may lose them."""
 ASSAULT_AT = 0.15
 """A close assault is made when the chance of eliminating the defender, less the chance of
 losing an assaulter to its answer, is above this (in stands)."""
@@ -40,13 +40,21 @@ so the stand need not be walked back."""
 
 
 class FullGameChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI` for the full games' decisions."""
+    """A part of :class:`game.ai.scripted.ScriptedAI` for the full games' decisions: rides
+    (``unload``, ``mount``, ``fetch``, ``ride_beside``), overruns and assaults. Built with
+    the AI's ``level`` and the parts it asks: ``situation``
+    (:class:`game.ai.situation.Situation`), ``paths`` (:class:`game.ai.paths.Paths`),
+    ``positions`` (:class:`game.ai.positions.Positions`) and ``planner``
+    (:class:`game.ai.planner.MovePlanner`, the carrier's own move)."""
 
-    def _nearest_enemy_in(self, battle, x: float, y: float, side: str) -> float:
-        enemies = [s for s in battle.state.stands.values() if s.active and s.side != side]
-        return min((math.hypot(e.x - x, e.y - y) for e in enemies), default=math.inf)
+    def __init__(self, level, situation, paths, positions, planner) -> None:
+        self.level = level
+        self.situation = situation
+        self.paths = paths
+        self.positions = positions
+        self.planner = planner
 
-    def _unload(self, battle, side) -> list[Option]:
+    def unload(self, battle, side) -> list[Option]:
         """Set a rider down when its carrier is near the enemy: the spot farthest from the
         nearest enemy stand (behind the carrier, as a rule). Empty when none should."""
         best: Option | None = None
@@ -56,17 +64,17 @@ class FullGameChooser:
             c = battle.stand(a.carrier)
             near = UNLOAD_NEAR_IN if c.moved else UNLOAD_BEFORE_IN
             why = ""
-            if self._nearest_enemy_in(battle, c.x, c.y, side) > near:
-                if not self._carrier_seen(battle, c):
+            if self.paths.nearest_enemy_in(battle, c.x, c.y, side) > near:
+                if not self.carrier_seen(battle, c):
                     continue
                 why = f": the enemy sees {a.carrier}"
             x, y = battle.contact_spot(a.carrier, a.spot)
-            score = 0.5 + 0.01 * min(self._nearest_enemy_in(battle, x, y, side), 50.0)
+            score = 0.5 + 0.01 * min(self.paths.nearest_enemy_in(battle, x, y, side), 50.0)
             if best is None or score > best.score:
                 best = Option(f"set {a.stand} down beside {a.carrier}{why}", score, a)
         return [best] if best is not None else []
 
-    def _carrier_seen(self, battle, c) -> bool:
+    def carrier_seen(self, battle, c) -> bool:
         """Whether carrier ``c``, where it stands, is in the sight and range of an enemy stand
         on the table (the engine's sight matrices), for a level that shields its carriers
         (``Level.shields_carriers``): its riders then get down wherever it is, since a
@@ -75,7 +83,7 @@ class FullGameChooser:
         still 12" off, and died with them."""
         if not self.level.shields_carriers:
             return False
-        enemies = [e for e in self._enemies(battle, c.side) if e.on_table]
+        enemies = [e for e in self.situation.enemies(battle, c.side) if e.on_table]
         if not enemies:
             return False
         _, m_ba = battle.table.sight_matrices(
@@ -90,23 +98,10 @@ class FullGameChooser:
             m_ba.clear[j, 0] and m_ba.range_band_in[j, 0] <= reach[j] for j in range(len(enemies))
         )
 
-    def _way_to_go(self, battle, s) -> float:
-        """How far (inches) foot stand ``s`` still has to go to where it is needed: to
-        within :data:`UNLOAD_NEAR_IN` of the nearest enemy stand on the table (where a carrier
-        sets its riders down), or within its weapon's range where that reaches further (an
-        ATGM team fires from afar), or to the fight's likely place while none is on the
-        table."""
-        enemies = self._enemies(battle, s.side)
-        if not enemies:
-            gx, gy = self._goal(battle, s, [])
-            return math.hypot(gx - s.x, gy - s.y)
-        near = max(UNLOAD_NEAR_IN, float(s.unit.max_range_in))
-        return max(0.0, self._nearest_enemy_in(battle, s.x, s.y, s.side) - near)
-
     def _has_shot(self, battle, s) -> bool:
         """Whether an enemy stand on the table is in sight and in range of ``s`` (the
         engine's sight matrix): a stand that could fire does not climb aboard."""
-        enemies = self._enemies(battle, s.side)
+        enemies = self.situation.enemies(battle, s.side)
         if not enemies:
             return False
         m_ab, _ = battle.table.sight_matrices(
@@ -125,7 +120,7 @@ class FullGameChooser:
         a shot where it is, or when it is a gun that fires from where it stands."""
         if not s.personnel or battle.indirect_reach(s.id) is not None:
             return 0.0
-        way = self._way_to_go(battle, s)
+        way = self.paths.way_to_go(battle, s)
         walk = battle.movement_points(s.id)
         gain = min(way, battle.carry_reach(carrier_id)) - min(way, walk)
         if gain < RIDE_MARGIN_IN or self._has_shot(battle, s):
@@ -136,11 +131,11 @@ class FullGameChooser:
         """Whether ``c`` is a carrier of ours on the table with room for one more rider."""
         return c.active and battle.seats_free(c.id) > 0
 
-    def _ride_beside(self, battle, s):
+    def ride_beside(self, battle, s):
         """A carrier with room in base contact with foot stand ``s`` that would take it
         further than it walks (``_ride_gain``) and will still be there when its next move
         begins (it has moved this phase, or is not of the group moving now: one that is had
-        its chance, ``_mount``), or None."""
+        its chance, ``mount``), or None."""
         if not s.personnel or not s.active:
             return None
         mg = battle.state.moving
@@ -158,12 +153,12 @@ class FullGameChooser:
                 return c
         return None
 
-    def _mount(self, battle, side, legal, key) -> list[Option]:
+    def mount(self, battle, side, legal, key) -> list[Option]:
         """Take a foot stand aboard a carrier of the moving group as its move begins when the
         ride takes it further towards where it is needed than it would walk (``_ride_gain``)
-        and the carrier's own best move (``_plan_in_action``, for the movement action
+        and the carrier's own best move (``MovePlanner.plan_in_action``, for the movement action
         ``key``), cut to the half allowance it has once loaded, takes it nearer the enemy by
-        that much; the carrier then sets it down near the enemy (``_unload``). Empty when
+        that much; the carrier then sets it down near the enemy (``unload``). Empty when
         none should."""
         best: Option | None = None
         for a in legal:
@@ -173,15 +168,17 @@ class FullGameChooser:
             gain = self._ride_gain(battle, s, a.carrier)
             if gain <= 0 or (best is not None and gain <= best.score):
                 continue
-            plan, stay = self._plan_in_action(battle, battle.stand(a.carrier), key)
+            plan, stay = self.planner.plan_in_action(battle, battle.stand(a.carrier), key)
             if plan is None or plan.score - stay <= 0.02:
                 continue  # the carrier would stay: the stand had better walk
             (x0, y0), (x1, y1) = plan.action.path[0], plan.action.path[-1]
             d = math.hypot(x1 - x0, y1 - y0)
             k = min(1.0, battle.carry_reach(a.carrier) / d) if d > 0 else 0.0
-            near = self._nearest_enemy_in(battle, s.x, s.y, side)
-            there = self._nearest_enemy_in(battle, x0 + k * (x1 - x0), y0 + k * (y1 - y0), side)
-            way, walk = self._way_to_go(battle, s), battle.movement_points(s.id)
+            near = self.paths.nearest_enemy_in(battle, s.x, s.y, side)
+            there = self.paths.nearest_enemy_in(
+                battle, x0 + k * (x1 - x0), y0 + k * (y1 - y0), side
+            )
+            way, walk = self.paths.way_to_go(battle, s), battle.movement_points(s.id)
             ride = min(way, max(0.0, near - there)) - min(way, walk)
             if math.isinf(near):  # no enemy on the table yet: towards the fight's likely place
                 ride = gain
@@ -189,7 +186,7 @@ class FullGameChooser:
                 best = Option(f'{a.stand} boards {a.carrier} ({ride:.0f}" further)', ride, a)
         return [best] if best is not None else []
 
-    def _fetch(self, battle, c) -> Option | None:
+    def fetch(self, battle, c) -> Option | None:
         """A move of carrier ``c`` (with room, not yet moved) into base contact with a foot
         stand of ours that has far to go and no carrier beside it, the stand behind the
         carrier and the carrier facing where the stand is going, so that next turn it boards
@@ -201,21 +198,21 @@ class FullGameChooser:
         if c.moved or not self._room_in(battle, c):
             return None
         reach = battle.movement_points(c.id)
-        enemies = self._enemies(battle, c.side)
+        enemies = self.situation.enemies(battle, c.side)
         moves, whom, saved = [], {}, {}
         for f in battle.state.stands.values():
             if f.side != c.side or f.id == c.id or not f.personnel or not f.active:
                 continue
             if math.hypot(f.x - c.x, f.y - c.y) > reach + 1.5:
                 continue
-            if self._ride_beside(battle, f) is not None or self._ride_gain(battle, f, c.id) <= 0:
+            if self.ride_beside(battle, f) is not None or self._ride_gain(battle, f, c.id) <= 0:
                 continue
-            way = self._way_to_go(battle, f)
+            way = self.paths.way_to_go(battle, f)
             rides = min(way, battle.carry_reach(c.id) + reach)
             saved[f.id] = rides - min(way, 2 * battle.movement_points(f.id))
             if saved[f.id] <= RIDE_MARGIN_IN:
                 continue
-            gx, gy = self._goal(battle, f, enemies)
+            gx, gy = self.paths.goal(battle, f, enemies)
             ahead = math.degrees(math.atan2(gy - f.y, gx - f.x)) % 360.0
             # square to it, so that the footprints touch: the side nearest where it goes
             # first, the carrier facing as near that way as a quarter turn allows
@@ -234,15 +231,15 @@ class FullGameChooser:
                 whom[len(moves) - 1] = f.id
         if not moves:
             return None
-        found = self._exactly_to(battle, c, moves, set())
+        found = self.paths.exactly_to(battle, c, moves, set())
         best: Option | None = None
         for end, path, facing, walk in found:
             f_id = next(whom[k] for k, m in enumerate(moves) if m[0] == path)
             pose = StandPose(c.id, c.side, end[0], end[1], facing)
             if not base_contact(pose, battle.stand(f_id).pose()):
                 continue
-            goal = self._goal(battle, c, enemies)
-            score = self._score_positions(battle, c, [pose], enemies, goal)[0]
+            goal = self.paths.goal(battle, c, enemies)
+            score = self.positions.score_positions(battle, c, [pose], enemies, goal)[0]
             score += FETCH_WORTH * saved[f_id] * stand_value(battle.stand(f_id))
             threat = battle.threat_preview(c.id, path, facing)
             score -= (threat.get("odds") or {}).get("p_eliminated", 0.0) * stand_value(c)
@@ -259,7 +256,7 @@ class FullGameChooser:
         odds = battle.impact_entry_odds(s.id, points, facing)
         return harm(odds, stand_value(s)) if odds["markers"] else 0.0
 
-    def _overrun(self, battle, s) -> Option | None:
+    def overrun(self, battle, s) -> Option | None:
         """The best overrun open to vehicle ``s`` of the moving group: a straight drive
         through an enemy stand in reach and out the other side, scored by the engine's odds
         (``Battle.overrun_odds``, ``threat_preview``); None when none is worth it."""
@@ -267,7 +264,7 @@ class FullGameChooser:
             return None
         reach = battle.movement_points(s.id)
         best: Option | None = None
-        for e in self._enemies(battle, s.side):
+        for e in self.situation.enemies(battle, s.side):
             d = math.hypot(e.x - s.x, e.y - s.y)
             if d < 0.5 or d + OVERRUN_BEYOND_IN > reach:
                 continue
@@ -294,7 +291,7 @@ class FullGameChooser:
                 best = Option(f"overrun {e.id}", score, Move(s.side, s.id, path, heading))
         return best
 
-    def _assault_move(self, battle, s) -> Option | None:
+    def assault_move(self, battle, s) -> Option | None:
         """The best move of foot stand ``s`` into base contact with an enemy stand to
         close-assault it once its group's moves are over: to each of the four places touching
         the enemy (behind, beside, in front), scored by the engine's odds
@@ -303,7 +300,7 @@ class FullGameChooser:
             return None
         reach = battle.movement_points(s.id)
         best: Option | None = None
-        for e in self._enemies(battle, s.side):
+        for e in self.situation.enemies(battle, s.side):
             if math.hypot(e.x - s.x, e.y - s.y) > reach + 1.5:
                 continue
             for spot in range(4):
@@ -335,7 +332,7 @@ class FullGameChooser:
                     )
         return best
 
-    def _close_assault(self, battle, side) -> list[Option]:
+    def close_assaults(self, battle, side) -> list[Option]:
         """Each close assault open, scored by the engine's odds: the chance of eliminating
         the defender (worth its value) less the chance of losing an assaulter to its answer;
         ending them scores 0."""
@@ -350,7 +347,7 @@ class FullGameChooser:
             options.append(Option(f"close-assault {a.defender}", score, a))
         return options
 
-    def _assault_reply(self, battle, side) -> list[Option]:
+    def assault_replies(self, battle, side) -> list[Option]:
         """A close-assaulted stand strikes back at the assaulter it is likeliest to
         eliminate."""
         options = []

@@ -4,7 +4,7 @@ together), so the veteran spreads them out beyond one sheaf's reach and moves a 
 has found (an enemy impact marker has come down near it). A gun that moves does not fire in
 that turn (artillery never moves and fires in one turn), so it moves only for those reasons.
 
-Every move is one the engine walks (``Battle.preview_moves`` through ``_candidates``); the
+Every move is one the engine walks (``Battle.preview_moves`` through ``Paths.candidates``); the
 spacing is data (``Level.gun_spacing``, a house value: the cards give no spacing)."""
 
 from __future__ import annotations
@@ -15,14 +15,22 @@ from game import Move, StandPose, heading_deg
 from game.ai.values import Option
 
 
-class GunsMixin:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: when a gun should move, and where."""
+class Guns:
+    """A part of :class:`game.ai.scripted.ScriptedAI`: when a gun should move
+    (``gun_exposed``), and where (``gun_move``). Built with the AI's ``level`` and the parts
+    it asks: ``situation`` (:class:`game.ai.situation.Situation`) and ``paths``
+    (:class:`game.ai.paths.Paths`)."""
+
+    def __init__(self, level, situation, paths) -> None:
+        self.level = level
+        self.situation = situation
+        self.paths = paths
 
     def _is_gun(self, battle, s) -> bool:
         """Whether stand ``s`` fires indirect (the engine's ``indirect_reach``)."""
         return battle.indirect_reach(s.id) is not None
 
-    def _gun_exposed(self, battle, s) -> str | None:
+    def gun_exposed(self, battle, s) -> str | None:
         """Why gun ``s`` should move, in words a player can read, or None: another of our guns
         within ``Level.gun_spacing`` inches (one HE sheaf could take both), or an enemy impact
         marker within that distance (the enemy has found it). None for a level that keeps its
@@ -41,12 +49,12 @@ class GunsMixin:
                 return f'enemy HE came down {math.hypot(m.x - s.x, m.y - s.y):.1f}" from {s.id}'
         return None
 
-    def _gun_move(self, battle, s) -> Option | None:
-        """The best move for gun ``s`` that ``_gun_exposed`` says should move: of the moves the
+    def gun_move(self, battle, s) -> Option | None:
+        """The best move for gun ``s`` that ``gun_exposed`` says should move: of the moves the
         engine walks, the one that ends furthest (up to ``gun_spacing``) from our other guns
         and the enemy's impact markers, out of the enemy's sight where it can, near where it
         was (inches). None when no move does better than staying."""
-        why = self._gun_exposed(battle, s)
+        why = self.gun_exposed(battle, s)
         if why is None:
             return None
         spacing = self.level.gun_spacing
@@ -55,9 +63,9 @@ class GunsMixin:
             for o in battle.state.stands.values()
             if o.side == s.side and o.id != s.id and o.active and self._is_gun(battle, o)
         ] + [(m.x, m.y) for m in battle.state.impacts if m.side != s.side]
-        enemies = self._enemies(battle, s.side)
-        goal = self._goal(battle, s, enemies)
-        cands = self._candidates(battle, s, battle.movement_points(s.id), goal)
+        enemies = self.situation.enemies(battle, s.side)
+        goal = self.paths.goal(battle, s, enemies)
+        cands = self.paths.candidates(battle, s, battle.movement_points(s.id), goal)
         seen = self._sighted(battle, s, [c[0] for c in cands] + [(s.x, s.y)], goal, enemies)
 
         def score(x: float, y: float, in_sight: bool) -> float:

@@ -8,10 +8,12 @@ from game.ai.values import Option
 
 
 class InitiativeChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: who acts first in a fire or movement
-    phase whose sides choose it."""
+    """A part of :class:`game.ai.scripted.ScriptedAI`: who acts first in a fire or movement
+    phase whose sides choose it. Needs nothing of the other parts."""
 
-    def _choose_first(self, battle, side, kind) -> list[Option]:
+    def choose_first(self, battle, side, kind) -> list[Option]:
+        """``side``'s options for who acts first in a phase of ``kind`` ("fire" or
+        "movement", 000 05.00, 001 5.0): us in a fire phase, the enemy in a movement phase."""
         # shoot first (fewer enemy guns survive to answer); move second (the enemy shows its
         # hand and walks into our opportunity fire)
         me_first = kind == "fire"

@@ -15,58 +15,57 @@ from dataclasses import dataclass
 class Level:
     """How well the AI plays.
 
-    noise: random spread added to every score (stands). pick_from: it chooses among this many
-    of the best options. reserve: what keeping a stand's shot for later is worth. min_attack:
-    attacks worth less are declined. caution: weight of the enemy fire a position draws.
-    directions: how many headings it tries for a move. faces_threat: the chance it remembers to
-    turn its front towards the enemy at the end of a move (else it faces the way it drove, and
-    may show its flank). holds_win: whether it stops moving once it would win were the turn
-    to end now (a recruit forgets that victory counts only at the turn's end). crosses_with:
-    how many other stands of ours (at most as many as it has) must be in the enemy's sight
-    already, or about to go into it in the same movement action, before a stand moves into it,
-    until the clock's pressure (0..1, ``_pressure``) reaches crosses_alone. One stand against
-    three draws all their fire; a recruit (0) goes piecemeal. moves_at (WWII): a stand whose
-    wish to move (stands, ``_urgency``) is above this takes the movement posture;
-    posture_caution replaces caution where stands take postures (WWII: an enemy stand fires
-    at most once a turn, and not while it moves). repositions (WWII): whether a stand that has
-    a shot takes the movement posture whenever its best move is worth more over the turns left
-    (``_better_moved``), even where the enemy cannot hit it; a recruit moves only the stands
-    that are under fire or have nothing to shoot at. keeps_company (WWII, stands): what ending
-    a move that gives no shot and draws no fire in base contact with a stand of ours is worth.
-    The two may then be declared as one movement group and move on one cohesion roll (001
-    8.1.2, 8.2) and one order; 0 (the recruit): each stand makes its own way. seeks_sight
-    (WWII, inches): a stand with no shot closes in to 0.8 of its gun's range of an enemy stand
-    it would see from there, but to this distance of one it would not (a wood, a hill or a
-    stand blocks the sight line, 001 6.1), so that it goes round or through instead of waiting in range and blind;
-    0 (the recruit): 0.8 of its range either way. hunts_below (WWII, inches a turn): while
-    the enemy closes in slower than this (``_approach``), the clock (``_pressure``) runs from
-    the first turn, since an enemy that holds back must be sought out; 0 (the recruit): the
-    clock runs from a quarter of the battle whatever the enemy does. plan_budget (WWII):
-    how much planning for a better position one posture decision may do, a plan costing the
-    square of the enemy stands on the table over 9; the stands left are planned in the side's
-    next posture decisions of the turn (``PostureChooser._within_budget``, docs/ai.md). 80
-    plans a whole turn of the shipped scenarios (nine stands against nine: eight plans spend
-    72) in one decision, as before, and holds a decision at 40 stands a side to one plan (178)
-    and at 20 a side to two (44 each): a budget that bound at nine a side lost 13 of 200
-    battles against the recruit.
+    noise: random spread added to every score (stands). pick_from: it chooses among this many of the
+    best options. reserve: what keeping a stand's shot for later is worth. min_attack: attacks worth
+    less are declined. caution: weight of the enemy fire a position draws. directions: how many
+    headings it tries for a move. faces_threat: the chance it remembers to turn its front towards
+    the enemy at the end of a move (else it faces the way it drove, and may show its flank).
+    holds_win: whether it stops moving once it would win were the turn to end now (a recruit forgets
+    that victory counts only at the turn's end). crosses_with: how many other stands of ours (at
+    most as many as it has) must be in the enemy's sight already, or about to go into it in the same
+    movement action, before a stand moves into it, until the clock's pressure (0..1,
+    ``Situation.pressure``) reaches crosses_alone. One stand against three draws all their fire; a
+    recruit (0) goes piecemeal. moves_at (WWII): a stand whose wish to move (stands,
+    ``Situation.urgency``) is above this takes the movement posture; posture_caution replaces
+    caution where stands take postures (WWII: an enemy stand fires at most once a turn, and not
+    while it moves). repositions (WWII): whether a stand that has a shot takes the movement posture
+    whenever its best move is worth more over the turns left (``PostureChooser.better_moved``), even
+    where the enemy cannot hit it; a recruit moves only the stands that are under fire or have
+    nothing to shoot at. keeps_company (WWII, stands): what ending a move that gives no shot and
+    draws no fire in base contact with a stand of ours is worth. The two may then be declared as one
+    movement group and move on one cohesion roll (001 8.1.2, 8.2) and one order; 0 (the recruit):
+    each stand makes its own way. seeks_sight (WWII, inches): a stand with no shot closes in to 0.8
+    of its gun's range of an enemy stand it would see from there, but to this distance of one it
+    would not (a wood, a hill or a stand blocks the sight line, 001 6.1), so that it goes round or
+    through instead of waiting in range and blind; 0 (the recruit): 0.8 of its range either way.
+    hunts_below (WWII, inches a turn): while the enemy closes in slower than this
+    (``Situation.approach``), the clock (``Situation.pressure``) runs from the first turn, since an
+    enemy that holds back must be sought out; 0 (the recruit): the clock runs from a quarter of the
+    battle whatever the enemy does. plan_budget (WWII): how much planning for a better position one
+    posture decision may do, a plan costing the square of the enemy stands on the table over 9; the
+    stands left are planned in the side's next posture decisions of the turn
+    (``PostureChooser.within_budget``, docs/ai.md). 80 plans a whole turn of the shipped scenarios
+    (nine stands against nine: eight plans spend 72) in one decision, as before, and holds a
+    decision at 40 stands a side to one plan (178) and at 20 a side to two (44 each): a budget that
+    bound at nine a side lost 13 of 200 battles against the recruit.
 
-    The battle's outlook (off in ``veteran-43``): weighs_outcome: the fire a position draws is weighed
-    against its shots by what one more loss and one more kill do to the battle's expected
-    score (win 1, draw ½, loss 0) under the victory rule and the turns left, and its shots
-    count more only when fighting harder raises that score (``OutcomeMixin._outlook``), not
-    merely because the clock runs. open_cost (stands, times the stand's worth): ending a move
-    in the open (no cover from the terrain, not on a crest) in the sight of an enemy stand,
-    or of where one waiting to enter will be. gun_spacing (inches, a house value): our guns
-    are moved apart until this far from each other, and away from the enemy's impact markers
-    this near (``GunsMixin``). counter_battery: how much more an enemy gun is worth as the aim
-    of our fire support (an AA stand, half as much more while we have air strikes left).
-    shields_carriers (firepower): riders get down as soon as their carrier is in an enemy's
-    sight and reach, and an empty carrier whose firepower is at most this is not drawn
-    towards the enemy (``_idle_carrier``); 0: as before. fires_direct (0..1): in the plot
-    phase a gun that has an enemy stand in its direct range and sight is kept back from the
-    plot when its direct fire next turn, at this share of what it would do now (the enemy may
-    move out of sight), is worth more than its best mission (``_held_for_direct``); 0: every
-    free gun is plotted, and none is left to fire direct.
+    The battle's outlook (off in ``veteran-43``): weighs_outcome: the fire a position draws is
+    weighed against its shots by what one more loss and one more kill do to the battle's expected
+    score (win 1, draw ½, loss 0) under the victory rule and the turns left, and its shots count
+    more only when fighting harder raises that score (``Outcome.outlook``), not merely because the
+    clock runs. open_cost (stands, times the stand's worth): ending a move in the open (no cover
+    from the terrain, not on a crest) in the sight of an enemy stand, or of where one waiting to
+    enter will be. gun_spacing (inches, a house value): our guns are moved apart until this far from
+    each other, and away from the enemy's impact markers this near (``game.ai.guns.Guns``).
+    counter_battery: how much more an enemy gun is worth as the aim of our fire support (an AA
+    stand, half as much more while we have air strikes left). shields_carriers (firepower): riders
+    get down as soon as their carrier is in an enemy's sight and reach, and an empty carrier whose
+    firepower is at most this is not drawn towards the enemy (``Positions.idle_carrier``); 0: as
+    before. fires_direct (0..1): in the plot phase a gun that has an enemy stand in its direct range
+    and sight is kept back from the plot when its direct fire next turn, at this share of what it
+    would do now (the enemy may move out of sight), is worth more than its best mission
+    (``FireSupportChooser.held_for_direct``); 0: every free gun is plotted, and none is left to fire
+    direct.
 
     The look-ahead (the elite, :mod:`game.ai.search`): lookahead: how many of the best
     candidates of a decision it plays forward on copies of the battle (0: none, the choice
@@ -130,9 +129,9 @@ VETERAN = Level(
     seeks_sight=4.0,
     hunts_below=0.5,
 )
-"""The veteran as it played before it weighed the battle's outlook: every such weight is off. It stays as
-the level ``veteran-43`` so that the gauntlet (tools/ai/ai_gauntlet.py, docs/ai.md) can measure the
-veteran against its earlier self."""
+"""The veteran as it played before it weighed the battle's outlook: every such weight is off. It
+stays as the level ``veteran-43`` so that the gauntlet (tools/ai/ai_gauntlet.py, docs/ai.md) can
+measure the veteran against its earlier self."""
 
 DEFAULT_LEVEL = "veteran"
 """The level a new player meets first (menu, quick battle, ``--level``, ``balance``)."""

@@ -9,20 +9,27 @@ from game.ai.values import Option, fired
 
 
 class OpportunityChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: opportunity and covering fire, each
-    target's shots chosen as in the fire phases (``_best_subset``)."""
+    """A part of :class:`game.ai.scripted.ScriptedAI`: opportunity and covering fire, each
+    target's shots chosen as in the fire phases (``FireChooser.best_subset``). Built with the
+    AI's ``level`` and the ``fire`` part (:class:`game.ai.fire.FireChooser`)."""
 
-    def _opportunity(self, battle, side) -> list[Option]:
+    def __init__(self, level, fire) -> None:
+        self.level = level
+        self.fire = fire
+
+    def answers(self, battle, side) -> list[Option]:
+        """Opportunity fire at the move waiting for an answer (000 07.06.05): the best attack
+        at any step of it (``steps``), or letting it pass."""
         options = [Option("let it pass", self.level.min_attack + 0.02, LetPass(side))]
         best: Option | None = None
-        for o in self._opportunity_steps(battle, side):
+        for o in self.steps(battle, side):
             if best is None or o.score > best.score:
                 best = o  # the first of the best, where steps tie
         if best is not None:
             options.append(best)
         return options
 
-    def _opportunity_steps(self, battle, side) -> list[Option]:
+    def steps(self, battle, side) -> list[Option]:
         """Per step of the move waiting for an answer where an attack is worth making, the
         best attack there (its stands chosen as in the fire phases), in the order of the
         steps (000 07.06.05)."""
@@ -30,7 +37,7 @@ class OpportunityChooser:
         target = battle.stand(pm.stand)
         out = []
         for step, setups in battle.opportunity_setups().items():
-            chosen, score = self._best_subset(battle, setups, target, self.level.reserve)
+            chosen, score = self.fire.best_subset(battle, setups, target, self.level.reserve)
             if chosen:
                 out.append(
                     Option(
@@ -41,7 +48,7 @@ class OpportunityChooser:
                 )
         return out
 
-    def _covering(self, battle, side) -> list[Option]:
+    def covering(self, battle, side) -> list[Option]:
         """Covering fire at the enemy stands that just opportunity-fired (001 7.5): each
         target's best subset of our eligible stands, by the engine's odds at +3 cohesion."""
         options = [Option("no covering fire", self.level.min_attack, EndCoveringFire(side))]
@@ -52,7 +59,7 @@ class OpportunityChooser:
                 battle.fire_setup(f, target, w, "covering")
                 for f, w in zip(a.attackers, a.weapons, strict=True)
             ]
-            chosen, score = self._best_subset(battle, setups, t, self.level.reserve)
+            chosen, score = self.fire.best_subset(battle, setups, t, self.level.reserve)
             if chosen:
                 options.append(
                     Option(

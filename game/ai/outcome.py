@@ -70,11 +70,16 @@ def _poisson(mu: float, cap: int) -> list[float]:
     return p
 
 
-class OutcomeMixin:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: the battle's outlook (:class:`Outlook`)
-    for a side, worked out once per turn and losses (``_outlook``)."""
+class Outcome:
+    """A part of :class:`game.ai.scripted.ScriptedAI`: the battle's outlook (:class:`Outlook`)
+    for a side, worked out once per turn and losses (``outlook``) and kept in the AI's
+    memory (``Memory.outlooks``). ``level``: the AI's :class:`game.ai.levels.Level`."""
 
-    def _outlook(self, battle, side: str) -> Outlook:
+    def __init__(self, level, memory) -> None:
+        self.level = level
+        self.memory = memory
+
+    def outlook(self, battle, side: str) -> Outlook:
         """The :class:`Outlook` of ``side`` now. Cached per turn and losses, so asking it for
         every position scored costs nothing."""
         st = battle.state
@@ -82,7 +87,7 @@ class OutcomeMixin:
         losses = st.losses(battle.sides)
         k, lo = losses[enemy], losses[side]
         key = (st.turn, side, k, lo)
-        cache = self._outlooks
+        cache = self.memory.outlooks
         if key in cache:
             return cache[key]
         spec = battle.scenario.spec
@@ -135,7 +140,7 @@ class OutcomeMixin:
         outcome, or a finished battle."""
         if not self.level.weighs_outcome or battle.finished:
             return None
-        o = self._outlook(battle, side)
+        o = self.outlook(battle, side)
         now = {1.0: "a win", 0.5: "a draw", 0.0: "a loss"}[o.now]
         ratio = o.loss / o.kill
         if o.press >= 0.3:

@@ -9,12 +9,23 @@ import math
 
 from game import StandPose, heading_deg
 
+UNLOAD_NEAR_IN = 12.0
+"""A carrier sets its riders down once an enemy stand is this close (inches) after its move
+(:mod:`game.ai.full`), so a foot stand is where it is needed within this distance of the
+enemy (``Paths.way_to_go``)."""
 
-class PathsMixin:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: the candidate moves of one stand, as
-    ``(end, path, facing, walk)`` tuples."""
 
-    def _goal(self, battle, s, enemies) -> tuple[float, float]:
+class Paths:
+    """A part of :class:`game.ai.scripted.ScriptedAI`: the candidate moves of one stand, as
+    ``(end, path, facing, walk)`` tuples, where the fight is (``goal``) and how far a stand
+    has still to go to it (``way_to_go``). Built with the AI's ``level`` and the
+    ``situation`` part (:class:`game.ai.situation.Situation`)."""
+
+    def __init__(self, level, situation) -> None:
+        self.level = level
+        self.situation = situation
+
+    def goal(self, battle, s, enemies) -> tuple[float, float]:
         """Where the fight is: the nearest enemies, or the far side of the table."""
         if enemies:
             near = sorted(enemies, key=lambda e: math.hypot(e.x - s.x, e.y - s.y))[:3]
@@ -28,7 +39,26 @@ class PathsMixin:
             "top": (t.width / 2, 0.6 * t.depth),
         }.get(edge, (t.width / 2, t.depth / 2))
 
-    def _candidates(self, battle, s, mp, goal) -> list[tuple]:
+    def nearest_enemy_in(self, battle, x: float, y: float, side: str) -> float:
+        """The distance (inches) from (x, y) to the nearest active enemy stand of ``side``,
+        or infinity when there is none."""
+        enemies = [s for s in battle.state.stands.values() if s.active and s.side != side]
+        return min((math.hypot(e.x - x, e.y - y) for e in enemies), default=math.inf)
+
+    def way_to_go(self, battle, s) -> float:
+        """How far (inches) foot stand ``s`` still has to go to where it is needed: to
+        within :data:`UNLOAD_NEAR_IN` of the nearest enemy stand on the table (where a carrier
+        sets its riders down), or within its weapon's range where that reaches further (an
+        ATGM team fires from afar), or to the fight's likely place while none is on the
+        table."""
+        enemies = self.situation.enemies(battle, s.side)
+        if not enemies:
+            gx, gy = self.goal(battle, s, [])
+            return math.hypot(gx - s.x, gy - s.y)
+        near = max(UNLOAD_NEAR_IN, float(s.unit.max_range_in))
+        return max(0.0, self.nearest_enemy_in(battle, s.x, s.y, s.side) - near)
+
+    def candidates(self, battle, s, mp, goal) -> list[tuple]:
         """Reachable end points (straight moves and nearby cover) with the straight path there,
         the facing towards ``goal`` and the step points the engine would walk."""
         t = battle.table
@@ -83,7 +113,7 @@ class PathsMixin:
             out.append(((ex, ey), (start, (ex, ey)), facing, walk.points))
         if s.on_table and battle.rules.postures:
             # (WWII only: in Modern, 100 battles against the recruit went from 72 won to 62)
-            out += self._contact_candidates(battle, s, mp, seen)
+            out += self.contact_candidates(battle, s, mp, seen)
         moving = battle.phase is not None and battle.phase.kind == "movement"
         if battle.rules.postures and self.level.keeps_company and moving:
             # (not when planning in the posture phase: there only stands that have a shot
@@ -116,7 +146,7 @@ class PathsMixin:
         pts.sort(key=lambda p: math.hypot(p[0] - s.x, p[1] - s.y))
         return [p for p in pts if math.hypot(p[0] - s.x, p[1] - s.y) <= mp * 1.2][:8]
 
-    def _company(self, battle, s) -> list[StandPose]:
+    def company(self, battle, s) -> list[StandPose]:
         """Where the other stands of our side will be when ``s`` ends its move: those that
         moved already this phase or are not in the movement action under way."""
         mv = battle.state.moving
@@ -132,9 +162,9 @@ class PathsMixin:
         the two are in base contact and next turn may be one movement group (001 8.1.2).
         Only beside the 4 nearest of ours whose centres are within ``mp`` + 1.5 inches (the
         place beside one is 1" from its centre), and only where the whole footprint stays on
-        the table, as for ``_candidates``. Same tuples as ``_candidates``."""
+        the table, as for ``candidates``. Same tuples as ``candidates``."""
         t = battle.table
-        near = [f for f in self._company(battle, s) if math.hypot(f.x - s.x, f.y - s.y) <= mp + 1.5]
+        near = [f for f in self.company(battle, s) if math.hypot(f.x - s.x, f.y - s.y) <= mp + 1.5]
         near.sort(key=lambda f: math.hypot(f.x - s.x, f.y - s.y))
         moves = []
         for f in near[:4]:
@@ -150,9 +180,9 @@ class PathsMixin:
                     start = (s.x, end[1]) if edge in ("left", "right") else (end[0], s.y)
                 if math.dist(start, end) >= 0.5:
                     moves.append(((start, end), end, f.facing_deg))
-        return self._exactly_to(battle, s, moves, seen)
+        return self.exactly_to(battle, s, moves, seen)
 
-    def _exactly_to(self, battle, s, moves, seen) -> list[tuple]:
+    def exactly_to(self, battle, s, moves, seen) -> list[tuple]:
         """``(end, path, facing, walk)`` for each of ``moves`` (``(path, end, facing)``, in
         order) along whose ``path`` (inches) the engine would walk ``s`` all the way to ``end``
         this move where a stand fits at ``facing`` (degrees) and no candidate ended yet
@@ -170,14 +200,14 @@ class PathsMixin:
             out.append((end, path, facing, walk.points))
         return out
 
-    def _contact_candidates(self, battle, s, mp, seen) -> list[tuple]:
+    def contact_candidates(self, battle, s, mp, seen) -> list[tuple]:
         """Moves into base contact with an enemy stand within reach: square to its front,
         either flank or its rear, the last inch straight in so that the footprints touch
         (edge to edge, 1" centre to centre) and our front faces it. Sight between stands in
         contact is never blocked by the terrain they stand in (000 07.01, 001 6.1), so this is
-        the only way to reach a stand hidden deep in a wood. Same tuples as ``_candidates``."""
+        the only way to reach a stand hidden deep in a wood. Same tuples as ``candidates``."""
         moves = []
-        for e in self._enemies(battle, s.side):
+        for e in self.situation.enemies(battle, s.side):
             if not e.on_table or math.hypot(e.x - s.x, e.y - s.y) > mp + 2.0:
                 continue
             for turn in (0.0, 90.0, 180.0, 270.0):
@@ -192,4 +222,4 @@ class PathsMixin:
                 # (the way in square to a stand at the table's edge may be off it: left out)
                 facing = (math.degrees(a) + 180.0) % 360  # our front towards it
                 moves.append((path, end, facing))
-        return self._exactly_to(battle, s, moves, seen)
+        return self.exactly_to(battle, s, moves, seen)

@@ -21,8 +21,20 @@ of the stand's value (the most on the aim point itself)."""
 OWN_AIM_COST = 0.5
 
 
-class PositionsMixin:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI`: positions and paths scored, in stands."""
+class Positions:
+    """A part of :class:`game.ai.scripted.ScriptedAI`: positions and paths scored, in stands.
+    Built with the AI's ``level``, its ``memory`` (:class:`game.ai.memory.Memory`:
+    ``hidden_at``, ``exposed``, ``path_kill``, ``known_plots``) and the parts it asks:
+    ``situation`` (:class:`game.ai.situation.Situation`), ``fire``
+    (:class:`game.ai.fire.FireChooser`, the shots) and ``paths``
+    (:class:`game.ai.paths.Paths`)."""
+
+    def __init__(self, level, memory, situation, fire, paths) -> None:
+        self.level = level
+        self.memory = memory
+        self.situation = situation
+        self.fire = fire
+        self.paths = paths
 
     def _phantoms(self, battle, side) -> list[tuple]:
         """Where the enemy stands still waiting to enter will likely be once they have come on
@@ -46,18 +58,18 @@ class PositionsMixin:
         return out
 
     def _closing(self, battle, s, enemies, press: float) -> list[tuple]:
-        """Where enemy stands that fire before ``s`` (a higher tech level, 000 05.00) and have
-        not moved yet this movement phase could be once they have: closer to ``s`` by three
-        times the enemy's pace (``_approach``), at most half a move and never nearer than 4",
-        facing it. Returns (stand, StandPose, weight) triples; the weight (0.75, fading to 0 as
-        the clock presses) is how much the fire it could give from there counts. A stand that
-        stops where a faster-firing enemy will see it after closing in is shot first next turn."""
+        """Where enemy stands that fire before ``s`` (a higher tech level, 000 05.00) and have not
+        moved yet this movement phase could be once they have: closer to ``s`` by three times the
+        enemy's pace (``Situation.approach``), at most half a move and never nearer than 4", facing
+        it. Returns (stand, StandPose, weight) triples; the weight (0.75, fading to 0 as the clock
+        presses) is how much the fire it could give from there counts. A stand that stops where a
+        faster-firing enemy will see it after closing in is shot first next turn."""
         if not battle.phase or battle.phase.kind != "movement":
             return []
         faster = [
             e for e in enemies if not e.moved and e.on_table and first_shot(battle, e, s) > 1.0
         ]
-        pace = 3.0 * self._approach(battle, s.side) if faster else 0.0
+        pace = 3.0 * self.situation.approach(battle, s.side) if faster else 0.0
         t = battle.table
         out = []
         for e in faster:
@@ -76,24 +88,24 @@ class PositionsMixin:
         Where to go only: whether a shot may be taken is always the engine's answer. Kept per
         point, as enemy stands seldom move between two plans."""
         key = (p.x, p.y)
-        if key not in self._hidden_at:
+        if key not in self.memory.hidden_at:
             at = Point(p.x, p.y)
-            self._hidden_at[key] = any(
+            self.memory.hidden_at[key] = any(
                 battle.data.terrain[f.kind].blocks_sight
                 and f.geometry.contains(at)
                 and f.geometry.boundary.distance(at) > 0.8
                 for f in battle.table.areas
             )
-        return self._hidden_at[key]
+        return self.memory.hidden_at[key]
 
-    def _idle_carrier(self, battle, s) -> bool:
-        """Whether ``s`` is a carrier with nobody aboard and a gun too weak to fight with
-        (firepower at most ``Level.shields_carriers``), for a level that keeps such stands out
-        of the fight: it is not drawn towards the enemy when it has nothing to shoot.
-        Its work is to fetch foot stands (``_fetch``), so it is not idle while one of ours
-        within its move has further to go than it walks in a turn; in the breakthrough a halftrack (3
-        against a Pershing's 11) that drove on after setting its riders down was an easy kill,
-        and the scenario is won on the count of stands destroyed."""
+    def idle_carrier(self, battle, s) -> bool:
+        """Whether ``s`` is a carrier with nobody aboard and a gun too weak to fight with (firepower
+        at most ``Level.shields_carriers``), for a level that keeps such stands out of the fight: it
+        is not drawn towards the enemy when it has nothing to shoot. Its work is to fetch foot
+        stands (``FullGameChooser.fetch``), so it is not idle while one of ours within its move has
+        further to go than it walks in a turn; in the breakthrough a halftrack (3 against a
+        Pershing's 11) that drove on after setting its riders down was an easy kill, and the
+        scenario is won on the count of stands destroyed."""
         weak = self.level.shields_carriers
         if not weak or not s.unit.carrier or s.unit.firepower > weak:
             return False
@@ -101,46 +113,46 @@ class PositionsMixin:
         if any(o.carried_by == s.id for o in mine):
             return False
         # a foot stand within its reach with further to go than it walks in a turn may want a
-        # ride (``_mount``, ``_fetch``): then the carrier's way forward still counts
+        # ride (``FullGameChooser.mount``, ``fetch``): then the carrier's way forward still counts
         return not any(
             o.personnel
             and battle.indirect_reach(o.id) is None  # (guns fire from where they stand)
             and o.carried_by is None
             and o.on_table
             and math.hypot(o.x - s.x, o.y - s.y) <= s.unit.speed
-            and self._way_to_go(battle, o) > o.unit.speed
+            and self.paths.way_to_go(battle, o) > o.unit.speed
             for o in mine
         )
 
-    def _covered(self, battle, p) -> bool:
+    def covered(self, battle, p) -> bool:
         """Whether a stand at p has cover from the terrain (woods, buildings, a crest...)."""
         here = battle.table.terrain_at(p.x, p.y)
         return here.hill_zone == "hilltop" or any(
             battle.data.terrain[k].combat_vehicle > 0 for k in here.areas
         )
 
-    def _path_risks(self, battle, s, walks, enemies) -> list[float]:
+    def path_risks(self, battle, s, walks, enemies) -> list[float]:
         """The opportunity fire each path of ``walks`` invites (stands), every path weighed:
-        ``_risk_reckoner``'s answer for each. Also sets ``self._path_kill``: per path, the
+        ``risk_reckoner``'s answer for each. Also sets the memory's ``path_kill``: per path, the
         best chance (0..1) of eliminating the stand on it."""
-        reckon = self._risk_reckoner(battle, s, walks, enemies)
+        reckon = self.risk_reckoner(battle, s, walks, enemies)
         both = [reckon(i) for i in range(len(walks))]
-        self._path_kill = [k for _, k in both]
+        self.memory.path_kill = [k for _, k in both]
         return [r for r, _ in both]
 
-    def _own_aims(self, battle, side) -> list[tuple[float, float]]:
+    def own_aims(self, battle, side) -> list[tuple[float, float]]:
         """The points where our own air strikes and HE missions plotted to land next turn
         aim (each marker centre of a sheaf): an air strike attacks the stand nearest where
         it comes down, friend or foe, and a marker every stand under it, so our stands keep
         clear of them (:data:`OWN_AIM_CLEAR_IN`). In a network battle our own hidden plots
-        come from :attr:`known_plots` (the engine holds only their commitments)."""
+        come from the memory's ``known_plots`` (the engine holds only their commitments)."""
         out: list[tuple[float, float]] = []
         hidden = battle.state.hidden
         for m in battle.state.missions:
             if m.side != side or m.lands_turn > battle.state.turn + 1:
                 continue
             path, sheaf, ammo = m.path, m.sheaf, m.ammo
-            kept = self.known_plots.get(hidden[m.id]) if m.id in hidden else None
+            kept = self.memory.known_plots.get(hidden[m.id]) if m.id in hidden else None
             if kept is not None:  # our own hidden plot: what we kept of it
                 plot = kept["plot"]
                 path, sheaf = plot.get("path", ()), plot.get("sheaf", ())
@@ -151,7 +163,7 @@ class PositionsMixin:
                 out += [tuple(c) for c in sheaf]
         return out
 
-    def _marker_reckoner(self, battle, s, cands):
+    def marker_reckoner(self, battle, s, cands):
         """A function of a candidate move's index in ``cands`` (``(end, path, facing,
         walk)``) that gives (what the impact markers on the table it would drive into are
         expected to do to ``s``, stands; their chance, 0..1, of eliminating it), by the
@@ -171,10 +183,10 @@ class PositionsMixin:
 
         return marks
 
-    def _risk_reckoner(self, battle, s, walks, enemies, order=None):
+    def risk_reckoner(self, battle, s, walks, enemies, order=None):
         """A function of a path's index in ``walks`` that gives (the opportunity fire it
         invites, stands; the best chance, 0..1, of eliminating the stand on it), each path
-        weighed only when asked (``_plan`` asks only the paths that could still be best).
+        weighed only when asked (``MovePlanner.plan`` asks only the paths that could still be best).
         What the paths share is worked out once: the sight of each step point, each firer's
         pose, and the attack at each point once weighed. ``order``: the paths' indices in the
         order they will likely be asked (default: as given); the step points are sighted in
@@ -251,7 +263,7 @@ class PositionsMixin:
             for k, u in enumerate(us):
                 sighted[u] = (m, k)
 
-        free: list = []  # per firer, ``_unengaged_pose``: asked once, when first needed
+        free: list = []  # per firer, ``FireChooser.unengaged_pose``: asked once, when first needed
         # the attack at each pose weighed: (its value, its chance to eliminate), or None
         attack: dict[int, tuple[float, float] | None] = {}
 
@@ -267,7 +279,7 @@ class PositionsMixin:
                     weigh.update(ks[::4].tolist())
                     weigh.add(int(ks[-1]))
             if weigh and not free:
-                free.extend(self._unengaged_pose(battle, f) for f in firers)
+                free.extend(self.fire.unengaged_pose(battle, f) for f in firers)
             for k in weigh:
                 u = col[start + k]
                 if u not in attack:
@@ -284,16 +296,16 @@ class PositionsMixin:
     def _attack_at(
         self, battle, s, firers, free, m, c, seen, poses, u
     ) -> tuple[float, float] | None:
-        """The enemy's best opportunity attack at ``s`` in pose ``poses[u]`` (``_path_risks``):
-        (its value in stands, its chance of eliminating ``s``, 0..1), or None when no firer
-        that sees it there (``seen``, firer x pose) has a shot. ``m``: the sight matrix with
-        the pose in column ``c``. ``free``: per firer, ``_unengaged_pose`` (asked once for the
-        whole plan)."""
+        """The enemy's best opportunity attack at ``s`` in pose ``poses[u]`` (``path_risks``): (its
+        value in stands, its chance of eliminating ``s``, 0..1), or None when no firer that sees it
+        there (``seen``, firer x pose) has a shot. ``m``: the sight matrix with the pose in column
+        ``c``. ``free``: per firer, ``FireChooser.unengaged_pose`` (asked once for the whole
+        plan)."""
         p = poses[u]
         setups = []
         for j, f in enumerate(firers):
             if seen[j, u]:
-                fs = self._best_shot(
+                fs = self.fire.best_shot(
                     battle, f, s, sight_info(m, j, c), target_pose=p, attacker_pose=free[j]
                 )
                 if fs is not None:
@@ -303,15 +315,15 @@ class PositionsMixin:
         kill = final_odds(battle, setups, s.S, s.D)["eliminated"]
         return attack_value(battle, setups, s), kill
 
-    def _score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
-        """Each position's worth (stands; ``_position_parts``), the shots it gives weighed by
+    def score_positions(self, battle, s, poses, enemies, goal, survive=None) -> list[float]:
+        """Each position's worth (stands; ``position_parts``), the shots it gives weighed by
         ``survive`` (per pose, the chance, 0..1, of getting there alive; all 1 if None)."""
         return [
             finish(part, survive[i] if survive else 1.0)
-            for i, part in enumerate(self._position_parts(battle, s, poses, enemies, goal))
+            for i, part in enumerate(self.position_parts(battle, s, poses, enemies, goal))
         ]
 
-    def _position_parts(self, battle, s, poses, enemies, goal) -> list[tuple]:
+    def position_parts(self, battle, s, poses, enemies, goal) -> list[tuple]:
         """Each position's worth: the shots it gives next turn, less the fire it draws
         (cover, hull-down and facing count through the engine's own fire setups), less the
         distance still to cover towards the fight (into range of an enemy it would see from
@@ -328,13 +340,13 @@ class PositionsMixin:
         side = s.side
         phantoms = self._phantoms(battle, side)
         real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
-        self._exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
+        self.memory.exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
         if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
             return [
                 (
                     None,
                     -math.hypot(p.x - goal[0], p.y - goal[1]) / 10
-                    + (0.6 if self._covered(battle, p) else 0.0),
+                    + (0.6 if self.covered(battle, p) else 0.0),
                     (),
                 )
                 for p in poses
@@ -342,7 +354,7 @@ class PositionsMixin:
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
-        press = self._pressure(battle, side)
+        press = self.situation.pressure(battle, side)
         closing = self._closing(battle, s, enemies, press)
         # enemies on the table where they are, those waiting where they will likely be, and
         # those that fire first where they could close in to (their fire only, weighed)
@@ -375,18 +387,18 @@ class PositionsMixin:
 
         # where each enemy fires from: placed, or where it stands (asked once, not per shot)
         at = [
-            q if q is not None else self._unengaged_pose(battle, e)
+            q if q is not None else self.fire.unengaged_pose(battle, e)
             for e, q in zip(enemies, placed, strict=True)
         ]
-        caution = self._caution(battle, side, press)
-        shot_w = self._shot_weight(battle, side, press)
+        caution = self.situation.caution(battle, side, press)
+        shot_w = self.situation.shot_weight(battle, side, press)
         open_cost = self.level.open_cost * stand_value(s)
-        idle = self._idle_carrier(battle, s)  # an empty, weak carrier hangs back
-        aims = self._own_aims(battle, side)
+        idle = self.idle_carrier(battle, s)  # an empty, weak carrier hangs back
+        aims = self.own_aims(battle, side)
         shots = battle.rules.fire.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
-        company = self._company(battle, s) if bonus else []
+        company = self.paths.company(battle, s) if bonus else []
         parts = []
         for i, p in enumerate(poses):
             offense = []
@@ -398,27 +410,27 @@ class PositionsMixin:
                     and m_ab.range_band_in[i, j] <= s.unit.max_range_in
                 ):
                     info = sight_info(m_ab, i, j)
-                    fs = self._best_shot(
+                    fs = self.fire.best_shot(
                         battle, s, e, info, target_pose=placed[j], attacker_pose=p, next_turn=True
                     )
                     offense.append(attack_value(battle, [fs], e) if fs else 0.0)
                 if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
                     info = sight_info(m_ba, j, i)
-                    fs = self._best_shot(
+                    fs = self.fire.best_shot(
                         battle, e, s, info, target_pose=p, attacker_pose=at[j], next_turn=True
                     )
                     if fs is not None:
                         threat += (
                             weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
                         )
-            self._exposed[i] = any(
+            self.memory.exposed[i] = any(
                 m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
                 for j in range(real)
             )
             offense.sort(reverse=True)
             # shots are only given by a stand that gets there: ``finish`` weighs them
             adjust = []  # what is added (+1) or taken (-1) after, in order
-            if open_cost and not self._covered(battle, p):
+            if open_cost and not self.covered(battle, p):
                 seen_by = (
                     m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
                     for j in range(len(enemies))
@@ -451,7 +463,7 @@ class PositionsMixin:
 
 
 def finish(part: tuple, alive: float) -> float:
-    """A position's score (stands) from its parts (``PositionsMixin._position_parts``) and
+    """A position's score (stands) from its parts (``Positions.position_parts``) and
     the chance (0..1) of getting there alive, which weighs the shots it gives: worked out in
     the same order, so the same number, as when it was scored in one go. Never raises."""
     shots, drawn, adjust = part

@@ -21,16 +21,18 @@ from game.ai import player_seed
 from game.ai.elite import LookaheadChooser
 from game.ai.fire import FireChooser
 from game.ai.full import FullGameChooser
-from game.ai.guns import GunsMixin
+from game.ai.guns import Guns
 from game.ai.initiative import InitiativeChooser
-from game.ai.levels import DEFAULT_LEVEL, LEVELS, LOOKAHEAD_BASE
+from game.ai.levels import DEFAULT_LEVEL, LEVELS, LOOKAHEAD_BASE, Level
+from game.ai.memory import Memory
 from game.ai.movement import MovementChooser
 from game.ai.opportunity import OpportunityChooser
-from game.ai.outcome import OutcomeMixin
-from game.ai.paths import PathsMixin
-from game.ai.positions import PositionsMixin
+from game.ai.outcome import Outcome
+from game.ai.paths import Paths
+from game.ai.planner import MovePlanner
+from game.ai.positions import Positions
 from game.ai.posture import PostureChooser
-from game.ai.situation import SituationMixin
+from game.ai.situation import Situation
 from game.ai.support import FireSupportChooser
 from game.ai.values import Option
 
@@ -54,57 +56,200 @@ def veteran_fire(seed: int) -> ScriptedAI:
     return ScriptedAI(seed, LOOKAHEAD_BASE)
 
 
-class ScriptedAI(
-    LookaheadChooser,
-    FullGameChooser,
-    FireSupportChooser,
-    InitiativeChooser,
-    FireChooser,
-    OpportunityChooser,
-    PostureChooser,
-    MovementChooser,
-    PathsMixin,
-    PositionsMixin,
-    SituationMixin,
-    OutcomeMixin,
-    GunsMixin,
-):
+class Choosers:
+    """The scripted AI's choosers, one per kind of decision, and ``options``: the one place
+    where what the battle waits for (``battle.decision()``) picks the chooser. Built by
+    :class:`ScriptedAI` from its parts; the look-ahead asks it again for the scorers'
+    options after a stand chose to stay."""
+
+    def __init__(
+        self,
+        initiative: InitiativeChooser,
+        fire: FireChooser,
+        opportunity: OpportunityChooser,
+        posture: PostureChooser,
+        movement: MovementChooser,
+        full: FullGameChooser,
+        support: FireSupportChooser,
+    ) -> None:
+        self.initiative = initiative
+        self.fire = fire
+        self.opportunity = opportunity
+        self.posture = posture
+        self.movement = movement
+        self.full = full
+        self.support = support
+
+    @staticmethod
+    def reveal() -> list[Option]:
+        """A network battle's hidden plot landing now is revealed by the network session
+        that holds it (``game.net``), never chosen: raises ValueError."""
+        raise ValueError("a hidden plot is revealed by the network session that holds it")
+
+    def options(self, battle: Battle) -> list[Option]:
+        """Every option the AI weighs for the decision at hand, scored (stands). Raises
+        ValueError for a hidden plot's reveal (``reveal``)."""
+        decision = battle.decision()
+        side = decision.side
+        chooser = {
+            "choose_first": lambda: self.initiative.choose_first(battle, side, battle.phase.kind),
+            "covering_fire": lambda: self.opportunity.covering(battle, side),
+            "opportunity_fire": lambda: self.opportunity.answers(battle, side),
+            "posture": lambda: self.posture.groups(battle, side),
+            "fire": lambda: self.fire.attacks(battle, side),
+            "plot_move": lambda: self.movement.moves(battle, side),
+            "move_attempt": lambda: self.movement.attempts(battle, side),
+            "close_assault": lambda: self.full.close_assaults(battle, side),
+            "assault_reply": lambda: self.full.assault_replies(battle, side),
+            "artillery": lambda: self.support.artillery(battle, side),
+            "plot": lambda: self.support.plot(battle, side),
+            "reveal": lambda: self.reveal(),
+        }.get(decision.kind)
+        if chooser is not None:
+            return chooser()
+        if decision.kind == "setup":
+            return [Option("keep the battle groups", 0.0, Pass(side))]
+        return [Option("pass", 0.0, a) for a in decision.options[:1]]
+
+
+class ScriptedAI:
     """The scripted opponent. ``choose(battle)`` returns one legal action for the side to act;
     deterministic for a seed (its own random stream; the battle's dice are never touched), the
     elite as long as its thinking budget does not cut its rounds short (game.ai.elite).
-    ``thinking``: the setting "AI thinking time" (quick, normal, long)."""
+    ``thinking``: the setting "AI thinking time" (quick, normal, long). Raises ValueError for
+    an unknown level.
+
+    It is made of parts, each an object built with what it needs and calling the others through
+    their public methods (docs/architecture.md, "The scripted AI is made of parts"): the judgements
+    (``outcome``, ``situation``), where a stand may go and what it is worth there (``paths``,
+    ``positions``, ``planner``, ``guns``), the choosers (``initiative``, ``fire``, ``opportunity``,
+    ``posture``, ``movement``, ``full``, ``support``, gathered in ``choosers``) and the
+    ``lookahead``; what it remembers between decisions is one :class:`game.ai.memory.Memory`
+    (``memory``) that all of them share, as they share its random stream (``rng``). Setting
+    ``level`` hands the new weights to every part."""
 
     base_policy = staticmethod(veteran_fire)
+    """Makes the AI that plays the elite's continuations' fire from a seed."""
 
     def __init__(self, seed: int = 0, level: str = DEFAULT_LEVEL, thinking: str = "normal"):
         if level not in LEVELS:
             raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
-        self.level = LEVELS[level]
-        self.thinking = thinking  # "AI thinking time" (the elite's look-ahead budget)
         self.name = f"ai:{level}"
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self.memory = Memory()
         self.last: list[Option] = []
         self.last_when: tuple[int, str] | None = None  # (turn, phase) of the last decision
-        self._stay: set = set()  # stands that chose to stay in a movement action
-        self._waiting: set = set()  # stands kept from going into sight with too little company
-        self._plans: dict = {}  # (movement action, stand) -> (the table then, its plan)
-        self._exposed: list[bool] = []  # per pose last scored: in an enemy's sight
-        self._plan_exposed = False  # the last planned move ends in an enemy's sight
-        self._stay_exposed = False  # the last planned stand is in an enemy's sight now
-        self._plan_hidden: Option | None = None  # its best move out of every enemy's sight
-        self._settled: set = set()  # (turn, side, group) with nothing worth moving
-        self._snap: dict[int, dict] = {}  # turn -> {stand id: (x, y, side)} when it began
-        self._pace: dict[tuple, float] = {}  # (turn, side, turns seen) -> _approach's answer
-        self._hidden_at: dict[tuple, bool] = {}  # (x, y) -> ``_hidden``
-        self._offense: dict[str, float] = {}  # stand -> its best shot where it stands
-        self._moved_better: dict[tuple, float] = {}  # (turn, stand) -> ``_better_moved``
-        self._outlooks: dict[tuple, object] = {}  # (turn, side, kills, losses) -> ``_outlook``
-        self._alternatives: dict[str, tuple] = {}  # stand -> (staying's score, its best moves)
-        self._spent: dict[tuple, float] = {}  # (turn, side) -> seconds of look-ahead spent
-        self.looked: dict[str, list[int]] = {}  # kind -> [searched, changed, rounds]
-        # a network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
-        # which the engine holds only as commitments: set by the side's session
-        self.known_plots: dict[str, dict] = {}
+        self._level = LEVELS[level]
+        self._assemble(thinking)
+
+    def _assemble(self, thinking: str) -> None:
+        """Build the parts, each handed the level, the memory, the random stream and the
+        parts it asks; ``thinking``: the setting "AI thinking time"."""
+        level, rng, memory = self._level, self._rng, self.memory
+        self.outcome = Outcome(level, memory)
+        self.situation = Situation(level, memory, self.outcome)
+        self.paths = Paths(level, self.situation)
+        self.fire = FireChooser(level, self.situation)
+        self.positions = Positions(level, memory, self.situation, self.fire, self.paths)
+        self.planner = MovePlanner(level, rng, memory, self.situation, self.paths, self.positions)
+        self.guns = Guns(level, self.situation, self.paths)
+        self.full = FullGameChooser(level, self.situation, self.paths, self.positions, self.planner)
+        self.posture = PostureChooser(level, memory, self.situation, self.planner)
+        self.movement = MovementChooser(
+            level, memory, self.situation, self.planner, self.posture, self.guns, self.full
+        )
+        self.opportunity = OpportunityChooser(level, self.fire)
+        self.initiative = InitiativeChooser()
+        self.support = FireSupportChooser(level)
+        self.choosers = Choosers(
+            self.initiative,
+            self.fire,
+            self.opportunity,
+            self.posture,
+            self.movement,
+            self.full,
+            self.support,
+        )
+        self.lookahead = LookaheadChooser(
+            level,
+            rng,
+            memory,
+            self.choosers,
+            self.opportunity,
+            self.outcome,
+            thinking,
+            self.base_policy,
+        )
+
+    @property
+    def level(self) -> Level:
+        """How well it plays (:class:`game.ai.levels.Level`); setting it hands the new
+        weights to every part that reads them (the parts themselves are kept)."""
+        return self._level
+
+    @level.setter
+    def level(self, level: Level) -> None:
+        self._level = level
+        for part in (
+            self.outcome,
+            self.situation,
+            self.paths,
+            self.fire,
+            self.positions,
+            self.planner,
+            self.guns,
+            self.full,
+            self.posture,
+            self.movement,
+            self.opportunity,
+            self.support,
+            self.lookahead,
+        ):
+            part.level = level
+
+    @property
+    def rng(self) -> random.Random:
+        """Its own random stream (seeded by ``seed``; never the battle's dice), shared by the
+        parts that draw from it (the planner, the look-ahead) and by ``choose``; setting it
+        hands the new stream to them."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = self.planner.rng = self.lookahead.rng = rng
+
+    @property
+    def thinking(self) -> str:
+        """The setting "AI thinking time" ("quick", "normal", "long"): the elite's look-ahead
+        budget (``LookaheadChooser.thinking``)."""
+        return self.lookahead.thinking
+
+    @thinking.setter
+    def thinking(self, thinking: str) -> None:
+        self.lookahead.thinking = thinking
+
+    @property
+    def known_plots(self) -> dict[str, dict]:
+        """A network battle's own hidden plots, by commitment ({"plot": action dict, ...}),
+        which the engine holds only as commitments: set by the side's session (kept in the
+        memory, ``Memory.known_plots``)."""
+        return self.memory.known_plots
+
+    @known_plots.setter
+    def known_plots(self, plots: dict[str, dict]) -> None:
+        self.memory.known_plots = plots
+
+    @property
+    def looked(self) -> dict[str, list[int]]:
+        """Per kind of decision, [searched, changed from the scorers' choice, rounds played]
+        by the look-ahead (the gauntlet reports them)."""
+        return self.memory.looked
+
+    @property
+    def thought(self):
+        """What the last searched decision weighed (:class:`game.ai.search.Thought`), for
+        the overlay, or None."""
+        return self.memory.thought
 
     # ---------------------------------------------------------------- choosing
 
@@ -112,8 +257,9 @@ class ScriptedAI(
         """One legal action for the side to act. Raises ValueError when the battle is over."""
         if battle.finished:
             raise ValueError("the battle is over")
-        if battle.state.turn not in self._snap:
-            self._snap[battle.state.turn] = {
+        snap = self.memory.snap
+        if battle.state.turn not in snap:
+            snap[battle.state.turn] = {
                 st.id: (st.x, st.y, st.side)
                 for st in battle.state.stands.values()
                 if st.active and st.on_table
@@ -121,13 +267,14 @@ class ScriptedAI(
         if battle.rules.postures and self.level.caution != self.level.posture_caution:
             # an enemy stand fires at most once a turn, and not at all while it moves
             self.level = dataclasses.replace(self.level, caution=self.level.posture_caution)
-        self.thought = None  # (set again by a decision the look-ahead takes)
+        self.memory.thought = None  # (set again by a decision the look-ahead takes)
         options = self.options(battle)
         if self.level.lookahead:
-            picked = self._look_ahead(battle, battle.decision(), options)
+            picked = self.lookahead.look_ahead(battle, battle.decision(), options)
             if picked is not None:
+                action, self.last = picked
                 self.last_when = (battle.state.turn, battle.state.phase)
-                return picked
+                return action
         if self.level.noise:
             options = [
                 Option(o.label, o.score + self.rng.gauss(0, self.level.noise), o.action)
@@ -139,33 +286,21 @@ class ScriptedAI(
         k = min(self.level.pick_from, len(options))
         return options[self.rng.randrange(k)].action if k > 1 else options[0].action
 
-    @staticmethod
-    def _reveal() -> list[Option]:
-        """A network battle's hidden plot landing now is revealed by the network session
-        that holds it (``game.net``), never chosen: raises ValueError."""
-        raise ValueError("a hidden plot is revealed by the network session that holds it")
-
     def options(self, battle: Battle) -> list[Option]:
-        """Every option the AI weighs for the decision at hand, scored: the one place where
-        what the battle waits for (``battle.decision()``) picks the chooser."""
-        decision = battle.decision()
-        side = decision.side
-        chooser = {
-            "choose_first": lambda: self._choose_first(battle, side, battle.phase.kind),
-            "covering_fire": lambda: self._covering(battle, side),
-            "opportunity_fire": lambda: self._opportunity(battle, side),
-            "posture": lambda: self._posture(battle, side),
-            "fire": lambda: self._fire(battle, side),
-            "plot_move": lambda: self._move(battle, side),
-            "move_attempt": lambda: self._attempt(battle, side),
-            "close_assault": lambda: self._close_assault(battle, side),
-            "assault_reply": lambda: self._assault_reply(battle, side),
-            "artillery": lambda: self._artillery(battle, side),
-            "plot": lambda: self._plot(battle, side),
-            "reveal": lambda: self._reveal(),
-        }.get(decision.kind)
-        if chooser is not None:
-            return chooser()
-        if decision.kind == "setup":
-            return [Option("keep the battle groups", 0.0, Pass(side))]
-        return [Option("pass", 0.0, a) for a in decision.options[:1]]
+        """Every option the AI weighs for the decision at hand, scored (``Choosers.options``,
+        which picks the chooser from ``battle.decision()``)."""
+        return self.choosers.options(battle)
+
+    def outlook_text(self, battle: Battle, side: str) -> str | None:
+        """The explain overlay's line on how the battle stands for ``side``
+        (``Outcome.outlook_text``), or None."""
+        return self.outcome.outlook_text(battle, side)
+
+    def thinking_budget(self, battle: Battle, side: str) -> tuple[float, float] | None:
+        """(seconds of look-ahead ``side`` has left this turn, the turn's whole budget), or
+        None for a level that does not look ahead (``LookaheadChooser.thinking_budget``)."""
+        return self.lookahead.thinking_budget(battle, side)
+
+    def thought_text(self) -> str | None:
+        """The overlay's line on the last searched decision, or None."""
+        return self.lookahead.thought_text()

@@ -38,15 +38,20 @@ OWN_WEIGHT = 1.5
 
 
 class FireSupportChooser:
-    """Mixin of :class:`game.ai.scripted.ScriptedAI` for the fire support decisions."""
+    """A part of :class:`game.ai.scripted.ScriptedAI` for the fire support decisions: direct
+    artillery (``artillery``) and the plot phase (``plot``). Built with the AI's ``level``;
+    it asks no other part (every number comes from the engine)."""
+
+    def __init__(self, level) -> None:
+        self.level = level
 
     def _worth(self, battle, side: str, odds: dict) -> float:
         """What a mission's odds over every place it may land (``Battle.mission_outcomes``)
         are worth: the enemy's losses less our own, which weigh half as much again."""
-        gain, own = self._harm_split(battle, side, odds)
+        gain, own = self.harm_split(battle, side, odds)
         return gain - OWN_WEIGHT * own
 
-    def _harm_split(self, battle, side: str, odds: dict) -> tuple[float, float]:
+    def harm_split(self, battle, side: str, odds: dict) -> tuple[float, float]:
         """(the enemy's expected losses, ours), stands, from the odds of how each stand ends
         (``Battle.mission_outcomes``, ``strike_outcomes``)."""
         gain = own = 0.0
@@ -59,7 +64,7 @@ class FireSupportChooser:
                 gain += v
         return gain, own
 
-    def _expected_places(self, battle, side: str) -> dict[str, tuple[float, float]]:
+    def expected_places(self, battle, side: str) -> dict[str, tuple[float, float]]:
         """Where each stand is expected to be when a plot made now lands (``_expected_at``):
         the enemy's part of his move towards our nearest stand, ours part of theirs towards
         his (both sides move before it lands: our own stands that drove up to where the enemy
@@ -70,7 +75,7 @@ class FireSupportChooser:
             if s.active
         }
 
-    def _artillery(self, battle, side) -> list[Option]:
+    def artillery(self, battle, side) -> list[Option]:
         """Direct artillery: each attack the engine lists, weighed by its exact odds over
         every place it may land (a mortar's deviates)."""
         opts = [Option("hold the guns", FIRE_AT, Pass(side))]
@@ -99,7 +104,7 @@ class FireSupportChooser:
         t = battle.table
         return min(max(x, 0.5), t.width - 0.5), min(max(y, 0.5), t.depth - 0.5)
 
-    def _target_worth(self, battle, e) -> float:
+    def target_worth(self, battle, e) -> float:
         """What hitting enemy stand ``e`` with fire support is worth (stands): its worth, and
         for a level that fights counter-battery (``Level.counter_battery``) that much more
         again for a gun (its HE will come down on us next turn and the turns after) and for an
@@ -114,7 +119,7 @@ class FireSupportChooser:
             return v * (1.0 + 0.5 * cb)
         return v
 
-    def _aims(self, battle, side: str) -> list[tuple[float, float, float]]:
+    def aims(self, battle, side: str) -> list[tuple[float, float, float]]:
         """Candidate aim points (x, y, value): each enemy stand's expected place, weighed
         by the enemy stands expected within 2" of it, less ours near it."""
         enemies = [
@@ -123,7 +128,7 @@ class FireSupportChooser:
             if s.side != side and not s.eliminated and s.carried_by is None
         ]
         spots = [
-            (self._expected_at(battle, side, e), self._target_worth(battle, e)) for e in enemies
+            (self._expected_at(battle, side, e), self.target_worth(battle, e)) for e in enemies
         ]
         own = [s for s in battle.state.stands.values() if s.side == side and s.active]
         out = []
@@ -137,16 +142,16 @@ class FireSupportChooser:
         out.sort(key=lambda e: -e[2])
         return out
 
-    def _plot(self, battle, side) -> list[Option]:
+    def plot(self, battle, side) -> list[Option]:
         """The plot phase: HE at the enemy's likely places for next turn, smoke on the enemy
         stand that watches most of our advance, an air strike at the best target away from
         the enemy's AA; or pass."""
         st = battle.state
         opts = [Option("plot nothing more", 0.05, Pass(side))]
         lands = st.turn + 1
-        aims = self._aims(battle, side)[:6]
+        aims = self.aims(battle, side)[:6]
         free = battle.free_artillery(side, lands)
-        held = self._held_for_direct(battle, side, free, aims)
+        held = self.held_for_direct(battle, side, free, aims)
         free = [g for g in free if g not in held]
         if free and aims:
             opts += self._he_options(battle, side, free, aims, lands)
@@ -159,7 +164,7 @@ class FireSupportChooser:
             opts += self._air_options(battle, side, sorted(left)[0], aims, lands)
         return opts
 
-    def _held_for_direct(self, battle, side: str, free, aims) -> dict[str, str]:
+    def held_for_direct(self, battle, side: str, free, aims) -> dict[str, str]:
         """The guns of ``free`` kept back from this plot phase to fire direct next turn, each
         with why: a gun with an enemy stand in its direct range and sight now
         (``Battle.direct_aim_problem``) whose direct fire at it (``mission_outcomes``, its
@@ -191,7 +196,7 @@ class FireSupportChooser:
                     direct, target = v, e.id
             if target is None:
                 continue
-            where = where or self._expected_places(battle, side)
+            where = where or self.expected_places(battle, side)
             plot = 0.0
             for x, y, _ in aims:
                 if battle.indirect_problem(g, x, y) is not None:
@@ -206,7 +211,7 @@ class FireSupportChooser:
 
     def _he_options(self, battle, side, free, aims, lands) -> list[Option]:
         opts = []
-        where = self._expected_places(battle, side)
+        where = self.expected_places(battle, side)
         for x, y, value in aims:
             guns = [g for g in free if battle.indirect_problem(g, x, y) is None]
             if not guns:
@@ -226,7 +231,7 @@ class FireSupportChooser:
             )
             if near:  # one of ours may come under a marker, on the aim or deviated
                 laid = battle.mission_outcomes(side, a.firers, a.sheaf, "he", "indirect", where)
-                gain, own = self._harm_split(battle, side, laid)
+                gain, own = self.harm_split(battle, side, laid)
                 if own > 0 and own >= gain:
                     continue  # the sheaf would hurt us more than him
             else:
@@ -278,7 +283,7 @@ class FireSupportChooser:
         outweighs what it is expected to do to the enemy."""
         t = battle.table
         opts = []
-        where = self._expected_places(battle, side)
+        where = self.expected_places(battle, side)
         for x, y, value in aims[:4]:
             entries = [
                 battle.home_edge_point(side, x, y),
@@ -298,7 +303,7 @@ class FireSupportChooser:
             if best is None:
                 continue
             odds = battle.strike_outcomes(side, aircraft, best.action.path, where)
-            gain, own = self._harm_split(battle, side, odds)
+            gain, own = self.harm_split(battle, side, odds)
             if own > 0 and own >= gain:
                 continue  # it would more likely hurt us than him
             opts.append(Option(best.label, best.score - OWN_WEIGHT * own, best.action))

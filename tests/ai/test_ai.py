@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
+import random
 from pathlib import Path
 
 import pygame
@@ -386,7 +388,7 @@ def test_the_ai_foresees_every_opportunity_fire_the_engine_offers(start, end, of
     to_movement(b, orders_dice=(), first="A")
     b.apply(MoveAttempt("A", "1", True))
     walk = b.preview_move("A1", (start, end))
-    risk = ScriptedAI(0)._path_risks(b, b.stand("A1"), [walk.points], [b.stand("B1")])[0]
+    risk = ScriptedAI(0).positions.path_risks(b, b.stand("A1"), [walk.points], [b.stand("B1")])[0]
     b.apply(Move("A", "A1", (start, end), 90.0))
     assert (b.state.pending is not None) == offered
     assert (risk > 0.5) == offered  # a flank shot at +10 when offered
@@ -460,8 +462,8 @@ def test_the_ai_measures_how_fast_the_enemy_closes_in(snaps, pace):
     b = battle([("A1", "A", "T-72", 4, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], [])
     b.state.turn = max(snaps, default=1)
     ai = ScriptedAI(0)
-    ai._snap = snaps
-    assert ai._approach(b, "A") == pytest.approx(pace)
+    ai.memory.snap = snaps
+    assert ai.situation.approach(b, "A") == pytest.approx(pace)
 
 
 HELD_BACK = {1: _snap(A1=(4, 12), B1=(46, 12)), 2: _snap(A1=(10, 12), B1=(46, 12))}
@@ -498,8 +500,8 @@ def test_the_veteran_presses_early_against_an_enemy_that_holds_back(
     b = Battle(parse_scenario(d, "test.json"), 0)
     b.state.turn = 3
     ai = ScriptedAI(0, level)
-    ai._snap = dict(snaps)
-    assert ai._pressure(b, "A") == pytest.approx(pressure)
+    ai.memory.snap = dict(snaps)
+    assert ai.situation.pressure(b, "A") == pytest.approx(pressure)
 
 
 @pytest.mark.parametrize(
@@ -529,7 +531,7 @@ def test_the_veteran_does_not_stop_where_a_closing_enemy_that_fires_first_will_s
     b.state.turn = 2
     ai = ScriptedAI(0)
     if b1_a_turn_ago is not None:
-        ai._snap[1] = {"A1": (4.0, 12.0, "A"), "B1": (b1_a_turn_ago, 12.0, "B")}
+        ai.memory.snap[1] = {"A1": (4.0, 12.0, "A"), "B1": (b1_a_turn_ago, 12.0, "B")}
     action = ai.choose(b)
     assert isinstance(action, Move) == moves
     if not moves:
@@ -748,7 +750,7 @@ def test_a_move_into_base_contact_never_leaves_the_table(a1_xy, b1_xy, b1_facing
     stands = [("A1", "A", "Pz IIIJ-M", *a1_xy, 0), ("B1", "B", 'M4 "Sherman"', *b1_xy, b1_facing)]
     b = _wwii_turn(stands, 1, "fire")
     a1 = b.stand("A1")
-    cands = ScriptedAI(0)._contact_candidates(b, a1, b.movement_points("A1"), set())
+    cands = ScriptedAI(0).paths.contact_candidates(b, a1, b.movement_points("A1"), set())
     assert len(cands) <= 3  # never the side towards the edge
     for _end, path, _facing, walk in cands:
         assert all(b.table.on_table(x, y) for x, y in path)
@@ -870,7 +872,7 @@ def test_the_ai_thinks_in_its_own_process_as_it_would_here():
         for side in here.sides:
             assert mine[side].rng.getstate() == theirs[side].rng.getstate()
             assert mine[side].last == theirs[side].last
-            assert mine[side]._moved_better == theirs[side]._moved_better
+            assert mine[side].memory.moved_better == theirs[side].memory.moved_better
         fixed = Battle(sc, 6, dice=FixedDice([1] * 50))
         fixed.apply(Pass(fixed.to_act))
         fixed.apply(Pass(fixed.to_act))
@@ -879,3 +881,42 @@ def test_the_ai_thinks_in_its_own_process_as_it_would_here():
     finally:
         proc.close()
     assert not proc.alive()
+
+
+def _parts(ai: ScriptedAI) -> list:
+    return [
+        ai.outcome,
+        ai.situation,
+        ai.paths,
+        ai.fire,
+        ai.positions,
+        ai.planner,
+        ai.guns,
+        ai.full,
+        ai.posture,
+        ai.movement,
+        ai.opportunity,
+        ai.support,
+        ai.lookahead,
+    ]
+
+
+def test_the_parts_share_the_ai_s_level_memory_and_stream():
+    """Every part of the scripted AI reads the one level, memory and random stream the AI
+    holds: a new level or stream set on the AI reaches each part, and a copy made by pickling
+    (as the thinking process sends the AI) still shares them among its own parts."""
+    ai = ScriptedAI(3, "recruit")
+    ai.level = dataclasses.replace(ai.level, caution=0.123)
+    assert all(p.level is ai.level for p in _parts(ai))
+    assert all(p.memory is ai.memory for p in _parts(ai) if hasattr(p, "memory"))
+    stream = random.Random(5)
+    ai.rng = stream
+    assert ai.planner.rng is stream and ai.lookahead.rng is stream
+    ai.known_plots = {"c": {"plot": {}}}
+    assert ai.memory.known_plots == {"c": {"plot": {}}}
+    copy = pickle.loads(pickle.dumps(ai))
+    assert all(p.level is copy.level for p in _parts(copy))
+    assert all(getattr(p, "memory", copy.memory) is copy.memory for p in _parts(copy))
+    assert copy.planner.rng is copy.rng is copy.lookahead.rng
+    assert copy.rng.random() == ai.rng.random()  # the same stream, at the same place
+    assert copy.lookahead.choosers.movement is copy.movement

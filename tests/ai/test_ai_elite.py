@@ -160,10 +160,10 @@ def test_the_turns_budget_stops_the_look_ahead(at_move, monkeypatch):
     monkeypatch.setattr(search.time, "monotonic", tick)
     e = ScriptedAI(7, "elite")
     e.choose(at_move)
-    spent = e._spent[(at_move.state.turn, at_move.to_act)]
+    spent = e.memory.spent[(at_move.state.turn, at_move.to_act)]
     assert e.thought is not None and e.thought.rounds < e.level.samples
     assert spent <= e.level.turn_budget_s * 0.5 + 0.5  # its share, and one continuation
-    e._spent[(at_move.state.turn, at_move.to_act)] = e.level.turn_budget_s
+    e.memory.spent[(at_move.state.turn, at_move.to_act)] = e.level.turn_budget_s
     e.choose(at_move)
     assert e.thought is None  # nothing left this turn: the veteran's own choice
 

@@ -138,10 +138,12 @@ def test_a_strike_is_weighed_by_the_harm_it_may_do_to_our_own_stand():
         strike = ai.choose(b)
         assert isinstance(strike, PlotAirStrike) and strike.path[1] == (30, 12)
         scores.append(ai.last[0].score)
-        odds = b.strike_outcomes("A", strike.aircraft, strike.path, ai._expected_places(b, "A"))
+        odds = b.strike_outcomes(
+            "A", strike.aircraft, strike.path, ai.support.expected_places(b, "A")
+        )
     own = odds["stands"]["A2"]
     assert own["E"] > 0.02
-    assert scores[0] - scores[1] == pytest.approx(1.5 * ai._harm_split(b, "A", odds)[1])
+    assert scores[0] - scores[1] == pytest.approx(1.5 * ai.support.harm_split(b, "A", odds)[1])
 
 
 def test_the_ai_keeps_its_stands_clear_of_its_own_strike_coming_down_next_turn():
@@ -192,7 +194,7 @@ def test_a_gun_with_an_enemy_in_its_sight_is_kept_back_to_fire_direct(level, woo
     b = _plot_at(GUN_DUEL, terrain)
     assert (b.direct_aim_problem("A1", 18, 12) is None) is not wood
     ai = ScriptedAI(1, level)
-    held = ai._held_for_direct(b, "A", ["A1"], ai._aims(b, "A")[:6])
+    held = ai.support.held_for_direct(b, "A", ["A1"], ai.support.aims(b, "A")[:6])
     assert list(held) == (["A1"] if direct else [])
     if level == "recruit":  # it picks among its three best: no one choice to assert
         return

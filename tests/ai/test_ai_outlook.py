@@ -40,7 +40,7 @@ def _outlook_at(turn: int, kills: int, losses: int):
     for sid in ("A1", "A2", "A3")[:losses]:
         b.stand(sid).eliminated = True
     assert b.state.losses(b.sides) == {"A": losses, "B": kills}
-    return ScriptedAI(0)._outlook(b, "A")
+    return ScriptedAI(0).outcome.outlook(b, "A")
 
 
 @pytest.mark.parametrize(
@@ -79,8 +79,8 @@ def test_a_draw_no_longer_makes_the_veteran_careless_late():
     b = Battle(SKIRMISH, 1)
     b.state.turn = 7
     new, old = ScriptedAI(0, "veteran"), ScriptedAI(0, "veteran-43")
-    assert old._caution(b, "A", old._pressure(b, "A")) == pytest.approx(1.1 * 0.2)
-    assert new._caution(b, "A", new._pressure(b, "A")) == pytest.approx(1.1)
+    assert old.situation.caution(b, "A", old.situation.pressure(b, "A")) == pytest.approx(1.1 * 0.2)
+    assert new.situation.caution(b, "A", new.situation.pressure(b, "A")) == pytest.approx(1.1)
 
 
 def _fire_support_after(level: str, turns: int, seed: int = 3) -> Battle:
@@ -116,8 +116,8 @@ def test_enemy_guns_and_aa_are_worth_more_as_aims():
     new, old = ScriptedAI(0, "veteran"), ScriptedAI(0, "veteran-43")
     for sid, k in (("B13", 2.5), ("B16", 1.75), ("B1", 1.0)):
         st = b.stand(sid)
-        assert new._target_worth(b, st) == pytest.approx(k * stand_value(st))
-        assert old._target_worth(b, st) == pytest.approx(stand_value(st))
+        assert new.support.target_worth(b, st) == pytest.approx(k * stand_value(st))
+        assert old.support.target_worth(b, st) == pytest.approx(stand_value(st))
 
 
 def test_the_explain_overlay_says_how_the_battle_stands():
@@ -166,10 +166,10 @@ def test_riders_get_down_once_the_enemy_sees_their_carrier():
     action = ai.choose(b)
     assert ai.last[0].label == "set B6 down beside B5: the enemy sees B5"
     b5 = b.stand("B5")
-    assert ai._nearest_enemy_in(b, b5.x, b5.y, "B") > 12.0
-    assert ai._carrier_seen(b, b5)
+    assert ai.paths.nearest_enemy_in(b, b5.x, b5.y, "B") > 12.0
+    assert ai.full.carrier_seen(b, b5)
     old = ScriptedAI(0, "veteran-43")
-    assert old._unload(b, "B") == []
+    assert old.full.unload(b, "B") == []
     assert action.kind == "unload"
 
 
@@ -181,9 +181,9 @@ def test_an_empty_weak_carrier_is_not_drawn_towards_the_enemy():
     new, old = ScriptedAI(0, "veteran"), ScriptedAI(0, "veteran-43")
     a4, a5, a1 = b.stand("A4"), b.stand("A5"), b.stand("A1")
     assert a5.carried_by == "A4" and a4.unit.firepower == 3
-    assert not new._idle_carrier(b, a4)  # riders aboard
+    assert not new.positions.idle_carrier(b, a4)  # riders aboard
     a5.carried_by = None
     a5.eliminated = True  # (a foot stand beside it with far to go would want a ride)
     a4.x, a4.y = 24.0, 12.0  # more than a move from the 20 mm flak by the German edge
-    assert new._idle_carrier(b, a4) and not old._idle_carrier(b, a4)
-    assert not new._idle_carrier(b, a1)
+    assert new.positions.idle_carrier(b, a4) and not old.positions.idle_carrier(b, a4)
+    assert not new.positions.idle_carrier(b, a1)

@@ -111,12 +111,12 @@ def test_path_risks_are_those_of_every_step_weighed_on_its_own(scenario):
         if b.decision().kind != "plot_move" or checked >= 12:
             continue
         s = next(b.stand(i) for i in b.state.moving.stands if not b.stand(i).moved)
-        enemies = ai._enemies(b, s.side)
-        goal = ai._goal(b, s, enemies)
-        cands = ai._candidates(b, s, b.movement_points(s.id), goal)
+        enemies = ai.situation.enemies(b, s.side)
+        goal = ai.paths.goal(b, s, enemies)
+        cands = ai.paths.candidates(b, s, b.movement_points(s.id), goal)
         walks = [c[3] for c in cands]
-        risks = ai._path_risks(b, s, walks, enemies)
-        assert (risks, ai._path_kill) == reference_path_risks(ai, b, s, walks, enemies)
+        risks = ai.positions.path_risks(b, s, walks, enemies)
+        assert (risks, ai.memory.path_kill) == reference_path_risks(ai, b, s, walks, enemies)
         checked += sum(r > 0 for r in risks) > 0
     assert checked >= 3  # some of them do draw opportunity fire
 
@@ -131,13 +131,13 @@ def test_a_posture_plan_cut_short_only_where_the_move_is_not_worth_it():
             continue
         left = min(3, b.scenario.spec.turns - b.state.turn)
         for s in b.undeclared(b.to_act)[:4]:
-            shot = ai._offense.get(s.id, 0.0) * (1.0 + ai._pressure(b, s.side))
+            shot = ai.memory.offense.get(s.id, 0.0) * (1.0 + ai.situation.pressure(b, s.side))
 
             def worth(best, stay, left=left, shot=shot):
                 return (best - stay) * left - shot - 0.05
 
-            best, stay = ai._plan(b, s, worth)
-            full, full_stay = ai._plan(b, s)
+            best, stay = ai.planner.plan(b, s, worth)
+            full, full_stay = ai.planner.plan(b, s)
             assert stay == full_stay
             if best is None and full is not None:
                 cut += 1
@@ -198,9 +198,9 @@ def test_an_engaged_firer_gets_no_free_pose_and_the_same_shots_either_way():
     )
     ai = ScriptedAI(0)
     assert b.engaged_with("A1") == {"B1"}
-    assert ai._unengaged_pose(b, b.stand("A1")) is None
+    assert ai.fire.unengaged_pose(b, b.stand("A1")) is None
     a2 = b.stand("A2")
-    assert not b.engaged_with("A2") and ai._unengaged_pose(b, a2) == a2.pose()
+    assert not b.engaged_with("A2") and ai.fire.unengaged_pose(b, a2) == a2.pose()
     for target in ("B1", "B2"):
         asked = b.fire_setup("A2", target, "cannon", "planning")
         posed = b.fire_setup("A2", target, "cannon", "planning", attacker_pose=a2.pose())
@@ -220,17 +220,17 @@ def _posture_plans(scenario, seed, turns, budget=None):
             ai.level = dataclasses.replace(ai.level, plan_budget=budget)
     plans: list[str] = []
     for ai in ais.values():
-        plan = ai._plan
+        plan = ai.planner.plan
 
         def counted(battle, s, worth=None, plan=plan):
             plans.append(s.id)
             return plan(battle, s, worth)
 
-        ai._plan = counted
+        ai.planner.plan = counted
     while not b.finished and b.state.turn <= turns:
         ai = ais[b.to_act]
         posture = b.decision().kind == "posture"
-        enemies = sum(1 for e in ai._enemies(b, b.to_act) if e.on_table)
+        enemies = sum(1 for e in ai.situation.enemies(b, b.to_act) if e.on_table)
         plans.clear()
         action = ai.choose(b)
         if posture:
@@ -252,7 +252,7 @@ def test_a_posture_decision_plans_within_its_budget_and_the_rest_later():
         assert (len(plans) - 1) * cost < 1.5 * budget  # the last plan may cross the line
         if (len(plans) - 1) * cost >= budget:  # over the budget: nothing found before
             turn = b.state.turn
-            assert all(ai._moved_better[(turn, sid)] <= 0 for sid in plans[:-1])
+            assert all(ai.memory.moved_better[(turn, sid)] <= 0 for sid in plans[:-1])
         for sid in plans:
             assert (b.state.turn, sid) not in planned  # each stand once a turn
             planned.add((b.state.turn, sid))
@@ -275,28 +275,29 @@ def test_a_plan_weighs_fewer_ways_and_finds_what_weighing_them_all_finds(scenari
             continue
         s = next(b.stand(i) for i in b.state.moving.stands if not b.stand(i).moved)
         asked: list[int] = []
-        reckoner = ai._risk_reckoner
+        reckoner = ai.positions.risk_reckoner
 
         def counting(*args, reckoner=reckoner, asked=asked):
             reckon = reckoner(*args)
             return lambda idx: asked.append(idx) or reckon(idx)
 
-        ai._risk_reckoner = counting
-        best, _stay = ai._plan(b, s)
-        hidden = ai._plan_hidden
-        del ai._risk_reckoner
-        enemies = ai._enemies(b, s.side)
-        goal = ai._goal(b, s, enemies)
-        cands = ai._candidates(b, s, b.movement_points(s.id), goal)
+        ai.positions.risk_reckoner = counting
+        best, _stay = ai.planner.plan(b, s)
+        hidden = ai.memory.plan_hidden
+        del ai.positions.risk_reckoner
+        enemies = ai.situation.enemies(b, s.side)
+        goal = ai.paths.goal(b, s, enemies)
+        cands = ai.paths.candidates(b, s, b.movement_points(s.id), goal)
         if not cands:
             continue
         poses = [StandPose(s.id, s.side, c[0][0], c[0][1], c[2]) for c in cands]
-        parts = ai._position_parts(b, s, poses, enemies, goal)
-        exposed = list(ai._exposed)
-        risks = ai._path_risks(b, s, [c[3] for c in cands], enemies)
-        caution = ai._caution(b, s.side, ai._pressure(b, s.side))
+        parts = ai.positions.position_parts(b, s, poses, enemies, goal)
+        exposed = list(ai.memory.exposed)
+        risks = ai.positions.path_risks(b, s, [c[3] for c in cands], enemies)
+        caution = ai.situation.caution(b, s.side, ai.situation.pressure(b, s.side))
         scores = [
-            finish(parts[i], 1.0 - ai._path_kill[i]) - caution * risks[i] for i in range(len(cands))
+            finish(parts[i], 1.0 - ai.memory.path_kill[i]) - caution * risks[i]
+            for i in range(len(cands))
         ]
         i = max(range(len(cands)), key=lambda i: scores[i])
         assert best.score == scores[i] and best.action.path == cands[i][1]
@@ -328,9 +329,9 @@ def test_posture_planning_takes_first_the_stands_in_contact_with_a_mover():
             apart = [s for s in mine if s is not m and s not in touching]
             if not touching or not apart:
                 continue
-            ai._urgency(b, b.to_act)  # its shots, as a posture decision has them
-            order = sorted(touching + apart, key=lambda s: -ai._offense.get(s.id, 0.0))
-            first = next(iter(ai._within_budget(b, b.to_act, order, {m.id: "under fire"})))
+            ai.situation.urgency(b, b.to_act)  # its shots, as a posture decision has them
+            order = sorted(touching + apart, key=lambda s: -ai.memory.offense.get(s.id, 0.0))
+            first = next(iter(ai.posture.within_budget(b, b.to_act, order, {m.id: "under fire"})))
             assert first in touching
             found += 1
             break

@@ -475,9 +475,11 @@ def test_a_network_ai_keeps_clear_of_its_own_hidden_plots():
     hidden = b.hide_plot(plot, salt)
     b.apply(hidden, elements(ch, len(b.actions)))
     ai = ScriptedAI(seed=0)
-    assert not any(tuple(p) in ai._own_aims(b, "A") for p in plot.sheaf)  # only a commitment
+    assert not any(
+        tuple(p) in ai.positions.own_aims(b, "A") for p in plot.sheaf
+    )  # only a commitment
     ai.known_plots = {hidden.commitment: {"plot": plot.to_dict(), "salt": salt}}
-    aims = ai._own_aims(b, "A")
+    aims = ai.positions.own_aims(b, "A")
     assert all(tuple(p) in aims for p in plot.sheaf)
 
 

@@ -5,10 +5,10 @@ Per level (``--levels veteran,veteran-43``) it plays ``--battles`` battles of ea
 (sides alternating) against ``--opponent`` (greedy, veteran-43, random...) and counts, from the
 choices the AI made (``ScriptedAI.last[0]``, what the explain overlay shows) and the battle:
 
-- gun moves: a gun moved apart from another or away from enemy HE (``GunsMixin``);
+- gun moves: a gun moved apart from another or away from enemy HE (``game.ai.guns.Guns``);
 - HE plots, and those aimed within 2" of an enemy gun or AA stand (counter-battery);
 - air strikes, and those aimed within 2" of an enemy gun or AA stand;
-- moves that end in cover (woods, buildings, a crest: ``ScriptedAI._covered``), and moves;
+- moves that end in cover (woods, buildings, a crest: ``Positions.covered``), and moves;
 - riders set down because the enemy sees their carrier;
 - the explain overlay's reading of the battle at each of the AI's movement decisions;
 - the AI's stands lost by turn, and the battles' results (win, draw, loss).
@@ -91,7 +91,9 @@ def play_counts(args: tuple[str, str, str, int, int]) -> dict:
             c["moves"] += 1
             end = action.path[-1]
             pose = StandPose(action.stand, side, end[0], end[1], action.facing_deg)
-            c["moves into cover"] += ai._covered(b, pose)  # the terrain, whatever the level
+            c["moves into cover"] += ai.positions.covered(
+                b, pose
+            )  # the terrain, whatever the level
             c["gun moves"] += "one HE mission" in label or "enemy HE came down" in label
         elif isinstance(action, PlotMission) and action.ammo == "he":
             c["HE plots"] += 1
