@@ -242,11 +242,8 @@ def fire_setup(
     if personnel and ctx.table.personnel_cover_blocks(apose, tpose):
         return no(f"{a.id} has no line of sight to {t.id}: rough ground hides personnel")
     band = sight.range_band_in
-    atgm = unit.atgm if weapon == "atgm" else None
-    if weapon == "atgm" and atgm is None:
-        return no(f"{a.id} has no ATGM")
-    max_range = atgm.range if atgm else unit.gun_range
-    firepower = atgm.attack if atgm else unit.firepower
+    atgm = unit.atgm if weapon == "atgm" else None  # (a unit with one: checked above)
+    max_range, firepower = (atgm.range, atgm.attack) if atgm else (unit.gun_range, unit.firepower)
     if full and weapon == "atgm" and personnel:
         return no(f"{a.id}'s ATGMs attack armoured targets only, and {t.id} is personnel")
     if full and weapon != "atgm" and isinstance(unit, FullUnit):
