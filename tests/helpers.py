@@ -679,10 +679,10 @@ def frames_until_worked(screen, most: int = 50) -> int:
     for n in range(1, most + 1):
         screen.update(1 / 60)
         screen.draw(screen.app.surface)
-        if screen._work is None and screen._worker is None:
+        if screen.work._work is None and screen.work._worker is None:
             return n
-        if screen._worker is not None:
-            screen._worker.join()
+        if screen.work._worker is not None:
+            screen.work._worker.join()
     raise AssertionError("the work off the frame never finished")
 
 
