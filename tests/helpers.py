@@ -257,9 +257,9 @@ def work_on(screen) -> None:
     editor_key(screen, pygame.K_f)
     editor_key(screen, pygame.K_m)
     drag(screen, (2, 2), (20, 20), steps=2)
-    screen.show_view("sight A")
+    screen.views.show_view("sight A")
     editor_frame(screen)
-    screen.show_view("off")
+    screen.views.show_view("off")
     for k in range(len(screen.problems)):
         screen._problem_clicked(k)
         editor_frame(screen)

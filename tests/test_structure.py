@@ -451,7 +451,7 @@ LONG_FUNCTIONS = {
     "game/ui/battle/movement.py::PlotMode.on_event": 64,
     "game/ui/battle/screen.py::BattleScreen.handle": 61,
     "game/ui/battle/support.py::PlotFireMode.enter": 84,
-    "game/ui/editor/files.py::FilesMixin.new_dialog": 78,
+    "game/ui/editor/files.py::Files.new_dialog": 78,
     "game/ui/editor/modes.py::SelectMode.on_event": 64,
     "game/ui/editor/screen.py::EditorScreen.handle": 73,
     "game/ui/editor/setup_panels.py::SetupPanelsMixin._panel_forces": 62,
@@ -502,7 +502,7 @@ def test_no_function_passes_its_line_cap():
 MAX_BASES = 2
 """Bases of a class in ``game/ui``: a screen holds its parts (``self.news``, ``self.saving``,
 ``self.files``, ...) and reaches them by name, rather than inheriting a web of mixins."""
-WIDE_CLASSES: dict[str, int] = {"game/ui/editor/screen.py::EditorScreen": 8}
+WIDE_CLASSES: dict[str, int] = {"game/ui/editor/screen.py::EditorScreen": 5}
 """Classes of ``game/ui`` that had more bases when the cap came in, each held to its count
 then: they may shrink (and leave this list) but not grow."""
 

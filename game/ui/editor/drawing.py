@@ -98,16 +98,16 @@ class DrawingMixin:
         surface.fill(BAR, pygame.Rect(0, 0, w, TOP_H))
         surface.fill(PANEL_BG, pygame.Rect(0, TOP_H, TOOLS_W, h - TOP_H))
         surface.fill(PANEL_BG, pygame.Rect(w - PANEL_W, TOP_H, PANEL_W, h - TOP_H))
-        if self._layer_key is None or not self._dragging():
+        if self._layer_key is None or not self.dragging():
             self._drag_table = self.table()
         clip = surface.get_clip()
         surface.set_clip(self.tv.rect)
         surface.blit(self._terrain_layer(), self.tv.rect.topleft)
-        if self._dragging():
+        if self.dragging():
             for k, i in self.selection + ([("feature", self.vertex[0])] if self.vertex else []):
                 if k == "feature":
                     self._draw_feature_live(surface, i)
-        if self.overlay is not None:
+        if self.views.overlay is not None:
             self._draw_overlay(surface)
         for i in self.bad_features:
             self._outline_feature(surface, i, INVALID, 2)
@@ -152,14 +152,6 @@ class DrawingMixin:
         """Whether a feature's layer is shown."""
         layer = self._layer_of(feature)
         return bool(layer and self.layers[layer])
-
-    def _dragging(self) -> bool:
-        h = self.doc.history
-        return bool(
-            h.position
-            and h.entries[h.position - 1].merge_key is not None
-            and h.entries[h.position - 1].merge_key[0] == "drag"
-        )
 
     def _draw_feature_live(self, surface, i: int) -> None:
         f = items(self.doc.raw, "feature")[i]
@@ -291,18 +283,18 @@ class DrawingMixin:
 
     def _draw_overlay(self, surface) -> None:
         """The balance view: a translucent grid over the table, cached per camera."""
-        name, result, cache = self.overlay
+        name, result, cache = self.views.overlay
         key = (self.tv.view.scale, self.tv.view.origin, self.tv.rect.size)
         if cache is None or cache[0] != key:
             from game.ui.editor.views import overlay_surface
 
             surf = overlay_surface(name, result, self.tv, self.table_size())
             cache = (key, surf)
-            self.overlay = (name, result, cache)
+            self.views.overlay = (name, result, cache)
         surface.blit(cache[1], self.tv.rect.topleft)
         from game.ui.editor.views import draw_caption
 
-        draw_caption(surface, self.tv.rect, result, self.overlay_stale, self._status_font())
+        draw_caption(surface, self.tv.rect, result, self.views.overlay_stale, self._status_font())
 
     def status_rect(self) -> pygame.Rect:
         """Where the status line is drawn (pixels): under the table, or across the whole

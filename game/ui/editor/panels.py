@@ -61,12 +61,12 @@ class PanelsMixin(SetupPanelsMixin):
             self.place_side,
             self.place_unit,
             self.unit_filter,
-            self.overlay_name,
+            self.views.overlay_name,
             tuple(self.layers.values()),
             (len(self.hidden), len(self.locked)),
             self.app.size,
             self._panel_scroll,
-            self.balance_key(),
+            self.balance.key(),
         )
 
     def refresh_panel(self, force: bool = False) -> None:
@@ -459,7 +459,7 @@ class PanelsMixin(SetupPanelsMixin):
         elif target.startswith("free:"):
             self.free_feature(int(target.split(":")[1]))
         elif target.startswith("move:"):
-            self.apply_move(int(target.split(":")[1]))
+            self.balance.apply_move(int(target.split(":")[1]))
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
@@ -513,8 +513,8 @@ class PanelsMixin(SetupPanelsMixin):
         back = {n: v for v, n in names.items()}
         self._field(
             "Balance view",
-            names.get(self.overlay_name, names["off"]),
-            lambda t: self.show_view(back[t]),
+            names.get(self.views.overlay_name, names["off"]),
+            lambda t: self.views.show_view(back[t]),
             list(names.values()),
             width=200,
         )
@@ -532,7 +532,7 @@ class PanelsMixin(SetupPanelsMixin):
             self._locked_list()
         self._pbutton(
             "Export terrain as GeoJSON...",
-            lambda: self._file_dialog(
+            lambda: self.files.file_dialog(
                 "Export the terrain",
                 (self.doc.path or user_maps_dir() / "map.json").with_suffix(".geojson"),
                 "export",
@@ -540,7 +540,7 @@ class PanelsMixin(SetupPanelsMixin):
                 ".geojson",
             ),
         )
-        self._panel_balance()
+        self.balance.panel()
         try:
             stats = map_statistics(self.doc.raw, self.doc.data)
         except ValueError as err:

@@ -9,10 +9,12 @@ are computed by :mod:`game.editor.analysis` in a background thread.
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pygame
 import pygame_gui
+from pygame_gui.windows import UIConfirmationDialog
 
 from game import Table, footprint
 from game.editor import edits, snapping
@@ -26,10 +28,10 @@ from game.editor.document import (
 )
 from game.saves import exists
 from game.ui.editor.actions import ActionsMixin
-from game.ui.editor.balance import BalanceViewsMixin
-from game.ui.editor.balance_check import BalanceCheckMixin
+from game.ui.editor.balance import BalanceViews
+from game.ui.editor.balance_check import BalanceCheck
 from game.ui.editor.drawing import DrawingMixin
-from game.ui.editor.files import FilesMixin
+from game.ui.editor.files import Files
 from game.ui.editor.keys import InputMixin
 from game.ui.editor.layout import (
     _EMPTY,
@@ -61,11 +63,8 @@ from game.ui.table_view import TableView
 
 class EditorScreen(
     ActionsMixin,
-    FilesMixin,
     PanelsMixin,
     ToolbarMixin,
-    BalanceViewsMixin,
-    BalanceCheckMixin,
     DrawingMixin,
     InputMixin,
 ):
@@ -117,18 +116,15 @@ class EditorScreen(
         self._fields: dict = {}
         self._entries: dict = {}  # text fields applied on Enter or when left (keys.py)
         self._panel_widgets: list = []
-        self._pending = None  # what a confirmation dialog or a file dialog answers
+        self._confirm = None  # what the confirmation dialog open runs if confirmed
         self._snap = None  # (document version, SnapIndex)
         self._dialogs: list = []  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
         # an earlier session's unsaved map, until restored or knowingly replaced
         self._autosave_held = exists(autosave_file())
-        self._chosen_files: set[Path] = set()  # files the user opened or named this session
-        if self.doc.path is not None:
-            self._chosen_files.add(self.doc.path.resolve())
-        self.overlay = None  # the balance view shown: (name, surface builder input)
-        self.overlay_name = "off"
-        self._overlay_job = None
+        self.views = BalanceViews(self)
+        self.files = Files(self)
+        self.balance = BalanceCheck(self)
         self.tv = TableView(self.table(), self.table_rect(app.size))
 
     # ---------------------------------------------------------------- the model
@@ -136,7 +132,7 @@ class EditorScreen(
     def table(self) -> Table:
         """The engine's Table of the document's usable features (rebuilt after a change)."""
         key = self.doc.history.version
-        if self._table is not None and self._dragging():
+        if self._table is not None and self.dragging():
             return self._table  # rebuilt once the drag ends
         if self._table is None or self._table_key != key:
             try:
@@ -160,6 +156,15 @@ class EditorScreen(
             return False
         self.message = ("", False)
         return True
+
+    def dragging(self) -> bool:
+        """Whether a mouse drag is merging its moves into one history entry."""
+        h = self.doc.history
+        return bool(
+            h.position
+            and h.entries[h.position - 1].merge_key is not None
+            and h.entries[h.position - 1].merge_key[0] == "drag"
+        )
 
     def end_drag(self) -> None:
         """A mouse drag ended: its commands stop merging into one history entry."""
@@ -204,6 +209,40 @@ class EditorScreen(
         except OSError as err:
             self.say(f"The editor's autosave could not be written ({err})", error=True)
 
+    def load(self, doc: Document) -> None:
+        """Edit another document (the terrain picture, selection, balance view and snapping
+        of the one shown are dropped)."""
+        self.doc = doc
+        self.selection = []
+        self.vertex = None
+        self._checked_version = -1
+        self._table = None
+        self._layer = self._layer_key = None  # a same-sized table would keep the old picture
+        self._drag_table = None
+        self._snap = None
+        self._autosaved_version = doc.history.version
+        self.tv.table = self.table()
+        self.tv.fit()
+        self.views.drop()
+        sides = doc.raw.get("sides") or [{"id": "A"}]
+        self.place_side = sides[0].get("id", "A")
+        self.place_unit = None
+        self._panel_key = None
+
+    def ask(self, text: str, on_yes, yes: str = "OK") -> None:
+        """A confirmation dialog; ``on_yes`` runs if the user confirms."""
+        w, h = self.app.size
+        self._confirm = on_yes
+        self._dialogs.append(
+            UIConfirmationDialog(
+                pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
+                html.escape(text),
+                self.app.manager,
+                window_title="hulldown map editor",
+                action_short_name=yes,
+            )
+        )
+
     # ---------------------------------------------------------------- questions for modes
 
     def snapping(self) -> bool:
@@ -219,7 +258,7 @@ class EditorScreen(
             return edits.tidy(x), edits.tidy(y), "free"
         h = self.doc.history
         stale = self._snap is None or self._snap[0] != h.version
-        if stale and (self._snap is None or not self._dragging()):  # a drag keeps its start's
+        if stale and (self._snap is None or not self.dragging()):  # a drag keeps its start's
             self._snap = (h.version, snapping.SnapIndex(self.doc.raw))
         return snapping.snap_point(
             self.doc.raw,
@@ -366,7 +405,7 @@ class EditorScreen(
         self._build()
         if self.ask_new:
             self.ask_new = False
-            self.new_dialog()
+            self.files.new_dialog()
         elif self._autosave_held:
             self.say(
                 "An unsaved map of an earlier session is in the autosave: New (Ctrl+N) offers "
@@ -379,15 +418,10 @@ class EditorScreen(
         (a few seconds at most) for them to stop: a view's thread still inside Shapely
         when the program ends aborted it (rc -6, "terminate called without an active
         exception")."""
-        job = self._overlay_job
-        if job:
-            job["cancel"] = True
-        if self.balance_job is not None:
-            self.balance_job.stop()
-        if job and job.get("thread") is not None:
-            job["thread"].join(timeout=5.0)
-        if self.balance_job is not None:
-            self.balance_job.join(timeout=5.0)
+        if self.balance.balance_job is not None:
+            self.balance.balance_job.stop()
+        self.views.stop(wait_s=5.0)
+        self.balance.stop(wait_s=5.0)
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
@@ -462,10 +496,10 @@ class EditorScreen(
                 fn(ev.link_target)
             return
         if ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            self._picked(Path(ev.text))
+            self.files.picked(Path(ev.text))
             return
         if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
-            fn, self._confirm = getattr(self, "_confirm", None), None
+            fn, self._confirm = self._confirm, None
             if fn:
                 fn()
             return
@@ -483,7 +517,7 @@ class EditorScreen(
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
-            if self._osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
+            if self.files.osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
                 return
             if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
@@ -518,11 +552,11 @@ class EditorScreen(
         elif ctrl and k == pygame.K_y:
             self.redo()
         elif ctrl and k == pygame.K_s:
-            self.save_as() if shift else self.save()
+            self.files.save_as() if shift else self.files.save()
         elif ctrl and k == pygame.K_o:
-            self.open_file()
+            self.files.open_file()
         elif ctrl and k == pygame.K_n:
-            self.new_dialog()
+            self.files.new_dialog()
         elif self.selection and k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
             if any(kind == "feature" for kind, _ in self.selection):
                 self.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
@@ -535,7 +569,7 @@ class EditorScreen(
         elif ctrl and k == pygame.K_v:
             self.paste()
         elif k == pygame.K_F5:
-            self.test_play()
+            self.files.test_play()
         elif k == pygame.K_ESCAPE:
             self.set_mode(self.mode.cancel(self))
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -569,7 +603,7 @@ class EditorScreen(
 
     def busy(self) -> bool:
         """Whether frames must come fast: a balance view is being computed or a drag is on."""
-        return self._overlay_job is not None or self._dragging()
+        return self.views.computing or self.dragging()
 
     def update(self, dt: float) -> None:
         """Validate after a change, autosave, refresh the title and panel, poll the view."""
@@ -595,6 +629,6 @@ class EditorScreen(
         if self.title.text != title:
             self.title.set_text(title)
         self.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
-        self._poll_view()
+        self.views.poll()
         self.refresh_panel()
         self.app.manager.update(dt)

@@ -45,14 +45,14 @@ class ToolbarMixin:
         self._panel_key = None
         self._panel_widgets = []
         files = [
-            ("New", self.new_dialog),
-            ("Open", self.open_file),
-            ("Save", self.save),
-            ("Save as", self.save_as),
+            ("New", self.files.new_dialog),
+            ("Open", self.files.open_file),
+            ("Save", self.files.save),
+            ("Save as", self.files.save_as),
             ("Undo", self.undo),
             ("Redo", self.redo),
-            ("Test play", self.test_play),
-            ("Menu", self.leave),
+            ("Test play", self.files.test_play),
+            ("Menu", self.files.leave),
         ]
         # the file buttons narrow in a small window, so that the title keeps 220 px
         bw = int(min(92, max(66, (w - 240) / len(files) - 4)))
