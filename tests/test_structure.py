@@ -449,13 +449,11 @@ LONG_FUNCTIONS = {
     "game/ui/battle/info.py::Info.unit_card_lines": 68,
     "game/ui/battle/movement.py::PlotMode.refresh": 72,
     "game/ui/battle/movement.py::PlotMode.on_event": 64,
-    "game/ui/battle/screen.py::BattleScreen.handle": 61,
     "game/ui/battle/support.py::PlotFireMode.enter": 84,
     "game/ui/editor/files.py::Files.new_dialog": 78,
     "game/ui/editor/modes.py::SelectMode.on_event": 64,
     "game/ui/editor/screen.py::EditorScreen.handle": 73,
     "game/ui/editor/setup_panels.py::SetupPanelsMixin._panel_forces": 62,
-    "game/ui/editor/toolbar.py::ToolbarMixin._build": 70,
     "game/ui/logwords.py::_fire_support": 75,
     "game/ui/paint/terrain.py::_area": 93,
 }
@@ -502,7 +500,7 @@ def test_no_function_passes_its_line_cap():
 MAX_BASES = 2
 """Bases of a class in ``game/ui``: a screen holds its parts (``self.news``, ``self.saving``,
 ``self.files``, ...) and reaches them by name, rather than inheriting a web of mixins."""
-WIDE_CLASSES: dict[str, int] = {"game/ui/editor/screen.py::EditorScreen": 5}
+WIDE_CLASSES: dict[str, int] = {}
 """Classes of ``game/ui`` that had more bases when the cap came in, each held to its count
 then: they may shrink (and leave this list) but not grow."""
 
@@ -526,6 +524,7 @@ def test_no_screen_class_is_a_web_of_mixins():
     for path in sorted((ROOT / "game" / "ui").rglob("*.py")):
         bases |= _class_bases(path)
     assert bases["game/ui/battle/screen.py::BattleScreen"] <= MAX_BASES
+    assert bases["game/ui/editor/screen.py::EditorScreen"] <= MAX_BASES
     assert _too_wide(bases) == {}
 
 

@@ -121,25 +121,25 @@ def test_typing_a_centre_moves_the_feature_once_to_where_it_is_typed(app):
 
 def test_a_new_table_of_the_same_size_drops_the_old_terrain_picture(app):
     s = shipped_map(app, "modern-meeting")
-    old = pygame.image.tobytes(s._terrain_layer(), "RGB")
+    old = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
     s.files.new_dialog()
     frame(s)
     press(s, 'Modern 60"x36"')
     assert s.doc.raw["terrain"]["features"] == []
     empty = new_editor(app)  # a fresh screen on an empty 60"x36" table, the same camera
     assert s.tv.view == empty.tv.view
-    shown = pygame.image.tobytes(s._terrain_layer(), "RGB")
-    assert shown != old and shown == pygame.image.tobytes(empty._terrain_layer(), "RGB")
+    shown = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
+    assert shown != old and shown == pygame.image.tobytes(empty.drawing.terrain_layer(), "RGB")
 
 
 def test_opening_a_same_sized_map_draws_its_own_terrain(app, tmp_path):
     s = new_editor(app)
-    blank = pygame.image.tobytes(s._terrain_layer(), "RGB")
+    blank = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
     s.files._pending = "open"
     s.files.picked(ROOT / "maps" / "modern-meeting.json")
     frame(s)
     assert len(s.doc.raw["terrain"]["features"]) == 21
-    assert pygame.image.tobytes(s._terrain_layer(), "RGB") != blank
+    assert pygame.image.tobytes(s.drawing.terrain_layer(), "RGB") != blank
 
 
 # ------------------------------------------------------------------ 5. ask before replacing
@@ -153,7 +153,7 @@ def test_new_open_and_import_ask_before_replacing_unsaved_work(app, tmp_path):
     frame(s)
     press(s, 'Modern 60"x36"')
     assert "unsaved changes" in asking(s) and len(s.doc.raw["terrain"]["features"]) == 1
-    for d in s._dialogs:
+    for d in s.dialogs.windows:
         d.kill()
     s.files._pending = "open"
     s.files.picked(ROOT / "maps" / "modern-skirmish.json")
@@ -356,11 +356,11 @@ def test_enter_releases_a_text_field_so_the_next_key_is_a_shortcut(app):
     frame(s)
     title = field_with(s, "New scenario")
     s.app.manager.set_focus_set(title)
-    assert s._typing()
+    assert s.entries.typing()
     key(s, pygame.K_m, unicode="m")  # typed into the field, not a shortcut
     assert not isinstance(s.mode, MeasureMode)
     key(s, pygame.K_RETURN)
-    assert not s._typing()
+    assert not s.entries.typing()
     key(s, pygame.K_m, unicode="m")
     assert isinstance(s.mode, MeasureMode)
 
@@ -407,13 +407,13 @@ def test_save_as_offers_a_name_from_the_title_and_import_starts_in_the_scenarios
     choose(s, field_with(s, "New scenario"), "Night raid")
     s.files.save_as()
     frame(s)
-    dialog = s._dialogs[-1]
+    dialog = s.dialogs.windows[-1]
     assert dialog.current_file_path.name == "night-raid.json"
     dialog.kill()
     s.files.new_dialog()
     frame(s)
     press(s, "Import GeoJSON")
-    dialog = s._dialogs[-1]
+    dialog = s.dialogs.windows[-1]
     assert Path(dialog.current_directory_path).resolve() == user_maps().resolve()
 
 
@@ -536,17 +536,17 @@ def test_a_small_window_keeps_the_status_line_and_buttons_inside(size):
         s.say("A long message that says what the tool does next and needs two lines when narrow")
         frame(s)
         window = pygame.Rect((0, 0), size)
-        status = s.status_rect()
+        status = s.drawing.status_rect()
         assert window.contains(status)
         buttons = [b for b in s._widgets if b.alive()]
         assert all(window.contains(b.rect) for b in buttons)
         assert all(b.rect.bottom <= status.top for b in buttons if b.rect.x < TOOLS_W)
         top = [b for b in buttons if b.rect.y < 40]
-        assert all(b.rect.left >= s.title.rect.right for b in top)
+        assert all(b.rect.left >= s.toolbar.title.rect.right for b in top)
         assert (
-            s.title.rect.width >= 60
-            and "(modern-meeting.json)" in s.title.text
-            or "..." in (s.title.text)
+            s.toolbar.title.rect.width >= 60
+            and "(modern-meeting.json)" in s.toolbar.title.text
+            or "..." in (s.toolbar.title.text)
         )
         if size[0] < 1000:
             assert status.width == size[0]  # across the whole foot of the window
@@ -573,9 +573,9 @@ def test_the_selection_turns_by_a_typed_angle(app):
 
 def test_the_grid_size_is_a_setting(app):
     s = new_editor(app)
-    choose(s, s.grid_entry, "0")
+    choose(s, s.toolbar.grid_entry, "0")
     assert s.grid_size == 0.5 and s.message[1]
-    choose(s, s.grid_entry, "2")
+    choose(s, s.toolbar.grid_entry, "2")
     assert s.grid_size == 2
     key(s, pygame.K_RETURN)  # leaves the field: R is a shortcut again
     key(s, pygame.K_r)
@@ -695,7 +695,7 @@ def test_terrain_drop_down_entries_fit_their_menus(app):
 
     s = new_editor(app)
     wood(s)
-    menus = [s.area_menu] + [
+    menus = [s.toolbar.area_menu] + [
         w for w in s._panel_widgets if type(w).__name__ == "UIDropDownMenu" and w.alive()
     ]
     assert len(menus) == 2
@@ -705,7 +705,7 @@ def test_terrain_drop_down_entries_fit_their_menus(app):
             assert font.size(text)[0] <= menu.rect.width - 24, text
     for kind in s.doc.data.terrain:
         assert menu_kind(menu_name(kind)) == kind
-    choose(s, s.area_menu, "medium impr. pos.")
+    choose(s, s.toolbar.area_menu, "medium impr. pos.")
     assert s.draw_area == "medium_improved_position"
 
 

@@ -24,7 +24,7 @@ def open_dialog(app):
     frame(s)
     press(s, "Import OpenStreetMap")
     assert s.files._pending == "import-osm"
-    s._dialogs[-1].kill()
+    s.dialogs.windows[-1].kill()
     s.files.picked(HELSINKI)
     frame(s)
     return s, s.files._osm

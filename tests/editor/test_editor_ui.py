@@ -69,7 +69,7 @@ def test_draw_a_wood_mirror_it_place_stands_undo_redo_save_and_reopen(app, tmp_p
     out = tmp_path / "drawn.json"
     assert s.files.save(out)
     frame(s)
-    assert not s.doc.history.dirty and "*" not in s.title.text
+    assert not s.doc.history.dirty and "*" not in s.toolbar.title.text
     sc = load_scenario(out)
     assert len(sc.table.areas) == 2 and len(sc.spec.stands) == 3
     again = Document.open(out)
@@ -197,14 +197,18 @@ def test_panel_fields_write_the_file_and_typing_is_one_history_entry(app):
     s.show_panel("Scenario")
     frame(s)
     title = next(
-        w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "New scenario"
+        w
+        for w in s.entries.fields
+        if getattr(w, "get_text", None) and w.get_text() == "New scenario"
     )
     for text in ("N", "Ni", "Nig", "Night raid"):
         type_text(s, title, text)
     assert s.doc.raw["title"] == "New scenario"  # applied on Enter or when left (#43)
     key(s, pygame.K_RETURN)
     assert s.doc.raw["title"] == "Night raid" and len(s.doc.history.entries) == 1
-    turns = next(w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "12")
+    turns = next(
+        w for w in s.entries.fields if getattr(w, "get_text", None) and w.get_text() == "12"
+    )
     choose(s, turns, "200")
     assert s.doc.raw["turns"] == 12 and "from 1 to 100" in s.message[0]
 
@@ -270,7 +274,7 @@ def test_keys_typed_into_a_dialog_are_not_shortcuts(app):
     for k in (pygame.K_e, pygame.K_m, pygame.K_g):  # "turn", "measure", "grid"
         key(s, k)
     assert len(s.doc.history.entries) == n and s.grid and not isinstance(s.mode, MeasureMode)
-    for d in s._dialogs:
+    for d in s.dialogs.windows:
         d.kill()
     key(s, pygame.K_m)  # closed: the keys are the editor's again
     assert isinstance(s.mode, MeasureMode)
@@ -318,9 +322,9 @@ def test_enter_and_esc_answer_a_dialog(app):
     assert s.message[0] == "done"
     s.files.save_as()
     frame(s)
-    assert s._dialog_open()
+    assert s.dialogs.open()
     key(s, pygame.K_ESCAPE)
-    assert not s._dialog_open()
+    assert not s.dialogs.open()
 
 
 def test_esc_in_select_clears_the_selection(app):

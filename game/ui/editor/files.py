@@ -39,7 +39,7 @@ class Files:
     It reads and drives much of the screen, which it is given: the app (window, widget
     manager, the screen shown), the document and its ``problems`` (``check``), ``load``
     to show another document, ``ask`` and ``say``, the widgets' and fields' tables
-    (``_widgets``, ``_fields``, ``_dialogs``), the autosave's state and the screen's
+    (``_widgets``, ``_fields``, ``dialogs``), the autosave's state and the screen's
     ``on_menu`` and ``battle_factory``. ``_chosen_files``: the files the user opened or
     named in this session."""
 
@@ -161,7 +161,7 @@ class Files:
         self._pending = purpose
         if isinstance(suffix, str):
             suffix = {suffix, ".geojson"} if suffix != ".json" else {suffix}
-        self.screen._dialogs.append(
+        self.screen.dialogs.add(
             UIFileDialog(
                 pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
                 self.screen.app.manager,
@@ -259,7 +259,7 @@ class Files:
             lambda text, error=False: self.screen.say(text, error=error),
         )
         self._osm = dlg
-        self.screen._dialogs.append(dlg.window)
+        self.screen.dialogs.add(dlg.window)
         self.screen._widgets[dlg.ok_button] = dlg.do_import
         self.screen._widgets[dlg.cancel] = dlg.window.kill
         self.screen._fields[dlg.scale] = lambda _text: dlg.refresh()
@@ -352,7 +352,7 @@ class Files:
         win = UIWindow(
             pygame.Rect(w // 2 - 230, max(0, (h - tall) // 2), 460, tall), m, "New table"
         )
-        self.screen._dialogs.append(win)
+        self.screen.dialogs.add(win)
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
         y = 34

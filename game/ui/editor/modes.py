@@ -270,7 +270,7 @@ class HillMode(PolygonMode):
     name = "Hill"
 
     def enter(self, screen) -> None:
-        screen.set_draw_area("hill")
+        screen.toolbar.set_draw_area("hill")
         super().enter(screen)
 
 

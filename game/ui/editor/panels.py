@@ -69,6 +69,11 @@ class PanelsMixin(SetupPanelsMixin):
             self.balance.key(),
         )
 
+    def show_panel(self, name: str) -> None:
+        """Switch the side panel."""
+        self.panel = name
+        self._panel_key = None
+
     def refresh_panel(self, force: bool = False) -> None:
         """Rebuild the side panel's widgets when what it shows changed (never every frame,
         and not under the user's typing)."""
@@ -89,13 +94,15 @@ class PanelsMixin(SetupPanelsMixin):
         hist = self._history_list
         if hist is not None and hist.alive() and hist.scroll_bar is not None:
             self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild
-        if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
-            left, self._editing = self._editing, None
-            self._apply_entry(left)
+        if (
+            self.entries.editing in self._panel_widgets
+        ):  # a field rebuilt: what was typed is applied
+            left, self.entries.editing = self.entries.editing, None
+            self.entries.apply(left)
         for wdg in self._panel_widgets:
             self._widgets.pop(wdg, None)
             self._fields.pop(wdg, None)
-            self._entries.pop(wdg, None)
+            self.entries.fields.pop(wdg, None)
             wdg.kill()
         self._panel_widgets = []
         self._py = TOP_H + 80 - self._panel_scroll
@@ -126,7 +133,7 @@ class PanelsMixin(SetupPanelsMixin):
             if wdg.rect.top < top or wdg.rect.bottom > bottom:
                 self._widgets.pop(wdg, None)
                 self._fields.pop(wdg, None)
-                self._entries.pop(wdg, None)
+                self.entries.fields.pop(wdg, None)
                 self._panel_widgets.remove(wdg)
                 wdg.kill()
         self._py = bottom + 4
@@ -188,7 +195,7 @@ class PanelsMixin(SetupPanelsMixin):
             wdg = UITextEntryLine(rect, m)
             wdg.set_text("" if value is None else str(value))
         if choices is None and not live:
-            self._entry(self._pw(wdg), label, on_set)
+            self.entries.register(self._pw(wdg), label, on_set)
         else:
             self._fields[self._pw(wdg)] = on_set
         self._py += 32

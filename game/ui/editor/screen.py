@@ -30,9 +30,9 @@ from game.saves import exists
 from game.ui.editor.actions import ActionsMixin
 from game.ui.editor.balance import BalanceViews
 from game.ui.editor.balance_check import BalanceCheck
-from game.ui.editor.drawing import DrawingMixin
+from game.ui.editor.drawing import EditorDrawing
 from game.ui.editor.files import Files
-from game.ui.editor.keys import InputMixin
+from game.ui.editor.keys import Dialogs, Entries
 from game.ui.editor.layout import (
     _EMPTY,
     PANEL_W,
@@ -53,7 +53,7 @@ from game.ui.editor.modes import (
     StandMode,
 )
 from game.ui.editor.panels import PanelsMixin
-from game.ui.editor.toolbar import ToolbarMixin
+from game.ui.editor.toolbar import Toolbar
 from game.ui.modes import Mode
 from game.ui.render import (
     View,
@@ -64,9 +64,6 @@ from game.ui.table_view import TableView
 class EditorScreen(
     ActionsMixin,
     PanelsMixin,
-    ToolbarMixin,
-    DrawingMixin,
-    InputMixin,
 ):
     """The map editor in the window.
 
@@ -108,21 +105,21 @@ class EditorScreen(
         self._checked_version = -1
         self._table: Table | None = None
         self._table_key = None
-        self._layer: pygame.Surface | None = None
-        self._layer_key = None
         self._pan_from = None
         self._panel_key = None
         self._widgets: dict = {}
         self._fields: dict = {}
-        self._entries: dict = {}  # text fields applied on Enter or when left (keys.py)
+        self.entries = Entries(app.manager, self.say, self.panel_changed)  # keys.py
         self._panel_widgets: list = []
         self._confirm = None  # what the confirmation dialog open runs if confirmed
         self._snap = None  # (document version, SnapIndex)
-        self._dialogs: list = []  # windows open over the table (they take the keys)
+        self.dialogs = Dialogs()  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
         # an earlier session's unsaved map, until restored or knowingly replaced
         self._autosave_held = exists(autosave_file())
         self.views = BalanceViews(self)
+        self.drawing = EditorDrawing(self)
+        self.toolbar = Toolbar(self)
         self.files = Files(self)
         self.balance = BalanceCheck(self)
         self.tv = TableView(self.table(), self.table_rect(app.size))
@@ -217,7 +214,7 @@ class EditorScreen(
         self.vertex = None
         self._checked_version = -1
         self._table = None
-        self._layer = self._layer_key = None  # a same-sized table would keep the old picture
+        self.drawing.forget()  # a same-sized table would keep the old picture
         self._drag_table = None
         self._snap = None
         self._autosaved_version = doc.history.version
@@ -233,7 +230,7 @@ class EditorScreen(
         """A confirmation dialog; ``on_yes`` runs if the user confirms."""
         w, h = self.app.size
         self._confirm = on_yes
-        self._dialogs.append(
+        self.dialogs.add(
             UIConfirmationDialog(
                 pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
                 html.escape(text),
@@ -341,7 +338,7 @@ class EditorScreen(
         """Outline the features that block a sight line."""
         for why in sight.blocked_by:
             if why[0] in ("terrain", "hill"):
-                self._outline_feature(surface, why[2], INVALID, 3)
+                self.drawing.outline_feature(surface, why[2], INVALID, 3)
 
     def ref_at(self, pos) -> tuple[str, int] | None:
         """The stand or feature under a pixel (stands first), or None."""
@@ -402,7 +399,7 @@ class EditorScreen(
 
     def open(self) -> None:
         """Create the widgets (again, after test play)."""
-        self._build()
+        self.toolbar.build()
         if self.ask_new:
             self.ask_new = False
             self.files.new_dialog()
@@ -427,7 +424,7 @@ class EditorScreen(
         """Lay the screen out again for a new window size."""
         self.app.manager.clear_and_reset()
         self.tv.resize(self.table_rect(size))
-        self._build()
+        self.toolbar.build()
 
     def set_mode(self, mode: Mode | None) -> None:
         """Make ``mode`` current (None keeps the current one); the one place modes change."""
@@ -437,14 +434,18 @@ class EditorScreen(
             self.message = ("", False)
         left_hills = isinstance(self.mode, HillMode) and not isinstance(mode, HillMode)
         if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again
-            self.set_draw_area(self.last_area)
+            self.toolbar.set_draw_area(self.last_area)
         self.mode = mode
         mode.enter(self)
-        for cls, b in getattr(self, "tool_buttons", {}).items():
+        for cls, b in self.toolbar.tool_buttons.items():
             if type(mode) is cls:
                 b.select()
             else:
                 b.unselect()
+
+    def panel_changed(self) -> None:
+        """The side panel is built again on the next frame (what it shows changed)."""
+        self._panel_key = None
 
     def set_hint(self, text: str) -> None:
         """The status line's hint of what to do next."""
@@ -466,7 +467,7 @@ class EditorScreen(
     def handle(self, ev) -> None:
         """One event: widgets first, then keys and the camera, then the current mode."""
         self.app.manager.process_events(ev)
-        self._watch_entries()  # a field left (a click elsewhere) applies what was typed in it
+        self.entries.watch()  # a field left (a click elsewhere) applies what was typed in it
         if ev.type == pygame.MOUSEMOTION:
             self.mouse = ev.pos
         if ev.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -475,7 +476,7 @@ class EditorScreen(
                 fn()
             return
         typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
-        if ev.type in typed and ev.ui_element in self._entries:
+        if ev.type in typed and ev.ui_element in self.entries.fields:
             return  # applied on Enter or when the field is left, not while typed
         if ev.type in (
             pygame_gui.UI_TEXT_ENTRY_CHANGED,
@@ -503,11 +504,11 @@ class EditorScreen(
             if fn:
                 fn()
             return
-        if ev.type == pygame.KEYDOWN and self._dialog_open():
-            self._dialog_key(ev)
+        if ev.type == pygame.KEYDOWN and self.dialogs.open():
+            self.dialogs.key(ev)
             return  # keys typed into a dialog are not the editor's shortcuts
-        if ev.type == pygame.KEYDOWN and self._typing():
-            self._typed_key(ev)  # Enter applies, Esc takes back; other keys are the field's
+        if ev.type == pygame.KEYDOWN and self.entries.typing():
+            self.entries.typed_key(ev)  # Enter applies, Esc takes back; other keys are the field's
             return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
@@ -519,7 +520,7 @@ class EditorScreen(
         ):
             if self.files.osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
                 return
-            if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
+            if self.dialogs.over(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
             if (
                 ev.type != pygame.MOUSEWHEEL
@@ -534,7 +535,7 @@ class EditorScreen(
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self.mouse)
             return
-        if self._camera(ev):
+        if self._pan(ev):
             return
         if not self.help:
             self.set_mode(self.mode.on_event(self, ev))
@@ -544,7 +545,7 @@ class EditorScreen(
         ctrl = mod & pygame.KMOD_CTRL
         shift = mod & pygame.KMOD_SHIFT
         if k == pygame.K_F1 or (ev.unicode == "?" and not ctrl):
-            self.toggle_help()
+            self.toolbar.toggle_help()
         elif self.help and k == pygame.K_ESCAPE:
             self.help = False
         elif ctrl and k == pygame.K_z:
@@ -577,7 +578,7 @@ class EditorScreen(
         elif ctrl:
             return False
         elif k == pygame.K_g:
-            self.toggle_grid()
+            self.toolbar.toggle_grid()
         elif k == pygame.K_f:
             self.tv.fit()
         elif self.selection and k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
@@ -599,7 +600,48 @@ class EditorScreen(
             return False
         return True
 
+    def _wrapped_link(self, pos) -> bool:
+        """Follow a link of a panel's text clicked on a line it wraps onto before its last
+        (pygame_gui makes only a wrapped link's last line clickable); True when one was."""
+        from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
+
+        for box, fn in list(self._fields.items()):
+            if fn != self._link or not box.alive() or not box.rect.collidepoint(pos):
+                continue
+            layout = getattr(box, "text_box_layout", None)
+            if layout is None:
+                return False
+            base_x, base_y = box._calculate_hyperlinks_offsets()
+            for row in layout.layout_rows:
+                for chunk in row.items:
+                    if not isinstance(chunk, HyperlinkTextChunk):
+                        continue
+                    at = pygame.Rect((base_x + chunk.x, base_y + chunk.y), chunk.size)
+                    if at.collidepoint(pos) and chunk not in box.link_hover_chunks:
+                        fn(chunk.href)  # the last line's click is pygame_gui's own event
+                        return True
+        return False
+
+    def _pan(self, ev) -> bool:
+        """Pan with the right or middle button."""
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (2, 3):
+            self._pan_from = ev.pos
+            return True
+        if ev.type == pygame.MOUSEMOTION and self._pan_from is not None:
+            self.tv.pan(ev.pos[0] - self._pan_from[0], ev.pos[1] - self._pan_from[1])
+            self._pan_from = ev.pos
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button in (2, 3):
+            self._pan_from = None
+            return True
+        return False
+
     # ---------------------------------------------------------------- frame
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The bars, the table with its terrain, stands, selection and the mode's overlay,
+        the status line and the widgets (``drawing.EditorDrawing``)."""
+        self.drawing.draw(surface)
 
     def busy(self) -> bool:
         """Whether frames must come fast: a balance view is being computed or a drag is on."""
@@ -609,9 +651,9 @@ class EditorScreen(
         """Validate after a change, autosave, refresh the title and panel, poll the view."""
         h = self.doc.history
         last = h.entries[h.position - 1] if h.position else None
-        if last and last.merge_key and last.merge_key[0] == "field" and not self._typing():
+        if last and last.merge_key and last.merge_key[0] == "field" and not self.entries.typing():
             h.end_merge()  # the field was left: its typing is one finished change, autosaved
-        self._watch_entries()
+        self.entries.watch()
         self.check()
         if self.tv.table.width != self.table().width or self.tv.table.depth != self.table().depth:
             self.tv.table = self.table()
@@ -619,16 +661,16 @@ class EditorScreen(
         star = " *" if self.doc.history.dirty else ""
         raw = self.doc.raw
         name = str(raw.get("title", ""))
-        room = max(12, self.title.rect.width // 9)  # characters that fit beside the buttons
+        room = max(12, self.toolbar.title.rect.width // 9)  # characters that fit beside the buttons
         file = self.doc.name
         file = file if len(file) <= room // 2 else file[: room // 2 - 3] + "..."
         name = (
             name if len(name) + len(file) <= room else name[: max(4, room - len(file) - 3)] + "..."
         )
         title = f"{name} ({file}{star})"
-        if self.title.text != title:
-            self.title.set_text(title)
-        self.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
+        if self.toolbar.title.text != title:
+            self.toolbar.title.set_text(title)
+        self.toolbar.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
         self.views.poll()
         self.refresh_panel()
         self.app.manager.update(dt)
