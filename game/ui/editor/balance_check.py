@@ -13,25 +13,26 @@ from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 class BalanceCheck:
     """The Map panel's balancing moves and balance check (the map editor's ``balance``):
     ``panel()`` lays them out with the screen's panel helpers (``_text``, ``_pbutton``), a
-    move is made through the screen's ``commit``, and ``balance_job`` is the check of AI
-    battles playing in the background, or None. It reads the screen's document."""
+    move is made through the screen's ``commit``. ``moves`` are the balancing moves shown,
+    ``balance_job`` the check of AI battles playing in the background, or None. It reads
+    the screen's document."""
 
     def __init__(self, screen):
         self.screen = screen
         self.balance_job: BalanceJob | None = None
-        self._moves: list = []
+        self.moves: list = []
 
     def panel(self) -> None:
         """Lay out the moves and the check (called by the Map panel)."""
         from game.editor.points import balancing_moves
 
-        self._moves = balancing_moves(self.screen.doc.raw, self.screen.doc.data, 3)
+        self.moves = balancing_moves(self.screen.doc.raw, self.screen.doc.data, 3)
         lines = ["<b>Balancing moves</b> (click one to make it)"]
         lines += [
             f"<a href='move:{k}'>{html.escape(m.what)}</a>: ratio {m.ratio:.2f}"
-            for k, m in enumerate(self._moves)
+            for k, m in enumerate(self.moves)
         ] or ["none brings the sheets' points nearer even"]
-        self.screen._text("<br>".join(lines), 34 + 26 * len(self._moves) if self._moves else 56)
+        self.screen._text("<br>".join(lines), 34 + 26 * len(self.moves) if self.moves else 56)
         job = self.balance_job
         if job is not None and job.running:
             self.screen._pbutton(f"Stop the check ({job.done} of {job.games} battles)", job.stop)
@@ -61,12 +62,12 @@ class BalanceCheck:
         from game.editor.points import move_command
 
         try:
-            cmd = move_command(self.screen.doc.raw, self._moves[k])
+            cmd = move_command(self.screen.doc.raw, self.moves[k])
         except (ValueError, IndexError) as err:
             self.screen.say(f"Could not make that move: {err}", error=True)
             return
         if self.screen.commit(cmd):
-            self.screen.say(f"Made the move: {self._moves[k].what}. Ctrl+Z takes it back.")
+            self.screen.say(f"Made the move: {self.moves[k].what}. Ctrl+Z takes it back.")
 
     def start(self) -> None:
         """Start a check of the map as it stands; a map with problems is refused with why."""
