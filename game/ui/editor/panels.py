@@ -245,23 +245,25 @@ class PanelsMixin(SetupPanelsMixin):
             else:
                 self._stand_fields(i, items(raw, "stand")[i])
         self._py += 4
-        self._pbutton("Turn 15° (Q)", lambda: self.rotate_selection(15), 1)
-        self._pbutton("Turn -15° (E)", lambda: self.rotate_selection(-15), 2)
+        self._pbutton("Turn 15° (Q)", lambda: self.actions.rotate_selection(15), 1)
+        self._pbutton("Turn -15° (E)", lambda: self.actions.rotate_selection(-15), 2)
         self._field("Turn by degrees (+ left)", f"{self.turn_by:g}", self._set_turn_by, width=80)
-        self._pbutton("Turn by the degrees typed", lambda: self.rotate_selection(self.turn_by))
+        self._pbutton(
+            "Turn by the degrees typed", lambda: self.actions.rotate_selection(self.turn_by)
+        )
         if any(k == "feature" for k, _ in self.selection):  # a stand is always 1"x1"
-            self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
-            self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
-        self._pbutton("Duplicate (Ctrl+D)", self.duplicate_selection, 1)
-        self._pbutton("Delete (Del)", self.delete_selection, 2)
+            self._pbutton("Smaller ([)", lambda: self.actions.scale_selection(0.9), 1)
+            self._pbutton("Larger (])", lambda: self.actions.scale_selection(1 / 0.9), 2)
+        self._pbutton("Duplicate (Ctrl+D)", self.actions.duplicate_selection, 1)
+        self._pbutton("Delete (Del)", self.actions.delete_selection, 2)
         if any(k == "feature" for k, _ in self.selection):
-            self._pbutton("Lock feature", self.lock_selection, 1)
-            self._pbutton("Hide feature", lambda: self.lock_selection(hide=True), 2)
+            self._pbutton("Lock feature", self.actions.lock_selection, 1)
+            self._pbutton("Hide feature", lambda: self.actions.lock_selection(hide=True), 2)
         self._label("Onto the other half of the table:")
-        self._pbutton("Half-turn copy", lambda: self.half_turn_selection(True), 1)
-        self._pbutton("Half-turn in place", lambda: self.half_turn_selection(False), 2)
-        self._pbutton("Mirror copy |", lambda: self.mirror_selection("vertical"), 1)
-        self._pbutton("Mirror copy -", lambda: self.mirror_selection("horizontal"), 2)
+        self._pbutton("Half-turn copy", lambda: self.actions.half_turn_selection(True), 1)
+        self._pbutton("Half-turn in place", lambda: self.actions.half_turn_selection(False), 2)
+        self._pbutton("Mirror copy |", lambda: self.actions.mirror_selection("vertical"), 1)
+        self._pbutton("Mirror copy -", lambda: self.actions.mirror_selection("horizontal"), 2)
 
     turn_by = 90.0  # degrees the "Turn by" button turns the selection, counter-clockwise
 
@@ -464,7 +466,7 @@ class PanelsMixin(SetupPanelsMixin):
         if target.startswith("problem:"):
             self._problem_clicked(int(target.split(":")[1]))
         elif target.startswith("free:"):
-            self.free_feature(int(target.split(":")[1]))
+            self.actions.free_feature(int(target.split(":")[1]))
         elif target.startswith("move:"):
             self.balance.apply_move(int(target.split(":")[1]))
 
@@ -535,7 +537,7 @@ class PanelsMixin(SetupPanelsMixin):
         if self.hidden or self.locked:
             what = [f"show {len(self.hidden)} hidden"] if self.hidden else []
             what += [f"unlock {len(self.locked)} locked"] if self.locked else []
-            self._pbutton(", ".join(what).capitalize(), self.free_features)
+            self._pbutton(", ".join(what).capitalize(), self.actions.free_features)
             self._locked_list()
         self._pbutton(
             "Export terrain as GeoJSON...",

@@ -27,7 +27,7 @@ from game.editor.document import (
     write_session,
 )
 from game.saves import exists
-from game.ui.editor.actions import ActionsMixin
+from game.ui.editor.actions import SelectionActions
 from game.ui.editor.balance import BalanceViews
 from game.ui.editor.balance_check import BalanceCheck
 from game.ui.editor.drawing import EditorDrawing
@@ -61,10 +61,7 @@ from game.ui.render import (
 from game.ui.table_view import TableView
 
 
-class EditorScreen(
-    ActionsMixin,
-    PanelsMixin,
-):
+class EditorScreen(PanelsMixin):
     """The map editor in the window.
 
     ``doc`` is the scenario to edit (None: a new Modern 60"x36" table with the new-table
@@ -118,6 +115,7 @@ class EditorScreen(
         # an earlier session's unsaved map, until restored or knowingly replaced
         self._autosave_held = exists(autosave_file())
         self.views = BalanceViews(self)
+        self.actions = SelectionActions(self)
         self.drawing = EditorDrawing(self)
         self.toolbar = Toolbar(self)
         self.files = Files(self)
@@ -142,6 +140,40 @@ class EditorScreen(
                     )
             self._table_key = key
         return self._table
+
+    def select(self, refs) -> None:
+        """Select these items (the panel shows the first); features hidden or locked on
+        their own are left out."""
+        feats = items(self.doc.raw, "feature")
+        refs = [r for r in refs if r[0] != "feature" or self.pickable(feats[r[1]])]
+        self.selection = list(dict.fromkeys(refs))
+        self.vertex = None
+        if self.selection:
+            self.panel = "Item"
+
+    def undo(self) -> None:
+        """Undo the last change."""
+        e = self.doc.history.undo()
+        self.say(f"Undid: {e.label}" if e else "Nothing to undo.")
+
+    def redo(self) -> None:
+        """Redo the change last undone."""
+        e = self.doc.history.redo()
+        self.say(f"Redid: {e.label}" if e else "Nothing to redo.")
+
+    def frame(self, ref) -> None:
+        """Select an item and bring it into view."""
+        b = edits.bounds_of(self.doc.raw, [ref])
+        self.select([ref])
+        if b is None:
+            return
+        x0, y0, x1, y1 = b
+        w, d = self.table_size()
+        # a point far off the table (a file's 1e300) is framed at the table's nearest edge
+        cx = min(max((x0 / 2 + x1 / 2), -6.0), w + 6.0)
+        cy = min(max((y0 / 2 + y1 / 2), -6.0), d + 6.0)
+        px, py = self.tv.to_px(cx, cy)
+        self.tv.pan(self.tv.rect.centerx - px, self.tv.rect.centery - py)
 
     def commit(self, command, merge_key=None) -> bool:
         """Perform a command through the document's history; a failure is shown, not
@@ -560,15 +592,15 @@ class EditorScreen(
             self.files.new_dialog()
         elif self.selection and k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
             if any(kind == "feature" for kind, _ in self.selection):
-                self.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
+                self.actions.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
         elif ctrl and k == pygame.K_d:
-            self.duplicate_selection()
+            self.actions.duplicate_selection()
         elif ctrl and k == pygame.K_a:
-            self.select_all()
+            self.actions.select_all()
         elif ctrl and k == pygame.K_c:
-            self.copy_selection()
+            self.actions.copy_selection()
         elif ctrl and k == pygame.K_v:
-            self.paste()
+            self.actions.paste()
         elif k == pygame.K_F5:
             self.files.test_play()
         elif k == pygame.K_ESCAPE:
@@ -584,7 +616,7 @@ class EditorScreen(
         elif self.selection and k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(k, 0)
             dy = {pygame.K_DOWN: -1, pygame.K_UP: 1}.get(k, 0)
-            self.nudge_selection(dx, dy, bool(shift))
+            self.actions.nudge_selection(dx, dy, bool(shift))
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: 60, pygame.K_RIGHT: -60}.get(k, 0)
             dy = {pygame.K_UP: 60, pygame.K_DOWN: -60}.get(k, 0)
