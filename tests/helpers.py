@@ -51,7 +51,7 @@ def field_with(screen, text):
     """The panel's text entry showing ``text``."""
     return next(
         w
-        for w in [*screen._fields, *screen._entries]
+        for w in [*screen._fields, *screen.entries.fields]
         if type(w).__name__ == "UITextEntryLine" and w.alive() and w.get_text() == text
     )
 
@@ -86,7 +86,7 @@ def wood(screen, a=(10, 10), b=(16, 15)):
 
 def confirm(screen):
     """Answer the open confirmation dialog with its yes button."""
-    dialog = screen._dialogs[-1]
+    dialog = screen.dialogs.windows[-1]
     assert type(dialog).__name__ == "UIConfirmationDialog"
     screen.handle(
         pygame.event.Event(pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=dialog)
@@ -97,7 +97,7 @@ def confirm(screen):
 
 def asking(screen) -> str | None:
     """The text of the confirmation dialog open over the editor, or None."""
-    open_ = [d for d in screen._dialogs if d.alive() and hasattr(d, "confirm_button")]
+    open_ = [d for d in screen.dialogs.windows if d.alive() and hasattr(d, "confirm_button")]
     return open_[-1].confirmation_text.html_text if open_ else None
 
 
@@ -150,7 +150,7 @@ def editor_press(screen, text):
 def choose(screen, widget_label_value, text):
     """Send a field's change event (entry, drop-down or list) with ``text``: a text field
     applied on Enter (#43) gets ``text`` typed and Enter."""
-    if widget_label_value in screen._entries:
+    if widget_label_value in screen.entries.fields:
         screen.app.manager.set_focus_set(widget_label_value)
         screen.handle(
             pygame.event.Event(pygame.MOUSEMOTION, pos=(0, 0), rel=(0, 0), buttons=(0,) * 3)
@@ -257,9 +257,9 @@ def work_on(screen) -> None:
     editor_key(screen, pygame.K_f)
     editor_key(screen, pygame.K_m)
     drag(screen, (2, 2), (20, 20), steps=2)
-    screen.show_view("sight A")
+    screen.views.show_view("sight A")
     editor_frame(screen)
-    screen.show_view("off")
+    screen.views.show_view("off")
     for k in range(len(screen.problems)):
         screen._problem_clicked(k)
         editor_frame(screen)
@@ -679,10 +679,10 @@ def frames_until_worked(screen, most: int = 50) -> int:
     for n in range(1, most + 1):
         screen.update(1 / 60)
         screen.draw(screen.app.surface)
-        if screen._work is None and screen._worker is None:
+        if screen.work._work is None and screen.work._worker is None:
             return n
-        if screen._worker is not None:
-            screen._worker.join()
+        if screen.work._worker is not None:
+            screen.work._worker.join()
     raise AssertionError("the work off the frame never finished")
 
 

@@ -182,11 +182,11 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
             s.update(0.016)
         assert bt.state.turn >= 2 or bt.finished
         assert any(e["side"] == "B" for e in bt.log.events if "side" in e)
-        s.show_explain = True
+        s.overlays.show_explain = True
         s.draw(app.surface)  # the explain overlay lists the AI's last options
         assert s.ai["B"].last
         turn, phase = s.ai["B"].last_when
-        lines = s.explain_lines()
+        lines = s.overlays.explain_lines()
         assert lines[0].endswith(f"last decision (turn {turn}, {PHASE_NAMES[phase]})")
         scores = [line for line in lines[1:] if line.strip()[0] in "+-"]
         assert scores and len(scores) == min(3, len(s.ai["B"].last))
@@ -199,7 +199,7 @@ def test_playing_against_the_ai_on_screen(tmp_path, monkeypatch):
             "end the movement action: A1, A2, A3 wait for the others to go into the enemy's sight"
         )
         s.ai["B"].last = [Option(long, 0.0, Pass("B"))]
-        box = s._draw_explain(app.surface)
+        box = s.overlays.draw_explain(app.surface)
         assert box.w >= pygame.font.Font(None, 22).size(f"   +0.00  {long}")[0] + 20
         assert s.tv.rect.contains(box)
     finally:

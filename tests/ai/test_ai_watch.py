@@ -40,31 +40,31 @@ def _ai_moving(app):
 def test_a_groups_stands_glide_together(app):
     b, s = _ai_moving(app)
     s.act(Move("B", "B1", ((40, 20), (34, 20)), 180.0), animate=True)  # 6": 0.5 s
-    assert [a[0] for a in s.anim] == ["B1"]
-    assert s.ai_may_think()  # its next move is chosen while this one glides
-    s.advance_anims(0.2)
+    assert [a[0] for a in s.animation.moves] == ["B1"]
+    assert s.animation.ai_may_think()  # its next move is chosen while this one glides
+    s.animation.advance(0.2)
     s.act(Move("B", "B2", ((40, 16), (34, 16)), 180.0), animate=True)
-    assert [a[0] for a in s.anim] == ["B1", "B2"]  # both glide at once
-    s.advance_anims(0.2)
-    assert [round(a[2], 2) for a in s.anim] == [0.1, 0.3]
+    assert [a[0] for a in s.animation.moves] == ["B1", "B2"]  # both glide at once
+    s.animation.advance(0.2)
+    assert [round(a[2], 2) for a in s.animation.moves] == [0.1, 0.3]
     s.draw(app.surface)  # both drawn where they are on their paths
-    assert b.state.moving is None and s.ai_may_think()  # its next group may be chosen now
-    s.advance_anims(0.31)
-    assert s.anim == []
+    assert b.state.moving is None and s.animation.ai_may_think()  # its next group may be chosen now
+    s.animation.advance(0.31)
+    assert s.animation.moves == []
 
 
 def test_a_long_move_glides_at_most_the_longest(app):
     b, s = _ai_moving(app)
     s.ai_speed = 6.0
     s.act(Move("B", "B1", ((40, 20), (30, 20)), 180.0), animate=True)  # 10" at 6"/s: 1.7 s
-    assert s.anim[0][2] == pytest.approx(GLIDE_MOST_S) and GLIDE_MOST_S < 10 / 6
+    assert s.animation.moves[0][2] == pytest.approx(GLIDE_MOST_S) and GLIDE_MOST_S < 10 / 6
 
 
 def test_space_skips_the_rest_of_the_ais_moves_this_phase(app):
     b, s = _ai_moving(app)
     s.act(Move("B", "B1", ((40, 20), (34, 20)), 180.0), animate=True)
     s.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
-    assert s.anim == []
+    assert s.animation.moves == []
     s.act(Move("B", "B2", ((40, 16), (34, 16)), 180.0), animate=True)
-    assert s.anim == []  # not shown gliding for the rest of the phase
+    assert s.animation.moves == []  # not shown gliding for the rest of the phase
     assert (b.stand("B2").x, b.stand("B2").y) == (34, 16)

@@ -121,25 +121,25 @@ def test_typing_a_centre_moves_the_feature_once_to_where_it_is_typed(app):
 
 def test_a_new_table_of_the_same_size_drops_the_old_terrain_picture(app):
     s = shipped_map(app, "modern-meeting")
-    old = pygame.image.tobytes(s._terrain_layer(), "RGB")
-    s.new_dialog()
+    old = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
+    s.files.new_dialog()
     frame(s)
     press(s, 'Modern 60"x36"')
     assert s.doc.raw["terrain"]["features"] == []
     empty = new_editor(app)  # a fresh screen on an empty 60"x36" table, the same camera
     assert s.tv.view == empty.tv.view
-    shown = pygame.image.tobytes(s._terrain_layer(), "RGB")
-    assert shown != old and shown == pygame.image.tobytes(empty._terrain_layer(), "RGB")
+    shown = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
+    assert shown != old and shown == pygame.image.tobytes(empty.drawing.terrain_layer(), "RGB")
 
 
 def test_opening_a_same_sized_map_draws_its_own_terrain(app, tmp_path):
     s = new_editor(app)
-    blank = pygame.image.tobytes(s._terrain_layer(), "RGB")
-    s._pending = "open"
-    s._picked(ROOT / "maps" / "modern-meeting.json")
+    blank = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")
+    s.files._pending = "open"
+    s.files.picked(ROOT / "maps" / "modern-meeting.json")
     frame(s)
     assert len(s.doc.raw["terrain"]["features"]) == 21
-    assert pygame.image.tobytes(s._terrain_layer(), "RGB") != blank
+    assert pygame.image.tobytes(s.drawing.terrain_layer(), "RGB") != blank
 
 
 # ------------------------------------------------------------------ 5. ask before replacing
@@ -149,22 +149,22 @@ def test_new_open_and_import_ask_before_replacing_unsaved_work(app, tmp_path):
     s = new_editor(app)
     wood(s)
     assert s.doc.history.dirty
-    s.new_dialog()
+    s.files.new_dialog()
     frame(s)
     press(s, 'Modern 60"x36"')
     assert "unsaved changes" in asking(s) and len(s.doc.raw["terrain"]["features"]) == 1
-    for d in s._dialogs:
+    for d in s.dialogs.windows:
         d.kill()
-    s._pending = "open"
-    s._picked(ROOT / "maps" / "modern-skirmish.json")
+    s.files._pending = "open"
+    s.files.picked(ROOT / "maps" / "modern-skirmish.json")
     assert "unsaved changes" in asking(s) and s.doc.raw["table"]["width"] == 60
     confirm(s)
     assert s.doc.raw["table"]["width"] == 36 and not s.doc.history.dirty
     wood(s, (2, 2), (5, 5))
     gj = tmp_path / "t.geojson"
-    s.export_geojson(gj)
-    s._pending = "import"
-    s._picked(gj)
+    s.files.export_geojson(gj)
+    s.files._pending = "import"
+    s.files.picked(gj)
     assert "unsaved changes" in asking(s)
 
 
@@ -178,7 +178,7 @@ def test_an_earlier_sessions_autosave_is_kept_until_knowingly_dropped(app, data_
     drag(s2, (2, 2), (5, 5))  # an edit here does not write over the earlier map
     assert (data_dir / "editor-autosave.json").read_text() == saved
     assert "Not autosaved" in s2.message[0] and s2.message[1]
-    s2.new_dialog()
+    s2.files.new_dialog()
     frame(s2)
     press(s2, 'WWII 48"x24"')
     assert "unsaved changes" in asking(s2)
@@ -213,7 +213,7 @@ def wait_for_view(screen, timeout=60):
     import time
 
     t0 = time.time()
-    while screen._overlay_job and time.time() - t0 < timeout:
+    while screen.views._overlay_job and time.time() - t0 < timeout:
         time.sleep(0.05)
         frame(screen)
     frame(screen)
@@ -221,40 +221,42 @@ def wait_for_view(screen, timeout=60):
 
 def test_a_balance_view_is_recomputed_after_an_edit_and_marked_stale_meanwhile(app):
     s = shipped_map(app, "modern-skirmish")
-    s.show_view("sight A")
+    s.views.show_view("sight A")
     wait_for_view(s)
-    first = s.overlay[1]
-    assert s.overlay_stale is None
+    first = s.views.overlay[1]
+    assert s.views.overlay_stale is None
     # a big wood in the middle of the table, drawn with the rectangle tool
     key(s, pygame.K_r)
     drag(s, (12, 6), (24, 18))
-    assert s.overlay is not None and s.overlay[1] is first  # kept while the new one is made
-    assert s.overlay_stale and "recomputing" in s.overlay_stale
+    assert (
+        s.views.overlay is not None and s.views.overlay[1] is first
+    )  # kept while the new one is made
+    assert s.views.overlay_stale and "recomputing" in s.views.overlay_stale
     frame(s)
-    assert s._overlay_job is not None
+    assert s.views._overlay_job is not None
     wait_for_view(s)
-    assert s.overlay_stale is None and s.overlay[1] is not first
-    assert s.overlay[1].seen_fraction < first.seen_fraction  # the wood hides ground now
+    assert s.views.overlay_stale is None and s.views.overlay[1] is not first
+    assert s.views.overlay[1].seen_fraction < first.seen_fraction  # the wood hides ground now
 
 
 def test_a_view_of_a_map_made_invalid_says_it_is_out_of_date(app):
     s = shipped_map(app, "modern-skirmish")
-    s.show_view("cost B")
+    s.views.show_view("cost B")
     wait_for_view(s)
     s.commit(SetField(("stands", 0, "unit"), "Tiger", "unit"))  # not a modern unit
     frame(s)
-    assert s.overlay is not None and "mend" in s.overlay_stale
-    assert s._overlay_job is None  # not tried again at every frame
+    assert s.views.overlay is not None and "mend" in s.views.overlay_stale
+    assert s.views._overlay_job is None  # not tried again at every frame
     frame(s)
-    assert s._overlay_job is None
+    assert s.views._overlay_job is None
 
 
 def test_the_sight_view_has_a_legend_and_its_summary_stays(app):
     s = shipped_map(app, "modern-skirmish")
-    s.show_view("sight A")
+    s.views.show_view("sight A")
     wait_for_view(s)
     plain = s.app.surface.copy()
-    s.overlay_stale = None
+    s.views.overlay_stale = None
     rect = s.tv.rect
     # the caption's box is drawn at the bottom-left of the table, in the panel's cream
     corner = (rect.x + 14, rect.bottom - 14)
@@ -277,11 +279,11 @@ def test_geojson_export_then_import_keeps_the_table_size(app, tmp_path):
     s = new_editor(app)
     wood(s)  # a small wood far from the table's far edges
     out = tmp_path / "t.geojson"
-    s.export_geojson(out)
+    s.files.export_geojson(out)
     assert json.loads(out.read_text())["hulldown_table"] == {"width": 60, "depth": 36}
     s.doc.history.mark_saved()
-    s._pending = "import"
-    s._picked(out)
+    s.files._pending = "import"
+    s.files.picked(out)
     assert s.doc.raw["table"] == {"width": 60, "depth": 36}
     assert len(s.doc.raw["terrain"]["features"]) == 1
 
@@ -308,8 +310,8 @@ def test_a_bad_table_size_in_geojson_is_named_and_nothing_is_replaced(app, tmp_p
     assert str(f) in str(err.value) and "$.hulldown_table" in str(err.value)
     assert words in str(err.value)
     s = new_editor(app)
-    s._pending = "import"
-    s._picked(f)
+    s.files._pending = "import"
+    s.files.picked(f)
     assert s.message[1] and words in s.message[0] and "Not imported" in s.message[0]
     assert s.doc.raw["table"] == {"width": 60, "depth": 36}
 
@@ -337,8 +339,8 @@ def test_geojson_import_off_any_table_shows_the_error_on_screen(app, tmp_path, c
     f = tmp_path / "far.geojson"
     f.write_text(json.dumps({"type": "FeatureCollection", "features": [wood_at(*corners)]}))
     s = new_editor(app)
-    s._pending = "import"
-    s._picked(f)
+    s.files._pending = "import"
+    s.files.picked(f)
     frame(s)
     assert s.message[1] and "Not imported" in s.message[0] and words in s.message[0]
     assert str(f) in s.message[0]
@@ -354,11 +356,11 @@ def test_enter_releases_a_text_field_so_the_next_key_is_a_shortcut(app):
     frame(s)
     title = field_with(s, "New scenario")
     s.app.manager.set_focus_set(title)
-    assert s._typing()
+    assert s.entries.typing()
     key(s, pygame.K_m, unicode="m")  # typed into the field, not a shortcut
     assert not isinstance(s.mode, MeasureMode)
     key(s, pygame.K_RETURN)
-    assert not s._typing()
+    assert not s.entries.typing()
     key(s, pygame.K_m, unicode="m")
     assert isinstance(s.mode, MeasureMode)
 
@@ -381,15 +383,15 @@ def test_saved_files_have_the_users_permissions(app, tmp_path):
     old = os.umask(0o022)
     try:
         out = tmp_path / "shared.json"
-        s.save(out, confirmed=True)
+        s.files.save(out, confirmed=True)
         gj = tmp_path / "shared.geojson"
-        s.export_geojson(gj)
+        s.files.export_geojson(gj)
     finally:
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o644
     assert gj.stat().st_mode & 0o777 == 0o644
     os.chmod(out, 0o640)  # an existing file keeps its own
-    s.save(out, confirmed=True)
+    s.files.save(out, confirmed=True)
     assert out.stat().st_mode & 0o777 == 0o640
 
 
@@ -403,15 +405,15 @@ def test_save_as_offers_a_name_from_the_title_and_import_starts_in_the_scenarios
     s.show_panel("Scenario")
     frame(s)
     choose(s, field_with(s, "New scenario"), "Night raid")
-    s.save_as()
+    s.files.save_as()
     frame(s)
-    dialog = s._dialogs[-1]
+    dialog = s.dialogs.windows[-1]
     assert dialog.current_file_path.name == "night-raid.json"
     dialog.kill()
-    s.new_dialog()
+    s.files.new_dialog()
     frame(s)
     press(s, "Import GeoJSON")
-    dialog = s._dialogs[-1]
+    dialog = s.dialogs.windows[-1]
     assert Path(dialog.current_directory_path).resolve() == user_maps().resolve()
 
 
@@ -422,7 +424,7 @@ def test_history_says_as_saved_after_saving(app, tmp_path):
     frame(s)
     box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
     assert "unsaved changes" in box.html_text
-    s.save(tmp_path / "h.json", confirmed=True)
+    s.files.save(tmp_path / "h.json", confirmed=True)
     frame(s)
     box = next(w for w in s._fields if type(w).__name__ == "UITextBox" and w.alive())
     assert "as saved" in box.html_text
@@ -534,17 +536,17 @@ def test_a_small_window_keeps_the_status_line_and_buttons_inside(size):
         s.say("A long message that says what the tool does next and needs two lines when narrow")
         frame(s)
         window = pygame.Rect((0, 0), size)
-        status = s.status_rect()
+        status = s.drawing.status_rect()
         assert window.contains(status)
         buttons = [b for b in s._widgets if b.alive()]
         assert all(window.contains(b.rect) for b in buttons)
         assert all(b.rect.bottom <= status.top for b in buttons if b.rect.x < TOOLS_W)
         top = [b for b in buttons if b.rect.y < 40]
-        assert all(b.rect.left >= s.title.rect.right for b in top)
+        assert all(b.rect.left >= s.toolbar.title.rect.right for b in top)
         assert (
-            s.title.rect.width >= 60
-            and "(modern-meeting.json)" in s.title.text
-            or "..." in (s.title.text)
+            s.toolbar.title.rect.width >= 60
+            and "(modern-meeting.json)" in s.toolbar.title.text
+            or "..." in (s.toolbar.title.text)
         )
         if size[0] < 1000:
             assert status.width == size[0]  # across the whole foot of the window
@@ -571,9 +573,9 @@ def test_the_selection_turns_by_a_typed_angle(app):
 
 def test_the_grid_size_is_a_setting(app):
     s = new_editor(app)
-    choose(s, s.grid_entry, "0")
+    choose(s, s.toolbar.grid_entry, "0")
     assert s.grid_size == 0.5 and s.message[1]
-    choose(s, s.grid_entry, "2")
+    choose(s, s.toolbar.grid_entry, "2")
     assert s.grid_size == 2
     key(s, pygame.K_RETURN)  # leaves the field: R is a shortcut again
     key(s, pygame.K_r)
@@ -588,12 +590,12 @@ def test_recent_files_are_offered_under_new(app, data_dir, tmp_path):
     s = new_editor(app)
     wood(s)
     mine = tmp_path / "mine.json"
-    s.save(mine, confirmed=True)
-    s._pending = "open"
-    s._picked(ROOT / "maps" / "modern-skirmish.json")
+    s.files.save(mine, confirmed=True)
+    s.files._pending = "open"
+    s.files.picked(ROOT / "maps" / "modern-skirmish.json")
     listed = recent_files(data_dir / "editor-recent.json")
     assert listed == [(ROOT / "maps" / "modern-skirmish.json").resolve(), mine.resolve()]
-    s.new_dialog()
+    s.files.new_dialog()
     frame(s)
     press(s, "Open mine.json")
     assert s.doc.path == mine and len(s.doc.raw["terrain"]["features"]) == 1
@@ -693,7 +695,7 @@ def test_terrain_drop_down_entries_fit_their_menus(app):
 
     s = new_editor(app)
     wood(s)
-    menus = [s.area_menu] + [
+    menus = [s.toolbar.area_menu] + [
         w for w in s._panel_widgets if type(w).__name__ == "UIDropDownMenu" and w.alive()
     ]
     assert len(menus) == 2
@@ -703,7 +705,7 @@ def test_terrain_drop_down_entries_fit_their_menus(app):
             assert font.size(text)[0] <= menu.rect.width - 24, text
     for kind in s.doc.data.terrain:
         assert menu_kind(menu_name(kind)) == kind
-    choose(s, s.area_menu, "medium impr. pos.")
+    choose(s, s.toolbar.area_menu, "medium impr. pos.")
     assert s.draw_area == "medium_improved_position"
 
 
@@ -736,5 +738,5 @@ def test_saving_with_a_file_as_the_data_folder_saves_and_does_not_raise(app, tmp
     monkeypatch.setenv("HULLDOWN_DATA_DIR", str(tmp_path / "datafile"))
     s = new_editor(app)
     wood(s)
-    assert s.save(tmp_path / "m.json", confirmed=True)
+    assert s.files.save(tmp_path / "m.json", confirmed=True)
     assert json.loads((tmp_path / "m.json").read_text())["terrain"]["features"]

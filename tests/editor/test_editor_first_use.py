@@ -75,9 +75,9 @@ def test_after_the_hill_tool_the_area_tools_draw_what_the_drop_down_shows(app, t
     woods: the drop-down shows the type the tools draw, and the area tools draw areas again."""
     s = new_editor(app)
     key(s, pygame.K_h)
-    assert shown(s.area_menu) == "hill"
+    assert shown(s.toolbar.area_menu) == "hill"
     key(s, tool)
-    assert shown(s.area_menu) == "woods"
+    assert shown(s.toolbar.area_menu) == "woods"
     if tool == pygame.K_r:
         from tests.helpers import drag
 
@@ -100,8 +100,8 @@ def test_a_hill_picked_with_the_rectangle_draws_a_rectangular_hill_and_says_so(a
 
     s = new_editor(app)
     key(s, pygame.K_r)
-    choose(s, s.area_menu, "hill")
-    assert shown(s.area_menu) == "hill" and type(s.mode).__name__ == "RectMode"
+    choose(s, s.toolbar.area_menu, "hill")
+    assert shown(s.toolbar.area_menu) == "hill" and type(s.mode).__name__ == "RectMode"
     drag(s, (10, 10), (16, 15))
     props = s.doc.raw["terrain"]["features"][0]["properties"]
     assert props["terrain"] == "hill" and props["level"] == 1
@@ -109,7 +109,7 @@ def test_a_hill_picked_with_the_rectangle_draws_a_rectangular_hill_and_says_so(a
 
 def entry_showing(s, text):
     """The live text field showing ``text`` (panel or tools)."""
-    fields = [*s._fields, *getattr(s, "_entries", ())]
+    fields = [*s._fields, *s.entries.fields]
     return next(w for w in fields if hasattr(w, "get_text") and w.alive() and w.get_text() == text)
 
 
@@ -208,7 +208,7 @@ def test_the_tools_settings_wait_for_enter_too(app):
     type_over(s, "1", "25")
     key(s, pygame.K_RETURN)
     assert s.hill_level == 1 and s.message[1] and '"25"' in s.message[0]
-    assert s.level_entry.get_text() == "1"
+    assert s.toolbar.level_entry.get_text() == "1"
 
 
 @pytest.mark.parametrize(
@@ -520,7 +520,7 @@ def test_a_rider_s_problem_says_starts_aboard_not_carried_by(app):
 
 def sorties(s):
     """The sorties field of the first aircraft of the side's air support."""
-    return next(w for w, e in s._entries.items() if w.alive() and e[0].startswith("Sorties"))
+    return next(w for w, e in s.entries.fields.items() if w.alive() and e[0].startswith("Sorties"))
 
 
 def test_a_side_s_air_support_is_edited_in_the_forces_panel(app):

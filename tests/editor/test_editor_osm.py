@@ -20,14 +20,14 @@ def mouse(s, kind, pos, **kw):
 
 def open_dialog(app):
     s = new_editor(app)
-    s.new_dialog()
+    s.files.new_dialog()
     frame(s)
     press(s, "Import OpenStreetMap")
-    assert s._pending == "import-osm"
-    s._dialogs[-1].kill()
-    s._picked(HELSINKI)
+    assert s.files._pending == "import-osm"
+    s.dialogs.windows[-1].kill()
+    s.files.picked(HELSINKI)
     frame(s)
-    return s, s._osm
+    return s, s.files._osm
 
 
 def test_the_preview_shows_the_table_before_it_is_made(app):
@@ -75,8 +75,8 @@ def test_a_file_that_is_not_osm_is_named_in_the_status_line(app, tmp_path):
     s = new_editor(app)
     bad = tmp_path / "x.osm"
     bad.write_text("hello", encoding="utf-8")
-    s._pending = "import-osm"
-    s._picked(bad)
+    s.files._pending = "import-osm"
+    s.files.picked(bad)
     frame(s)
     text, error = s.message
     assert error and "not an OpenStreetMap file" in text and str(bad) in text

@@ -38,7 +38,7 @@ def test_the_item_panel_ends_above_the_status_line(size, what):
         s.selection = [ref.get(what, ("feature", 0))]
         s.show_panel("Item")
         frame(s)
-        window, status = pygame.Rect((0, 0), size), s.status_rect()
+        window, status = pygame.Rect((0, 0), size), s.drawing.status_rect()
 
         def check():
             alive = [w for w in s._panel_widgets if w.alive()]
@@ -117,7 +117,7 @@ def field_text(s, text):
     """Whether a live panel entry shows ``text``."""
     return any(
         getattr(w, "get_text", lambda: None)() == text
-        for w in [*s._fields, *s._entries]
+        for w in [*s._fields, *s.entries.fields]
         if w.alive()
     )
 

@@ -67,9 +67,9 @@ def test_draw_a_wood_mirror_it_place_stands_undo_redo_save_and_reopen(app, tmp_p
     click(s, 52, 20)
     assert s.problems == [], [p.text for p in s.problems]
     out = tmp_path / "drawn.json"
-    assert s.save(out)
+    assert s.files.save(out)
     frame(s)
-    assert not s.doc.history.dirty and "*" not in s.title.text
+    assert not s.doc.history.dirty and "*" not in s.toolbar.title.text
     sc = load_scenario(out)
     assert len(sc.table.areas) == 2 and len(sc.spec.stands) == 3
     again = Document.open(out)
@@ -160,7 +160,7 @@ def test_test_play_opens_a_battle_and_comes_back_with_the_history(app):
         == len(load_scenario(ROOT / "maps" / "modern-skirmish.json").table.areas) + 1
     )
     assert "A first battle in eight turns" in app.screen._panel_text  # the briefing, at set-up
-    app.screen.to_menu()
+    app.screen.saving.to_menu()
     assert app.screen is s and len(s.doc.history.entries) == entries
 
 
@@ -197,14 +197,18 @@ def test_panel_fields_write_the_file_and_typing_is_one_history_entry(app):
     s.show_panel("Scenario")
     frame(s)
     title = next(
-        w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "New scenario"
+        w
+        for w in s.entries.fields
+        if getattr(w, "get_text", None) and w.get_text() == "New scenario"
     )
     for text in ("N", "Ni", "Nig", "Night raid"):
         type_text(s, title, text)
     assert s.doc.raw["title"] == "New scenario"  # applied on Enter or when left (#43)
     key(s, pygame.K_RETURN)
     assert s.doc.raw["title"] == "Night raid" and len(s.doc.history.entries) == 1
-    turns = next(w for w in s._entries if getattr(w, "get_text", None) and w.get_text() == "12")
+    turns = next(
+        w for w in s.entries.fields if getattr(w, "get_text", None) and w.get_text() == "12"
+    )
     choose(s, turns, "200")
     assert s.doc.raw["turns"] == 12 and "from 1 to 100" in s.message[0]
 
@@ -230,9 +234,9 @@ def test_geojson_export_and_import_through_the_screen(app, tmp_path):
     app.show(s)
     frame(s)
     out = tmp_path / "terrain.geojson"
-    s.export_geojson(out)
+    s.files.export_geojson(out)
     feats = s.doc.raw["terrain"]["features"]
-    s.import_geojson(out)
+    s.files.import_geojson(out)
     assert s.doc.raw["terrain"]["features"] == feats
     assert s.doc.raw["table"] == {"width": 60, "depth": 36} and s.doc.history.dirty
 
@@ -247,30 +251,30 @@ def test_balance_views_are_computed_in_the_background_and_drawn(app):
     frame(s)
     before = s.app.surface.copy()
     for view in ("sight A", "cost B"):
-        s.show_view(view)
+        s.views.show_view(view)
         t0 = time.time()
-        while s._overlay_job and time.time() - t0 < 60:
+        while s.views._overlay_job and time.time() - t0 < 60:
             time.sleep(0.05)
             frame(s)
-        assert s.overlay is not None and s.overlay[0] == view
+        assert s.views.overlay is not None and s.views.overlay[0] == view
         frame(s)
         assert pygame.image.tobytes(s.app.surface, "RGB") != pygame.image.tobytes(before, "RGB")
     assert "MP" in s.message[0]
-    s.show_view("off")
-    assert s.overlay is None
+    s.views.show_view("off")
+    assert s.views.overlay is None
 
 
 def test_keys_typed_into_a_dialog_are_not_shortcuts(app):
     s = new_editor(app)
     key(s, pygame.K_r)
     drag(s, (10, 10), (14, 13))
-    s.save_as()  # the file dialog opens over the table
+    s.files.save_as()  # the file dialog opens over the table
     frame(s)
     n = len(s.doc.history.entries)
     for k in (pygame.K_e, pygame.K_m, pygame.K_g):  # "turn", "measure", "grid"
         key(s, k)
     assert len(s.doc.history.entries) == n and s.grid and not isinstance(s.mode, MeasureMode)
-    for d in s._dialogs:
+    for d in s.dialogs.windows:
         d.kill()
     key(s, pygame.K_m)  # closed: the keys are the editor's again
     assert isinstance(s.mode, MeasureMode)
@@ -316,11 +320,11 @@ def test_enter_and_esc_answer_a_dialog(app):
         for ev in pygame.event.get():
             s.handle(ev)
     assert s.message[0] == "done"
-    s.save_as()
+    s.files.save_as()
     frame(s)
-    assert s._dialog_open()
+    assert s.dialogs.open()
     key(s, pygame.K_ESCAPE)
-    assert not s._dialog_open()
+    assert not s.dialogs.open()
 
 
 def test_esc_in_select_clears_the_selection(app):

@@ -280,8 +280,8 @@ def test_leaving_the_editor_while_a_view_is_computed_waits_for_its_thread(app):
     s = editor_screen(app, Document.open(ROOT / "maps" / "wwii-47-breakthrough.json"))
     app.show(s)
     frame(s)
-    s.show_view("sight A")
-    job = s._overlay_job
+    s.views.show_view("sight A")
+    job = s.views._overlay_job
     assert job is not None and job["thread"].is_alive()
     s.close()
     assert job["cancel"] and not job["thread"].is_alive()

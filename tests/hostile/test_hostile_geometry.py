@@ -188,8 +188,8 @@ frame(s)
 # a balance view still computing in its daemon thread when the process ends may abort it
 # ("terminate called without an active exception", rc -6: a finding of its own, not this
 # test's); it is cancelled and waited for
-if s._overlay_job:
-    s._overlay_job["cancel"] = True
+if s.views._overlay_job:
+    s.views._overlay_job["cancel"] = True
 for t in threading.enumerate():
     if t is not threading.main_thread():
         t.join()
@@ -242,7 +242,7 @@ app = App(size=(1280, 800))
 s = editor_screen(app, Document.new("modern", 36, 24))
 app.show(s)
 frame(s)
-s.import_geojson(Path(sys.argv[1]))
+s.files.import_geojson(Path(sys.argv[1]))
 frame(s)
 print(s.message[0])
 print(len(s.doc.raw["terrain"]["features"]))

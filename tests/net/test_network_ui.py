@@ -165,14 +165,14 @@ def test_hidden_plots_the_other_sides_unseen_our_own_drawn_from_the_secrets(app,
     run(app, join, lambda: any(m.side == "A" for m in b.state.missions) and not host.fair.sent)
     m = next(m for m in b.state.missions if m.side == "A")
     assert m.id in b.state.hidden and not m.sheaf and not m.path  # the engine holds no plot
-    shown = [x for x in screen.visible_missions() if x.id == m.id]
+    shown = [x for x in screen.support.visible_missions() if x.id == m.id]
     assert shown and (shown[0].sheaf or shown[0].path)  # ours, from the secrets
     assert m.id in screen._panel_text or not isinstance(screen.mode, PlotFireMode)
     # the other side plots (its AI, until it has): nothing of it on the host's screen
     their_turns(app, screen, join, lambda: any(x.side == "B" for x in b.state.missions))
     others = [x for x in b.state.missions if x.side == "B"]
     assert all(not x.sheaf and not x.path for x in others)
-    assert all(x.side == "A" for x in screen.visible_missions())
+    assert all(x.side == "A" for x in screen.support.visible_missions())
     line = [e for e in b.log.events if e["event"] == "plot" and e["side"] == "B"][-1]
     said = describe(line, screen.names, screen.sides)
     assert said.endswith("(hidden until it lands).") and "aim" not in line
@@ -223,7 +223,7 @@ def test_save_in_a_network_battle_explains_its_log(app, pair):
         pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_CTRL, unicode="s")
     )
     assert "--resume LOG" in screen.notice
-    assert getattr(screen, "_save_dialog", None) is None
+    assert screen.saving.dialog is None
 
 
 def _menu_button(menu, label: str) -> None:
@@ -331,11 +331,11 @@ def test_a_whole_battle_through_the_hosts_screen(app, pair):
         b = host.battle
         seen.add(type(screen.mode).__name__)
         if getattr(screen.mode, "paced", False):
-            screen.anim.clear()
-            screen.flights.clear()
+            screen.animation.moves.clear()
+            screen.support.flights.clear()
             screen.set_mode(screen.mode.confirm(screen))
-        elif screen.anim:
-            screen.anim.clear()
+        elif screen.animation.moves:
+            screen.animation.moves.clear()
         elif host.fair.my_turn() and not isinstance(screen.mode, (NetWaitMode, RevealMode)):
             screen.act(mine.choose(b))
         assert not host.fault and not join.fault
@@ -430,7 +430,7 @@ def test_a_silent_other_side_may_be_declared_gone_the_battle_kept(app, pair):
     press(screen, "Ready")
     run(app, join, lambda: "is thinking" in (screen._panel_text or ""))
     assert "Declare they have left" not in [b.text for b, _ in screen._buttons]
-    screen._net_heard -= netplay.SILENT_LEAVE_S + 1
+    screen.netplay._net_heard -= netplay.SILENT_LEAVE_S + 1
     screen.update(0.05)
     assert "Nothing heard from Russia for 5 min" in screen._panel_text
     press(screen, "Declare they have left")

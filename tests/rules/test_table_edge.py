@@ -7,6 +7,7 @@ import pygame
 import pytest
 
 from game.rules.state import Impact
+from game.ui.battle.drawing import outline_group
 from game.ui.battle.support_draw import draw_markers
 from game.ui.colours import UI
 from game.ui.table_view import TableView
@@ -37,10 +38,10 @@ def test_the_rulers_readout_leaves_the_mini_map_in_view(app):
     b = battle([("A1", "A", "T-72", 10, 12, 0), ("B1", "B", "T-72", 40, 12, 180)], [])
     s = BattleScreen(app, b)
     app.show(s)
-    mm = s.minimap().rect(s.tv)
+    mm = s.overlays.minimap().rect(s.tv)
     s.draw(app.surface)
     before = [tuple(app.surface.get_at((x, mm.top + 10))) for x in range(mm.left, mm.right)]
-    s.ruler_on = True
+    s.ruler.on = True
     s.draw(app.surface)
     after = [tuple(app.surface.get_at((x, mm.top + 10))) for x in range(mm.left, mm.right)]
     assert after == before  # the readout's bar stops short of it
@@ -77,7 +78,7 @@ def test_an_air_strikes_track_is_not_left_drawn_after_its_phase(app):
     app.show(s)
     s.act(landing)  # m2, m1 (artillery) and m3 (an A-10) land in turn 2's artillery phase
     assert b.state.turn == 2 and b.state.phase != "artillery"
-    shown = {e["event"] for e in s.landings()}
+    shown = {e["event"] for e in s.support.landings()}
     assert shown == {"artillery"}  # the deviation arrows stay for the turn; the track not
 
 
@@ -95,7 +96,7 @@ def test_a_wreck_is_not_outlined_as_a_member_of_its_old_group(app):
     app.show(s)
     outlined = []
     s.tv.footprint_outline = lambda surface, x, y, *a: outlined.append((x, y))
-    s.outline_group(app.surface, "A1")
+    outline_group(app.surface, s.tv, s.battle, "A1")
     assert outlined == [(10, 12)]  # A1 alone: A2's wreck is no longer of the group
 
 

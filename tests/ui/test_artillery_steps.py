@@ -68,7 +68,9 @@ def test_the_missions_that_land_are_shown_one_at_a_time(app):
     assert "Mission 3 of 3" in s._panel_text and "air strike by A-10A Thunderbolt II" in (
         s._panel_text
     )
-    assert s.flights and s.flights[0][0]["mission"] == "m3"  # the A-10 flies its track
+    assert (
+        s.support.flights and s.support.flights[0][0]["mission"] == "m3"
+    )  # the A-10 flies its track
     assert "in and out by the left edge" in s._panel_text
     key_continue = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")
     s.handle(key_continue)

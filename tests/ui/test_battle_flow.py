@@ -109,7 +109,7 @@ def ai_battle(app, dice, stands=APART, **kw) -> BattleScreen:
         elif b.decision().kind == "choose_first":
             s.act(ChooseFirst("A", "A"))
         else:
-            s._pass()
+            s.pass_turn()
     return s
 
 
@@ -178,9 +178,9 @@ def test_set_up_and_the_unit_card_say_what_the_ghq_is_for(app):
     s = small_battle(app, GHQ_AT_RISK, [6, 6, 1, 1])
     assert "Your GHQ is <b>T-72\u2002A2</b>" in s._panel_text  # name and id: an en space
     assert "gets no movement orders" in s._panel_text and "(000 08.02.02)" in s._panel_text
-    lines = s.unit_card_lines("A2")
+    lines = s.info.unit_card_lines("A2")
     assert "GHQ: without it the side gets no movement orders (000 08.02.02)." in lines
-    assert not any("without it" in line for line in s.unit_card_lines("A1"))
+    assert not any("without it" in line for line in s.info.unit_card_lines("A1"))
 
 
 def test_with_the_ghq_lost_the_movement_panel_says_so_not_a_roll_that_was_never_made(app):
@@ -226,7 +226,7 @@ def test_the_ais_acted_line_goes_when_a_new_phase_asks_a_new_question(app):
     b = Battle(sc, 0, dice=FixedDice([6, 6, 1, 1, 3, 3, 3, 3, 19, 19]), auto_pass=False)
     s = BattleScreen(app, b, ai={"B": ScriptedAI(1, "recruit")}, ai_speed=0)
     app.show(s)
-    s._pass()  # Blue's set-up: Ready; then the AI's
+    s.pass_turn()  # Blue's set-up: Ready; then the AI's
     ai_acts(s)
     assert b.decision().kind == "choose_first" and b.to_act == "A"
     assert "has acted" not in s._panel_text

@@ -26,7 +26,7 @@ def test_new_create_makes_a_full_game_table(app, ruleset):
     s = editor_screen(app, Document.new("modern", 60, 36))
     app.show(s)
     frame(s)
-    s.new_dialog()
+    s.files.new_dialog()
     frame(s)
     rules = next(
         w
@@ -48,10 +48,10 @@ def test_geojson_of_a_full_game_map_imports_onto_a_full_game_table(app, tmp_path
     app.show(s)
     frame(s)
     out = tmp_path / "ca.geojson"
-    s.export_geojson(out)
+    s.files.export_geojson(out)
     s.doc.history.mark_saved()
-    s._pending = "import"
-    s._picked(out)
+    s.files._pending = "import"
+    s.files.picked(out)
     raw = s.doc.raw
     shipped = json.loads((ROOT / "maps" / "modern-combined-arms.json").read_text())
     assert raw["ruleset"] == "modern-full"

@@ -43,15 +43,15 @@ def test_the_terrain_legend_never_covers_the_table(app, name):
     """(#43) The legend sat over the table's bottom-right corner: now it is in the side
     panel, so every pixel of the table is the same with the legend shown or hidden (T)."""
     s = opened(app, name)
-    assert s.show_legend
+    assert s.info.show_legend
     shown = app.surface.subsurface(s.tv.rect).copy()
     key(s, pygame.K_t)
-    assert not s.show_legend
+    assert not s.info.show_legend
     hidden = app.surface.subsurface(s.tv.rect).copy()
     assert pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(hidden, "RGB")
     key(s, pygame.K_t)
-    assert s.show_legend
-    legend = s.legend_rect()
+    assert s.info.show_legend
+    legend = s.info.legend_rect()
     assert not legend.colliderect(s.tv.rect) and not legend.colliderect(s.log_view.rect)
     assert not any(legend.colliderect(b.rect) for b, _ in s._buttons)
     assert legend.bottom <= app.size[1]
@@ -71,7 +71,7 @@ def test_hiding_the_legend_is_kept_across_a_resume(app, data_dir):
     resumed = app.screen
     assert isinstance(resumed, BattleScreen) and resumed is not s
     frame(resumed)
-    assert not resumed.show_legend and resumed.legend_rect() is None
+    assert not resumed.info.show_legend and resumed.info.legend_rect() is None
     assert resumed.log_view.rect.top < top_with_legend
 
 
@@ -137,7 +137,7 @@ def test_at_1920x1080_the_whole_table_is_in_view_at_20_pixels(name):
         assert s.tv.view.scale <= fit.scale
         corners = [s.tv.to_px(0, 0), s.tv.to_px(b.table.width, b.table.depth)]
         assert all(s.tv.rect.collidepoint(p) for p in corners)
-        assert not s.legend_rect().colliderect(s.tv.rect)
+        assert not s.info.legend_rect().colliderect(s.tv.rect)
     finally:
         pygame.quit()
 
@@ -194,7 +194,7 @@ def test_the_two_sides_groups_called_m1_are_told_apart(app):
     cards = {}
     for side in b.sides:
         st = next(x for x in b.state.stands.values() if x.side == side and x.group == "M1")
-        (line,) = [t for t in s.unit_card_lines(st.id) if "M1" in t]
+        (line,) = [t for t in s.info.unit_card_lines(st.id) if "M1" in t]
         cards[side] = line
         assert s.short_name(side) in line
     assert cards["A"] != cards["B"]
@@ -245,7 +245,7 @@ def test_no_rule_code_in_the_middle_of_a_sentence(app):
                 s.set_mode(s.mode_for_state())
             s.act(players[b.to_act].choose(b))
         texts += s.log_lines
-        texts += [" ".join(s.unit_card_lines(i)) for i in b.state.stands]
+        texts += [" ".join(s.info.unit_card_lines(i)) for i in b.state.stands]
     bad = [t for t in texts if _code_mid_sentence(t or "")]
     assert not bad, [_code_mid_sentence(t) for t in bad[:5]]
 
@@ -269,7 +269,7 @@ def test_jargon_is_gone_from_the_log_and_the_unit_card(app):
     s = opened(app, "modern-combined-arms")
     house = [st.id for st in s.battle.state.stands.values() if st.unit.house]
     assert house
-    card = " ".join(s.unit_card_lines(house[0]))
+    card = " ".join(s.info.unit_card_lines(house[0]))
     assert "GHQ" not in card and "house values" not in card
     assert "the printed rules give none" in card
 
@@ -300,12 +300,12 @@ def test_no_text_under_11_pixels_on_the_battle_screen(app, monkeypatch, ui_scale
     _Recorded.seen = []
     s = opened(app, "modern-combined-arms")
     a1 = s.battle.stand("A1")
-    s.card = "A1"
+    s.info.card = "A1"
     frame(s)
-    s.card = None
+    s.info.card = None
     for k in (pygame.K_b, pygame.K_b, pygame.K_F1, pygame.K_F1, pygame.K_m, pygame.K_f):
         key(s, k)
-    s._mouse = tuple(int(v) for v in s.tv.to_px(a1.x, a1.y))
+    s.mouse = tuple(int(v) for v in s.tv.to_px(a1.x, a1.y))
     frame(s)
     small = sorted({(size, text) for size, text in _Recorded.seen if size < 11})
     assert not small, small[:10]

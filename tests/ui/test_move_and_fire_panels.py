@@ -218,7 +218,7 @@ def test_after_an_opportunity_shot_the_next_plot_stays_in_view(app):
     s = into_sight(app, [5, 6, 6, 9])
     click_at(s, 15, 12)
     key(s, pygame.K_RETURN)
-    assert s.last_result
+    assert s.news.last_result
     click_at(s, 5, 5)  # Blue's curtain
     click_at(s, 10, 6)  # A2: plot its move
     click_at(s, 14, 6)

@@ -92,9 +92,9 @@ def test_a_left_click_on_the_table_puts_the_unit_card_away(app):
     app.show(s)
     a1 = b.stand("A1")
     click_at(s, a1.x, a1.y, button=3)
-    assert s.card == "A1"
+    assert s.info.card == "A1"
     click_at(s, a1.x + 3, a1.y)
-    assert s.card is None
+    assert s.info.card is None
 
 
 def test_a_carrier_plotted_past_half_its_allowance_warns_its_riders_stay_aboard(app):

@@ -155,7 +155,7 @@ def test_a_stands_name_and_id_are_apart_on_the_panel_and_the_card(app):
     click_at(s, 14, 12)
     s._flush_panel(force=True)
     assert s._panel_text.startswith("<b>Moving T-72\u2002A1</b>"), s._panel_text[:60]
-    assert s.unit_card_lines("B1")[0].startswith("T-72\u2002B1")
+    assert s.info.unit_card_lines("B1")[0].startswith("T-72\u2002B1")
     font = pygame.font.Font(str(FONT_FILE), 13)
     gap = font.size("72\u2002A1")[0] - font.size("72")[0] - font.size("A1")[0]
     assert gap >= 5

@@ -173,15 +173,15 @@ def test_ids_show_on_hover_and_with_alt_not_always(app, monkeypatch):
         row = [tuple(app.surface.get_at((int(x) + d, int(y))))[:3] for d in range(-4, 5)]
         return (30, 32, 30) in row
 
-    s._mouse = (5, 790)
+    s.mouse = (5, 790)
     s.update(0)
     s.draw(app.surface)
     assert not tag(a) and not tag(other)
-    s._mouse = _at(s.tv, a.x, a.y)
+    s.mouse = _at(s.tv, a.x, a.y)
     s.draw(app.surface)
     assert tag(a) and not tag(other)
     monkeypatch.setattr(pygame.key, "get_mods", lambda: pygame.KMOD_LALT)
-    s._mouse = (5, 790)
+    s.mouse = (5, 790)
     s.draw(app.surface)
     assert tag(a) and tag(other)
 
@@ -206,7 +206,7 @@ def test_a_click_on_the_mini_map_moves_the_camera_there(app):
     app.show(s)
     s.update(0)
     s.draw(app.surface)
-    mm = s.minimap()
+    mm = s.overlays.minimap()
     r = mm.rect(s.tv)
     assert s.tv.rect.contains(r) and r.w < s.tv.rect.w / 4
     scale = s.tv.view.scale
@@ -234,10 +234,10 @@ def test_the_unit_card_keeps_the_nato_symbol_beside_the_painted_model(app):
     b = game.Battle(game.load_scenario(ROOT / "maps" / "modern-fire-support.json"), 3)
     s = BattleScreen(app, b)
     app.show(s)
-    s.card = "A15"  # an M109A6 Paladin (US, blue)
+    s.info.card = "A15"  # an M109A6 Paladin (US, blue)
     s.update(0)
     s.draw(app.surface)
-    box = s.card_box
+    box = s.info.card_box
     token = {
         tuple(app.surface.get_at((x, y)))[:3]
         for x in range(box.right - 58, box.right - 22)
@@ -285,7 +285,7 @@ def test_n_hides_the_mini_map_and_its_clicks(app):
     app.show(s)
     s.update(0)
     s.draw(app.surface)
-    r = s.minimap().rect(s.tv)
+    r = s.overlays.minimap().rect(s.tv)
     shown = app.surface.subsurface(r).copy()
     s.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, mod=0, unicode="n"))
     s.draw(app.surface)

@@ -106,7 +106,7 @@ def test_the_editors_balancing_move_is_one_undoable_edit(app):
     s.commit(SetField(("sides", 0, "cohesion"), 10, "set cohesion"))  # 4270 against 6238.4
     s.show_panel("Map")
     s.refresh_panel(force=True)
-    first = s._moves[0]
+    first = s.balance.moves[0]
     assert first.ratio < 6238.4 / 4270
     before = len(s.doc.raw["stands"]), [x.get("cohesion") for x in s.doc.raw["sides"]]
     s._link("move:0")

@@ -199,13 +199,13 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
     press(s, "Ready")
     lift_curtain(s)  # hotseat: Blue hands the screen to Orange (#43)
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)  # asks for a name, the default offered
-    assert s._save_entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*.json"))
+    assert s.saving.entry.get_text() == "test-seed0-turn0" and not list(tmp_path.glob("*.json"))
     key(s, pygame.K_p)  # typed into the name, not a pass
     assert s.battle.state.turn == 0
-    s._save_entry.set_text("my battle")
+    s.saving.entry.set_text("my battle")
     key(s, pygame.K_RETURN)
     saved = list(tmp_path.glob("*.json"))
-    assert [p.name for p in saved] == ["my battle.json"] and not s._save_dialog.alive()
+    assert [p.name for p in saved] == ["my battle.json"] and not s.saving.dialog.alive()
     assert s.message == ""  # a confirmation is not a refusal
     from game.ui.logtext import path_html
 
@@ -220,10 +220,10 @@ def test_save_with_ctrl_s_and_load_it_back(app, tmp_path):
 def test_help_overlay_toggles(app):
     s = small_battle(app, STANDS, [6, 6, 1, 1])
     key(s, pygame.K_F1)
-    assert s.help
+    assert s.overlays.help
     s.draw(app.surface)
     key(s, pygame.K_ESCAPE)
-    assert not s.help
+    assert not s.overlays.help
 
 
 def test_camera_zoom_pan_and_fit(app):
@@ -280,10 +280,10 @@ def test_every_screen_draws_under_the_dummy_driver(app):
 
 def test_hover_reads_out_stands_and_terrain(app):
     s = small_battle(app, STANDS, [6, 6, 1, 1], terrain=[("woods", (20, 2, 24, 6))])
-    assert s.hover_text(tuple(int(v) for v in s.tv.to_px(10, 12))).startswith(
+    assert s.overlays.hover_text(tuple(int(v) for v in s.tv.to_px(10, 12))).startswith(
         "Blue: T-72 A1, group 1, GHQ"
     )
-    assert "woods" in s.hover_text(tuple(int(v) for v in s.tv.to_px(22, 4)))
+    assert "woods" in s.overlays.hover_text(tuple(int(v) for v in s.tv.to_px(22, 4)))
 
 
 def test_window_resize_lays_the_screen_out_again(app):
@@ -507,9 +507,11 @@ def test_the_menu_button_asks_before_leaving_a_battle_under_way(app):
     )
     app.show(s)
     s.handle(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=s.menu_button))
-    assert left == [] and "not saved" in s._leave_dialog.confirmation_text.html_text
+    assert left == [] and "not saved" in s.saving.leave_dialog.confirmation_text.html_text
     s.handle(
-        pygame.event.Event(pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=s._leave_dialog)
+        pygame.event.Event(
+            pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=s.saving.leave_dialog
+        )
     )
     assert left == [1]
 
@@ -523,15 +525,15 @@ def test_the_banner_tracks_victory_and_b_shows_how_to_win(app):
     b.stand("B2").eliminated = True
     assert s.banner_text().endswith("kills: Blue 1/2, Orange 0/2")
     key(s, pygame.K_b)
-    assert s.show_briefing
-    lines = s.briefing_lines()
+    assert s.info.show_briefing
+    lines = s.info.briefing_lines()
     assert lines[0] == "Modern skirmish"
     assert any(
         "destroying 2 of the enemy's 3 stands" in t and "at most 1 of its 3" in t for t in lines
     )
     s.draw(app.surface)
     key(s, pygame.K_ESCAPE)
-    assert not s.show_briefing
+    assert not s.info.show_briefing
 
 
 def test_right_click_shows_a_unit_card_from_the_data_table(app):
@@ -540,14 +542,14 @@ def test_right_click_shows_a_unit_card_from_the_data_table(app):
     app.show(s)
     a1 = b.stand("A1")
     click_at(s, a1.x, a1.y, button=3)
-    assert s.card == "A1"
-    lines = s.unit_card_lines("A1")
+    assert s.info.card == "A1"
+    lines = s.info.unit_card_lines("A1")
     u = a1.unit
     assert lines[0].startswith("Leopard-IIA6\u2002A1")  # en space (#43)
     assert f"defence: front {u.defense}, flank or rear {-(-u.defense // 2)}" in lines
     assert f"movement points this phase: {b.movement_points('A1'):.1f}" in lines
     s.draw(app.surface)
-    names = [n for _, n in s.legend_entries()]
+    names = [n for _, n in s.info.legend_entries()]
     assert "Light buildings" in names and "Good road" in names
 
 
@@ -592,14 +594,14 @@ def test_the_ruler_reads_the_engines_line_of_sight(app, start, end, clear, words
     s.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=px, button=1))
     s.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=qx, rel=(0, 0), buttons=(1, 0, 0)))
     s.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=qx, button=1))
-    assert s.ruler["observer"] == "A1"
-    x1, y1 = s.ruler["b"]
+    assert s.ruler.reading["observer"] == "A1"
+    x1, y1 = s.ruler.reading["b"]
     want = s.battle.line_of_sight(10, 12, x1, y1, "A1")
-    assert s.ruler["sight"] == want and want.clear is clear
-    assert words in s.ruler_text() and s.ruler_text().startswith(f'{want.range_in:.1f}"')
+    assert s.ruler.reading["sight"] == want and want.clear is clear
+    assert words in s.ruler.text() and s.ruler.text().startswith(f'{want.range_in:.1f}"')
     s.draw(app.surface)
     key(s, pygame.K_ESCAPE)
-    assert not s.ruler_on
+    assert not s.ruler.on
 
 
 def test_the_end_screen_replays_the_battle_and_comes_back(app):
@@ -764,9 +766,9 @@ def test_an_action_waits_for_the_worker_before_changing_the_battle(app):
     press(s, "Blue first")
     s.update(1 / 60)
     s.update(1 / 60)  # the worker has started
-    assert s._worker is not None
+    assert s.work._worker is not None
     press(s, "Pass")  # settles the worker first, then applies
-    assert s._worker is None and s.battle.state.passes
+    assert s.work._worker is None and s.battle.state.passes
 
 
 def test_who_goes_first_is_told_in_the_log_panel(app):
@@ -791,7 +793,7 @@ def test_ctrl_s_does_nothing_where_save_is_greyed(app):
     s.set_mode(CurtainMode("B", None))
     assert not s.save_button.is_enabled
     key(s, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert getattr(s, "_save_dialog", None) is None
+    assert s.saving.dialog is None
 
 
 def test_a_narrow_window_keeps_the_victory_tracker_in_the_panel(app):

@@ -42,7 +42,7 @@ def test_plot_a_mission_by_clicks(app):
 def _drawn(s) -> pygame.Surface:
     surf = pygame.Surface(s.app.size)
     surf.fill((0, 0, 0))
-    s.draw_fire_support(surf)
+    s.support.draw(surf)
     return surf
 
 
@@ -56,7 +56,7 @@ def test_the_other_side_does_not_see_a_plotted_mission(app):
         s.set_mode(s.mode.confirm(s))
     s.act(PlotMission("A", ("A1",), ((30.0, 12.0),), "he", 2))
     s.set_mode(s.mode.confirm(s))  # B takes the screen
-    assert b.to_act == "B" and s.plot_viewer() == "B" and s.visible_missions() == []
+    assert b.to_act == "B" and s.support.plot_viewer() == "B" and s.support.visible_missions() == []
     with_mission = pygame.image.tobytes(_drawn(s), "RGB")
     hidden, b.state.missions = b.state.missions, []
     without = pygame.image.tobytes(_drawn(s), "RGB")
@@ -64,11 +64,11 @@ def test_the_other_side_does_not_see_a_plotted_mission(app):
     assert with_mission == without
     s.act(Pass("B"))
     s.set_mode(s.mode.confirm(s))  # back to A, who may plot more
-    assert b.to_act == "A" and [m.id for m in s.visible_missions()] == ["m1"]
+    assert b.to_act == "A" and [m.id for m in s.support.visible_missions()] == ["m1"]
     assert pygame.image.tobytes(_drawn(s), "RGB") != without
     # against the AI the player's own missions are shown all the time, the AI's never
     s.ai = {"B": object()}
-    assert s.plot_viewer() == "A"
+    assert s.support.plot_viewer() == "A"
 
 
 def test_direct_artillery_by_clicks(app):

@@ -58,7 +58,7 @@ def watch(map_name: str, seed: int, speed: float = 12.0, together: bool = True) 
     b = Battle(load_scenario(ROOT / "maps" / map_name), seed)
     first, ai_side = b.sides
     s = BattleScreen(app, b, ai={ai_side: ScriptedAI(seed, "veteran")}, ai_speed=speed)
-    s.glide_together = together
+    s.animation.glide_together = together
     app.show(s)
     player = RandomPlayer(seed)
     start = end = None
@@ -76,7 +76,7 @@ def watch(map_name: str, seed: int, speed: float = 12.0, together: bool = True) 
         mode = s.mode
         if getattr(mode, "paced", False):
             s.set_mode(mode.confirm(s))
-        elif not s.anim and not isinstance(mode, AIMode) and b.decision().side == first:
+        elif not s.animation.moves and not isinstance(mode, AIMode) and b.decision().side == first:
             a0 = time.perf_counter()
             s.act(player.choose(b))
             own += time.perf_counter() - a0

@@ -79,7 +79,7 @@ def drag_frames(n_frames: int, cached: bool) -> list[float]:
             pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0))
         )
         if not cached:
-            screen._layer = None  # the baseline: terrain redrawn every frame
+            screen.drawing._layer = None  # the baseline: terrain redrawn every frame
         screen.update(0.016)
         screen.draw(app.surface)
         pygame.display.flip()

@@ -286,7 +286,7 @@ def scene_shipped(app, sc, autosave: str, seed: int = 3) -> dict:
         more = []
         for _ in range(60):  # the frames after it while work goes on off the frame: a
             # player takes longer than 60 frames to act again
-            if not (screen._work or screen._worker):
+            if not (screen.work._work or screen.work._worker):
                 break
             more.append(frame(app, screen))
         if late:

@@ -100,7 +100,7 @@ def pace_attacks(screen, events: list[dict], stands_before: dict, then: Mode | N
     lines = enemy_attacks(screen, events)
     if not lines:
         return then
-    screen.last_result = []  # the step tells each attack itself (not twice in the panel)
+    screen.news.last_result = []  # the step tells each attack itself (not twice in the panel)
     return AttackStepMode(lines, then, lost)
 
 

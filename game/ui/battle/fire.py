@@ -9,6 +9,7 @@ import pygame
 import pygame_gui
 
 from game import Fire, Pass
+from game.ui.battle.drawing import outline_blocker
 from game.ui.battle.layout import PAL
 from game.ui.logtext import PHASE_NAMES, stand_name
 from game.ui.modes import Mode, is_click
@@ -53,8 +54,8 @@ class FireMode(Mode):
             self.preset = {}
         elif self.shots is None:
             # every legal shot is a whole sight matrix: not in the frame where an action lands
-            screen.off_frame(
-                screen.ask_twin("fire_options"), lambda shots: self._counted(screen, shots)
+            screen.work.off_frame(
+                screen.work.ask_twin("fire_options"), lambda shots: self._counted(screen, shots)
             )
         self.refresh(screen)
 
@@ -221,7 +222,7 @@ class FireMode(Mode):
             pygame.draw.line(surface, colour, tv.to_px(s.x, s.y), tv.to_px(t.x, t.y), width)
             if sid in self.attackers or not sight.clear:
                 for why in sight.blocked_by:  # a stand in the way is crossed, not outlined
-                    screen.outline_blocker(surface, why)
+                    outline_blocker(surface, screen.tv, screen.battle, why)
         for sid in self.attackers:  # yours, as the legend says, even when one is in the way
             s = screen.battle.stand(sid)
             tv.footprint_outline(surface, s.x, s.y, s.facing_deg, PAL.clear, 3)

@@ -5,6 +5,8 @@ the kills needed and losses allowed from ``Battle``, a unit's values from its da
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import pygame
 
 from game import StandPose
@@ -49,12 +51,47 @@ def _box(surface, lines, at, font, title_font=None, width=None, centre=None) -> 
     return box
 
 
-class InfoMixin:
-    """The battle screen's briefing, unit cards, terrain legend and victory tracker."""
+class InfoScreen(Protocol):
+    """What :class:`Info` reads of the battle screen: its app (the window's size), battle,
+    table view and log panel (resized when the legend comes or goes), and how it names
+    sides and battle groups."""
 
-    show_briefing = False
-    card: str | None = None
-    card_box: pygame.Rect | None = None
+    app: object
+    battle: object
+    tv: object
+    log_view: object
+
+    def side_name(self, side: str | None) -> str:
+        """A side's name."""
+
+    def short_name(self, side: str | None) -> str:
+        """A side's name without its bracketed part."""
+
+    def group_label(self, side: str, group: str) -> str:
+        """A battle group's name on the screen."""
+
+    def group_words(self, s) -> str:
+        """A stand's group for the status line."""
+
+
+class Info:
+    """The battle screen's briefing (B), unit cards (right-click), terrain legend (T) and
+    victory tracker (its ``info``). ``show_briefing``: the briefing is open; ``card``: the
+    stand whose card is shown, or None; ``card_box``: where the card was last drawn."""
+
+    def __init__(self, screen: InfoScreen):
+        self.screen = screen
+        self.show_briefing = False
+        self.card: str | None = None
+        self.card_box: pygame.Rect | None = None
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._legend_font_obj: pygame.font.Font | None = None
+        self._legend_kept: tuple | None = None
+
+    @property
+    def battle(self):
+        """The screen's battle."""
+        return self.screen.battle
 
     @property
     def show_legend(self) -> bool:
@@ -70,7 +107,9 @@ class InfoMixin:
         """The banner's tracker: each side's kills against the kills it needs to win."""
         b = self.battle
         losses = b.state.losses(b.sides)
-        parts = [f"{self.short_name(s)} {losses[b.other(s)]}/{b.kills_needed(s)}" for s in b.sides]
+        parts = [
+            f"{self.screen.short_name(s)} {losses[b.other(s)]}/{b.kills_needed(s)}" for s in b.sides
+        ]
         return "   kills: " + ", ".join(parts)
 
     def briefing_lines(self) -> list[str]:
@@ -83,7 +122,7 @@ class InfoMixin:
             lines += ["", spec.description, ""]
         for s in b.sides:
             lines.append(
-                f"{self.side_name(s)} wins by destroying {b.kills_needed(s)} of the enemy's "
+                f"{self.screen.side_name(s)} wins by destroying {b.kills_needed(s)} of the enemy's "
                 f"{b.totals[b.other(s)]} stands ({v.destroy_at_least_pct:g}% or more) while "
                 f"losing at most {b.losses_allowed(s)} of its {b.totals[s]}."
             )
@@ -98,7 +137,7 @@ class InfoMixin:
         b = self.battle
         s = b.stand(stand_id)
         u = s.unit
-        lines = [f"{stand_name(s.unit_name, s.id)} ({self.side_name(s.side)})"]
+        lines = [f"{stand_name(s.unit_name, s.id)} ({self.screen.side_name(s.side)})"]
         tl = f"tech level {u.tech_level}, " if u.tech_level else ""
         lines.append(f"{tl}{u.points} points, speed {u.speed:g} MP ({u.movement_class})")
         if hasattr(u, "fire_against"):  # full games' columns (rules-decisions "Units beyond tanks")
@@ -145,8 +184,8 @@ class InfoMixin:
         if s.movement_marker:
             marks.append("moved this turn")
         lines.append("markers: " + (", ".join(marks) if marks else "none"))
-        g = self.group_words(s)
-        group = g if g == "no group" else self.group_label(s.side, g.removeprefix("group "))
+        g = self.screen.group_words(s)
+        group = g if g == "no group" else self.screen.group_label(s.side, g.removeprefix("group "))
         lines.append(group + (", GHQ" if s.ghq else ", HQ" if s.hq else ""))
         if s.ghq:  # what it is for
             lines.append(ghq_purpose(b))
@@ -185,8 +224,9 @@ class InfoMixin:
             out.append((look, f'Hill, level {level} (1" slope, lighter crest)'))
         return out
 
-    def _font(self, size: int) -> pygame.font.Font:
-        cache = self.__dict__.setdefault("_info_fonts", {})
+    def font(self, size: int) -> pygame.font.Font:
+        """pygame's default font at ``size`` pixels times the interface's scale, made once."""
+        cache = self._fonts
         size = int(size * UI["scale"])
         if size not in cache:
             cache[size] = pygame.font.Font(None, size)
@@ -197,11 +237,9 @@ class InfoMixin:
     LOG_LEAST_PX = 100  # the log keeps at least this height: a shorter window hides the key
 
     def _legend_font(self) -> pygame.font.Font:
-        font = self.__dict__.get("_legend_font_obj")
-        if font is None:
-            font = pygame.font.Font(str(LOG_FONT_FILE), self.LEGEND_FONT_PX)
-            self.__dict__["_legend_font_obj"] = font
-        return font
+        if self._legend_font_obj is None:
+            self._legend_font_obj = pygame.font.Font(str(LOG_FONT_FILE), self.LEGEND_FONT_PX)
+        return self._legend_font_obj
 
     def _legend_card(self, width: int) -> pygame.Surface | None:
         """The legend drawn once, ``width`` pixels wide: a swatch and the terrain's name in
@@ -210,7 +248,7 @@ class InfoMixin:
         the table's features change."""
         t = self.battle.table
         key = (width, id(t), len(t.areas), len(t.roads), len(t.hills), table_style())
-        kept = self.__dict__.get("_legend_kept")
+        kept = self._legend_kept
         if kept is not None and kept[0] == key:
             return kept[1]
         font = self._legend_font()
@@ -241,7 +279,7 @@ class InfoMixin:
                         pygame.draw.rect(card, colour, swatch)
                     pygame.draw.rect(card, INK, swatch, 1)
                     card.blit(img, (swatch.right + 6, y + (step - img.get_height()) // 2))
-        self.__dict__["_legend_kept"] = (key, card)
+        self._legend_kept = (key, card)
         return card
 
     def legend_rect(self, size=None) -> pygame.Rect | None:
@@ -249,7 +287,7 @@ class InfoMixin:
         buttons and above the battle log, never over the table (it covered a corner of
         it); None when it is hidden (T), the table has no terrain, or the window is too short
         to keep :attr:`LOG_LEAST_PX` of log under it."""
-        w, h = size or self.app.size
+        w, h = size or self.screen.app.size
         if not self.show_legend:
             return None
         card = self._legend_card(PANEL_W - 12)
@@ -263,7 +301,7 @@ class InfoMixin:
     def log_rect(self, size=None) -> pygame.Rect:
         """Where the battle log sits (pixels): the rest of the side panel under the terrain
         legend (under the buttons when the legend is hidden)."""
-        w, h = size or self.app.size
+        w, h = size or self.screen.app.size
         legend = self.legend_rect((w, h))
         top = legend.bottom + 6 if legend is not None else BANNER_H + 392
         return pygame.Rect(w - PANEL_W + 6, top, PANEL_W - 12, h - 6 - top)
@@ -273,32 +311,32 @@ class InfoMixin:
         choice is kept in the battle's saves (``meta["show_legend"]``), so a resumed battle
         shows the legend as the player left it."""
         self.show_legend = not self.show_legend
-        self.log_view.resize(self.log_rect())
+        self.screen.log_view.resize(self.log_rect())
 
-    def _draw_legend(self, surface) -> None:
+    def draw_legend(self, surface) -> None:
         """The terrain legend in the side panel (:meth:`legend_rect`)."""
         rect = self.legend_rect()
         if rect is not None:
             surface.blit(self._legend_card(rect.w), rect.topleft)
 
-    def _draw_info(self, surface) -> None:
+    def draw(self, surface) -> None:
         """The unit card and the briefing, over the table (the legend is in the panel)."""
-        rect = self.tv.rect
-        font = self._font(20)
+        rect = self.screen.tv.rect
+        font = self.font(20)
         if self.card and self.card in self.battle.state.stands:
             lines = self.unit_card_lines(self.card)
-            wide = max([self._font(22).size(lines[0])[0]] + [font.size(t)[0] for t in lines[1:]])
-            box = _box(surface, lines, (rect.x + 10, rect.y + 10), font, self._font(22), wide + 90)
+            wide = max([self.font(22).size(lines[0])[0]] + [font.size(t)[0] for t in lines[1:]])
+            box = _box(surface, lines, (rect.x + 10, rect.y + 10), font, self.font(22), wide + 90)
             self._card_pictures(surface, box, self.card)
             self.card_box = box  # where the card is (pixels)
         if self.show_briefing:
             width = min(640, rect.w - 40)
             lines = []
             for k, text in enumerate(self.briefing_lines()):
-                lines += wrap_text(self._font(24 if k == 0 else 21), text, width - 30) or [""]
+                lines += wrap_text(self.font(24 if k == 0 else 21), text, width - 30) or [""]
             lines.append("")
             lines.append("B closes the briefing.")
-            _box(surface, lines, (0, 0), self._font(21), self._font(26), width, rect.center)
+            _box(surface, lines, (0, 0), self.font(21), self.font(26), width, rect.center)
 
     def _card_pictures(self, surface, box: pygame.Rect, stand_id: str) -> None:
         """On the unit card's right: the stand's NATO symbol on its flat token, and
@@ -313,79 +351,3 @@ class InfoMixin:
         if box.h >= 130:
             view = View(40, (x, box.y + 100), 0.0)
             paint_stand(surface, view, pose, colour, kind_of(st.unit, st.unit_name), hq_level(st))
-
-
-class RulerMixin:
-    """The ruler and line-of-sight tool (M), over whatever the battle waits for: drag from a
-    stand or a point to another point for the distance in inches and metres (1" = 100 m), the
-    range band and the line of sight, all from the engine (``Battle.line_of_sight``, the fire
-    check's own rules). M or Esc puts it away."""
-
-    ruler_on = False
-    ruler: dict | None = None
-
-    def ruler_event(self, ev) -> bool:
-        """Take a mouse event for the ruler when it is out; True when it used it."""
-        if not self.ruler_on:
-            return False
-        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            s = self.stand_under(ev.pos)
-            a = (s.x, s.y) if s is not None else self.tv.to_table(ev.pos)
-            self.ruler = {"a": a, "b": a, "observer": s.id if s else None, "sight": None}
-            return True
-        if ev.type == pygame.MOUSEMOTION and self.ruler is not None and ev.buttons[0]:
-            self._measure(self.tv.to_table(ev.pos))
-            return True
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.ruler is not None:
-            s = self.stand_under(ev.pos)
-            self._measure((s.x, s.y) if s is not None else self.tv.to_table(ev.pos))
-            return True
-        return False
-
-    def _measure(self, b: tuple[float, float]) -> None:
-        r = self.ruler
-        r["b"] = b
-        (x0, y0), (x1, y1) = r["a"], b
-        if (x0, y0) != (x1, y1):
-            r["sight"] = self.battle.line_of_sight(x0, y0, x1, y1, r["observer"])
-
-    def ruler_text(self) -> str:
-        """The ruler's reading: distance, metres, range band, and whether a stand at the
-        start would see one at the end (and what blocks it)."""
-        r = self.ruler
-        if not r or r["sight"] is None:
-            return "Ruler (M): drag from a stand or a point to measure and check the line of sight."
-        sight = r["sight"]
-        d = sight.range_in
-        text = f'{d:.1f}" ({d * 100:.0f} m), range band {sight.range_band_in}"'
-        if sight.clear:
-            return text + ": in sight"
-        why = []
-        for b in sight.blocked_by:
-            if b[0] == "terrain":
-                why.append(self.battle.data.terrain[b[1]].name.lower())
-            elif b[0] == "hill":
-                why.append(f"a level-{b[1]} hill")
-            elif b[0] == "stand":
-                why.append(f"stand {b[1]}")
-            elif b[0] == "distance":
-                why.append(f'beyond the {sight.max_sight_in:g}" sighting distance')
-        return text + ": no line of sight (" + ", ".join(why or ["blocked"]) + ")"
-
-    def _draw_ruler(self, surface) -> None:
-        if not self.ruler_on:
-            return
-        r = self.ruler
-        if r and r["sight"] is not None:
-            colour = (40, 170, 60) if r["sight"].clear else (215, 45, 45)
-            a, b = self.tv.to_px(*r["a"]), self.tv.to_px(*r["b"])
-            pygame.draw.line(surface, colour, a, b, 3)
-            pygame.draw.circle(surface, colour, a, 5)
-            pygame.draw.circle(surface, colour, b, 5)
-        img = self._font(22).render(self.ruler_text(), True, INK)
-        right = self.tv.rect.right  # the readout stops short of the mini-map
-        if getattr(self, "show_minimap", False):
-            right = min(right, self.minimap().rect(self.tv).left - 6)
-        bar = pygame.Rect(self.tv.rect.x, self.tv.rect.y, max(0, right - self.tv.rect.x), 28)
-        pygame.draw.rect(surface, CARD_BG, bar)
-        surface.blit(img, (bar.x + 8, bar.y + 6), pygame.Rect(0, 0, bar.w - 12, img.get_height()))

@@ -191,9 +191,9 @@ class MissionStepMode(Mode):
         ev = self.current["line"]
         if self._flown != self.k:  # an air strike flies its track when its turn comes
             self._flown = self.k
-            screen.flights.clear()
+            screen.support.flights.clear()
             if ev["event"] == "air_strike" and ev.get("path"):
-                screen.queue_flight(ev)
+                screen.support.queue_flight(ev)
         screen.log_view.held = self.held[self.k]  # the later missions' sentences wait
         side = html.escape(screen.side_name(ev.get("side")))
         rule = f" ({ev['rule']})" if ev.get("rule") else ""
@@ -315,7 +315,7 @@ class MissionStepMode(Mode):
         return self._done(screen)
 
     def _done(self, screen):
-        screen.flights.clear()
+        screen.support.flights.clear()
         screen.log_view.held = 0
         screen.notice = self._notice or screen.notice
         return self.then or screen.mode_for_state()
@@ -360,7 +360,7 @@ def pace_missions(
     groups = mission_groups(events)
     if not groups:
         return then
-    screen.last_result = []  # each mission tells its own rolls in turn
+    screen.news.last_result = []  # each mission tells its own rolls in turn
     told = [bool(describe(e, screen.names, screen.sides)) for e in events]
     held = [sum(told[g["last"] + 1 :]) for g in groups]
     return MissionStepMode(groups, then, held, list(events), before)

@@ -85,7 +85,7 @@ class NetWaitMode(Mode):
             head = f"<b>{other} is thinking: {thinking}</b>"
             tail = "Their moves are shown here as they make them."
         text = f"{head}<br>{tail}<br>Connection: {html.escape(net.status)}."
-        silent = screen.net_silent_s()
+        silent = screen.netplay.silent_s()
         if silent >= SILENT_LEAVE_S:
             text += (
                 f"<br>Nothing heard from {other} for {duration_words(silent)}. You may "
@@ -101,11 +101,11 @@ class NetWaitMode(Mode):
     def refresh(self, screen) -> None:
         """Show the panel again when its words changed (the clock: once a second)."""
         text = self.text(screen)
-        silent = screen.net_silent_s() >= SILENT_LEAVE_S
+        silent = screen.netplay.silent_s() >= SILENT_LEAVE_S
         if (text, silent) == self._shown:
             return
         self._shown = (text, silent)
-        buttons = [("Declare they have left", screen.declare_left)] if silent else []
+        buttons = [("Declare they have left", screen.netplay.declare_left)] if silent else []
         screen.set_panel(text, buttons)
 
 
@@ -141,90 +141,99 @@ class NetStoppedMode(Mode):
                 "<br>The battle is kept in its log; <i>hulldown host --resume LOG</i> (or "
                 f"<i>join --resume LOG</i>) continues it:<br>{path_html(screen.log_path)}"
             )
-        screen.set_panel(text, [("Main menu", screen.to_menu)])
+        screen.set_panel(text, [("Main menu", screen.saving.to_menu)])
 
 
-class NetPlayMixin:
-    """The battle screen's network side: ``net`` is the :class:`NetSession`, or None
-    in a battle on this machine alone."""
+def _answer(mode) -> bool | None:
+    """Whether a waiting mode awaits the answer to our own action (None: not a wait)."""
+    return mode.answer if isinstance(mode, NetWaitMode) else None
 
-    net = None
 
-    def init_net(self, net) -> None:
-        """Start the network side's bookkeeping for session ``net`` (or None)."""
+class NetPlay:
+    """The battle screen's network side (its ``netplay``, in a network battle only):
+    ``net`` is the :class:`~game.net.session.NetSession`. It reads and drives much of the
+    screen, which it is given: the battle, the current mode and ``set_mode``,
+    ``mode_for_state``, ``show_applied`` (an action the session applied is shown as the
+    screen shows its own), ``side_name``, ``message`` and ``notice``, the work off the frame
+    (``work.settle_work``) and the moves being shown (``animation.moves``)."""
+
+    def __init__(self, screen, net):
+        self.screen = screen
         self.net = net
         self._net_heard = time.monotonic()
         self._net_before: tuple[int, dict] | None = None  # stands before the next action
         self._net_pending: list[tuple] = []
-        self.net_declared_left = False
+        self.declared_left = False
 
-    def net_silent_s(self) -> float:
+    def silent_s(self) -> float:
         """Seconds since the other side's machine last said anything."""
         return time.monotonic() - self._net_heard
 
-    def net_mode(self, decision) -> Mode | None:
+    def mode(self, decision) -> Mode | None:
         """The mode a network battle puts before the decision's own (None: the decision's,
         this side's to take)."""
         net = self.net
         if decision.kind == "end":
             return None
-        if net.fault or net.left or self.net_declared_left:
-            return NetStoppedMode(self.net_stop_reason())
+        if net.fault or net.left or self.declared_left:
+            return NetStoppedMode(self.stop_reason())
         if decision.kind == "reveal":
             return RevealMode()
         if decision.side != net.side or net.fair.sent is not None:
             return NetWaitMode(answer=net.fair.sent is not None)
         return None
 
-    def net_stop_reason(self) -> str:
+    def stop_reason(self) -> str:
         """Why the battle stopped, in a sentence."""
         net = self.net
         if net.fault:
             return f"It had to stop: {net.fault}."
-        if self.net_declared_left:
+        if self.declared_left:
             return "You declared that the other side has left."
         return f"The other side left: {net.left}."
 
-    def net_banner(self) -> str:
+    def banner(self) -> str:
         """The banner's words while the network needs saying (else "")."""
         net = self.net
         if net.fault:
             return "The battle has stopped: see the panel"
-        if net.left or self.net_declared_left:
+        if net.left or self.declared_left:
             return "The other side has left: the battle is kept in its log"
-        if not net.connected and not self.battle.finished:
+        if not net.connected and not self.screen.battle.finished:
             return "Connection lost: waiting for the other side to return"
         return ""
 
-    def net_act(self, action) -> bool:
+    def act(self, action) -> bool:
         """Send a local action through the session: True when it went (it is applied and
         shown when the other side answers); an action the session refuses only shows why."""
-        if self.net.stopped or self.net_declared_left:
-            self.message = "The battle has stopped: nothing more can be played."
-            self.mode.enter(self)
+        screen = self.screen
+        if self.net.stopped or self.declared_left:
+            screen.message = "The battle has stopped: nothing more can be played."
+            screen.mode.enter(screen)
             return False
         try:
             self.net.act(action)
         except IllegalAction as err:
-            self.message = str(err)
-            self.mode.enter(self)
+            screen.message = str(err)
+            screen.mode.enter(screen)
             return False
-        self.message = ""
-        self.set_mode(NetWaitMode(answer=True))
+        screen.message = ""
+        screen.set_mode(NetWaitMode(answer=True))
         return True
 
     def declare_left(self) -> None:
         """ "Declare they have left": leave the session (the battle stays in its log)."""
-        self.net_declared_left = True
+        self.declared_left = True
         self.net.leave("not answered in time: declared to have left")
-        self.set_mode(self.mode_for_state())
+        self.screen.set_mode(self.screen.mode_for_state())
 
-    def poll_net(self) -> None:
+    def poll(self) -> None:
         """Called every frame: take in what the connection brought, show each action applied
         as the screen shows its own (the other side's animated), and change to the mode the
         battle now waits for (a fault, such as the other side refusing an action the rules
         allow, stops the battle: :class:`NetStoppedMode`)."""
-        net, b = self.net, self.battle
+        net, screen = self.net, self.screen
+        b = screen.battle
         if self._net_before is None or self._net_before[0] != len(b.actions):
             self._net_before = (
                 len(b.actions),
@@ -232,35 +241,34 @@ class NetPlayMixin:
             )
         before_to_act = b.to_act if not b.finished else None
         if not net.link.inbox.empty():  # the battle may change: no worker may be reading it
-            self.settle_work(landing=True)
+            screen.work.settle_work(landing=True)
         if net.poll(0):
             self._net_heard = time.monotonic()
         self._net_pending += net.take_applied()
-        paced = self.mode.paced
+        paced = screen.mode.paced
         theirs = False
         while self._net_pending and not paced:
             action, events = self._net_pending.pop(0)
             stands = self._net_before[1] if self._net_before else None
             self._net_before = None
-            self.show_applied(
+            screen.show_applied(
                 action, events, before_to_act, stands, animate=action.side != net.side
             )
-            paced = self.mode.paced
+            paced = screen.mode.paced
             theirs = action.side != net.side
         waiting = (NetWaitMode, RevealMode, NetStoppedMode)
-        if theirs and not paced and net.fair.my_turn() and not isinstance(self.mode, waiting):
-            other = html.escape(self.side_name(action.side))
-            self.notice = f"{other} has acted: your turn."  # as after the AI's turn
-            self.mode.enter(self)
-        if paced or self.anim:
+        if theirs and not paced and net.fair.my_turn() and not isinstance(screen.mode, waiting):
+            other = html.escape(screen.side_name(action.side))
+            screen.notice = f"{other} has acted: your turn."  # as after the AI's turn
+            screen.mode.enter(screen)
+        if paced or screen.animation.moves:
             return
-        if isinstance(self.mode, (NetWaitMode, RevealMode, NetStoppedMode)):
-            want = self.mode_for_state()
-            if type(want) is not type(self.mode) or getattr(want, "answer", None) != getattr(
-                self.mode, "answer", None
-            ):
-                self.set_mode(want)
-            elif isinstance(self.mode, NetWaitMode):
-                self.mode.refresh(self)
+        mode = screen.mode
+        if isinstance(mode, (NetWaitMode, RevealMode, NetStoppedMode)):
+            want = screen.mode_for_state()
+            if type(want) is not type(mode) or _answer(want) != _answer(mode):
+                screen.set_mode(want)
+            elif isinstance(mode, NetWaitMode):
+                mode.refresh(screen)
         elif net.stopped and not b.finished:
-            self.set_mode(self.mode_for_state())
+            screen.set_mode(screen.mode_for_state())

@@ -6,6 +6,7 @@ that happened while a player was not asked is told only by the log or an X on th
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from game.ui.logtext import attempt_needs
 from game.ui.logwords import describe
@@ -18,13 +19,18 @@ MOD_WORDS = {"hq": "an HQ in the group", "independent": "independent"}
 KEEP = 60  # news kept for the sides that have not acted for a while
 
 
-class NewsMixin:
-    """The battle screen's news: ``record_news`` after each action, then ``last_result``
-    (the attacks) and ``last_orders`` (the movement attempts) hold what the side to act is
-    told: what happened since it last acted, and what its own last action did."""
+class News:
+    """The battle screen's news (its ``news``): ``record_news`` after each action, then
+    ``last_result`` (the attacks) and ``last_orders`` (the movement attempts) hold what the
+    side to act is told: what happened since it last acted, and what its own last action
+    did. ``names`` (stand id -> name) and ``sides`` (side -> name) word the log lines as the
+    log panel does; ``group_label(side, group)`` names a battle group on the screen."""
 
-    def init_news(self) -> None:
-        """No news yet."""
+    def __init__(self, battle, names: dict, sides: dict, group_label: Callable[[str, str], str]):
+        self.battle = battle
+        self.names = names
+        self.sides = sides
+        self.group_label = group_label
         self.last_result: list[str] = []
         self.last_orders: list[str] = []
         self._news: list[tuple[int, str, tuple, str]] = []  # (action no., kind, phase, html)

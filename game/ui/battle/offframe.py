@@ -5,15 +5,18 @@ frame where an action lands, but in a worker thread started on the frame after i
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 
-class OffFrameMixin:
-    """One slot of work off the frame for the battle screen: :meth:`off_frame` asks,
-    :meth:`poll_off_frame` (every frame) starts and finishes it, :meth:`settle_work` waits
-    for it before the battle changes."""
+class OffFrame:
+    """One slot of work off the frame for the battle screen (its ``work``): :meth:`off_frame`
+    asks, :meth:`poll_off_frame` (every frame) starts and finishes it, :meth:`settle_work`
+    waits for it before the battle changes. ``battle`` is the battle whose twin answers
+    :meth:`ask_twin`; ``on_error(text)`` shows a worker's error as the screen's message."""
 
-    def init_off_frame(self) -> None:
-        """No work yet (called by the screen's constructor)."""
+    def __init__(self, battle, on_error: Callable[[str], None]):
+        self.battle = battle
+        self.on_error = on_error
         self._work = None  # (work, done) waiting for the frame after an action lands
         self._worker: threading.Thread | None = None
         self._worked: tuple | None = None  # (done, finished) while the worker runs
@@ -43,7 +46,7 @@ class OffFrameMixin:
 
     def working_off_frame(self) -> bool:
         """Whether work is waiting or running (frames must come fast until it is done)."""
-        return bool(getattr(self, "_work", None) or getattr(self, "_worker", None))
+        return bool(self._work or self._worker)
 
     def poll_off_frame(self) -> None:
         """Once a frame: hand over a finished worker's result, or start waiting work unless an
@@ -59,7 +62,7 @@ class OffFrameMixin:
         (the battle is about to change, or the screen closes). ``landing``: an action lands
         in this frame, so new work waits for the next one."""
         self._work = None
-        worker = getattr(self, "_worker", None)
+        worker = self._worker
         if worker is not None:
             worker.join()
             self._finish_work()
@@ -79,7 +82,7 @@ class OffFrameMixin:
 
         def finished():
             if "error" in box:
-                self.message = f"could not work it out: {box['error']}"
+                self.on_error(f"could not work it out: {box['error']}")
                 return None
             return box.get("result")
 

@@ -33,7 +33,7 @@ def standing_pass(screen) -> None:
         return
     from game.ui.battle.support import PlotFireMode  # beside this module, not under it
 
-    if b.decision().kind not in STANDING or screen.anim:
+    if b.decision().kind not in STANDING or screen.animation.moves:
         return
     if not isinstance(screen.mode, (PostureMode, PlotFireMode)):
         return  # behind the hand-over curtain, or another question: the player's own

@@ -1,7 +1,11 @@
 """The battle screen: the table, a phase banner, a side panel for the decision at hand, and the
-battle log; the camera, the keys, and the one place the input mode changes (``set_mode``). Its
-modes live beside it (set-up, posture, fire, movement, opportunity, turns), its overlays in
-``drawing.py`` and its saving in ``saving.py``."""
+battle log; the one place the input mode changes (``set_mode``). Its modes live beside it
+(set-up, posture, fire, movement, opportunity, turns); its parts, each an object it holds and
+names, do one job each: ``work`` (questions off the frame, ``offframe.py``), ``news``
+(``news.py``), ``saving`` (``saving.py``), ``info`` (briefing, unit card, legend,
+``info.py``), ``ruler`` (``ruler.py``), ``animation`` and ``overlays`` (``drawing.py``),
+``support`` (fire support overlays, ``support_draw.py``), ``drag`` (the camera, ``keys.py``,
+with the keys) and, in a network battle, ``netplay`` (``netplay.py``)."""
 
 from __future__ import annotations
 
@@ -16,22 +20,23 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 from game import Battle, ChooseFirst, IllegalAction, Pass
 from game.ui.battle.assault import AssaultReplyMode, CloseAssaultMode
-from game.ui.battle.drawing import DrawingMixin
+from game.ui.battle.drawing import Animation, Overlays, look_at_the_action
 from game.ui.battle.fire import FireMode
-from game.ui.battle.info import InfoMixin, RulerMixin
-from game.ui.battle.keys import KeysMixin
+from game.ui.battle.info import Info
+from game.ui.battle.keys import CameraDrag, press
 from game.ui.battle.landings import ghq_news, pace_missions
 from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.movement import AttemptMode, PickMoverMode, PlotMode
-from game.ui.battle.netplay import NetPlayMixin, RevealMode
-from game.ui.battle.news import NewsMixin
-from game.ui.battle.offframe import OffFrameMixin
+from game.ui.battle.netplay import NetPlay, RevealMode
+from game.ui.battle.news import News
+from game.ui.battle.offframe import OffFrame
 from game.ui.battle.opportunity import CoveringMode, OpportunityMode
 from game.ui.battle.posture import PostureMode, done_for_the_phase, standing_pass
-from game.ui.battle.saving import SavingMixin
+from game.ui.battle.ruler import Ruler
+from game.ui.battle.saving import Saving
 from game.ui.battle.setup import ChooseFirstMode, SetupMode
 from game.ui.battle.support import ArtilleryMode, PlotFireMode
-from game.ui.battle.support_draw import SupportDrawing
+from game.ui.battle.support_draw import SupportOverlay
 from game.ui.battle.turns import AIMode, CurtainMode, EndMode
 from game.ui.colours import UI
 from game.ui.logtext import PHASE_NAMES, stand_name
@@ -62,17 +67,7 @@ KILLS_IN_BANNER_W = 1150  # px: a narrower window shows the victory tracker in t
 PANEL_EVERY_S = 0.1  # the panel's text, while it changes every frame, is shown this often
 
 
-class BattleScreen(
-    NetPlayMixin,
-    NewsMixin,
-    SavingMixin,
-    DrawingMixin,
-    InfoMixin,
-    RulerMixin,
-    OffFrameMixin,
-    KeysMixin,
-    SupportDrawing,
-):
+class BattleScreen:
     """A battle in the window: two players at one screen, or one against the AI.
 
     ``log_path`` is where the battle log is being written (shown at the end); ``on_menu`` and
@@ -95,14 +90,9 @@ class BattleScreen(
         net=None,
     ):
         self.app = app
-        self.init_net(net)
+        self.net = net  # the NetSession of a network battle, or None
         self.battle = battle
         self.ai = dict(ai or {})  # side -> player (ScriptedAI)
-        self.ai_speed = ai_speed  # inches a second when its moves are shown; 0: no animation
-        self.show_explain = False
-        self.anim: list[tuple[str, list, float, float]] = []  # stand, path, s left, s in all
-        self.flashes: list[tuple[tuple, tuple, float]] = []  # shots: from, to, seconds left
-        self.flights: list[list] = []  # air strikes shown flying: [event, seconds flown]
         self.log_path = log_path
         self.on_menu = on_menu
         self.on_again = on_again
@@ -116,24 +106,88 @@ class BattleScreen(
         if battle.load_note:  # a journal's zeroed tail was dropped: say what was lost
             self.message = f"{battle.load_note}. {self.message}".strip()
         self.notice = ""  # a confirmation (saved): green, not the red of a refusal
-        self.init_news()  # last_result, last_orders: told on the panel (news.py)
-        self.help = False
         self.show_log = True
         self.mode: Mode = Mode()
         self._buttons: list[tuple[UIButton, callable]] = []
         self._panel_text = None
         self._log_seen = 0
-        self._drag_from = None
-        self._dragged = False
-        self._mouse = (0, 0)
+        self.log_view: LogView | None = None  # made with the widgets (open)
+        self.mouse = (0, 0)  # the mouse's last pixel
+        self._followed: str | None = None  # the side the view last turned to
         self._layer: pygame.Surface | None = None  # terrain and stands (_draw_table_layer)
         self._layer_key: tuple | None = None
-        self._hover_pos = None
-        self._hover = ""
-        self._hover_surf = None
-        self.init_off_frame()
         self.tv = TableView(battle.table, self.table_rect(app.size))
-        self.look_at_the_action()  # zoomed to readable stands (drawing.py)
+        self.netplay = NetPlay(self, net) if net is not None else None
+        self.news = News(battle, self.names, self.sides, self.group_label)
+        self.work = OffFrame(battle, self._show_message)
+        self.saving = Saving(self)
+        self.info = Info(self)
+        self.ruler = Ruler(battle, self.tv, self.stand_under)
+        self.animation = Animation(battle, self.tv, ai_speed)
+        self.overlays = Overlays(self)
+        self.support = SupportOverlay(self)
+        self.drag = CameraDrag(self.tv)
+        self.look_at_the_action()  # zoomed to readable stands
+
+    @property
+    def ai_speed(self) -> float:
+        """How fast the AI's moves are shown, in inches a second; 0: not shown."""
+        return self.animation.speed
+
+    @ai_speed.setter
+    def ai_speed(self, speed: float) -> None:
+        self.animation.speed = speed
+
+    def _show_message(self, text: str) -> None:
+        self.message = text
+
+    # ---------------------------------------------------------------- names and view
+
+    def group_label(self, side: str, group: str) -> str:
+        """A battle group's name on the screen, with its side's: "Germany group M1" (both
+        sides' first WWII movement group is M1). Display only: the battle log keeps
+        the engine's group ids."""
+        return f"{self.short_name(side)} group {group}"
+
+    def group_words(self, s) -> str:
+        """A stand's group for the status line: its movement group, or, out of every
+        movement group (WWII's firing posture), the battle group the scenario puts it in
+        ("group 6"); "no group" only when it has neither."""
+        if s.group:
+            return f"group {s.group}"
+        spec = next((x for x in self.battle.scenario.spec.stands if x.id == s.id), None)
+        return f"group {spec.group}" if spec is not None and spec.group else "no group"
+
+    def look_at_the_action(self) -> None:
+        """The view a battle opens with (and gets after the window is resized): zoomed to
+        readable stands, on the side played here (``drawing.look_at_the_action``)."""
+        b = self.battle
+        net = self.net
+        humans = [net.side] if net is not None else [s for s in b.sides if s not in self.ai]
+        look_at_the_action(self.tv, b, humans)
+
+    def follow_the_side(self) -> None:
+        """Hotseat: when the side to act changes to a player none of whose stands (on the
+        table or waiting at their entry points) is in view, turn the view to it as the
+        battle opened (:meth:`look_at_the_action`); a player who can see any of his stands
+        keeps the view he has. Against the AI, or over the network, the player's side never
+        changes."""
+        b = self.battle
+        side = b.to_act
+        if side is None or side in self.ai or side == self._followed:
+            return
+        if self.net is not None and side != self.net.side:
+            return
+        self._followed = side
+        rect = self.tv.rect
+        if not any(
+            s.side == side
+            and not s.eliminated
+            and s.carried_by is None
+            and rect.collidepoint(self.tv.to_px(s.x, s.y))
+            for s in b.state.stands.values()
+        ):
+            self.look_at_the_action()
 
     # ---------------------------------------------------------------- layout and widgets
 
@@ -161,8 +215,8 @@ class BattleScreen(
         self.save_button = UIButton(pygame.Rect(w - 244, 6, 110, 32), "Save (Ctrl+S)", m)
         self.menu_button = UIButton(pygame.Rect(w - 128, 6, 118, 32), "Menu", m)
         self.panel = UITextBox("", pygame.Rect(w - PANEL_W + 6, BANNER_H + 6, PANEL_W - 12, 300), m)
-        log_rect = self.log_rect((w, h))  # under the terrain legend (info.py)
-        if getattr(self, "log_view", None) is None:  # kept through a resize, lines and all
+        log_rect = self.info.log_rect((w, h))  # under the terrain legend (info.py)
+        if self.log_view is None:  # kept through a resize, lines and all
             self.log_view = LogView(log_rect)
             self._log_seen = 0
         else:
@@ -182,8 +236,8 @@ class BattleScreen(
         thread = self.mode.thread
         if thread is not None and thread.is_alive():
             thread.join(timeout=10)
-        self.settle_work()
-        if getattr(self, "battle", None) is not None:
+        self.work.settle_work()
+        if self.battle is not None:
             self.battle.close_autosave()  # synced now; a later action opens it again
 
     def resized(self, size) -> None:
@@ -201,9 +255,9 @@ class BattleScreen(
     def set_panel(self, text: str, buttons: list[tuple[str, callable]]) -> None:
         """The panel's text and its buttons (replacing the old ones)."""
         if self.app.size[0] < KILLS_IN_BANNER_W:  # too narrow for the banner to hold it
-            text = f"<b>{html.escape(self.victory_text().strip())}</b><br>" + text
-        if self.last_orders:  # the movement attempts' rolls, not only in the log
-            text += "<br>" + "<br>".join(self.last_orders)
+            text = f"<b>{html.escape(self.info.victory_text().strip())}</b><br>" + text
+        if self.news.last_orders:  # the movement attempts' rolls, not only in the log
+            text += "<br>" + "<br>".join(self.news.last_orders)
         if self.message:  # under the title, in view however long the panel (trial 8)
             said = f"<font color='#b03010'>{html.escape(self.message)}</font>"
             cut = text.find("<br>")
@@ -211,8 +265,8 @@ class BattleScreen(
         if self.notice:  # good news in green, a path on its own line
             text += f"<br><font color='#2a7a2a'>{self.notice}</font>"
         text += ghq_news(self)  # a GHQ lost, this turn or the last: red, bold
-        if self.last_result:  # last, so a move's plot stays in view above it
-            text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.last_result)}"
+        if self.news.last_result:  # last, so a move's plot stays in view above it
+            text += f"<br><br><b>Last attack</b><br>{'<br>'.join(self.news.last_result)}"
         if text != self._panel_text:
             self._panel_text = text
             self._panel_dirty = True
@@ -263,7 +317,7 @@ class BattleScreen(
         st = b.state
         if st.finished:
             return f"Turn {st.turn}: the battle is over"
-        if self.net is not None and (said := self.net_banner()):
+        if self.netplay is not None and (said := self.netplay.banner()):
             return f"Turn {st.turn}   {said}"
         phase = PHASE_NAMES.get(st.phase, st.phase)
         if self.mode.paced:  # the missions that landed, one at a time
@@ -276,7 +330,7 @@ class BattleScreen(
         turn = f"Turn {st.turn} of {b.scenario.spec.turns}" if st.turn else "Before turn 1"
         # a narrow window keeps the turn, phase and who acts (the panel has the rest)
         width = self.app.size[0]
-        kills = self.victory_text() if width >= KILLS_IN_BANNER_W else ""
+        kills = self.info.victory_text() if width >= KILLS_IN_BANNER_W else ""
         orders = orders if width >= 950 else ""
         return f"{turn}   {phase}   {self.short_name(b.to_act)} to act{orders}{kills}"
 
@@ -293,7 +347,7 @@ class BattleScreen(
         decision = self.battle.decision()
         if decision.kind == "end":
             return EndMode()
-        if self.net is not None and (waiting := self.net_mode(decision)) is not None:
+        if self.netplay is not None and (waiting := self.netplay.mode(decision)) is not None:
             return waiting
         if decision.side in self.ai:
             return AIMode(decision.side)
@@ -333,11 +387,11 @@ class BattleScreen(
         """Apply an action through the engine; an illegal one only shows its reason.
         ``animate``: show the moves and shots it made (the AI's). In a network battle the
         action goes through the session and is shown when the other side answers."""
-        if self.net is not None:
-            return self.net_act(action)
+        if self.netplay is not None:
+            return self.netplay.act(action)
         b = self.battle
         before = b.to_act
-        self.settle_work(landing=True)  # no worker reads the battle while it changes
+        self.work.settle_work(landing=True)  # no worker reads the battle while it changes
         stands_before = {s.id: copy.copy(s) for s in b.state.stands.values()}
         seen = len(b.log.events)
         try:
@@ -370,9 +424,9 @@ class BattleScreen(
                 )
             self.log_view.append(line)
         self.refresh_log()
-        self.record_news(action, events)  # attacks and orders to tell
+        self.news.record_news(action, events)  # attacks and orders to tell
         if animate:
-            self._animate(events)
+            self.animation.queue(events)
         if keep_mode and self.net is None:
             self.mode.enter(self)
             return
@@ -428,35 +482,17 @@ class BattleScreen(
     # ---------------------------------------------------------------- events
 
     def handle(self, ev) -> None:
-        """One event: GUI widgets first, then camera and keys, then the current mode."""
+        """One event: GUI widgets and dialogs first, then camera and keys, then the current
+        mode."""
         self.app.manager.process_events(ev)
-        dialog = getattr(self, "_save_dialog", None)
-        if dialog is not None and dialog.alive() and ev.type == pygame.KEYDOWN:
-            if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self._save_from_dialog()
-            elif ev.key == pygame.K_ESCAPE:
-                dialog.kill()
-            return  # typing the name: the screen's keys wait
-        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
-            if ev.ui_element is self.pass_button:
-                self._pass()
-            elif ev.ui_element is self.save_button:
-                self.ask_save_name()
-            elif ev.ui_element in getattr(self, "_save_buttons", {}):
-                self._save_buttons[ev.ui_element]()
-            elif ev.ui_element is self.menu_button:
-                self.ask_to_leave()
-            for button, fn in list(self._buttons):
-                if ev.ui_element is button:
-                    fn()
+        if self.saving.handle(ev):  # the save-name dialog, its buttons, leaving
             return
-        if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
-            if getattr(self, "_leave_dialog", None) is ev.ui_element:
-                self.to_menu()
+        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._press_button(ev.ui_element)
             return
         if ev.type == pygame.MOUSEMOTION:
-            self._mouse = ev.pos
-        if self.log_view.handle(ev, self._mouse) or self.minimap_event(ev):
+            self.mouse = ev.pos
+        if self.log_view.handle(ev, self.mouse) or self.overlays.minimap_event(ev):
             return  # (a click on the mini-map moves the camera there)
         if ev.type in (
             pygame.MOUSEBUTTONDOWN,
@@ -464,34 +500,57 @@ class BattleScreen(
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
-            pos = self._mouse if ev.type == pygame.MOUSEWHEEL else ev.pos
-            if not self.tv.rect.collidepoint(pos) and not self._drag_from:
+            pos = self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos
+            if not self.tv.rect.collidepoint(pos) and not self.drag.start:
                 return
-        if ev.type == pygame.KEYDOWN and self._key(ev):
+        if ev.type == pygame.KEYDOWN and press(self, ev):
             return
+        if self._table_event(ev):
+            return
+        if self.animation.skip(ev, isinstance(self.mode, AIMode)):
+            return
+        if isinstance(self.mode, AIMode) or self.animation.moves:
+            return  # the AI is playing: only the camera moves (Space skips its moves)
+        if isinstance(self.mode, CurtainMode) or not self.overlays.help:
+            self.set_mode(self.mode.on_event(self, ev))
+
+    def _press_button(self, element) -> None:
+        """A button of the banner or of the panel pressed."""
+        if element is self.pass_button:
+            self.pass_turn()
+        elif element is self.save_button:
+            self.saving.ask_save_name()
+        elif element is self.menu_button:
+            self.saving.ask_to_leave()
+        for button, fn in list(self._buttons):
+            if element is button:
+                fn()
+
+    def _table_event(self, ev) -> bool:
+        """A mouse event the screen's parts take before the mode: the unit card (right
+        click), the zoom (wheel), the ruler (M) and the camera drag. True when taken."""
+        info = self.info
         if (
             ev.type == pygame.MOUSEBUTTONUP
             and ev.button == 3
             and not isinstance(self.mode, (PlotMode, CurtainMode))
         ):
             s = self.stand_under(ev.pos, include_off_table=True)
-            self.card = s.id if s is not None and self.card != s.id else None
-            return
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.card is not None:
-            self.card = None  # a click on the table puts the unit card away, as Esc does
+            info.card = s.id if s is not None and info.card != s.id else None
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and info.card is not None:
+            info.card = None  # a click on the table puts the unit card away, as Esc does
         if ev.type == pygame.MOUSEWHEEL:
-            self.tv.zoom_at(1.15**ev.y, self._mouse)
-            return
-        if not isinstance(self.mode, CurtainMode) and self.ruler_event(ev):
-            return
-        if self._camera_drag(ev):
-            return
-        if self.skip_anims(ev) or isinstance(self.mode, AIMode) or self.anim:
-            return  # the AI is playing: only the camera moves (Space skips its moves)
-        if isinstance(self.mode, CurtainMode) or not self.help:
-            self.set_mode(self.mode.on_event(self, ev))
+            self.tv.zoom_at(1.15**ev.y, self.mouse)
+            return True
+        if not isinstance(self.mode, CurtainMode) and self.ruler.event(ev):
+            return True
+        return self.drag.event(ev, self.mode)
 
-    def _pass(self) -> None:
+    def pass_turn(self) -> None:
+        """P and the Pass button: pass (in the posture and plot phases: done for the
+        phase; before the first fire: let the enemy act first), unless the AI or the
+        missions being shown are to act."""
         b = self.battle
         if b.to_act in self.ai or self.mode.paced:
             return  # the AI's to pass; or the missions that landed are being shown
@@ -508,12 +567,12 @@ class BattleScreen(
         """Whether frames must come fast: moves or shots being shown, the AI thinking, work
         off the frame, or the panel's newest text still to be shown."""
         return bool(
-            self.anim
-            or self.flights
-            or self.flashes
+            self.animation.moves
+            or self.support.flights
+            or self.animation.flashes
             or isinstance(self.mode, AIMode)
             or self._panel_dirty
-            or self.working_off_frame()
+            or self.work.working_off_frame()
         )
 
     def update(self, dt: float) -> None:
@@ -522,15 +581,14 @@ class BattleScreen(
         text = self.banner_text()
         if self.banner.text != text:
             self.banner.set_text(text)
-        self.advance_anims(dt)  # a group's moves glide together
-        self.flashes = [(a, b, t - dt) for a, b, t in self.flashes if t - dt > 0]
-        self.advance_flights(dt)
-        if isinstance(self.mode, AIMode) and self.ai_may_think():
+        self.animation.advance(dt)  # a group's moves glide together; the shots flash
+        self.support.advance_flights(dt)
+        if isinstance(self.mode, AIMode) and self.animation.ai_may_think():
             self.mode.poll(self)
-        if self.net is not None:
-            self.poll_net()  # never waits: the connection has its own thread
+        if self.netplay is not None:
+            self.netplay.poll()  # never waits: the connection has its own thread
         standing_pass(self)  # a side that said Done is not asked again this phase
-        self.poll_off_frame()
+        self.work.poll_off_frame()
         self.app.manager.update(dt)
 
     def _draw_table_layer(self, surface: pygame.Surface) -> None:
@@ -538,7 +596,9 @@ class BattleScreen(
         lands, the camera moves or a stand starts or stops gliding; the modes' overlays are
         drawn over it every frame."""
         b = self.battle
-        hidden = frozenset(a[0] for a in self.anim)  # stands being shown gliding along a path
+        hidden = frozenset(
+            a[0] for a in self.animation.moves
+        )  # stands being shown gliding along a path
         # while landed missions are shown one at a time, the stands as that mission left them
         as_shown = self.mode.stands_as_shown
         key = (
@@ -577,19 +637,23 @@ class BattleScreen(
         clip = surface.get_clip()
         surface.set_clip(self.tv.rect)
         self._draw_table_layer(surface)
-        self.draw_fire_support(surface)
-        self._draw_animation(surface)
+        self.support.draw(surface)
+        self.animation.draw(surface)
         self.mode.draw(self, surface)
-        if self.show_explain:
-            self._draw_explain(surface)
+        over = self.overlays
+        if over.show_explain:
+            over.draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
-            self.draw_on_demand(surface)  # ids on hover / Alt, the mini-map
-            self._draw_info(surface)
-            self._draw_ruler(surface)
-            self._draw_hover(surface)
-        if self.help:
-            self._draw_help(surface)
+            over.draw_on_demand(surface)  # ids on hover / Alt, the mini-map
+            self.info.draw(surface)
+            right = self.tv.rect.right  # the ruler's readout stops short of the mini-map
+            if over.show_minimap:
+                right = min(right, over.minimap().rect(self.tv).left - 6)
+            self.ruler.draw(surface, self.info.font(22), right)
+            over.draw_hover(surface)
+        if over.help:
+            over.draw_help(surface)
         surface.set_clip(clip)
-        self._draw_legend(surface)
+        self.info.draw_legend(surface)
         self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)

@@ -8,6 +8,7 @@ import html
 import pygame
 
 from game import ChooseFirst, Pass, Regroup
+from game.ui.battle.drawing import outline_group
 from game.ui.logtext import PHASE_NAMES
 from game.ui.modes import Mode, is_click
 
@@ -68,12 +69,12 @@ class SetupMode(Mode):
 
     def draw(self, screen, surface):
         if self.selected:
-            screen.outline_group(surface, self.selected)
+            outline_group(surface, screen.tv, screen.battle, self.selected)
 
 
 class ChooseFirstMode(Mode):
     """The side with the initiative picks who acts first in this phase; P (pass) lets the
-    enemy act first (the screen's ``_pass``)."""
+    enemy act first (the screen's ``pass_turn``)."""
 
     def enter(self, screen):
         b = screen.battle

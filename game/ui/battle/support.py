@@ -172,7 +172,7 @@ class ArtilleryMode(_Aiming):
             if s.side == side and s.active and "artillery" in getattr(s.unit, "flags", ())
         )
         lines = [f"<b>{PHASE_NAMES['artillery']}: {html.escape(screen.side_name(side))}</b>"]
-        landed = len(screen.landings())
+        landed = len(screen.support.landings())
         if landed:
             lines.append(
                 f"{landed} mission{'s' if landed > 1 else ''} plotted for this turn "
@@ -343,7 +343,7 @@ class PlotFireMode(_Aiming):
                 "(H). Click the aim point; drag from it to turn the line of markers. Rings: "
                 "red, the closest a gun fires; green, its reach."
             )
-        mine = [m for m in screen.visible_missions() if m.side == side]  # net: kept
+        mine = [m for m in screen.support.visible_missions() if m.side == side]  # net: kept
         if mine:
             lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
             for m in mine:

@@ -7,6 +7,7 @@ support modes share (``game.ui.battle.support``)."""
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 import pygame
 
@@ -268,37 +269,64 @@ def draw_plotted(surface, tv, plots, colour_of=None) -> None:
         map_label(surface, tv, text, (px + r_px + 4, py), colour)
 
 
-class SupportDrawing:
-    """Mixin of the battle screen: the fire support's overlays and the aircraft's flights."""
+class SupportScreen(Protocol):
+    """What :class:`SupportOverlay` reads of the battle screen: its battle, table view,
+    current mode (the curtain, the missions still to be shown), network session (or None),
+    AI players and the AI's speed (0: nothing flies)."""
+
+    battle: object
+    tv: object
+    mode: object
+    net: object
+    ai: dict
+    ai_speed: float
+
+
+class SupportOverlay:
+    """The battle screen's fire support overlays and the aircraft's flights (its
+    ``support``): ``flights`` holds the air strikes shown flying ([log line, seconds
+    flown]); ``drawn`` what the last frame drew of the landings."""
+
+    def __init__(self, screen: SupportScreen):
+        self.screen = screen
+        self.flights: list[list] = []
+        self.drawn: list[tuple] = []
+        self._landings: list[dict] = []
+        self._landings_key: tuple | None = None
+
+    @property
+    def battle(self):
+        """The screen's battle."""
+        return self.screen.battle
 
     def plot_viewer(self) -> str | None:
         """The side whose plotted missions the screen may show, or None: against the AI the
         player's side; in a hotseat battle the side plotting now, in the joint plot phase
         only (the other player has handed the screen over behind the curtain); over the
         network this machine's side."""
-        b = self.battle
-        if getattr(self, "net", None) is not None:
-            return self.net.side
-        humans = [s for s in b.sides if s not in self.ai]
+        b, screen = self.battle, self.screen
+        if screen.net is not None:
+            return screen.net.side
+        humans = [s for s in b.sides if s not in screen.ai]
         if len(humans) == 1:
             return humans[0]
-        if not humans or b.state.phase != "plot" or isinstance(self.mode, CurtainMode):
+        if not humans or b.state.phase != "plot" or isinstance(screen.mode, CurtainMode):
             return None
         return b.to_act
 
     def visible_missions(self) -> list:
         """The plotted missions (not yet landed) the screen shows: the viewer's only; over the
         network this machine's, its hidden ones as its secrets keep them."""
-        if getattr(self, "net", None) is not None:
+        if self.screen.net is not None:
             from game.ui.battle.netplay import own_missions
 
-            return own_missions(self.net, self.battle)
+            return own_missions(self.screen.net, self.battle)
         viewer = self.plot_viewer()
         return [m for m in self.battle.state.missions if m.side == viewer]
 
     def queue_flight(self, ev: dict) -> None:
         """Show an air strike's aircraft flying its path (a line of the log)."""
-        if getattr(self, "ai_speed", 1) > 0:
+        if self.screen.ai_speed > 0:
             self.flights.append([ev, 0.0])
 
     def advance_flights(self, dt: float) -> None:
@@ -313,7 +341,7 @@ class SupportDrawing:
         in only, its air strike lines (their tracks were left drawn over the later phases)."""
         b = self.battle
         key = (len(b.log.events), b.state.turn, b.state.phase)
-        if getattr(self, "_landings_key", None) != key:
+        if self._landings_key != key:
             turn, phase = b.state.turn, b.state.phase
             self._landings = [
                 e
@@ -327,27 +355,27 @@ class SupportDrawing:
             self._landings_key = key
         return self._landings
 
-    def draw_fire_support(self, surface) -> None:
+    def draw(self, surface) -> None:
         """Smoke as grey clouds, impact markers as rings in the firing side's colour, the viewer's plotted
         missions dashed, this turn's deviations as arrows from the aim to where the markers
         fell and the aircraft's tracks, and aircraft in flight. While the screen shows the
         missions that landed one at a time (``mode.unshown``: those still to come)
         their markers and arrows wait."""
-        b, tv = self.battle, self.tv
-        hidden = set(self.mode.unshown)
+        b, tv = self.battle, self.screen.tv
+        hidden = set(self.screen.mode.unshown)
         draw_markers(surface, tv, b, hidden)
         draw_plotted(surface, tv, self.visible_missions())
-        self.support_drawn = []  # what this frame drew of the landings (the replay's too)
+        self.drawn = []  # what this frame drew of the landings (the replay's too)
         for e in self.landings():
             if e.get("mission") not in hidden:
-                self.support_drawn += draw_landing(surface, tv, b.sides, e)
+                self.drawn += draw_landing(surface, tv, b.sides, e)
         if self.flights:
             ev, t = self.flights[0]
             self._draw_aircraft(surface, ev, t * FLIGHT_IN_S)
 
     def _draw_aircraft(self, surface, ev: dict, flown: float) -> None:
         path = ev["path"]
-        tv = self.tv
+        tv = self.screen.tv
         tv.polyline(surface, path, (250, 250, 250), 1)
         for p, q in zip(path, path[1:], strict=False):
             seg = math.dist(p, q)

@@ -160,14 +160,14 @@ class EndMode(Mode):
         )
         if screen.log_path:
             text += f"<br>Battle log:<br>{path_html(screen.log_path)}"
-        again = [] if screen.net is not None else [("Play again", screen.play_again)]
+        again = [] if screen.net is not None else [("Play again", screen.saving.play_again)]
         screen.set_panel(  # a network battle is played again by hosting anew
             text,
             [
-                ("Save the log", screen.save_log_copy),
-                ("Replay", screen.replay),
+                ("Save the log", screen.saving.save_log_copy),
+                ("Replay", screen.saving.replay),
                 *again,
-                ("Main menu", screen.to_menu),
+                ("Main menu", screen.saving.to_menu),
             ],
         )
 

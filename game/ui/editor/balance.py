@@ -8,10 +8,40 @@ import json
 import threading
 
 
-class BalanceViewsMixin:
-    """Starting, polling and cancelling the editor screen's balance view."""
+class BalanceViews:
+    """The map editor's balance views (its ``views``): a sight or movement-cost view of one
+    side computed in a background thread (``show_view``) and polled every frame. ``overlay``
+    is the view shown ((name, result, drawing cache) or None), ``overlay_name`` the one asked
+    for ("off": none), ``overlay_stale`` why the view shown is not of the map as it stands.
+    It reads the screen's document and ``dragging()``, and says what it does with ``say``."""
 
-    # ---------------------------------------------------------------- balance views
+    def __init__(self, screen):
+        self.screen = screen
+        self.overlay = None
+        self.overlay_name = "off"
+        self.overlay_stale: str | None = None
+        self._overlay_job: dict | None = None
+        self._overlay_version = -1
+
+    @property
+    def computing(self) -> bool:
+        """Whether a view is being computed."""
+        return self._overlay_job is not None
+
+    def stop(self, wait_s: float = 0.0) -> None:
+        """Cancel the view being computed, waiting up to ``wait_s`` seconds for its thread
+        (a thread still inside Shapely when the program ends aborts it)."""
+        job, self._overlay_job = self._overlay_job, None
+        if job:
+            job["cancel"] = True
+            if wait_s and job.get("thread") is not None:
+                job["thread"].join(timeout=wait_s)
+
+    def drop(self) -> None:
+        """Another map is shown: no view, none being computed."""
+        self.stop()
+        self.overlay = None
+        self.overlay_name = "off"
 
     def show_view(self, name: str, keep: bool = False) -> None:
         """Compute and show a balance view in the background: "sight A", "cost B", or "off".
@@ -26,15 +56,21 @@ class BalanceViewsMixin:
             return
         from game import ScenarioError, parse_scenario
 
-        version = self.doc.history.version
+        version = self.screen.doc.history.version
         try:
-            sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)
+            sc = parse_scenario(
+                json.loads(json.dumps(self.screen.doc.raw)),
+                self.screen.doc.name,
+                self.screen.doc.data,
+            )
         except ScenarioError:
             if keep and self.overlay is not None:
                 self._overlay_version = version  # not tried again until the next change
                 self.overlay_stale = "out of date: mend the scenario's problems to recompute it"
                 return
-            self.say("The balance views need a valid scenario: mend its problems.", error=True)
+            self.screen.say(
+                "The balance views need a valid scenario: mend its problems.", error=True
+            )
             self.overlay_name = "off"
             return
         what, side = name.split()
@@ -61,12 +97,9 @@ class BalanceViewsMixin:
         job["thread"] = threading.Thread(target=work, daemon=True)
         job["thread"].start()
         if not keep:
-            self.say(f"Computing the {what} view of side {side}...")
+            self.screen.say(f"Computing the {what} view of side {side}...")
 
-    overlay_stale: str | None = None  # why the view shown is not of the map as it stands
-    _overlay_version = -1  # the document version the view shown (or computed) is of
-
-    def _poll_view(self) -> None:
+    def poll(self) -> None:
         """Take a finished view; start it again when the map changed since (not during a
         drag: once it ends)."""
         job = self._overlay_job
@@ -74,16 +107,16 @@ class BalanceViewsMixin:
             self._overlay_job = None
             if job["error"] is not None:
                 if not job["cancel"]:
-                    self.say(f"The view could not be computed: {job['error']}", error=True)
+                    self.screen.say(f"The view could not be computed: {job['error']}", error=True)
                     self.overlay_stale = "out of date: it could not be computed again"
             elif job["name"] == self.overlay_name and job["version"] == self._overlay_version:
                 self.overlay = (job["name"], job["result"], None)
                 self.overlay_stale = None
-                self.say(self._view_summary(job["name"], job["result"]))
+                self.screen.say(self._view_summary(job["name"], job["result"]))
         if (
             self.overlay_name != "off"
-            and self.doc.history.version != self._overlay_version
-            and not self._dragging()
+            and self.screen.doc.history.version != self._overlay_version
+            and not self.screen.dragging()
         ):
             self.show_view(self.overlay_name, keep=True)
 

@@ -30,53 +30,71 @@ from game.ui.render import (
 from game.ui.table_view import BACKGROUND
 
 
-class DrawingMixin:
-    """The editor screen's drawing: the cached terrain layer, stands, selection, overlays, the status line and the help."""
+class EditorDrawing:
+    """The map editor's drawing (its ``drawing``): the terrain layer, kept until the document,
+    the camera or the shown layers change, the stands, the selection, the balance view,
+    the status line and the help. It reads the screen it is given (document, selection,
+    table view, layers, marks, mode, message and hint, the balance view) and draws no
+    state of its own but its kept pictures."""
 
-    def _terrain_layer(self) -> pygame.Surface:
+    def __init__(self, screen):
+        self.screen = screen
+        self._layer: pygame.Surface | None = None  # the terrain drawn for the camera
+        self._layer_key = None
+        self._drag_version = -1  # the document version a drag began from
+        self._sfont: pygame.font.Font | None = None
+
+    def forget(self) -> None:
+        """Drop the kept terrain picture (another document is shown)."""
+        self._layer = self._layer_key = None
+
+    def terrain_layer(self) -> pygame.Surface:
         """The terrain drawn for the camera, cached until the document, the camera or the
         shown layers change. While a drag is merging, the dragged features are left out of
         the cached layer and drawn live on top, so a drag redraws one feature, not all."""
-        h = self.doc.history
+        h = self.screen.doc.history
         dragging = set()
         if h.position and h.entries[h.position - 1].merge_key is not None:
-            dragging = {i for k, i in self.selection if k == "feature"}
-            if self.vertex:
-                dragging.add(self.vertex[0])
+            dragging = {i for k, i in self.screen.selection if k == "feature"}
+            if self.screen.vertex:
+                dragging.add(self.screen.vertex[0])
         version = self._drag_version if dragging else h.version
         if not dragging:
             self._drag_version = h.version
         key = (
             version,
             tuple(sorted(dragging)),
-            self.tv.view.scale,
-            self.tv.view.origin,
-            self.tv.rect.size,
-            tuple(self.layers.values()),
-            hash(frozenset(self.hidden)),
+            self.screen.tv.view.scale,
+            self.screen.tv.view.origin,
+            self.screen.tv.rect.size,
+            tuple(self.screen.layers.values()),
+            hash(frozenset(self.screen.hidden)),
             UI.get("table_style"),  # the settings' table style
         )
         if self._layer is None or self._layer_key != key:
-            layer = pygame.Surface(self.tv.rect.size)
+            layer = pygame.Surface(self.screen.tv.rect.size)
             layer.fill(BACKGROUND)
             shifted = View(
-                self.tv.view.scale,
-                (self.tv.view.origin[0] - self.tv.rect.x, self.tv.view.origin[1] - self.tv.rect.y),
-                self.tv.view.depth,
+                self.screen.tv.view.scale,
+                (
+                    self.screen.tv.view.origin[0] - self.screen.tv.rect.x,
+                    self.screen.tv.view.origin[1] - self.screen.tv.rect.y,
+                ),
+                self.screen.tv.view.depth,
             )
-            table = self.table() if not dragging else self._drag_table
+            table = self.screen.table() if not dragging else self._drag_table
             hide = dragging | {f.index for f in table.features if not self._shown(f)}
-            if self.hidden:
+            if self.screen.hidden:
                 from game.ui.editor.layout import mark_of
 
-                feats = items(self.doc.raw, "feature")
-                hide |= {i for i, f in enumerate(feats) if mark_of(f) in self.hidden}
+                feats = items(self.screen.doc.raw, "feature")
+                hide |= {i for i, f in enumerate(feats) if mark_of(f) in self.screen.hidden}
             if hide:
                 table = Table(
                     table.width,
                     table.depth,
                     [f for f in table.features if f.index not in hide],
-                    self.doc.data.terrain,
+                    self.screen.doc.data.terrain,
                 )
             draw_table(layer, table, shifted)
             self._layer, self._layer_key = layer, key
@@ -87,10 +105,10 @@ class DrawingMixin:
 
     def _shown(self, f) -> bool:
         if f.kind == "hill":
-            return self.layers["hills"]
+            return self.screen.layers["hills"]
         if f.geometry.geom_type in edits.LINE_TYPES:
-            return self.layers["roads"]
-        return self.layers["terrain"]
+            return self.screen.layers["roads"]
+        return self.screen.layers["terrain"]
 
     def draw(self, surface: pygame.Surface) -> None:
         """The bars, the table with its terrain, stands, selection and the mode's overlay."""
@@ -98,30 +116,32 @@ class DrawingMixin:
         surface.fill(BAR, pygame.Rect(0, 0, w, TOP_H))
         surface.fill(PANEL_BG, pygame.Rect(0, TOP_H, TOOLS_W, h - TOP_H))
         surface.fill(PANEL_BG, pygame.Rect(w - PANEL_W, TOP_H, PANEL_W, h - TOP_H))
-        if self._layer_key is None or not self._dragging():
-            self._drag_table = self.table()
+        if self._layer_key is None or not self.screen.dragging():
+            self._drag_table = self.screen.table()
         clip = surface.get_clip()
-        surface.set_clip(self.tv.rect)
-        surface.blit(self._terrain_layer(), self.tv.rect.topleft)
-        if self._dragging():
-            for k, i in self.selection + ([("feature", self.vertex[0])] if self.vertex else []):
+        surface.set_clip(self.screen.tv.rect)
+        surface.blit(self.terrain_layer(), self.screen.tv.rect.topleft)
+        if self.screen.dragging():
+            for k, i in self.screen.selection + (
+                [("feature", self.screen.vertex[0])] if self.screen.vertex else []
+            ):
                 if k == "feature":
                     self._draw_feature_live(surface, i)
-        if self.overlay is not None:
+        if self.screen.views.overlay is not None:
             self._draw_overlay(surface)
-        for i in self.bad_features:
-            self._outline_feature(surface, i, INVALID, 2)
-        if self.locked:
+        for i in self.screen.bad_features:
+            self.outline_feature(surface, i, INVALID, 2)
+        if self.screen.locked:
             self._draw_locks(surface)
-        if self.layers["stands"]:
+        if self.screen.layers["stands"]:
             self._draw_stands(surface)
         self._draw_selection(surface)
-        self.mode.draw(self, surface)
-        if self.help:
+        self.screen.mode.draw(self.screen, surface)
+        if self.screen.help:
             self._draw_help(surface)
         surface.set_clip(clip)
         self._draw_status(surface)
-        self.app.manager.draw_ui(surface)
+        self.screen.app.manager.draw_ui(surface)
 
     LOCK_INK = (60, 60, 70)
 
@@ -129,19 +149,21 @@ class DrawingMixin:
         """The indices of the features locked on their own (drawn with a lock mark)."""
         from game.ui.editor.layout import mark_of
 
-        if not self.locked:
+        if not self.screen.locked:
             return []
-        feats = items(self.doc.raw, "feature")
-        return [i for i, f in enumerate(feats) if mark_of(f) in self.locked - self.hidden]
+        feats = items(self.screen.doc.raw, "feature")
+        return [
+            i for i, f in enumerate(feats) if mark_of(f) in self.screen.locked - self.screen.hidden
+        ]
 
     def _draw_locks(self, surface) -> None:
         """Each locked feature outlined dark, with a padlock drawn inside it (a locked
         feature had no mark, so a click on it that did nothing looked like a fault)."""
-        feats = items(self.doc.raw, "feature")
+        feats = items(self.screen.doc.raw, "feature")
         for i in self.locked_features():
             if not self.pickable_layer(feats[i]):
                 continue
-            self._outline_feature(surface, i, self.LOCK_INK, 2)
+            self.outline_feature(surface, i, self.LOCK_INK, 2)
             g = edits.feature_geometry(feats[i])
             if g is None or g.is_empty:
                 continue
@@ -150,19 +172,11 @@ class DrawingMixin:
 
     def pickable_layer(self, feature: dict) -> bool:
         """Whether a feature's layer is shown."""
-        layer = self._layer_of(feature)
-        return bool(layer and self.layers[layer])
-
-    def _dragging(self) -> bool:
-        h = self.doc.history
-        return bool(
-            h.position
-            and h.entries[h.position - 1].merge_key is not None
-            and h.entries[h.position - 1].merge_key[0] == "drag"
-        )
+        layer = self.screen._layer_of(feature)
+        return bool(layer and self.screen.layers[layer])
 
     def _draw_feature_live(self, surface, i: int) -> None:
-        f = items(self.doc.raw, "feature")[i]
+        f = items(self.screen.doc.raw, "feature")[i]
         g = edits.feature_geometry(f)
         if g is None:
             return
@@ -170,20 +184,22 @@ class DrawingMixin:
         if g.geom_type in edits.LINE_TYPES:
             colour, wid = ROAD_STYLE.get(kind, ((120, 100, 80), 0.3))
             for line in getattr(g, "geoms", [g]):
-                pts = [self.tv.to_px(x, y) for x, y in line.coords]
+                pts = [self.screen.tv.to_px(x, y) for x, y in line.coords]
                 if len(pts) >= 2:
                     pygame.draw.lines(
-                        surface, colour, False, pts, max(2, int(wid * self.tv.view.scale))
+                        surface, colour, False, pts, max(2, int(wid * self.screen.tv.view.scale))
                     )
             return
         colour = HILL_COLOURS[0] if kind == "hill" else TERRAIN_COLOURS.get(kind, (150, 150, 150))
         for poly in getattr(g, "geoms", [g]):
-            pts = [self.tv.to_px(x, y) for x, y in poly.exterior.coords]
+            pts = [self.screen.tv.to_px(x, y) for x, y in poly.exterior.coords]
             if len(pts) >= 3:
                 pygame.draw.polygon(surface, colour, pts)
 
-    def _outline_feature(self, surface, i: int, colour, width: int) -> None:
-        feats = items(self.doc.raw, "feature")
+    def outline_feature(self, surface, i: int, colour, width: int) -> None:
+        """Outline feature ``i`` of the document in ``colour``, ``width`` pixels wide (an
+        unreadable one is left out)."""
+        feats = items(self.screen.doc.raw, "feature")
         if not 0 <= i < len(feats):
             return
         f = feats[i]
@@ -213,23 +229,23 @@ class DrawingMixin:
         x, y = float(x), float(y)
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError("not a finite point")
-        px, py = self.tv.to_px(x, y)
+        px, py = self.screen.tv.to_px(x, y)
         far = self.FAR_PX
         return min(max(px, -far), far), min(max(py, -far), far)
 
     def _draw_stands(self, surface) -> None:
         """Every stand of the file as a token with its id (HQ and GHQ tagged above it);
         stands entering on turn 1 faded at their entry point; unreadable ones left out."""
-        sides = [s.get("id") for s in self.doc.raw.get("sides", [])]
+        sides = [s.get("id") for s in self.screen.doc.raw.get("sides", [])]
         try:
-            units = self.doc.data.units_for(self.doc.raw.get("ruleset"))
+            units = self.screen.doc.data.units_for(self.screen.doc.raw.get("ruleset"))
         except (KeyError, TypeError):
             units = {}
         aboard: dict[str, int] = {}  # carrier id -> stands starting aboard (full games)
-        for s in self.doc.raw.get("stands", []):
+        for s in self.screen.doc.raw.get("stands", []):
             if isinstance(s, dict) and isinstance(s.get("carried_by"), str):
                 aboard[s["carried_by"]] = aboard.get(s["carried_by"], 0) + 1
-        for s in self.doc.raw.get("stands", []):
+        for s in self.screen.doc.raw.get("stands", []):
             if isinstance(s, dict) and s.get("carried_by") is not None:
                 continue  # drawn as its carrier's "+1"
             try:
@@ -248,35 +264,37 @@ class DrawingMixin:
                 continue
             unit = units.get(s.get("unit")) if isinstance(s.get("unit"), str) else None
             hq = 2 if s.get("ghq") else 1 if s.get("hq") else 0
-            self.tv.draw_model(surface, pose, colour, unit, hq, str(s.get("unit", "")))
-            px, py = self.tv.to_px(pose.x, pose.y)
-            if self.tv.style() == "symbols" and self.tv.token_ids_fit([pose.id]):
-                self.tv.write_token_id(surface, pose)
+            self.screen.tv.draw_model(surface, pose, colour, unit, hq, str(s.get("unit", "")))
+            px, py = self.screen.tv.to_px(pose.x, pose.y)
+            if self.screen.tv.style() == "symbols" and self.screen.tv.token_ids_fit([pose.id]):
+                self.screen.tv.write_token_id(surface, pose)
             else:  # the editor names every stand: its id on a tag under the model
-                self.tv.draw_ids(surface, [pose])
+                self.screen.tv.draw_ids(surface, [pose])
             if aboard.get(pose.id):
-                tag = self.tv.label(f"+{aboard[pose.id]}", INK)
-                surface.blit(tag, tag.get_rect(midleft=(px + self.tv.view.scale * 0.55, py)))
+                tag = self.screen.tv.label(f"+{aboard[pose.id]}", INK)
+                surface.blit(tag, tag.get_rect(midleft=(px + self.screen.tv.view.scale * 0.55, py)))
             if s.get("ghq") or s.get("hq"):
-                tag = self.tv.label("GHQ" if s.get("ghq") else "HQ", INK)
-                surface.blit(tag, tag.get_rect(midbottom=(px, py - self.tv.view.scale * 0.55)))
+                tag = self.screen.tv.label("GHQ" if s.get("ghq") else "HQ", INK)
+                surface.blit(
+                    tag, tag.get_rect(midbottom=(px, py - self.screen.tv.view.scale * 0.55))
+                )
 
     def _draw_selection(self, surface) -> None:
-        for kind, i in self.selection:
+        for kind, i in self.screen.selection:
             if kind == "feature":
-                self._outline_feature(surface, i, SELECTED, 3)
+                self.outline_feature(surface, i, SELECTED, 3)
             else:
-                place = stand_place(items(self.doc.raw, "stand")[i])
+                place = stand_place(items(self.screen.doc.raw, "stand")[i])
                 if place is not None:
-                    self.tv.footprint_outline(surface, *place, SELECTED, 3)
-        if len(self.selection) == 1 and self.selection[0][0] == "feature":
-            i = self.selection[0][1]
-            for addr, (x, y) in edits.vertices(items(self.doc.raw, "feature")[i]):
+                    self.screen.tv.footprint_outline(surface, *place, SELECTED, 3)
+        if len(self.screen.selection) == 1 and self.screen.selection[0][0] == "feature":
+            i = self.screen.selection[0][1]
+            for addr, (x, y) in edits.vertices(items(self.screen.doc.raw, "feature")[i]):
                 try:
                     p = self.bounded_px(x, y)
                 except (TypeError, ValueError):
                     continue
-                big = self.vertex == (i, addr)
+                big = self.screen.vertex == (i, addr)
                 pygame.draw.rect(
                     surface,
                     HANDLE,
@@ -291,24 +309,30 @@ class DrawingMixin:
 
     def _draw_overlay(self, surface) -> None:
         """The balance view: a translucent grid over the table, cached per camera."""
-        name, result, cache = self.overlay
-        key = (self.tv.view.scale, self.tv.view.origin, self.tv.rect.size)
+        name, result, cache = self.screen.views.overlay
+        key = (self.screen.tv.view.scale, self.screen.tv.view.origin, self.screen.tv.rect.size)
         if cache is None or cache[0] != key:
             from game.ui.editor.views import overlay_surface
 
-            surf = overlay_surface(name, result, self.tv, self.table_size())
+            surf = overlay_surface(name, result, self.screen.tv, self.screen.table_size())
             cache = (key, surf)
-            self.overlay = (name, result, cache)
-        surface.blit(cache[1], self.tv.rect.topleft)
+            self.screen.views.overlay = (name, result, cache)
+        surface.blit(cache[1], self.screen.tv.rect.topleft)
         from game.ui.editor.views import draw_caption
 
-        draw_caption(surface, self.tv.rect, result, self.overlay_stale, self._status_font())
+        draw_caption(
+            surface,
+            self.screen.tv.rect,
+            result,
+            self.screen.views.overlay_stale,
+            self.status_font(),
+        )
 
     def status_rect(self) -> pygame.Rect:
         """Where the status line is drawn (pixels): under the table, or across the whole
         window's foot when the table is narrower than 600 px (a small window), so that its two
         lines stay readable."""
-        w, h = self.app.size
+        w, h = self.screen.app.size
         if w - TOOLS_W - PANEL_W < 600:
             return pygame.Rect(0, h - STATUS_H, w, STATUS_H)
         return pygame.Rect(TOOLS_W, h - STATUS_H, w - TOOLS_W - PANEL_W, STATUS_H)
@@ -316,22 +340,23 @@ class DrawingMixin:
     def _draw_status(self, surface) -> None:
         bar = self.status_rect()
         surface.fill((245, 243, 235), bar)
-        font = self._status_font()
-        text, error = self.message
-        shown_for = pygame.time.get_ticks() - getattr(self, "_said_at", 0)
+        font = self.status_font()
+        text, error = self.screen.message
+        shown_for = pygame.time.get_ticks() - getattr(self.screen, "_said_at", 0)
         if text and shown_for > (12000 if error else 6000):
-            text, error = self.message = ("", False)
-        where = self.mode.name
-        if self.mouse_on_table():
-            x, y = self.tv.to_table(self.mouse)
+            text, error = self.screen.message = ("", False)
+        where = self.screen.mode.name
+        if self.screen.mouse_on_table():
+            x, y = self.screen.tv.to_table(self.screen.mouse)
             where = f'({x:.1f}", {y:.1f}")  ' + where
         colour = (176, 40, 20) if error else INK
-        lines = wrap_text(font, f"{where}: {text or self.hint}", bar.w - 12)[:2]
+        lines = wrap_text(font, f"{where}: {text or self.screen.hint}", bar.w - 12)[:2]
         for k, line in enumerate(lines):
             surface.blit(font.render(line, True, colour), (bar.x + 6, bar.y + 5 + 19 * k))
 
-    def _status_font(self) -> pygame.font.Font:
-        if getattr(self, "_sfont", None) is None:
+    def status_font(self) -> pygame.font.Font:
+        """The status line's font, made once."""
+        if self._sfont is None:
             self._sfont = pygame.font.Font(None, 21)
         return self._sfont
 
@@ -340,7 +365,7 @@ class DrawingMixin:
         lines = [font.render(t, True, INK) for t in HELP_TEXT]
         wd = max(i.get_width() for i in lines) + 30
         box = pygame.Rect(0, 0, wd, 24 * len(lines) + 24)
-        box.center = self.tv.rect.center
+        box.center = self.screen.tv.rect.center
         pygame.draw.rect(surface, (250, 248, 240), box)
         pygame.draw.rect(surface, INK, box, 2)
         for k, img in enumerate(lines):

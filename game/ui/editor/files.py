@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import re
 from pathlib import Path
@@ -16,7 +15,7 @@ from pygame_gui.elements import (
     UITextEntryLine,
     UIWindow,
 )
-from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
+from pygame_gui.windows import UIFileDialog
 
 from game import RULESET_IDS
 from game.editor.document import (
@@ -34,17 +33,32 @@ from game.ui.editor.layout import autosave_file, recent_list_file
 from game.ui.kit import user_maps as user_maps_dir
 
 
-class FilesMixin:
-    """The editor screen's files: new, open, save, import and export, test play, leaving."""
+class Files:
+    """The map editor's files (its ``files``): new, open, save (asking when the scenario has
+    problems), GeoJSON and OpenStreetMap import, GeoJSON export, test play and leaving.
+    It reads and drives much of the screen, which it is given: the app (window, widget
+    manager, the screen shown), the document and its ``problems`` (``check``), ``load``
+    to show another document, ``ask`` and ``say``, the widgets' and fields' tables
+    (``_widgets``, ``_fields``, ``dialogs``), the autosave's state and the screen's
+    ``on_menu`` and ``battle_factory``. ``_chosen_files``: the files the user opened or
+    named in this session."""
+
+    def __init__(self, screen):
+        self.screen = screen
+        self._chosen_files: set[Path] = set()
+        self._pending: str | None = None  # what the file dialog open is for
+        self._osm = None  # the Import OpenStreetMap dialog, once opened
+        if screen.doc.path is not None:
+            self._chosen_files.add(screen.doc.path.resolve())
 
     # ---------------------------------------------------------------- files
 
     def save(self, path=None, confirmed: bool = False) -> bool:
         """Save (asking first when the scenario has problems); True when written."""
-        if path is None and self.doc.path is None:
+        if path is None and self.screen.doc.path is None:
             self.save_as()
             return False
-        target = Path(path) if path is not None else self.doc.path
+        target = Path(path) if path is not None else self.screen.doc.path
         if (
             not confirmed
             and not self._chosen(target)
@@ -53,17 +67,19 @@ class FilesMixin:
             )
         ):
             where = "over" if target.exists() else "to"
-            self.ask(
+            self.screen.ask(
                 f"Save {where} {target.absolute()}? The autosave named this file; it was not "
                 "opened or chosen in this session.",
                 lambda: (self._choose(target), self.save(path)),
                 "Save there",
             )
             return False
-        self.check()
-        if to_mend(self.problems) and not confirmed:  # what was mended on opening is saved mended
-            n = len(to_mend(self.problems))
-            self.ask(
+        self.screen.check()
+        if (
+            to_mend(self.screen.problems) and not confirmed
+        ):  # what was mended on opening is saved mended
+            n = len(to_mend(self.screen.problems))
+            self.screen.ask(
                 f"The scenario has {counted(n, 'problem')} (see the Problems panel); it will not play "
                 "until they are mended. Save it anyway?",
                 lambda: self.save(path, confirmed=True),
@@ -71,28 +87,31 @@ class FilesMixin:
             )
             return False
         try:
-            where = self.doc.save(path)
+            where = self.screen.doc.save(path)
         except EditorFileError as err:
-            self.say(str(err), error=True)
+            self.screen.say(str(err), error=True)
             return False
         self._choose(where)
         self._remember(where)
-        self._autosaved_version = self.doc.history.version
+        self.screen._autosaved_version = self.screen.doc.history.version
         with contextlib.suppress(OSError):  # a broken data folder: said once at start
             autosave_file().unlink(missing_ok=True)  # nothing unsaved is left to offer back
-        self._autosave_held = False
-        self.say(f"Saved {where}")
+        self.screen._autosave_held = False
+        self.screen.say(f"Saved {where}")
         return True
 
     def save_as(self) -> None:
         """Ask where to save: the file it was saved to, else a name made of its title in the
         user's scenarios folder."""
-        start = self.doc.path or user_maps_dir() / f"{file_stem(self.doc.raw.get('title'))}.json"
-        self._file_dialog("Save the scenario as", start, "save", existing=False)
+        start = (
+            self.screen.doc.path
+            or user_maps_dir() / f"{file_stem(self.screen.doc.raw.get('title'))}.json"
+        )
+        self.file_dialog("Save the scenario as", start, "save", existing=False)
 
     def open_file(self) -> None:
         """Ask which scenario to open."""
-        self._file_dialog("Open a scenario", user_maps_dir(), "open", existing=True)
+        self.file_dialog("Open a scenario", user_maps_dir(), "open", existing=True)
 
     def _chosen(self, path: Path) -> bool:
         """Whether the user opened, chose or named ``path`` in this session (a file named
@@ -109,15 +128,15 @@ class FilesMixin:
         try:
             remember_recent(recent_list_file(), path)
         except OSError as err:
-            self.say(f"The list of recent files could not be written ({err})", error=True)
+            self.screen.say(f"The list of recent files could not be written ({err})", error=True)
 
     def unsaved_work(self) -> str | None:
         """What opening another map would lose, in words, or None: the unsaved changes
         shown (the autosave holds them only until the next change), or an autosave of an
         earlier session not restored."""
-        if self.doc.history.dirty:
-            return f"the unsaved changes to {self.doc.name}"
-        if self._autosave_held and exists(autosave_file()):
+        if self.screen.doc.history.dirty:
+            return f"the unsaved changes to {self.screen.doc.name}"
+        if self.screen._autosave_held and exists(autosave_file()):
             return "the unsaved map in the editor's autosave (offered back under New)"
         return None
 
@@ -128,45 +147,24 @@ class FilesMixin:
         if lost is None:
             then()
             return
-        self.ask(
+        self.screen.ask(
             f"{what} replaces {lost}; they are lost at the next change. Go on?",
-            lambda: (setattr(self, "_autosave_held", False), then()),
+            lambda: (setattr(self.screen, "_autosave_held", False), then()),
             "Discard them",
         )
 
-    def load(self, doc: Document) -> None:
-        """Edit another document (the terrain picture, selection, balance view and snapping
-        of the one shown are dropped)."""
-        self.doc = doc
-        self.selection = []
-        self.vertex = None
-        self._checked_version = -1
-        self._table = None
-        self._layer = self._layer_key = None  # a same-sized table would keep the old picture
-        self._drag_table = None
-        self._snap = None
-        if self._overlay_job:
-            self._overlay_job["cancel"] = True
-            self._overlay_job = None
-        self._autosaved_version = doc.history.version
-        self.tv.table = self.table()
-        self.tv.fit()
-        self.overlay = None
-        self.overlay_name = "off"
-        sides = doc.raw.get("sides") or [{"id": "A"}]
-        self.place_side = sides[0].get("id", "A")
-        self.place_unit = None
-        self._panel_key = None
-
-    def _file_dialog(self, title: str, start, purpose: str, existing: bool, suffix=".json"):
-        w, h = self.app.size
+    def file_dialog(self, title: str, start, purpose: str, existing: bool, suffix=".json"):
+        """Open a file dialog titled ``title`` at ``start`` for ``purpose`` ("open", "save",
+        "import", "export", "import-osm"), of files with ``suffix`` (one or a set; ".json"
+        alone, else with ".geojson"); ``existing``: only files that exist may be picked."""
+        w, h = self.screen.app.size
         self._pending = purpose
         if isinstance(suffix, str):
             suffix = {suffix, ".geojson"} if suffix != ".json" else {suffix}
-        self._dialogs.append(
+        self.screen.dialogs.add(
             UIFileDialog(
                 pygame.Rect(w // 2 - 280, h // 2 - 230, 560, 460),
-                self.app.manager,
+                self.screen.app.manager,
                 title,
                 suffix,
                 str(start),
@@ -174,15 +172,17 @@ class FilesMixin:
             )
         )
 
-    def _picked(self, path: Path) -> None:
+    def picked(self, path: Path) -> None:
+        """A path picked in the file dialog: opened, saved to, imported or exported, as the
+        dialog was opened for."""
         purpose, self._pending = self._pending, None
         if purpose == "open":
             self.replacing(f"Opening {path.name}", lambda: self._open(path))
         elif purpose == "save":
             if path.suffix != ".json":
                 path = path.with_suffix(".json")
-            if path.exists() and path != self.doc.path:
-                self.ask(
+            if path.exists() and path != self.screen.doc.path:
+                self.screen.ask(
                     f"{path.name} exists. Replace it?",
                     lambda: (self._choose(path), self.save(path)),
                     "Replace",
@@ -199,14 +199,14 @@ class FilesMixin:
 
     def _open(self, path: Path) -> None:
         try:
-            doc = Document.open(path, self.doc.data)
+            doc = Document.open(path, self.screen.doc.data)
         except EditorFileError as err:
-            self.say(str(err), error=True)
+            self.screen.say(str(err), error=True)
             return
-        self.load(doc)
+        self.screen.load(doc)
         self._choose(path)
         self._remember(path)
-        self.say(f"Opened {path}")
+        self.screen.say(f"Opened {path}")
 
     def import_geojson(self, path: Path) -> None:
         """A new table whose terrain is a GeoJSON file's features (``terrain`` and ``level``
@@ -216,24 +216,26 @@ class FilesMixin:
         from game.editor.geojson import GeoJSONError, import_table, import_terrain, table_size_for
 
         try:
-            feats = import_terrain(path, self.doc.data)
+            feats = import_terrain(path, self.screen.doc.data)
             size = import_table(path) or table_size_for(feats)
         except ValueError as err:  # GeoJSONError, or terrain off any table from 0, 0
             first = str(err).splitlines()[0] if str(err) else "it cannot be imported"
             more = len(getattr(err, "problems", [])) - 1
             extra = f" (and {counted(more, 'more problem')})" if more > 0 else ""
             where = "" if isinstance(err, GeoJSONError) else f"{path}: "
-            self.say(f"Not imported: {where}{first}{extra}", error=True)
+            self.screen.say(f"Not imported: {where}{first}{extra}", error=True)
             return
         w, d = size
-        ruleset = self.doc.raw.get("ruleset")  # the map being edited may be any JSON
+        ruleset = self.screen.doc.raw.get("ruleset")  # the map being edited may be any JSON
         raw = new_scenario(ruleset if ruleset in RULESET_IDS else "modern", w, d, Path(path).stem)
         raw["terrain"]["features"] = feats
         from game.editor.history import History
 
-        self.load(Document(History(raw), None, self.doc.data))
-        self.doc.history.saved_position = None
-        self.say(f'Imported {len(feats)} features from {path.name} onto a {w:g}"x{d:g}" table')
+        self.screen.load(Document(History(raw), None, self.screen.doc.data))
+        self.screen.doc.history.saved_position = None
+        self.screen.say(
+            f'Imported {len(feats)} features from {path.name} onto a {w:g}"x{d:g}" table'
+        )
 
     def import_osm_dialog(self, path: Path) -> None:
         """Read an OpenStreetMap extract and open the Import OpenStreetMap dialog on it: its
@@ -245,28 +247,28 @@ class FilesMixin:
         try:
             ext = read_extract(path)
         except OSMImportError as err:
-            self.say(f"Not imported: {err}", error=True)
+            self.screen.say(f"Not imported: {err}", error=True)
             return
         dlg = OSMDialog(
-            self.app.manager,
-            self.app.size,
+            self.screen.app.manager,
+            self.screen.app.size,
             Path(path),
             ext,
-            self.doc.raw.get("ruleset"),
+            self.screen.doc.raw.get("ruleset"),
             self._osm_imported,
-            lambda text, error=False: self.say(text, error=error),
+            lambda text, error=False: self.screen.say(text, error=error),
         )
         self._osm = dlg
-        self._dialogs.append(dlg.window)
-        self._widgets[dlg.ok_button] = dlg.do_import
-        self._widgets[dlg.cancel] = dlg.window.kill
-        self._fields[dlg.scale] = lambda _text: dlg.refresh()
-        self._fields[dlg.ruleset] = lambda _text: dlg.refresh()
-        self.say("Drag a box on the extract, set the scale, then Import.")
+        self.screen.dialogs.add(dlg.window)
+        self.screen._widgets[dlg.ok_button] = dlg.do_import
+        self.screen._widgets[dlg.cancel] = dlg.window.kill
+        self.screen._fields[dlg.scale] = lambda _text: dlg.refresh()
+        self.screen._fields[dlg.ruleset] = lambda _text: dlg.refresh()
+        self.screen.say("Drag a box on the extract, set the scale, then Import.")
 
-    def _osm_mouse(self, ev) -> bool:
+    def osm_mouse(self, ev) -> bool:
         """A mouse event taken by the Import OpenStreetMap dialog's preview (a box dragged)."""
-        osm = getattr(self, "_osm", None)
+        osm = self._osm
         return osm is not None and ev.type != pygame.MOUSEWHEEL and osm.on_mouse(ev)
 
     def _osm_imported(self, result) -> None:
@@ -274,11 +276,11 @@ class FilesMixin:
         from game.editor.history import History
 
         def load():
-            self.load(Document(History(result.scenario), None, self.doc.data))
-            self.doc.history.saved_position = None
+            self.screen.load(Document(History(result.scenario), None, self.screen.doc.data))
+            self.screen.doc.history.saved_position = None
             w, d = result.table_in
             n = sum(result.counts.values())
-            self.say(
+            self.screen.say(
                 f'Imported {n} features of {result.place} onto a {w:g}"x{d:g}" table '
                 f"({result.table_km[0]:.2f} x {result.table_km[1]:.2f} km); now place the forces."
             )
@@ -292,25 +294,11 @@ class FilesMixin:
         if path.suffix not in (".geojson", ".json"):
             path = path.with_suffix(".geojson")
         try:
-            export_terrain(self.doc.raw, path, self.doc.name)
+            export_terrain(self.screen.doc.raw, path, self.screen.doc.name)
         except (GeoJSONError, OSError) as err:
-            self.say(str(err), error=True)
+            self.screen.say(str(err), error=True)
             return
-        self.say(f"Exported the terrain to {path}")
-
-    def ask(self, text: str, on_yes, yes: str = "OK") -> None:
-        """A confirmation dialog; ``on_yes`` runs if the user confirms."""
-        w, h = self.app.size
-        self._confirm = on_yes
-        self._dialogs.append(
-            UIConfirmationDialog(
-                pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
-                html.escape(text),
-                self.app.manager,
-                window_title="hulldown map editor",
-                action_short_name=yes,
-            )
-        )
+        self.screen.say(f"Exported the terrain to {path}")
 
     def test_play(self) -> None:
         """Open the scenario as it stands in a hotseat battle; leaving it comes back here
@@ -318,36 +306,44 @@ class FilesMixin:
         from game import ScenarioError, parse_scenario
 
         try:
-            sc = parse_scenario(json.loads(json.dumps(self.doc.raw)), self.doc.name, self.doc.data)
+            sc = parse_scenario(
+                json.loads(json.dumps(self.screen.doc.raw)),
+                self.screen.doc.name,
+                self.screen.doc.data,
+            )
         except ScenarioError as err:
-            self.panel = "Problems"
-            self.check()
-            n = len(to_mend(self.problems)) or len(err.problems)
-            self.say(f"Mend the {counted(n, 'problem')} first to play it.", error=True)
+            self.screen.panel = "Problems"
+            self.screen.check()
+            n = len(to_mend(self.screen.problems)) or len(err.problems)
+            self.screen.say(f"Mend the {counted(n, 'problem')} first to play it.", error=True)
             return
-        if self.battle_factory is None:
-            self.say("Test play is not available here.", error=True)
+        if self.screen.battle_factory is None:
+            self.screen.say("Test play is not available here.", error=True)
             return
-        self.app.show(self.battle_factory(self.app, sc, lambda: self.app.show(self)))
+        self.screen.app.show(
+            self.screen.battle_factory(
+                self.screen.app, sc, lambda: self.screen.app.show(self.screen)
+            )
+        )
 
     def leave(self) -> None:
         """Back to the menu (the autosave keeps unsaved work)."""
-        if self.on_menu is None:
-            self.app.running = False
-        elif self.doc.history.dirty:
-            self.ask(
+        if self.screen.on_menu is None:
+            self.screen.app.running = False
+        elif self.screen.doc.history.dirty:
+            self.screen.ask(
                 "Leave the editor? The unsaved changes stay in the editor's autosave and are "
                 "offered back next time.",
-                self.on_menu,
+                self.screen.on_menu,
                 "Leave",
             )
         else:
-            self.on_menu()
+            self.screen.on_menu()
 
     def new_dialog(self) -> None:
         """The new-table dialog: a preset or a custom size, and the autosave offered back."""
-        m = self.app.manager
-        w, h = self.app.size
+        m = self.screen.app.manager
+        w, h = self.screen.app.size
         restore = exists(autosave_file())
         recent = recent_files(recent_list_file())[:4]
         rows = 36 * restore + (28 + 36 * len(recent) if recent else 0)
@@ -356,13 +352,13 @@ class FilesMixin:
         win = UIWindow(
             pygame.Rect(w // 2 - 230, max(0, (h - tall) // 2), 460, tall), m, "New table"
         )
-        self._dialogs.append(win)
+        self.screen.dialogs.add(win)
         c = win
         UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
         y = 34
         for name, (ruleset, tw, td) in PRESETS.items():
             b = UIButton(pygame.Rect(10, y, 420, 32), name, m, container=c)
-            self._widgets[b] = lambda r=ruleset, a=tw, d=td, win=win: self._new(r, a, d, win)
+            self.screen._widgets[b] = lambda r=ruleset, a=tw, d=td, win=win: self._new(r, a, d, win)
             y += 36
         UILabel(
             pygame.Rect(10, y + 4, 420, 22),
@@ -385,38 +381,38 @@ class FilesMixin:
             expansion_height_limit=32 * len(RULESET_IDS) + 8,
         )
         b = UIButton(pygame.Rect(332, y, 98, 30), "Create", m, container=c)
-        self._widgets[b] = lambda: self._new_custom(wide.get_text(), deep.get_text(), rules, win)
+        self.screen._widgets[b] = lambda: self._new_custom(
+            wide.get_text(), deep.get_text(), rules, win
+        )
         y += 40
         if restore:
             b = UIButton(
                 pygame.Rect(10, y, 420, 32), "Restore the unsaved map (autosave)", m, container=c
             )
-            self._widgets[b] = lambda: self._restore(win)
+            self.screen._widgets[b] = lambda: self._restore(win)
             y += 36
         if recent:
             UILabel(pygame.Rect(10, y, 420, 22), "Recent files:", m, container=c)
             y += 28
             for path in recent:
                 b = UIButton(pygame.Rect(10, y, 420, 32), f"Open {path.name}", m, container=c)
-                self._widgets[b] = lambda p=path, win=win: (
+                self.screen._widgets[b] = lambda p=path, win=win: (
                     win.kill(),
                     self.replacing(f"Opening {p.name}", lambda: self._open(p)),
                 )
                 y += 36
         b = UIButton(pygame.Rect(10, y, 205, 32), "Open a file...", m, container=c)
-        self._widgets[b] = lambda: (win.kill(), self.open_file())
+        self.screen._widgets[b] = lambda: (win.kill(), self.open_file())
         b = UIButton(pygame.Rect(225, y, 205, 32), "Import GeoJSON...", m, container=c)
-        self._widgets[b] = lambda: (
+        self.screen._widgets[b] = lambda: (
             win.kill(),
-            self._file_dialog(
-                "Import GeoJSON terrain", user_maps_dir(), "import", True, ".geojson"
-            ),
+            self.file_dialog("Import GeoJSON terrain", user_maps_dir(), "import", True, ".geojson"),
         )
         y += 36
         b = UIButton(pygame.Rect(10, y, 420, 32), "Import OpenStreetMap...", m, container=c)
-        self._widgets[b] = lambda: (
+        self.screen._widgets[b] = lambda: (
             win.kill(),
-            self._file_dialog(
+            self.file_dialog(
                 "Import an OpenStreetMap extract (.osm.pbf, .osm, GeoJSON)",
                 user_maps_dir(),
                 "import-osm",
@@ -429,8 +425,8 @@ class FilesMixin:
         win.kill()
 
         def new():
-            self.load(Document.new(ruleset, width, depth, self.doc.data))
-            self.say(
+            self.screen.load(Document.new(ruleset, width, depth, self.screen.doc.data))
+            self.screen.say(
                 f'A new {ruleset} table, {width:g}"x{depth:g}". Draw its terrain, then place '
                 "the forces."
             )
@@ -443,7 +439,7 @@ class FilesMixin:
             if not (6 <= width <= 1000 and 6 <= depth <= 1000):
                 raise ValueError
         except ValueError:
-            self.say("Width and depth are numbers of inches from 6 to 1000.", error=True)
+            self.screen.say("Width and depth are numbers of inches from 6 to 1000.", error=True)
             return
         choice = rules.selected_option
         choice = choice[0] if isinstance(choice, tuple) else choice
@@ -452,20 +448,20 @@ class FilesMixin:
     def _restore(self, win) -> None:
         win.kill()
         try:
-            doc = read_session(autosave_file(), self.doc.data)
+            doc = read_session(autosave_file(), self.screen.doc.data)
         except EditorFileError as err:
-            self.say(str(err), error=True)
+            self.screen.say(str(err), error=True)
             return
-        self.load(doc)
-        self._autosave_held = False  # it is shown now, and autosaved again as it changes
-        n = len(self.doc.history.entries)
-        if any(note.startswith("$.history:") for note in self.doc.mended):
-            self.say(
+        self.screen.load(doc)
+        self.screen._autosave_held = False  # it is shown now, and autosaved again as it changes
+        n = len(self.screen.doc.history.entries)
+        if any(note.startswith("$.history:") for note in self.screen.doc.mended):
+            self.screen.say(
                 "Restored the unsaved map from the autosave; its undo history was broken and "
                 "is not kept (see Problems)."
             )
         else:
-            self.say(f"Restored the unsaved map from the autosave ({n} change(s) to undo).")
+            self.screen.say(f"Restored the unsaved map from the autosave ({n} change(s) to undo).")
 
 
 def file_stem(title) -> str:

@@ -177,9 +177,9 @@ class SelectMode(ToolMode):
                 screen.commit(Replace("feature", i, new, "delete a vertex"))
                 screen.vertex = None
             elif sel:
-                screen.delete_selection()
+                screen.actions.delete_selection()
         elif sel and ev.key in (pygame.K_q, pygame.K_e) and not _held_ctrl():
-            screen.rotate_selection(15 if ev.key == pygame.K_q else -15)
+            screen.actions.rotate_selection(15 if ev.key == pygame.K_q else -15)
         return None
 
     def draw(self, screen, surface):
@@ -239,7 +239,7 @@ class PolygonMode(ToolMode):
             return None
         kind, level = screen.draw_kind()
         feat = edits.make_feature(kind, "Polygon", [edits.closed_ring(self.points)], level)
-        screen.add_feature(feat)
+        screen.actions.add_feature(feat)
         self.points = []
         return None
 
@@ -270,7 +270,7 @@ class HillMode(PolygonMode):
     name = "Hill"
 
     def enter(self, screen) -> None:
-        screen.set_draw_area("hill")
+        screen.toolbar.set_draw_area("hill")
         super().enter(screen)
 
 
@@ -290,7 +290,7 @@ class RectMode(ToolMode):
             b = screen.snap(ev.pos)[:2]
             if abs(b[0] - self.a[0]) > 0.05 and abs(b[1] - self.a[1]) > 0.05:
                 kind, level = screen.draw_kind()
-                screen.add_feature(
+                screen.actions.add_feature(
                     edits.make_feature(kind, "Polygon", edits.rectangle(*self.a, *b), level)
                 )
             self.a = None
@@ -320,7 +320,7 @@ class LotMode(ToolMode):
             feat = edits.make_feature(
                 kind, "Polygon", edits.round_lot(x, y, screen.lot_diameter), level
             )
-            screen.add_feature(feat)
+            screen.actions.add_feature(feat)
         return None
 
     def draw(self, screen, surface):
@@ -358,7 +358,7 @@ class RoadMode(ToolMode):
             return None
         kind, _ = screen.draw_kind(road=True)
         coords = [[edits.tidy(x), edits.tidy(y)] for x, y in self.points]
-        screen.add_feature(edits.make_feature(kind, "LineString", coords))
+        screen.actions.add_feature(edits.make_feature(kind, "LineString", coords))
         self.points = []
         return None
 
@@ -411,7 +411,7 @@ class StandMode(ToolMode):
             facing = self.facing(screen)
             if math.hypot(tx - x, ty - y) > 0.4:
                 facing = heading_deg(x, y, tx, ty) % 360
-            screen.place_stand(x, y, round(facing, 1))
+            screen.actions.place_stand(x, y, round(facing, 1))
             self.press = None
         elif ev.type == pygame.KEYDOWN and ev.key in (pygame.K_q, pygame.K_e):
             self.turn += 15 if ev.key == pygame.K_q else -15

@@ -61,13 +61,18 @@ class PanelsMixin(SetupPanelsMixin):
             self.place_side,
             self.place_unit,
             self.unit_filter,
-            self.overlay_name,
+            self.views.overlay_name,
             tuple(self.layers.values()),
             (len(self.hidden), len(self.locked)),
             self.app.size,
             self._panel_scroll,
-            self.balance_key(),
+            self.balance.key(),
         )
+
+    def show_panel(self, name: str) -> None:
+        """Switch the side panel."""
+        self.panel = name
+        self._panel_key = None
 
     def refresh_panel(self, force: bool = False) -> None:
         """Rebuild the side panel's widgets when what it shows changed (never every frame,
@@ -89,13 +94,15 @@ class PanelsMixin(SetupPanelsMixin):
         hist = self._history_list
         if hist is not None and hist.alive() and hist.scroll_bar is not None:
             self._history_scroll = hist.scroll_bar.start_percentage  # kept over a rebuild
-        if self._editing in self._panel_widgets:  # a field rebuilt: what was typed is applied
-            left, self._editing = self._editing, None
-            self._apply_entry(left)
+        if (
+            self.entries.editing in self._panel_widgets
+        ):  # a field rebuilt: what was typed is applied
+            left, self.entries.editing = self.entries.editing, None
+            self.entries.apply(left)
         for wdg in self._panel_widgets:
             self._widgets.pop(wdg, None)
             self._fields.pop(wdg, None)
-            self._entries.pop(wdg, None)
+            self.entries.fields.pop(wdg, None)
             wdg.kill()
         self._panel_widgets = []
         self._py = TOP_H + 80 - self._panel_scroll
@@ -126,7 +133,7 @@ class PanelsMixin(SetupPanelsMixin):
             if wdg.rect.top < top or wdg.rect.bottom > bottom:
                 self._widgets.pop(wdg, None)
                 self._fields.pop(wdg, None)
-                self._entries.pop(wdg, None)
+                self.entries.fields.pop(wdg, None)
                 self._panel_widgets.remove(wdg)
                 wdg.kill()
         self._py = bottom + 4
@@ -188,7 +195,7 @@ class PanelsMixin(SetupPanelsMixin):
             wdg = UITextEntryLine(rect, m)
             wdg.set_text("" if value is None else str(value))
         if choices is None and not live:
-            self._entry(self._pw(wdg), label, on_set)
+            self.entries.register(self._pw(wdg), label, on_set)
         else:
             self._fields[self._pw(wdg)] = on_set
         self._py += 32
@@ -238,23 +245,25 @@ class PanelsMixin(SetupPanelsMixin):
             else:
                 self._stand_fields(i, items(raw, "stand")[i])
         self._py += 4
-        self._pbutton("Turn 15° (Q)", lambda: self.rotate_selection(15), 1)
-        self._pbutton("Turn -15° (E)", lambda: self.rotate_selection(-15), 2)
+        self._pbutton("Turn 15° (Q)", lambda: self.actions.rotate_selection(15), 1)
+        self._pbutton("Turn -15° (E)", lambda: self.actions.rotate_selection(-15), 2)
         self._field("Turn by degrees (+ left)", f"{self.turn_by:g}", self._set_turn_by, width=80)
-        self._pbutton("Turn by the degrees typed", lambda: self.rotate_selection(self.turn_by))
+        self._pbutton(
+            "Turn by the degrees typed", lambda: self.actions.rotate_selection(self.turn_by)
+        )
         if any(k == "feature" for k, _ in self.selection):  # a stand is always 1"x1"
-            self._pbutton("Smaller ([)", lambda: self.scale_selection(0.9), 1)
-            self._pbutton("Larger (])", lambda: self.scale_selection(1 / 0.9), 2)
-        self._pbutton("Duplicate (Ctrl+D)", self.duplicate_selection, 1)
-        self._pbutton("Delete (Del)", self.delete_selection, 2)
+            self._pbutton("Smaller ([)", lambda: self.actions.scale_selection(0.9), 1)
+            self._pbutton("Larger (])", lambda: self.actions.scale_selection(1 / 0.9), 2)
+        self._pbutton("Duplicate (Ctrl+D)", self.actions.duplicate_selection, 1)
+        self._pbutton("Delete (Del)", self.actions.delete_selection, 2)
         if any(k == "feature" for k, _ in self.selection):
-            self._pbutton("Lock feature", self.lock_selection, 1)
-            self._pbutton("Hide feature", lambda: self.lock_selection(hide=True), 2)
+            self._pbutton("Lock feature", self.actions.lock_selection, 1)
+            self._pbutton("Hide feature", lambda: self.actions.lock_selection(hide=True), 2)
         self._label("Onto the other half of the table:")
-        self._pbutton("Half-turn copy", lambda: self.half_turn_selection(True), 1)
-        self._pbutton("Half-turn in place", lambda: self.half_turn_selection(False), 2)
-        self._pbutton("Mirror copy |", lambda: self.mirror_selection("vertical"), 1)
-        self._pbutton("Mirror copy -", lambda: self.mirror_selection("horizontal"), 2)
+        self._pbutton("Half-turn copy", lambda: self.actions.half_turn_selection(True), 1)
+        self._pbutton("Half-turn in place", lambda: self.actions.half_turn_selection(False), 2)
+        self._pbutton("Mirror copy |", lambda: self.actions.mirror_selection("vertical"), 1)
+        self._pbutton("Mirror copy -", lambda: self.actions.mirror_selection("horizontal"), 2)
 
     turn_by = 90.0  # degrees the "Turn by" button turns the selection, counter-clockwise
 
@@ -457,9 +466,9 @@ class PanelsMixin(SetupPanelsMixin):
         if target.startswith("problem:"):
             self._problem_clicked(int(target.split(":")[1]))
         elif target.startswith("free:"):
-            self.free_feature(int(target.split(":")[1]))
+            self.actions.free_feature(int(target.split(":")[1]))
         elif target.startswith("move:"):
-            self.apply_move(int(target.split(":")[1]))
+            self.balance.apply_move(int(target.split(":")[1]))
 
     def _problem_clicked(self, k: int) -> None:
         p = self.problems[k]
@@ -513,8 +522,8 @@ class PanelsMixin(SetupPanelsMixin):
         back = {n: v for v, n in names.items()}
         self._field(
             "Balance view",
-            names.get(self.overlay_name, names["off"]),
-            lambda t: self.show_view(back[t]),
+            names.get(self.views.overlay_name, names["off"]),
+            lambda t: self.views.show_view(back[t]),
             list(names.values()),
             width=200,
         )
@@ -528,11 +537,11 @@ class PanelsMixin(SetupPanelsMixin):
         if self.hidden or self.locked:
             what = [f"show {len(self.hidden)} hidden"] if self.hidden else []
             what += [f"unlock {len(self.locked)} locked"] if self.locked else []
-            self._pbutton(", ".join(what).capitalize(), self.free_features)
+            self._pbutton(", ".join(what).capitalize(), self.actions.free_features)
             self._locked_list()
         self._pbutton(
             "Export terrain as GeoJSON...",
-            lambda: self._file_dialog(
+            lambda: self.files.file_dialog(
                 "Export the terrain",
                 (self.doc.path or user_maps_dir() / "map.json").with_suffix(".geojson"),
                 "export",
@@ -540,7 +549,7 @@ class PanelsMixin(SetupPanelsMixin):
                 ".geojson",
             ),
         )
-        self._panel_balance()
+        self.balance.panel()
         try:
             stats = map_statistics(self.doc.raw, self.doc.data)
         except ValueError as err:

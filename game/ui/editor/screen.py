@@ -9,10 +9,12 @@ are computed by :mod:`game.editor.analysis` in a background thread.
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pygame
 import pygame_gui
+from pygame_gui.windows import UIConfirmationDialog
 
 from game import Table, footprint
 from game.editor import edits, snapping
@@ -25,12 +27,12 @@ from game.editor.document import (
     write_session,
 )
 from game.saves import exists
-from game.ui.editor.actions import ActionsMixin
-from game.ui.editor.balance import BalanceViewsMixin
-from game.ui.editor.balance_check import BalanceCheckMixin
-from game.ui.editor.drawing import DrawingMixin
-from game.ui.editor.files import FilesMixin
-from game.ui.editor.keys import InputMixin
+from game.ui.editor.actions import SelectionActions
+from game.ui.editor.balance import BalanceViews
+from game.ui.editor.balance_check import BalanceCheck
+from game.ui.editor.drawing import EditorDrawing
+from game.ui.editor.files import Files
+from game.ui.editor.keys import Dialogs, Entries
 from game.ui.editor.layout import (
     _EMPTY,
     PANEL_W,
@@ -51,7 +53,7 @@ from game.ui.editor.modes import (
     StandMode,
 )
 from game.ui.editor.panels import PanelsMixin
-from game.ui.editor.toolbar import ToolbarMixin
+from game.ui.editor.toolbar import Toolbar
 from game.ui.modes import Mode
 from game.ui.render import (
     View,
@@ -59,16 +61,7 @@ from game.ui.render import (
 from game.ui.table_view import TableView
 
 
-class EditorScreen(
-    ActionsMixin,
-    FilesMixin,
-    PanelsMixin,
-    ToolbarMixin,
-    BalanceViewsMixin,
-    BalanceCheckMixin,
-    DrawingMixin,
-    InputMixin,
-):
+class EditorScreen(PanelsMixin):
     """The map editor in the window.
 
     ``doc`` is the scenario to edit (None: a new Modern 60"x36" table with the new-table
@@ -109,26 +102,24 @@ class EditorScreen(
         self._checked_version = -1
         self._table: Table | None = None
         self._table_key = None
-        self._layer: pygame.Surface | None = None
-        self._layer_key = None
         self._pan_from = None
         self._panel_key = None
         self._widgets: dict = {}
         self._fields: dict = {}
-        self._entries: dict = {}  # text fields applied on Enter or when left (keys.py)
+        self.entries = Entries(app.manager, self.say, self.panel_changed)  # keys.py
         self._panel_widgets: list = []
-        self._pending = None  # what a confirmation dialog or a file dialog answers
+        self._confirm = None  # what the confirmation dialog open runs if confirmed
         self._snap = None  # (document version, SnapIndex)
-        self._dialogs: list = []  # windows open over the table (they take the keys)
+        self.dialogs = Dialogs()  # windows open over the table (they take the keys)
         self._autosaved_version = self.doc.history.version
         # an earlier session's unsaved map, until restored or knowingly replaced
         self._autosave_held = exists(autosave_file())
-        self._chosen_files: set[Path] = set()  # files the user opened or named this session
-        if self.doc.path is not None:
-            self._chosen_files.add(self.doc.path.resolve())
-        self.overlay = None  # the balance view shown: (name, surface builder input)
-        self.overlay_name = "off"
-        self._overlay_job = None
+        self.views = BalanceViews(self)
+        self.actions = SelectionActions(self)
+        self.drawing = EditorDrawing(self)
+        self.toolbar = Toolbar(self)
+        self.files = Files(self)
+        self.balance = BalanceCheck(self)
         self.tv = TableView(self.table(), self.table_rect(app.size))
 
     # ---------------------------------------------------------------- the model
@@ -136,7 +127,7 @@ class EditorScreen(
     def table(self) -> Table:
         """The engine's Table of the document's usable features (rebuilt after a change)."""
         key = self.doc.history.version
-        if self._table is not None and self._dragging():
+        if self._table is not None and self.dragging():
             return self._table  # rebuilt once the drag ends
         if self._table is None or self._table_key != key:
             try:
@@ -150,6 +141,40 @@ class EditorScreen(
             self._table_key = key
         return self._table
 
+    def select(self, refs) -> None:
+        """Select these items (the panel shows the first); features hidden or locked on
+        their own are left out."""
+        feats = items(self.doc.raw, "feature")
+        refs = [r for r in refs if r[0] != "feature" or self.pickable(feats[r[1]])]
+        self.selection = list(dict.fromkeys(refs))
+        self.vertex = None
+        if self.selection:
+            self.panel = "Item"
+
+    def undo(self) -> None:
+        """Undo the last change."""
+        e = self.doc.history.undo()
+        self.say(f"Undid: {e.label}" if e else "Nothing to undo.")
+
+    def redo(self) -> None:
+        """Redo the change last undone."""
+        e = self.doc.history.redo()
+        self.say(f"Redid: {e.label}" if e else "Nothing to redo.")
+
+    def frame(self, ref) -> None:
+        """Select an item and bring it into view."""
+        b = edits.bounds_of(self.doc.raw, [ref])
+        self.select([ref])
+        if b is None:
+            return
+        x0, y0, x1, y1 = b
+        w, d = self.table_size()
+        # a point far off the table (a file's 1e300) is framed at the table's nearest edge
+        cx = min(max((x0 / 2 + x1 / 2), -6.0), w + 6.0)
+        cy = min(max((y0 / 2 + y1 / 2), -6.0), d + 6.0)
+        px, py = self.tv.to_px(cx, cy)
+        self.tv.pan(self.tv.rect.centerx - px, self.tv.rect.centery - py)
+
     def commit(self, command, merge_key=None) -> bool:
         """Perform a command through the document's history; a failure is shown, not
         raised (the document is left as it was)."""
@@ -160,6 +185,15 @@ class EditorScreen(
             return False
         self.message = ("", False)
         return True
+
+    def dragging(self) -> bool:
+        """Whether a mouse drag is merging its moves into one history entry."""
+        h = self.doc.history
+        return bool(
+            h.position
+            and h.entries[h.position - 1].merge_key is not None
+            and h.entries[h.position - 1].merge_key[0] == "drag"
+        )
 
     def end_drag(self) -> None:
         """A mouse drag ended: its commands stop merging into one history entry."""
@@ -204,6 +238,40 @@ class EditorScreen(
         except OSError as err:
             self.say(f"The editor's autosave could not be written ({err})", error=True)
 
+    def load(self, doc: Document) -> None:
+        """Edit another document (the terrain picture, selection, balance view and snapping
+        of the one shown are dropped)."""
+        self.doc = doc
+        self.selection = []
+        self.vertex = None
+        self._checked_version = -1
+        self._table = None
+        self.drawing.forget()  # a same-sized table would keep the old picture
+        self._drag_table = None
+        self._snap = None
+        self._autosaved_version = doc.history.version
+        self.tv.table = self.table()
+        self.tv.fit()
+        self.views.drop()
+        sides = doc.raw.get("sides") or [{"id": "A"}]
+        self.place_side = sides[0].get("id", "A")
+        self.place_unit = None
+        self._panel_key = None
+
+    def ask(self, text: str, on_yes, yes: str = "OK") -> None:
+        """A confirmation dialog; ``on_yes`` runs if the user confirms."""
+        w, h = self.app.size
+        self._confirm = on_yes
+        self.dialogs.add(
+            UIConfirmationDialog(
+                pygame.Rect(w // 2 - 220, h // 2 - 110, 440, 220),
+                html.escape(text),
+                self.app.manager,
+                window_title="hulldown map editor",
+                action_short_name=yes,
+            )
+        )
+
     # ---------------------------------------------------------------- questions for modes
 
     def snapping(self) -> bool:
@@ -219,7 +287,7 @@ class EditorScreen(
             return edits.tidy(x), edits.tidy(y), "free"
         h = self.doc.history
         stale = self._snap is None or self._snap[0] != h.version
-        if stale and (self._snap is None or not self._dragging()):  # a drag keeps its start's
+        if stale and (self._snap is None or not self.dragging()):  # a drag keeps its start's
             self._snap = (h.version, snapping.SnapIndex(self.doc.raw))
         return snapping.snap_point(
             self.doc.raw,
@@ -302,7 +370,7 @@ class EditorScreen(
         """Outline the features that block a sight line."""
         for why in sight.blocked_by:
             if why[0] in ("terrain", "hill"):
-                self._outline_feature(surface, why[2], INVALID, 3)
+                self.drawing.outline_feature(surface, why[2], INVALID, 3)
 
     def ref_at(self, pos) -> tuple[str, int] | None:
         """The stand or feature under a pixel (stands first), or None."""
@@ -363,10 +431,10 @@ class EditorScreen(
 
     def open(self) -> None:
         """Create the widgets (again, after test play)."""
-        self._build()
+        self.toolbar.build()
         if self.ask_new:
             self.ask_new = False
-            self.new_dialog()
+            self.files.new_dialog()
         elif self._autosave_held:
             self.say(
                 "An unsaved map of an earlier session is in the autosave: New (Ctrl+N) offers "
@@ -379,21 +447,16 @@ class EditorScreen(
         (a few seconds at most) for them to stop: a view's thread still inside Shapely
         when the program ends aborted it (rc -6, "terminate called without an active
         exception")."""
-        job = self._overlay_job
-        if job:
-            job["cancel"] = True
-        if self.balance_job is not None:
-            self.balance_job.stop()
-        if job and job.get("thread") is not None:
-            job["thread"].join(timeout=5.0)
-        if self.balance_job is not None:
-            self.balance_job.join(timeout=5.0)
+        if self.balance.balance_job is not None:
+            self.balance.balance_job.stop()
+        self.views.stop(wait_s=5.0)
+        self.balance.stop(wait_s=5.0)
 
     def resized(self, size) -> None:
         """Lay the screen out again for a new window size."""
         self.app.manager.clear_and_reset()
         self.tv.resize(self.table_rect(size))
-        self._build()
+        self.toolbar.build()
 
     def set_mode(self, mode: Mode | None) -> None:
         """Make ``mode`` current (None keeps the current one); the one place modes change."""
@@ -403,14 +466,18 @@ class EditorScreen(
             self.message = ("", False)
         left_hills = isinstance(self.mode, HillMode) and not isinstance(mode, HillMode)
         if left_hills and self.draw_area == "hill":  # P, R, O after H draw areas again
-            self.set_draw_area(self.last_area)
+            self.toolbar.set_draw_area(self.last_area)
         self.mode = mode
         mode.enter(self)
-        for cls, b in getattr(self, "tool_buttons", {}).items():
+        for cls, b in self.toolbar.tool_buttons.items():
             if type(mode) is cls:
                 b.select()
             else:
                 b.unselect()
+
+    def panel_changed(self) -> None:
+        """The side panel is built again on the next frame (what it shows changed)."""
+        self._panel_key = None
 
     def set_hint(self, text: str) -> None:
         """The status line's hint of what to do next."""
@@ -432,7 +499,7 @@ class EditorScreen(
     def handle(self, ev) -> None:
         """One event: widgets first, then keys and the camera, then the current mode."""
         self.app.manager.process_events(ev)
-        self._watch_entries()  # a field left (a click elsewhere) applies what was typed in it
+        self.entries.watch()  # a field left (a click elsewhere) applies what was typed in it
         if ev.type == pygame.MOUSEMOTION:
             self.mouse = ev.pos
         if ev.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -441,7 +508,7 @@ class EditorScreen(
                 fn()
             return
         typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
-        if ev.type in typed and ev.ui_element in self._entries:
+        if ev.type in typed and ev.ui_element in self.entries.fields:
             return  # applied on Enter or when the field is left, not while typed
         if ev.type in (
             pygame_gui.UI_TEXT_ENTRY_CHANGED,
@@ -462,18 +529,18 @@ class EditorScreen(
                 fn(ev.link_target)
             return
         if ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            self._picked(Path(ev.text))
+            self.files.picked(Path(ev.text))
             return
         if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
-            fn, self._confirm = getattr(self, "_confirm", None), None
+            fn, self._confirm = self._confirm, None
             if fn:
                 fn()
             return
-        if ev.type == pygame.KEYDOWN and self._dialog_open():
-            self._dialog_key(ev)
+        if ev.type == pygame.KEYDOWN and self.dialogs.open():
+            self.dialogs.key(ev)
             return  # keys typed into a dialog are not the editor's shortcuts
-        if ev.type == pygame.KEYDOWN and self._typing():
-            self._typed_key(ev)  # Enter applies, Esc takes back; other keys are the field's
+        if ev.type == pygame.KEYDOWN and self.entries.typing():
+            self.entries.typed_key(ev)  # Enter applies, Esc takes back; other keys are the field's
             return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
@@ -483,9 +550,9 @@ class EditorScreen(
             pygame.MOUSEMOTION,
             pygame.MOUSEWHEEL,
         ):
-            if self._osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
+            if self.files.osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
                 return
-            if self._over_dialog(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
+            if self.dialogs.over(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
                 return
             if (
                 ev.type != pygame.MOUSEWHEEL
@@ -500,7 +567,7 @@ class EditorScreen(
         if ev.type == pygame.MOUSEWHEEL:
             self.tv.zoom_at(1.15**ev.y, self.mouse)
             return
-        if self._camera(ev):
+        if self._pan(ev):
             return
         if not self.help:
             self.set_mode(self.mode.on_event(self, ev))
@@ -510,7 +577,7 @@ class EditorScreen(
         ctrl = mod & pygame.KMOD_CTRL
         shift = mod & pygame.KMOD_SHIFT
         if k == pygame.K_F1 or (ev.unicode == "?" and not ctrl):
-            self.toggle_help()
+            self.toolbar.toggle_help()
         elif self.help and k == pygame.K_ESCAPE:
             self.help = False
         elif ctrl and k == pygame.K_z:
@@ -518,24 +585,24 @@ class EditorScreen(
         elif ctrl and k == pygame.K_y:
             self.redo()
         elif ctrl and k == pygame.K_s:
-            self.save_as() if shift else self.save()
+            self.files.save_as() if shift else self.files.save()
         elif ctrl and k == pygame.K_o:
-            self.open_file()
+            self.files.open_file()
         elif ctrl and k == pygame.K_n:
-            self.new_dialog()
+            self.files.new_dialog()
         elif self.selection and k in (pygame.K_LEFTBRACKET, pygame.K_RIGHTBRACKET):
             if any(kind == "feature" for kind, _ in self.selection):
-                self.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
+                self.actions.scale_selection(0.9 if k == pygame.K_LEFTBRACKET else 1 / 0.9)
         elif ctrl and k == pygame.K_d:
-            self.duplicate_selection()
+            self.actions.duplicate_selection()
         elif ctrl and k == pygame.K_a:
-            self.select_all()
+            self.actions.select_all()
         elif ctrl and k == pygame.K_c:
-            self.copy_selection()
+            self.actions.copy_selection()
         elif ctrl and k == pygame.K_v:
-            self.paste()
+            self.actions.paste()
         elif k == pygame.K_F5:
-            self.test_play()
+            self.files.test_play()
         elif k == pygame.K_ESCAPE:
             self.set_mode(self.mode.cancel(self))
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -543,13 +610,13 @@ class EditorScreen(
         elif ctrl:
             return False
         elif k == pygame.K_g:
-            self.toggle_grid()
+            self.toolbar.toggle_grid()
         elif k == pygame.K_f:
             self.tv.fit()
         elif self.selection and k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1}.get(k, 0)
             dy = {pygame.K_DOWN: -1, pygame.K_UP: 1}.get(k, 0)
-            self.nudge_selection(dx, dy, bool(shift))
+            self.actions.nudge_selection(dx, dy, bool(shift))
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: 60, pygame.K_RIGHT: -60}.get(k, 0)
             dy = {pygame.K_UP: 60, pygame.K_DOWN: -60}.get(k, 0)
@@ -565,19 +632,60 @@ class EditorScreen(
             return False
         return True
 
+    def _wrapped_link(self, pos) -> bool:
+        """Follow a link of a panel's text clicked on a line it wraps onto before its last
+        (pygame_gui makes only a wrapped link's last line clickable); True when one was."""
+        from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
+
+        for box, fn in list(self._fields.items()):
+            if fn != self._link or not box.alive() or not box.rect.collidepoint(pos):
+                continue
+            layout = getattr(box, "text_box_layout", None)
+            if layout is None:
+                return False
+            base_x, base_y = box._calculate_hyperlinks_offsets()
+            for row in layout.layout_rows:
+                for chunk in row.items:
+                    if not isinstance(chunk, HyperlinkTextChunk):
+                        continue
+                    at = pygame.Rect((base_x + chunk.x, base_y + chunk.y), chunk.size)
+                    if at.collidepoint(pos) and chunk not in box.link_hover_chunks:
+                        fn(chunk.href)  # the last line's click is pygame_gui's own event
+                        return True
+        return False
+
+    def _pan(self, ev) -> bool:
+        """Pan with the right or middle button."""
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (2, 3):
+            self._pan_from = ev.pos
+            return True
+        if ev.type == pygame.MOUSEMOTION and self._pan_from is not None:
+            self.tv.pan(ev.pos[0] - self._pan_from[0], ev.pos[1] - self._pan_from[1])
+            self._pan_from = ev.pos
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button in (2, 3):
+            self._pan_from = None
+            return True
+        return False
+
     # ---------------------------------------------------------------- frame
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The bars, the table with its terrain, stands, selection and the mode's overlay,
+        the status line and the widgets (``drawing.EditorDrawing``)."""
+        self.drawing.draw(surface)
 
     def busy(self) -> bool:
         """Whether frames must come fast: a balance view is being computed or a drag is on."""
-        return self._overlay_job is not None or self._dragging()
+        return self.views.computing or self.dragging()
 
     def update(self, dt: float) -> None:
         """Validate after a change, autosave, refresh the title and panel, poll the view."""
         h = self.doc.history
         last = h.entries[h.position - 1] if h.position else None
-        if last and last.merge_key and last.merge_key[0] == "field" and not self._typing():
+        if last and last.merge_key and last.merge_key[0] == "field" and not self.entries.typing():
             h.end_merge()  # the field was left: its typing is one finished change, autosaved
-        self._watch_entries()
+        self.entries.watch()
         self.check()
         if self.tv.table.width != self.table().width or self.tv.table.depth != self.table().depth:
             self.tv.table = self.table()
@@ -585,16 +693,16 @@ class EditorScreen(
         star = " *" if self.doc.history.dirty else ""
         raw = self.doc.raw
         name = str(raw.get("title", ""))
-        room = max(12, self.title.rect.width // 9)  # characters that fit beside the buttons
+        room = max(12, self.toolbar.title.rect.width // 9)  # characters that fit beside the buttons
         file = self.doc.name
         file = file if len(file) <= room // 2 else file[: room // 2 - 3] + "..."
         name = (
             name if len(name) + len(file) <= room else name[: max(4, room - len(file) - 3)] + "..."
         )
         title = f"{name} ({file}{star})"
-        if self.title.text != title:
-            self.title.set_text(title)
-        self.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
-        self._poll_view()
+        if self.toolbar.title.text != title:
+            self.toolbar.title.set_text(title)
+        self.toolbar.grid_button.set_text(f"Grid: {'on' if self.grid else 'off'} (G)")
+        self.views.poll()
         self.refresh_panel()
         self.app.manager.update(dt)

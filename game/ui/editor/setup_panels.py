@@ -131,7 +131,7 @@ class SetupPanelsMixin:
             self._pw(UILabel(pygame.Rect(menu_rect.right + 2, self._py, 54, 28), "sorties", m))
             entry = UITextEntryLine(pygame.Rect(menu_rect.right + 58, self._py, 40, 28), m)
             entry.set_text(str(row.get("sorties", "")))
-            self._entry(
+            self.entries.register(
                 self._pw(entry),
                 f"Sorties of {name or 'the aircraft'}",
                 self._set((*base, j, "sorties"), "sorties", whole_number(1, 20)),
@@ -250,7 +250,7 @@ class SetupPanelsMixin:
                 self.app.manager,
             )
         )
-        self._entry(box, "Briefing", self._set(("description",), "briefing"))
+        self.entries.register(box, "Briefing", self._set(("description",), "briefing"))
         self._py += 154
 
     def _break_long_words(self) -> None:
