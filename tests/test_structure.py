@@ -652,10 +652,6 @@ def _unexplained_lazy_imports(source: str) -> list[int]:
     return sorted(set(out))
 
 
-LAZY_PENDING = ("game/ui/battle/", "game/ui/editor/")  # game/ui/battle and game/ui/editor: being recomposed
-# this very day; their imports are sorted when that lands
-
-
 def test_every_import_inside_a_function_says_why():
     """An import inside a function is there for start-up time (``hulldown --help`` loads
     ``game.cli`` and the modules that add its subcommands; the window opens before the
@@ -665,7 +661,6 @@ def test_every_import_inside_a_function_says_why():
     found = [
         f"{path.relative_to(ROOT)}:{n}"
         for path in sorted((ROOT / "game").rglob("*.py"))
-        if not path.relative_to(ROOT).as_posix().startswith(LAZY_PENDING)
         for n in _unexplained_lazy_imports(path.read_text(encoding="utf-8"))
     ]
     assert found == []

@@ -14,6 +14,7 @@ from game.ui.battle.layout import BANNER_H, PANEL_W
 from game.ui.battle.setup import ghq_purpose
 from game.ui.logtext import stand_name
 from game.ui.logview import FONT_FILE as LOG_FONT_FILE
+from game.ui.paint.legend import swatch
 from game.ui.paint.models import hq_level, kind_of, paint_stand
 from game.ui.render import (
     HILL_COLOURS,
@@ -209,8 +210,6 @@ class Info:
         b = self.battle
         names = {k: t.name for k, t in b.data.terrain.items()}
         painted = table_style() == "painted"
-        if painted:
-            from game.ui.paint.legend import swatch
         out = []
         for kind in sorted({f.kind for f in b.table.areas}):
             look = swatch(kind) if painted else TERRAIN_COLOURS.get(kind, (150, 150, 150))

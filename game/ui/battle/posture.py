@@ -7,6 +7,7 @@ import pygame
 
 from game import DeclareGroup, Pass
 from game.ui.battle.layout import GROUP, SELECT
+from game.ui.battle.support import PlotFireMode  # beside this module, not under it
 from game.ui.modes import Mode, is_click
 
 STANDING = ("posture", "plot")
@@ -31,8 +32,6 @@ def standing_pass(screen) -> None:
     b = screen.battle
     if getattr(screen, "done_for", None) != (b.state.turn, b.state.phase, b.to_act):
         return
-    from game.ui.battle.support import PlotFireMode  # beside this module, not under it
-
     if b.decision().kind not in STANDING or screen.animation.moves:
         return
     if not isinstance(screen.mode, (PostureMode, PlotFireMode)):

@@ -4,12 +4,20 @@ it (End screen), and the end screen's Play again and Main menu."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 import pygame_gui
+from pygame_gui.elements import UIButton, UILabel, UITextEntryLine, UIWindow
+from pygame_gui.windows import UIConfirmationDialog
 
+from game import (
+    Replay,  # the replay loads with the first one asked for
+    write_atomic,
+)
+from game.saves import battle_log_path, saves_dir
 from game.ui.logtext import path_html
 from game.ui.navigation import show
 
@@ -80,8 +88,6 @@ class Saving:
     def ask_save_name(self) -> None:
         """Ctrl+S and the Save button: a small dialog asks for the save's name, the default
         offered; Enter or its Save button saves, Esc or Cancel closes it."""
-        from pygame_gui.elements import UIButton, UILabel, UITextEntryLine, UIWindow
-
         screen = self.screen
         if self.dialog is not None and self.dialog.alive():
             return
@@ -115,8 +121,6 @@ class Saving:
     def save(self, name: str | None = None) -> Path | None:
         """Save the battle into the saves folder as ``name`` (the default name when None);
         returns the path, or None with the reason shown."""
-        from game.saves import saves_dir
-
         screen = self.screen
         folder = screen.save_dir or saves_dir()
         name = Path(name or self.default_save_name()).name  # a name, not a path elsewhere
@@ -134,11 +138,6 @@ class Saving:
 
     def save_log_copy(self) -> None:
         """Write the battle log next to the saves (End screen)."""
-        import json
-
-        from game import write_atomic
-        from game.saves import battle_log_path
-
         screen = self.screen
         path = battle_log_path(self.battle.scenario.path, self.battle.seed)
         try:
@@ -160,8 +159,6 @@ class Saving:
 
     def replay(self) -> None:
         """Replay the battle from its start (the end screen's Replay); Back returns here."""
-        from game import Replay  # the replay loads with the first one asked for
-
         app = self.screen.app
         show(app, "replay", Replay.of(self.battle), lambda: app.show(self.screen))
 
@@ -176,8 +173,6 @@ class Saving:
         if self.battle.finished:
             self.to_menu()
             return
-        from pygame_gui.windows import UIConfirmationDialog
-
         kept = (
             "It is autosaved: Resume the autosave in the menu continues it."
             if self.battle.autosave is not None

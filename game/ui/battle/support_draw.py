@@ -12,6 +12,7 @@ from typing import Protocol
 import pygame
 
 from game import IMPACT_DIAMETER_IN
+from game.ui.battle.netplay import own_missions
 from game.ui.battle.turns import CurtainMode
 from game.ui.logtext import DIRECTIONS
 from game.ui.paint.models import aircraft_sprite
@@ -318,8 +319,6 @@ class SupportOverlay:
         """The plotted missions (not yet landed) the screen shows: the viewer's only; over the
         network this machine's, its hidden ones as its secrets keep them."""
         if self.screen.net is not None:
-            from game.ui.battle.netplay import own_missions
-
             return own_missions(self.screen.net, self.battle)
         viewer = self.plot_viewer()
         return [m for m in self.battle.state.missions if m.side == viewer]

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game import Battle
+from game.saves import folder_problem, logs_dir
+from game.ui.battle import BattleScreen
+from game.ui.editor.screen import EditorScreen
+
 
 def editor_screen(app, doc=None, on_menu=None):
     """The editor screen wired to test play: F5 opens the scenario being edited in a hotseat
     battle (its log in the logs folder, no autosave over the player's battle; a logs folder
     that cannot be written is said on the battle screen and play goes on), and leaving
     that battle (Menu, or Play again's end) comes back to the editor, history intact."""
-    from game import Battle
-    from game.saves import folder_problem, logs_dir
-    from game.ui.battle import BattleScreen
-    from game.ui.editor.screen import EditorScreen
-
     def battle_factory(app, scenario, back, seed: int = 1):
         stem = Path(scenario.path).stem or "untitled"
         log = logs_dir() / f"test-play-{stem}-seed{seed}.jsonl"

@@ -10,6 +10,7 @@ from game.editor import edits
 from game.editor.commands import Batch, Insert, items
 from game.ui.editor.layout import (
     _pretty,
+    mark_of,
 )
 
 
@@ -170,8 +171,6 @@ class SelectionActions:
     def lock_selection(self, hide: bool = False) -> None:
         """Lock (or hide) the selected features: they are no longer picked, moved or deleted
         (hidden ones not drawn either) until the Map panel's button frees them."""
-        from game.ui.editor.layout import mark_of
-
         feats = items(self.screen.doc.raw, "feature")
         marks = {mark_of(feats[i]) for k, i in self.screen.selection if k == "feature"}
         (self.screen.hidden if hide else self.screen.locked).update(marks)
@@ -183,8 +182,6 @@ class SelectionActions:
 
     def free_feature(self, i: int) -> None:
         """Show and unlock feature ``i`` (a link of the Map panel's list of them)."""
-        from game.ui.editor.layout import mark_of
-
         feats = items(self.screen.doc.raw, "feature")
         if 0 <= i < len(feats):
             mark = mark_of(feats[i])

@@ -7,6 +7,10 @@ from __future__ import annotations
 import json
 import threading
 
+from game import ScenarioError, parse_scenario
+from game.editor import analysis
+from game.ui.editor.views import view_summary
+
 
 class BalanceViews:
     """The map editor's balance views (its ``views``): a sight or movement-cost view of one
@@ -54,8 +58,6 @@ class BalanceViews:
         if name == "off":
             self.overlay = None
             return
-        from game import ScenarioError, parse_scenario
-
         version = self.screen.doc.history.version
         try:
             sc = parse_scenario(
@@ -77,8 +79,6 @@ class BalanceViews:
         job = {"cancel": False, "result": None, "error": None, "name": name, "version": version}
 
         def work():
-            from game.editor import analysis
-
             try:
                 cancel = lambda: job["cancel"]  # noqa: E731
                 if what == "sight":
@@ -122,6 +122,4 @@ class BalanceViews:
 
     @staticmethod
     def _view_summary(name: str, result) -> str:
-        from game.ui.editor.views import view_summary
-
         return view_summary(name, result)

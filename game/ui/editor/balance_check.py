@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 
+from game import ScenarioError, parse_scenario
+from game.editor.points import balancing_moves, move_command
 from game.ui.balance_job import SCREEN_GAMES, BalanceJob
 
 
@@ -24,8 +26,6 @@ class BalanceCheck:
 
     def panel(self) -> None:
         """Lay out the moves and the check (called by the Map panel)."""
-        from game.editor.points import balancing_moves
-
         self.moves = balancing_moves(self.screen.doc.raw, self.screen.doc.data, 3)
         lines = ["<b>Balancing moves</b> (click one to make it)"]
         lines += [
@@ -59,8 +59,6 @@ class BalanceCheck:
 
     def apply_move(self, k: int) -> None:
         """Make the ``k``-th balancing move shown as one history entry."""
-        from game.editor.points import move_command
-
         try:
             cmd = move_command(self.screen.doc.raw, self.moves[k])
         except (ValueError, IndexError) as err:
@@ -71,8 +69,6 @@ class BalanceCheck:
 
     def start(self) -> None:
         """Start a check of the map as it stands; a map with problems is refused with why."""
-        from game import ScenarioError, parse_scenario
-
         try:
             parse_scenario(self.screen.doc.raw, self.screen.doc.name, self.screen.doc.data)
         except ScenarioError:

@@ -11,12 +11,22 @@ from game.editor import edits
 from game.editor.commands import items
 from game.editor.document import stand_place
 from game.ui.colours import UI
-from game.ui.editor.layout import BAR, HELP_TEXT, PANEL_BG, PANEL_W, STATUS_H, TOOLS_W, TOP_H
+from game.ui.editor.layout import (
+    BAR,
+    HELP_TEXT,
+    PANEL_BG,
+    PANEL_W,
+    STATUS_H,
+    TOOLS_W,
+    TOP_H,
+    mark_of,
+)
 from game.ui.editor.modes import (
     HANDLE,
     INVALID,
     SELECTED,
 )
+from game.ui.editor.views import draw_caption, overlay_surface
 from game.ui.render import (
     HILL_COLOURS,
     INK,
@@ -85,8 +95,6 @@ class EditorDrawing:
             table = self.screen.table() if not dragging else self._drag_table
             hide = dragging | {f.index for f in table.features if not self._shown(f)}
             if self.screen.hidden:
-                from game.ui.editor.layout import mark_of
-
                 feats = items(self.screen.doc.raw, "feature")
                 hide |= {i for i, f in enumerate(feats) if mark_of(f) in self.screen.hidden}
             if hide:
@@ -147,8 +155,6 @@ class EditorDrawing:
 
     def locked_features(self) -> list[int]:
         """The indices of the features locked on their own (drawn with a lock mark)."""
-        from game.ui.editor.layout import mark_of
-
         if not self.screen.locked:
             return []
         feats = items(self.screen.doc.raw, "feature")
@@ -312,14 +318,10 @@ class EditorDrawing:
         name, result, cache = self.screen.views.overlay
         key = (self.screen.tv.view.scale, self.screen.tv.view.origin, self.screen.tv.rect.size)
         if cache is None or cache[0] != key:
-            from game.ui.editor.views import overlay_surface
-
             surf = overlay_surface(name, result, self.screen.tv, self.screen.table_size())
             cache = (key, surf)
             self.screen.views.overlay = (name, result, cache)
         surface.blit(cache[1], self.screen.tv.rect.topleft)
-        from game.ui.editor.views import draw_caption
-
         draw_caption(
             surface,
             self.screen.tv.rect,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from game.editor.document import MENDED
+from game.ui.editor import views
 
 
 def whole_number(lo: int, hi: int):
@@ -96,6 +97,4 @@ def without_file(text: str) -> str:
 
 def stats_html(stats, raw) -> str:
     """The Map panel's statistics as text (``game.ui.editor.views.stats_html``)."""
-    from game.ui.editor.views import stats_html
-
-    return stats_html(stats, raw)
+    return views.stats_html(stats, raw)

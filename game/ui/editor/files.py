@@ -17,7 +17,7 @@ from pygame_gui.elements import (
 )
 from pygame_gui.windows import UIFileDialog
 
-from game import RULESET_IDS
+from game import RULESET_IDS, ScenarioError, parse_scenario
 from game.editor.document import (
     PRESETS,
     Document,
@@ -27,9 +27,19 @@ from game.editor.document import (
     recent_files,
     remember_recent,
 )
+from game.editor.geojson import (
+    GeoJSONError,
+    export_terrain,
+    import_table,
+    import_terrain,
+    table_size_for,
+)
+from game.editor.history import History
+from game.editor.osm import OSMImportError, read_extract
 from game.saves import exists
 from game.ui.editor.fields import counted, to_mend
 from game.ui.editor.layout import autosave_file, recent_list_file
+from game.ui.editor.osm_dialog import OSMDialog
 from game.ui.kit import user_maps as user_maps_dir
 
 
@@ -213,8 +223,6 @@ class Files:
         properties), of the size the file keeps (an export of this editor) or else sized to
         cover them (inches). A file that cannot be imported is named, with its first problem,
         in the status line, and the map shown stays."""
-        from game.editor.geojson import GeoJSONError, import_table, import_terrain, table_size_for
-
         try:
             feats = import_terrain(path, self.screen.doc.data)
             size = import_table(path) or table_size_for(feats)
@@ -229,8 +237,6 @@ class Files:
         ruleset = self.screen.doc.raw.get("ruleset")  # the map being edited may be any JSON
         raw = new_scenario(ruleset if ruleset in RULESET_IDS else "modern", w, d, Path(path).stem)
         raw["terrain"]["features"] = feats
-        from game.editor.history import History
-
         self.screen.load(Document(History(raw), None, self.screen.doc.data))
         self.screen.doc.history.saved_position = None
         self.screen.say(
@@ -241,9 +247,6 @@ class Files:
         """Read an OpenStreetMap extract and open the Import OpenStreetMap dialog on it: its
         preview, the box dragged on it, the table in inches and km, the scale and ruleset. A
         file that is not OSM is named with its problem in the status line."""
-        from game.editor.osm import OSMImportError, read_extract
-        from game.ui.editor.osm_dialog import OSMDialog
-
         try:
             ext = read_extract(path)
         except OSMImportError as err:
@@ -273,8 +276,6 @@ class Files:
 
     def _osm_imported(self, result) -> None:
         """A new table from an OpenStreetMap import (asking first if unsaved work would go)."""
-        from game.editor.history import History
-
         def load():
             self.screen.load(Document(History(result.scenario), None, self.screen.doc.data))
             self.screen.doc.history.saved_position = None
@@ -289,8 +290,6 @@ class Files:
 
     def export_geojson(self, path: Path) -> None:
         """Write the terrain as a GeoJSON FeatureCollection."""
-        from game.editor.geojson import GeoJSONError, export_terrain
-
         if path.suffix not in (".geojson", ".json"):
             path = path.with_suffix(".geojson")
         try:
@@ -303,8 +302,6 @@ class Files:
     def test_play(self) -> None:
         """Open the scenario as it stands in a hotseat battle; leaving it comes back here
         with the history intact."""
-        from game import ScenarioError, parse_scenario
-
         try:
             sc = parse_scenario(
                 json.loads(json.dumps(self.screen.doc.raw)),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pygame
+from shapely.geometry import Point
 
 from game.saves import data_dir
 from game.ui.editor.modes import (
@@ -86,14 +88,10 @@ _EMPTY = {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "
 
 def point(x: float, y: float):
     """A Shapely point (inches)."""
-    from shapely.geometry import Point
-
     return Point(x, y)
 
 
 def mark_of(feature: dict) -> str:
     """What a feature is known by when locked or hidden: its JSON text (the same feature
     after an undo is the same again)."""
-    import json
-
     return json.dumps(feature, sort_keys=True, default=str)

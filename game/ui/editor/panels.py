@@ -16,6 +16,7 @@ from pygame_gui.elements import (
 )
 
 from game.editor import edits
+from game.editor.analysis import map_statistics
 from game.editor.commands import MISSING, Batch, Replace, SetField, items
 from game.editor.gate import shape_problem
 from game.ui.editor.fields import (
@@ -34,6 +35,7 @@ from game.ui.editor.layout import (
     TOP_H,
     _kind_names,
     _pretty,
+    mark_of,
     menu_kind,
     menu_name,
 )
@@ -510,8 +512,6 @@ class PanelsMixin(SetupPanelsMixin):
         self.say(f"History: {position} change(s) applied")
 
     def _panel_map(self) -> None:
-        from game.editor.analysis import map_statistics
-
         views = ["off"] + [
             f"{w} {s.get('id')}" for w in ("sight", "cost") for s in self.doc.raw.get("sides", [])
         ]
@@ -560,8 +560,6 @@ class PanelsMixin(SetupPanelsMixin):
     def _locked_list(self) -> None:
         """The features locked or hidden on their own, each with its mark ("[lock] Locked")
         and a link freeing it (a locked feature had no mark)."""
-        from game.ui.editor.layout import mark_of
-
         rows = []
         for i, f in enumerate(items(self.doc.raw, "feature")):
             mark = mark_of(f)

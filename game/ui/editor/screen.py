@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
+from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
 from pygame_gui.windows import UIConfirmationDialog
 
 from game import Table, footprint
@@ -635,8 +636,6 @@ class EditorScreen(PanelsMixin):
     def _wrapped_link(self, pos) -> bool:
         """Follow a link of a panel's text clicked on a line it wraps onto before its last
         (pygame_gui makes only a wrapped link's last line clickable); True when one was."""
-        from pygame_gui.core.text.hyperlink_text_chunk import HyperlinkTextChunk
-
         for box, fn in list(self._fields.items()):
             if fn != self._link or not box.alive() or not box.rect.collidepoint(pos):
                 continue
