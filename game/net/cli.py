@@ -46,9 +46,36 @@ def _resumed(path: str):
     from game.net.session import secret_path
 
     secrets = Secrets.load(secret_path(path))
+    torn = _cut_torn_line(path)
+    if torn:
+        print(
+            f"hulldown: {path}: its last line was cut off as the battle stopped ({torn} bytes, "
+            f"kept in {path}.torn); the other side sends that action again",
+            flush=True,
+        )
     battle, _ = Battle.from_network_log(path)  # in memory, then the log rewritten whole
     battle.write_log_to(path)
     return battle, secrets
+
+
+def _cut_torn_line(path: str) -> int:
+    """A log whose process was killed while it wrote a line ends in that line, unfinished
+    (no newline): copy the whole file to ``path.torn`` (nothing is lost) and cut the log back
+    to its last whole line, which the battle then resumes from (the other side holds the
+    action and sends it again, as it sends any this side lacks). Returns the bytes cut, 0 for
+    a log that ends in a whole line. Raises OSError when the file cannot be read or written."""
+    p = Path(path)
+    try:
+        data = p.read_bytes() if p.is_file() else b""
+    except OSError:
+        return 0  # the log's reader says what is wrong with it
+    if not data or data.endswith(b"\n"):
+        return 0
+    keep = data.rfind(b"\n") + 1
+    Path(f"{path}.torn").write_bytes(data)
+    with p.open("r+b") as fh:
+        fh.truncate(keep)
+    return len(data) - keep
 
 
 def _reached(args, secrets, role: str) -> dict:

@@ -313,11 +313,14 @@ def test_a_connection_dropped_mid_battle_is_resumed_where_it_stopped(tmp_path):
     same_and_verified(tmp_path)
 
 
-@pytest.mark.parametrize("killed", ["join", "host"])
+@pytest.mark.parametrize("killed", ["join", "host", "host mid-line"])
 def test_kill_9_of_one_side_and_resume(tmp_path, killed):
     """Two processes play AI against AI; one is killed mid-battle (kill -9) and started again
     with --resume on its log (the host on its port, the joiner finding it again); both then
-    finish, exit 0, with the same log."""
+    finish, exit 0, with the same log. "mid-line": killed as it wrote its log's last line
+    (cut in half here): the torn line is kept aside and the other side sends its action
+    again."""
+    killed, mid_line = killed.split()[0], killed.endswith("mid-line")
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     exe = [sys.executable, "-m", "game"]
     port = free_port()
@@ -348,7 +351,12 @@ def test_kill_9_of_one_side_and_resume(tmp_path, killed):
             time.sleep(0.05)
         victim.send_signal(signal.SIGKILL)
         victim.wait(10)
-        kept = action_lines(tmp_path / f"{killed}.log")
+        log = tmp_path / f"{killed}.log"
+        if mid_line:
+            data = log.read_bytes()
+            start = data.rstrip(b"\n").rfind(b"\n") + 1
+            log.write_bytes(data[: start + (len(data) - start) // 2])
+        kept = action_lines(log)
         procs[killed] = subprocess.Popen(
             [*cmd[killed], "--resume", str(tmp_path / f"{killed}.log")],
             env=env,
@@ -363,7 +371,11 @@ def test_kill_9_of_one_side_and_resume(tmp_path, killed):
         for p in procs.values():
             if p.poll() is None:
                 p.kill()
-    assert kept >= 12
+    assert kept >= 11
+    if mid_line:
+        assert "its last line was cut off" in outs[killed]
+        torn = (tmp_path / f"{killed}.log.torn").read_bytes()
+        assert not torn.endswith(b"\n") and torn.count(b"\n") == data[:start].count(b"\n")
     same_and_verified(tmp_path)
 
 
