@@ -110,6 +110,7 @@ def test_a_full_disk_does_not_stop_the_battle(tmp_path):
 def test_the_window_waits_for_the_ai_to_finish_thinking(monkeypatch):
     import threading
 
+    from game.ui.battle.offframe import OffFrame
     from game.ui.battle.screen import BattleScreen
 
     class Thinking:
@@ -120,6 +121,8 @@ def test_the_window_waits_for_the_ai_to_finish_thinking(monkeypatch):
 
     screen = BattleScreen.__new__(BattleScreen)
     screen.mode = Thinking()
+    screen.battle = None
+    screen.work = OffFrame(None, lambda text: None)  # the part that settles off-frame work
     screen.close()
     assert not screen.mode.thread.is_alive()
 
