@@ -509,7 +509,6 @@ LONG_FUNCTIONS = {
     "game/rules/procedures/combat.py::fire_setup": 129,
     "game/rules/procedures/moves.py::finish_move": 82,
     "game/rules/state.py::state_hash": 73,
-    "game/rules/table/sight.py::SightMixin._sight_core": 133,
     "game/rules/table/table.py::Table.__init__": 87,
     "game/rules/table/table.py::Table.walk": 69,
     "game/rules/table/walks.py::walk_paths": 63,
