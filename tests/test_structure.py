@@ -501,7 +501,6 @@ LONG_FUNCTIONS = {
     "game/rules/charts/data.py::load_rules_data": 104,
     "game/rules/files/journal.py::read_journal": 74,
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
-    "game/rules/files/log.py::check_log_line": 124,
     "game/rules/files/logreplay.py::LogReplay._apply": 91,
     "game/rules/files/savefile.py::read_save": 68,
     "game/rules/files/scenario.py::_shape_problems": 85,
