@@ -486,7 +486,6 @@ LONG_FUNCTIONS = {
     "game/ai/movement.py::MovementChooser.moves": 62,
     "game/ai/planner.py::MovePlanner.plan": 61,
     "game/ai/positions.py::Positions.risk_reckoner": 88,
-    "game/ai/positions.py::Positions.position_parts": 123,
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/check/sim_cli.py::simulate_command": 89,
