@@ -502,8 +502,6 @@ LONG_FUNCTIONS = {
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
     "game/rules/files/logreplay.py::LogReplay._apply": 91,
     "game/rules/files/savefile.py::read_save": 68,
-    "game/rules/files/scenario.py::_shape_problems": 85,
-    "game/rules/files/scenario.py::_stand_problems": 114,
     "game/rules/procedures/moves.py::finish_move": 82,
     "game/rules/state.py::state_hash": 73,
     "game/rules/table/table.py::Table.__init__": 87,
