@@ -496,7 +496,6 @@ LONG_FUNCTIONS = {
     "game/editor/osm_terrain.py::terrain_from": 66,
     "game/editor/osm_terrain.py::dem_hills": 65,
     "game/net/relay.py::Relay._handle": 61,
-    "game/rules/battle.py::Battle.__init__": 93,
     "game/rules/files/journal.py::read_journal": 74,
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
     "game/rules/files/logreplay.py::LogReplay._apply": 91,
