@@ -498,7 +498,6 @@ LONG_FUNCTIONS = {
     "game/net/relay.py::Relay._handle": 61,
     "game/rules/files/journal.py::read_journal": 74,
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
-    "game/rules/files/logreplay.py::LogReplay._apply": 91,
     "game/rules/files/savefile.py::read_save": 68,
     "game/rules/procedures/moves.py::finish_move": 82,
     "game/rules/state.py::state_hash": 73,
