@@ -485,7 +485,6 @@ LONG_FUNCTIONS = {
     "game/ai/elite.py::LookaheadChooser.look_ahead": 66,
     "game/ai/movement.py::MovementChooser.moves": 62,
     "game/ai/planner.py::MovePlanner.plan": 61,
-    "game/ai/positions.py::Positions.risk_reckoner": 88,
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/check/sim_cli.py::simulate_command": 89,

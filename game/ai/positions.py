@@ -205,32 +205,10 @@ class Positions:
         last, which bounds the cost. Planned in the posture phase (WWII), before the enemy
         has declared all its movement groups, each enemy stand on the table not yet declared
         to move is asked about as if it stays in the firing posture (the engine's rule)."""
-        may = battle.rules.fire.may_opportunity_fire
-        if battle.phase and battle.phase.kind == "posture":
-            firers = [
-                e
-                for e in enemies
-                if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
-            ]
-        else:
-            firers = [e for e in enemies if may(e)]
+        firers = _opportunity_firers(battle, enemies)
         if not firers or "movement" in s.attacked_in:
             return lambda i: (0.0, 0.0)
-        # the step points of every path, each pose sighted once: a short straight move is
-        # the start of the long one the same way, and each path starts where the stand is
-        poses: list[StandPose] = []
-        at: dict[tuple[float, float, float], int] = {}
-        col: list[int] = []  # sample -> its pose in ``poses``
-        for pts in walks:
-            for k in range(len(pts)):
-                (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
-                heading = heading_deg(x0, y0, x1, y1) % 360
-                x, y = pts[k]
-                u = at.get((x, y, heading))
-                if u is None:
-                    u = at[(x, y, heading)] = len(poses)
-                    poses.append(StandPose(s.id, s.side, x, y, heading))
-                col.append(u)
+        poses, col, starts = _step_poses(s, walks)
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
@@ -238,9 +216,6 @@ class Positions:
         reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
         seen_u = np.zeros((len(firers), len(poses)), dtype=bool)  # firer x pose, once sighted
         sighted: dict[int, tuple] = {}  # pose -> (its sight matrix, its column there)
-        starts = [0]
-        for pts in walks:
-            starts.append(starts[-1] + len(pts))
         order = list(range(len(walks))) if order is None else list(order)
         rank = {i: r for r, i in enumerate(order)}
         batch = [6]  # paths sighted at the next miss
@@ -272,13 +247,7 @@ class Positions:
             start, risk, kill = starts[i], 0.0, 0.0
             if i not in done:
                 sight(i)
-            block = seen_u[:, col[start : starts[i + 1]]]
-            weigh: set[int] = set()
-            for row in block:
-                ks = np.flatnonzero(row)
-                if len(ks):
-                    weigh.update(ks[::4].tolist())
-                    weigh.add(int(ks[-1]))
+            weigh = _points_to_weigh(seen_u[:, col[start : starts[i + 1]]])
             if weigh and not free:
                 free.extend(self.fire.unengaged_pose(battle, f) for f in firers)
             for k in weigh:
@@ -502,6 +471,59 @@ class Positions:
             adjust.append((1, f.bonus))  # on the way: once in the fight, each stand seeks
             # its own shot
         return tuple(adjust)
+
+
+def _opportunity_firers(battle, enemies) -> list:
+    """The enemy stands that may opportunity fire (000 07.06.05). Asked in the posture phase
+    (WWII), before the enemy has declared all its movement groups, each enemy stand on the
+    table not yet declared to move counts as staying in the firing posture (the engine's
+    rule)."""
+    may = battle.rules.fire.may_opportunity_fire
+    if battle.phase and battle.phase.kind == "posture":
+        return [
+            e
+            for e in enemies
+            if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
+        ]
+    return [e for e in enemies if may(e)]
+
+
+def _step_poses(s, walks) -> tuple[list[StandPose], list[int], list[int]]:
+    """The step points of every path of ``walks`` (inches) as poses of stand ``s``, facing
+    the way it drives (degrees), each distinct pose once: a short straight move is the start
+    of the long one the same way, and each path starts where the stand is. Returns
+    ``(poses, col, starts)``: the distinct poses, each step point's pose index in order,
+    and where each path's step points start in ``col`` (one more than there are paths)."""
+    poses: list[StandPose] = []
+    at: dict[tuple[float, float, float], int] = {}
+    col: list[int] = []  # sample -> its pose in ``poses``
+    for pts in walks:
+        for k in range(len(pts)):
+            (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
+            heading = heading_deg(x0, y0, x1, y1) % 360
+            x, y = pts[k]
+            u = at.get((x, y, heading))
+            if u is None:
+                u = at[(x, y, heading)] = len(poses)
+                poses.append(StandPose(s.id, s.side, x, y, heading))
+            col.append(u)
+    starts = [0]
+    for pts in walks:
+        starts.append(starts[-1] + len(pts))
+    return poses, col, starts
+
+
+def _points_to_weigh(block: np.ndarray) -> set[int]:
+    """The step points of a path at which attacks are weighed, from ``block`` (firer x step
+    point, True where the firer sees the point within its range): every 4th point each
+    firer sees, and the last it sees, which bounds the cost."""
+    weigh: set[int] = set()
+    for row in block:
+        ks = np.flatnonzero(row)
+        if len(ks):
+            weigh.update(ks[::4].tolist())
+            weigh.add(int(ks[-1]))
+    return weigh
 
 
 @dataclasses.dataclass(frozen=True)
