@@ -500,7 +500,6 @@ LONG_FUNCTIONS = {
     "game/rules/files/savefile.py::read_save": 68,
     "game/rules/procedures/moves.py::finish_move": 82,
     "game/rules/state.py::state_hash": 73,
-    "game/rules/table/table.py::Table.__init__": 87,
     "game/rules/table/table.py::Table.walk": 69,
     "game/rules/table/walks.py::walk_paths": 63,
     "game/ui/battle/info.py::Info.unit_card_lines": 68,

@@ -89,7 +89,37 @@ class Table(SightMixin):
         self._impassable = [
             _erode(f.geometry) for f in self.areas if terrain_types[f.kind].move_cost("T") is None
         ]
-        blocking = [f for f in self.areas if terrain_types[f.kind].blocks_sight]
+        self._index_blocking([f for f in self.areas if terrain_types[f.kind].blocks_sight])
+
+        # rough 1 and 2: they block only a sight line to personnel (002 chart; RD "Units
+        # beyond tanks"), asked by the full games' fire check alone
+        self._personnel_cover = [
+            _erode(f.geometry)
+            for f in self.areas
+            if terrain_types[f.kind].los_blocked == "personnel"
+        ]
+        for g in self._personnel_cover:
+            shapely.prepare(g)
+
+        # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
+        # step looks only at these, not at every area
+        self._leaving = [
+            (f.geometry, terrain_types[f.kind])
+            for f in self.areas
+            if terrain_types[f.kind].leaving_only
+        ]
+
+        self._road_tree = STRtree([f.geometry for f in self.roads])
+        self._road_kind = [f.kind for f in self.roads]
+        self._road_cost = [terrain_types[k].move_cost("T") for k in self._road_kind]
+
+        self._index_hills()
+
+    def _index_blocking(self, blocking: list[TerrainFeature]) -> None:
+        """Index the ``blocking`` areas (those that block sight, 000 07.01) for the sight
+        queries: each shrunk by a hair (``_erode``) so that a line along an edge is not
+        blocked, an STRtree over them, and the circles around and inside each (centre x, y
+        and radius, inches)."""
         self._blocking = blocking
         self._blocking_eroded = np.array([_erode(f.geometry) for f in blocking], dtype=object)
         self._blocking_tree = STRtree(self._blocking_eroded)
@@ -114,28 +144,11 @@ class Table(SightMixin):
             self._inner_cx, self._inner_cy = shapely.get_x(start), shapely.get_y(start)
             self._inner_r = np.maximum(shapely.length(mic) * (1 - 1e-6) - 1e-9, 0.0)
 
-        # rough 1 and 2: they block only a sight line to personnel (002 chart; RD "Units
-        # beyond tanks"), asked by the full games' fire check alone
-        self._personnel_cover = [
-            _erode(f.geometry)
-            for f in self.areas
-            if terrain_types[f.kind].los_blocked == "personnel"
-        ]
-        for g in self._personnel_cover:
-            shapely.prepare(g)
-
-        # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
-        # step looks only at these, not at every area
-        self._leaving = [
-            (f.geometry, terrain_types[f.kind])
-            for f in self.areas
-            if terrain_types[f.kind].leaving_only
-        ]
-
-        self._road_tree = STRtree([f.geometry for f in self.roads])
-        self._road_kind = [f.kind for f in self.roads]
-        self._road_cost = [terrain_types[k].move_cost("T") for k in self._road_kind]
-
+    def _index_hills(self) -> None:
+        """Index ``hills`` (by level, lowest first) for the ground level and sight queries:
+        their outlines prepared, levels, an STRtree over them and over each shrunk by a
+        hair, and each hilltop: the hill less its 1" slope band (``SLOPE_BAND_IN``,
+        rules-decisions "Hills")."""
         hill_geoms = [f.geometry for f in self.hills]
         for g in hill_geoms:
             shapely.prepare(g)
