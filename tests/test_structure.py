@@ -498,7 +498,6 @@ LONG_FUNCTIONS = {
     "game/rules/files/journal.py::read_journal": 74,
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
     "game/rules/files/savefile.py::read_save": 68,
-    "game/rules/procedures/moves.py::finish_move": 82,
     "game/rules/state.py::state_hash": 73,
     "game/rules/table/table.py::Table.walk": 69,
     "game/rules/table/walks.py::walk_paths": 63,
