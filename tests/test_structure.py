@@ -495,7 +495,6 @@ LONG_FUNCTIONS = {
     "game/editor/osm_terrain.py::terrain_from": 66,
     "game/editor/osm_terrain.py::dem_hills": 65,
     "game/net/relay.py::Relay._handle": 61,
-    "game/rules/files/journal.py::read_journal": 74,
     "game/rules/files/jsonfile.py::iter_json_lines": 62,
     "game/rules/files/savefile.py::read_save": 68,
     "game/rules/state.py::state_hash": 73,
