@@ -36,6 +36,36 @@ def _erode(geom: shapely.Geometry) -> shapely.Geometry:
     return shapely.buffer(geom, -_ERODE_IN, join_style="mitre")
 
 
+def _steps_near(bx: np.ndarray, by: np.ndarray, no_pass: Sequence[Polygon]) -> np.ndarray:
+    """Which steps of a walk (ending at ``bx[1:], by[1:]``, inches) could overlap a
+    ``no_pass`` footprint: only a step whose footprint's reach (half its diagonal) meets a
+    no-pass footprint's bounding box can, so the others build no polygon and query no tree.
+    A boolean array, one per step."""
+    near = np.zeros(len(bx) - 1, dtype=bool)
+    if len(no_pass):
+        box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
+        r = HALF * math.sqrt(2) + 1e-9
+        ex, ey = bx[1:, None], by[1:, None]
+        near = (
+            (ex + r >= box[None, :, 0])
+            & (ex - r <= box[None, :, 2])
+            & (ey + r >= box[None, :, 1])
+            & (ey - r <= box[None, :, 3])
+        ).any(axis=1)
+    return near
+
+
+def _first_overlapped(tree, no_pass: Sequence[Polygon], x0, y0, x1: float, y1: float) -> int | None:
+    """The lowest index of the ``no_pass`` footprints (indexed by ``tree``) that the stand's
+    footprint overlaps after the step from (x0, y0) to (x1, y1), inches, facing the way it
+    steps; None when it overlaps none."""
+    heading = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    fp = footprint(x1, y1, heading)
+    hits = tree.query(fp, predicate="intersects")
+    over = sorted(int(h) for h in hits if overlaps(fp, no_pass[h]))
+    return over[0] if over else None
+
+
 class Table(SightMixin):
     """The table of one map: its size and terrain, indexed once for fast queries.
 
@@ -381,19 +411,7 @@ class Table(SightMixin):
         s, bx, by, mx, my = layout
         n_steps = len(s) - 1
         per_inch, road = self._step_costs(mx, my, movement_class)
-        # only a step whose footprint's reach (half its diagonal) meets a no-pass footprint's
-        # bounding box can overlap it: the others build no polygon and query no tree
-        near = np.zeros(n_steps, dtype=bool)
-        if len(no_pass):
-            box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
-            r = HALF * math.sqrt(2) + 1e-9
-            ex, ey = bx[1:, None], by[1:, None]
-            near = (
-                (ex + r >= box[None, :, 0])
-                & (ex - r <= box[None, :, 2])
-                & (ey + r >= box[None, :, 1])
-                & (ey - r <= box[None, :, 3])
-            ).any(axis=1)
+        near = _steps_near(bx, by, no_pass)
         no_pass_tree = STRtree(list(no_pass)) if near.any() else None
 
         walked = [start]
@@ -419,12 +437,9 @@ class Table(SightMixin):
                 stopped = "mp"
                 break
             if near[k]:
-                heading = math.degrees(math.atan2(y1 - by[k], x1 - bx[k]))
-                fp = footprint(x1, y1, heading)
-                hits = no_pass_tree.query(fp, predicate="intersects")
-                over = sorted(int(h) for h in hits if overlaps(fp, no_pass[h]))
-                if over:
-                    stopped, blocker = "enemy", over[0]
+                blocker = _first_overlapped(no_pass_tree, no_pass, bx[k], by[k], x1, y1)
+                if blocker is not None:
+                    stopped = "enemy"
                     break
             spent += cost
             costs.append(cost)
