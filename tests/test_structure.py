@@ -495,7 +495,6 @@ LONG_FUNCTIONS = {
     "game/editor/osm_terrain.py::terrain_from": 66,
     "game/editor/osm_terrain.py::dem_hills": 65,
     "game/net/relay.py::Relay._handle": 61,
-    "game/rules/table/walks.py::walk_paths": 63,
     "game/ui/battle/info.py::Info.unit_card_lines": 68,
     "game/ui/battle/movement.py::PlotMode.refresh": 72,
     "game/ui/battle/movement.py::PlotMode.on_event": 64,
