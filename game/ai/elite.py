@@ -82,47 +82,14 @@ class LookaheadChooser:
             left = self._budget_left(battle, side)
             if left < MIN_DECISION_S and not untimed:
                 return None
-            scale = THINKING.get(self.thinking, 1.0)
             deadline = None if untimed else time.monotonic() + left * DECISION_SHARE
-            weights = self._continuation_weights(battle, side)
-            t0 = time.monotonic()
-            kw = dict(
-                rng=self.rng,
-                level=self.level,
-                weights=weights,
-                make_base=self.make_base,
-                deadline=deadline,
-                scale=scale,
-                baseline=baseline,
+            picked = self._search(
+                battle, side, decision.kind, cands, priors, baseline, runner, deadline
             )
-            state = self.rng.getstate()
-            try:
-                picked = choose_by_lookahead(
-                    battle, side, decision.kind, cands, priors, runner=runner, **kw
-                )
-            except RuntimeError:  # a worker failed: the same rounds, in this process
-                self.rng.setstate(state)
-                picked = choose_by_lookahead(
-                    battle, side, decision.kind, cands, priors, runner=LOCAL, **kw
-                )
-            self._charge(battle, side, time.monotonic() - t0)
             if picked is None:
                 return None
             i, thought = picked
-            self.memory.thought = thought
-            tally = self.memory.looked.setdefault(decision.kind, [0, 0, 0])
-            tally[0] += 1  # searched, changed, rounds played
-            tally[1] += thought.changed is not None
-            tally[2] += thought.rounds
-            rows = [
-                Option(
-                    f"{label}{' (taken)' if j == i else ''}: continuations {mean:+.2f}, "
-                    f"scorers {prior:+.2f}",
-                    mean + self.level.prior * prior,
-                    cands[j].action,
-                )
-                for label, mean, prior, j in thought.rows[:3]
-            ]
+            rows = self._remember(decision.kind, thought, cands, i)
             if stay_of is not None and i == len(cands) - 1:
                 key = (battle.state.turn, battle.state.moving.group)
                 self.memory.stay.add((key, stay_of))  # the next stand of the group, if any
@@ -130,6 +97,52 @@ class LookaheadChooser:
                 continue
             return cands[i].action, rows
         return None
+
+    def _search(self, battle, side, kind, cands, priors, baseline, runner, deadline):
+        """Play the continuations of ``cands`` for ``side``'s ``kind`` decision
+        (``choose_by_lookahead``) on ``runner``'s workers until ``deadline``
+        (``time.monotonic`` seconds, None: untimed), and charge the time taken to the side's
+        budget. A worker that fails hands the same
+        rounds to this process, the rng put back where it was, so the draws are the same.
+        Returns (the index picked, the thought) or None."""
+        weights = self._continuation_weights(battle, side)
+        t0 = time.monotonic()
+        kw = dict(
+            rng=self.rng,
+            level=self.level,
+            weights=weights,
+            make_base=self.make_base,
+            deadline=deadline,
+            scale=THINKING.get(self.thinking, 1.0),
+            baseline=baseline,
+        )
+        state = self.rng.getstate()
+        try:
+            picked = choose_by_lookahead(battle, side, kind, cands, priors, runner=runner, **kw)
+        except RuntimeError:  # a worker failed: the same rounds, in this process
+            self.rng.setstate(state)
+            picked = choose_by_lookahead(battle, side, kind, cands, priors, runner=LOCAL, **kw)
+        self._charge(battle, side, time.monotonic() - t0)
+        return picked
+
+    def _remember(self, kind, thought, cands, i) -> list[Option]:
+        """Keep what a search of a ``kind`` decision weighed (the memory's ``thought`` and its
+        tally: searched, changed, rounds played) and return the top three rows as options
+        for the explain overlay, the taken one (``cands[i]``) marked."""
+        self.memory.thought = thought
+        tally = self.memory.looked.setdefault(kind, [0, 0, 0])
+        tally[0] += 1  # searched, changed, rounds played
+        tally[1] += thought.changed is not None
+        tally[2] += thought.rounds
+        return [
+            Option(
+                f"{label}{' (taken)' if j == i else ''}: continuations {mean:+.2f}, "
+                f"scorers {prior:+.2f}",
+                mean + self.level.prior * prior,
+                cands[j].action,
+            )
+            for label, mean, prior, j in thought.rows[:3]
+        ]
 
     def _lookahead_candidates(self, battle, side, kind, options):
         """(candidates, their scorers' scores in stands, the stand whose staying is the last

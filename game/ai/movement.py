@@ -87,37 +87,9 @@ class MovementChooser:
             s = battle.stand(sid)
             if s.moved or s.eliminated or (key, sid) in self.memory.stay:
                 continue
-            if s.on_table and battle.indirect_reach(sid) is not None:
-                gun = self.guns.gun_move(battle, s)  # spread out, or away once found
-                if gun is not None:
-                    return [end, gun] if end.action in legal else [gun]
-                self.memory.stay.add((key, sid))  # guns on the table fire from where they are
-                continue
-            if battle.rules.has("overrun"):  # an overrun, or closing in to assault, when worth it
-                special = self.full.overrun(battle, s) or self.full.assault_move(battle, s)
-                if special is not None:
-                    return [end, special] if end.action in legal else [special]
-                if self.full.ride_beside(battle, s) is not None:
-                    self.memory.stay.add((key, sid))  # it boards as that carrier's move begins
-                    continue
-            best, stay = self.planner.plan_in_action(battle, s, key)
-            hidden = self.memory.plan_hidden  # (asking the others below plans them too)
-            if (
-                best is not None
-                and best.score - stay > 0.02
-                and self._short_of_company(battle, s, key)
-            ):
-                self.memory.waiting.add((key, sid))
-                best = hidden  # its best move that stays out of sight, if any
-            fetch = self.full.fetch(battle, s) if transport and s.on_table else None
-            if fetch is not None and fetch.score - stay > max(
-                0.02, best.score - stay if best is not None else 0.0
-            ):
-                best = fetch  # a foot stand far from the fight gets a ride next turn
-            if best is not None and best.score - stay > 0.02:
-                move = Option(best.label, best.score - stay, best.action)
+            move = self._stand_move(battle, s, key, transport)
+            if move is not None:
                 return [end, move] if end.action in legal else [move]
-            self.memory.stay.add((key, sid))  # better where it is: do not ask again this phase
         if end.action not in legal:
             a = next(a for a in legal if isinstance(a, Move) and not battle.stand(a.stand).on_table)
             return [Option(f"bring {a.stand} on", 0.0, a)]
@@ -130,6 +102,43 @@ class MovementChooser:
             why = f"{', '.join(waiting)} {verb} for the others to go into the enemy's sight"
             return [Option(f"end the movement action: {why}", 0.0, end.action)]
         return [end]
+
+    def _stand_move(self, battle, s, key, transport: bool) -> Option | None:
+        """The move stand ``s`` of the moving group (``key``: turn, group) makes next, or None
+        when it is better off where it is (then remembered in the memory's ``stay``): a gun
+        on the table spreads out or gets away once found; in the full games an overrun or a
+        move to close assault when worth it, or it waits to board a carrier; else its best
+        planned position (``MovePlanner.plan_in_action``) worth more than staying by over
+        0.02 stands, out of sight while it is short of company, or a ride fetched for a
+        foot stand far from the fight."""
+        sid = s.id
+        if s.on_table and battle.indirect_reach(sid) is not None:
+            gun = self.guns.gun_move(battle, s)  # spread out, or away once found
+            if gun is not None:
+                return gun
+            self.memory.stay.add((key, sid))  # guns on the table fire from where they are
+            return None
+        if battle.rules.has("overrun"):  # an overrun, or closing in to assault, when worth it
+            special = self.full.overrun(battle, s) or self.full.assault_move(battle, s)
+            if special is not None:
+                return special
+            if self.full.ride_beside(battle, s) is not None:
+                self.memory.stay.add((key, sid))  # it boards as that carrier's move begins
+                return None
+        best, stay = self.planner.plan_in_action(battle, s, key)
+        hidden = self.memory.plan_hidden  # (asking the others below plans them too)
+        if best is not None and best.score - stay > 0.02 and self._short_of_company(battle, s, key):
+            self.memory.waiting.add((key, sid))
+            best = hidden  # its best move that stays out of sight, if any
+        fetch = self.full.fetch(battle, s) if transport and s.on_table else None
+        if fetch is not None and fetch.score - stay > max(
+            0.02, best.score - stay if best is not None else 0.0
+        ):
+            best = fetch  # a foot stand far from the fight gets a ride next turn
+        if best is not None and best.score - stay > 0.02:
+            return Option(best.label, best.score - stay, best.action)
+        self.memory.stay.add((key, sid))  # better where it is: do not ask again this phase
+        return None
 
     def _short_of_company(self, battle, s, key) -> bool:
         """Whether the move just planned for ``s`` (``MovePlanner.plan``) would take it from out of

@@ -12,6 +12,19 @@ from game.ai.positions import finish
 from game.ai.values import Option
 
 
+def _best_hidden(s, cands, scores: dict, hidden: list[int]) -> Option:
+    """The best scoring (stands; the first of equals) of the ``hidden`` candidates, the
+    moves of stand ``s`` that end out of every enemy's sight, as an option: the move to its
+    end point (inches) facing as planned."""
+    h = max(hidden, key=lambda i: (scores[i], -i))
+    (hx, hy), hpath, hfacing, _ = cands[h]
+    return Option(
+        f"move {s.id} to ({hx:.1f}, {hy:.1f}), out of sight",
+        scores[h],
+        Move(s.side, s.id, hpath, hfacing),
+    )
+
+
 class MovePlanner:
     """A part of :class:`game.ai.scripted.ScriptedAI`: the best move of one stand and the
     score of staying put (``plan``, ``plan_in_action``). Built with the AI's ``level``, its
@@ -146,13 +159,7 @@ class MovePlanner:
         m.stay_exposed = stay_pose is not None and exposed[-1]
         hidden = [i for i in scores if not exposed[i]] if want_hidden else []
         if hidden:  # only a level that waits for company takes it, and it never forgets to turn
-            h = max(hidden, key=lambda i: (scores[i], -i))
-            (hx, hy), hpath, hfacing, _ = cands[h]
-            m.plan_hidden = Option(
-                f"move {s.id} to ({hx:.1f}, {hy:.1f}), out of sight",
-                scores[h],
-                Move(side, s.id, hpath, hfacing),
-            )
+            m.plan_hidden = _best_hidden(s, cands, scores, hidden)
         end, path, facing, _ = cands[best_i]
         if self.level.faces_threat < 1.0 and self.rng.random() >= self.level.faces_threat:
             (x0, y0), (x1, y1) = path[-2:]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import numpy as np
 from shapely.geometry import Point
@@ -204,32 +205,10 @@ class Positions:
         last, which bounds the cost. Planned in the posture phase (WWII), before the enemy
         has declared all its movement groups, each enemy stand on the table not yet declared
         to move is asked about as if it stays in the firing posture (the engine's rule)."""
-        may = battle.rules.fire.may_opportunity_fire
-        if battle.phase and battle.phase.kind == "posture":
-            firers = [
-                e
-                for e in enemies
-                if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
-            ]
-        else:
-            firers = [e for e in enemies if may(e)]
+        firers = _opportunity_firers(battle, enemies)
         if not firers or "movement" in s.attacked_in:
             return lambda i: (0.0, 0.0)
-        # the step points of every path, each pose sighted once: a short straight move is
-        # the start of the long one the same way, and each path starts where the stand is
-        poses: list[StandPose] = []
-        at: dict[tuple[float, float, float], int] = {}
-        col: list[int] = []  # sample -> its pose in ``poses``
-        for pts in walks:
-            for k in range(len(pts)):
-                (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
-                heading = heading_deg(x0, y0, x1, y1) % 360
-                x, y = pts[k]
-                u = at.get((x, y, heading))
-                if u is None:
-                    u = at[(x, y, heading)] = len(poses)
-                    poses.append(StandPose(s.id, s.side, x, y, heading))
-                col.append(u)
+        poses, col, starts = _step_poses(s, walks)
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
@@ -237,9 +216,6 @@ class Positions:
         reach = np.array([f.unit.max_range_in for f in firers], dtype=float)[:, None]
         seen_u = np.zeros((len(firers), len(poses)), dtype=bool)  # firer x pose, once sighted
         sighted: dict[int, tuple] = {}  # pose -> (its sight matrix, its column there)
-        starts = [0]
-        for pts in walks:
-            starts.append(starts[-1] + len(pts))
         order = list(range(len(walks))) if order is None else list(order)
         rank = {i: r for r, i in enumerate(order)}
         batch = [6]  # paths sighted at the next miss
@@ -271,13 +247,7 @@ class Positions:
             start, risk, kill = starts[i], 0.0, 0.0
             if i not in done:
                 sight(i)
-            block = seen_u[:, col[start : starts[i + 1]]]
-            weigh: set[int] = set()
-            for row in block:
-                ks = np.flatnonzero(row)
-                if len(ks):
-                    weigh.update(ks[::4].tolist())
-                    weigh.add(int(ks[-1]))
+            weigh = _points_to_weigh(seen_u[:, col[start : starts[i + 1]]])
             if weigh and not free:
                 free.extend(self.fire.unengaged_pose(battle, f) for f in firers)
             for k in weigh:
@@ -339,7 +309,6 @@ class Positions:
         without the risks of the way there."""
         side = s.side
         phantoms = self._phantoms(battle, side)
-        real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
         self.memory.exposed = [False] * len(poses)  # whether an enemy on the table sees each pose
         if not enemies and not phantoms:  # nobody to see: come forward, from cover to cover
             return [
@@ -351,6 +320,25 @@ class Positions:
                 )
                 for p in poses
             ]
+        f = self._field(battle, s, poses, enemies, phantoms)
+        parts = []
+        for i, p in enumerate(poses):
+            offense, threat = self._fire_exchange(battle, s, f, i, p)
+            self.memory.exposed[i] = any(f.seen_from(j, i) for j in range(f.real))
+            offense.sort(reverse=True)
+            # shots are only given by a stand that gets there: ``finish`` weighs them
+            adjust = self._adjustments(battle, s, f, i, p, offense, threat)
+            parts.append(((f.shot_w, sum(offense[: f.shots])), f.caution * threat, adjust))
+        return parts
+
+    def _field(self, battle, s, poses, enemies, phantoms) -> _Field:
+        """What ``position_parts`` weighs every pose of stand ``s`` against: the enemy
+        stands (on the table, then ``phantoms`` waiting to enter, then those that could close
+        in, ``_closing``), their poses, the sight matrices both ways between ``poses`` and
+        them, and the side's situation (pressure, caution, the weight of a shot), the
+        group's centre (inches) and the stand's own aims, cost of the open and company."""
+        side = s.side
+        real = len(enemies)  # enemy stands on the table; phantoms and closing ones follow
         others = [o.pose() for o in battle.state.stands.values() if o.active and o.id != s.id] + [
             w.pose() for w in battle.state.wrecks
         ]
@@ -368,23 +356,9 @@ class Positions:
         m_ab, m_ba = battle.table.sight_matrices(
             poses, epose, others, battle.sighting_in, battle.ruleset_data
         )
-        group = [
-            o
-            for o in battle.state.stands.values()
-            if o.side == side and o.group == s.group and o.active and o.id != s.id
-        ]
-        gx = sum(o.x for o in group) / len(group) if group else None
-        gy = sum(o.y for o in group) / len(group) if group else None
-        reach = s.unit.gun_range
+        gx, gy = self._group_centre(battle, s)
         wwii = battle.rules.postures
-        need = [1.0 if wwii and self._hidden(battle, q) else 0.8 * reach for q in epose]
-        seek = self.level.seeks_sight if wwii else 0.0
-
-        def reach_to(i: int, j: int) -> float:
-            # how near pose i must come to enemy j: into range if it would see it from
-            # there; nearer if the engine's sight line is blocked (a wood, a hill, a stand)
-            return need[j] if not seek or m_ab.clear[i, j] else min(need[j], seek)
-
+        need = [1.0 if wwii and self._hidden(battle, q) else 0.8 * s.unit.gun_range for q in epose]
         # where each enemy fires from: placed, or where it stands (asked once, not per shot)
         at = [
             q if q is not None else self.fire.unengaged_pose(battle, e)
@@ -392,74 +366,214 @@ class Positions:
         ]
         caution = self.situation.caution(battle, side, press)
         shot_w = self.situation.shot_weight(battle, side, press)
-        open_cost = self.level.open_cost * stand_value(s)
         idle = self.idle_carrier(battle, s)  # an empty, weak carrier hangs back
         aims = self.own_aims(battle, side)
         shots = battle.rules.fire.shots_per_turn(s)  # the targets it can engage next turn
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
         company = self.paths.company(battle, s) if bonus else []
-        parts = []
-        for i, p in enumerate(poses):
-            offense = []
-            threat = 0.0
-            for j, e in enumerate(enemies):
-                if (
-                    targetable[j]
-                    and m_ab.clear[i, j]
-                    and m_ab.range_band_in[i, j] <= s.unit.max_range_in
-                ):
-                    info = sight_info(m_ab, i, j)
-                    fs = self.fire.best_shot(
-                        battle, s, e, info, target_pose=placed[j], attacker_pose=p, next_turn=True
-                    )
-                    offense.append(attack_value(battle, [fs], e) if fs else 0.0)
-                if m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= e.unit.max_range_in:
-                    info = sight_info(m_ba, j, i)
-                    fs = self.fire.best_shot(
-                        battle, e, s, info, target_pose=p, attacker_pose=at[j], next_turn=True
-                    )
-                    if fs is not None:
-                        threat += (
-                            weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
-                        )
-            self.memory.exposed[i] = any(
-                m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
-                for j in range(real)
+        return _Field(
+            enemies,
+            epose,
+            placed,
+            weight,
+            targetable,
+            real,
+            m_ab,
+            m_ba,
+            at,
+            need,
+            self.level.seeks_sight if wwii else 0.0,
+            press,
+            caution,
+            shot_w,
+            self.level.open_cost * stand_value(s),
+            idle,
+            aims,
+            shots,
+            bonus,
+            company,
+            gx,
+            gy,
+        )
+
+    @staticmethod
+    def _group_centre(battle, s) -> tuple[float | None, float | None]:
+        """The centre (x, y inches) of the other active stands of ``s``'s battle group, or
+        ``(None, None)`` when it has none."""
+        group = [
+            o
+            for o in battle.state.stands.values()
+            if o.side == s.side and o.group == s.group and o.active and o.id != s.id
+        ]
+        gx = sum(o.x for o in group) / len(group) if group else None
+        gy = sum(o.y for o in group) / len(group) if group else None
+        return gx, gy
+
+    def _fire_exchange(self, battle, s, f: _Field, i: int, p) -> tuple[list[float], float]:
+        """The fire between stand ``s`` at pose ``p`` (``poses[i]``) and each enemy of the
+        field next turn, through the engine's own fire setups (cover, hull-down, facing):
+        ``(offense, threat)``, the value of each shot it could give (stands; unsorted) and
+        the fire it draws, each enemy's shot weighed by its weight and by the chance it
+        fires first."""
+        m_ab, m_ba = f.m_ab, f.m_ba
+        offense = []
+        threat = 0.0
+        for j, e in enumerate(f.enemies):
+            if (
+                f.targetable[j]
+                and m_ab.clear[i, j]
+                and m_ab.range_band_in[i, j] <= s.unit.max_range_in
+            ):
+                info = sight_info(m_ab, i, j)
+                fs = self.fire.best_shot(
+                    battle, s, e, info, target_pose=f.placed[j], attacker_pose=p, next_turn=True
+                )
+                offense.append(attack_value(battle, [fs], e) if fs else 0.0)
+            if f.seen_from(j, i):
+                info = sight_info(m_ba, j, i)
+                fs = self.fire.best_shot(
+                    battle, e, s, info, target_pose=p, attacker_pose=f.at[j], next_turn=True
+                )
+                if fs is not None:
+                    threat += f.weight[j] * first_shot(battle, e, s) * attack_value(battle, [fs], s)
+        return offense, threat
+
+    def _adjustments(self, battle, s, f: _Field, i: int, p, offense, threat) -> tuple:
+        """What is added (+1) or taken (-1) from pose ``p``'s (``poses[i]``) worth after its
+        shots, in order, as ``(sign, stands)`` pairs: standing in the open in an enemy's
+        sight; with no shot from here, the distance still to go towards the fight and, late
+        and short of kills, to the nearest enemy; straying over 4" from the group; standing
+        where our own fire support comes down; and keeping company (WWII)."""
+        adjust = []
+        if f.open_cost and not self.covered(battle, p):
+            seen_by = (f.seen_from(j, i) for j in range(len(f.enemies)) if f.weight[j] > 0)
+            if any(seen_by):  # in the open, in an enemy's sight
+                adjust.append((-1, f.open_cost))
+        near = min(math.hypot(p.x - q.x, p.y - q.y) for q in f.epose)
+        if not offense and not f.idle:  # nothing to shoot from here: find the enemy, within
+            # range of one in the open, near one it would not see from here, into
+            # contact with one hidden deep in a wood
+            gap = min(
+                max(0.0, math.hypot(p.x - q.x, p.y - q.y) - f.reach_to(i, j))
+                for j, q in enumerate(f.epose)
             )
-            offense.sort(reverse=True)
-            # shots are only given by a stand that gets there: ``finish`` weighs them
-            adjust = []  # what is added (+1) or taken (-1) after, in order
-            if open_cost and not self.covered(battle, p):
-                seen_by = (
-                    m_ba.clear[j, i] and m_ba.range_band_in[j, i] <= enemies[j].unit.max_range_in
-                    for j in range(len(enemies))
-                    if weight[j] > 0
-                )
-                if any(seen_by):  # in the open, in an enemy's sight
-                    adjust.append((-1, open_cost))
-            near = min(math.hypot(p.x - q.x, p.y - q.y) for q in epose)
-            if not offense and not idle:  # nothing to shoot from here: find the enemy, within
-                # range of one in the open, near one it would not see from here, into
-                # contact with one hidden deep in a wood
-                gap = min(
-                    max(0.0, math.hypot(p.x - q.x, p.y - q.y) - reach_to(i, j))
-                    for j, q in enumerate(epose)
-                )
-                adjust.append((-1, (0.04 + 0.02 * press) * gap))
-                # late and short of kills, any closer point is likelier to see him
-                adjust.append((-1, 0.04 * max(0.0, press - 0.4) * near))
-            if gx is not None:
-                adjust.append((-1, 0.01 * max(0.0, math.hypot(p.x - gx, p.y - gy) - 4)))
-            for ax, ay in aims:  # keep clear of where our own fire support comes down
-                d = math.hypot(p.x - ax, p.y - ay)
-                if d < OWN_AIM_CLEAR_IN:
-                    adjust.append((-1, OWN_AIM_COST * stand_value(s) * (1 - d / OWN_AIM_CLEAR_IN)))
-            if bonus and not offense and threat == 0 and any(base_contact(p, q) for q in company):
-                adjust.append((1, bonus))  # on the way: once in the fight, each stand seeks
-                # its own shot
-            parts.append(((shot_w, sum(offense[:shots])), caution * threat, tuple(adjust)))
-        return parts
+            adjust.append((-1, (0.04 + 0.02 * f.press) * gap))
+            # late and short of kills, any closer point is likelier to see him
+            adjust.append((-1, 0.04 * max(0.0, f.press - 0.4) * near))
+        if f.gx is not None:
+            adjust.append((-1, 0.01 * max(0.0, math.hypot(p.x - f.gx, p.y - f.gy) - 4)))
+        for ax, ay in f.aims:  # keep clear of where our own fire support comes down
+            d = math.hypot(p.x - ax, p.y - ay)
+            if d < OWN_AIM_CLEAR_IN:
+                adjust.append((-1, OWN_AIM_COST * stand_value(s) * (1 - d / OWN_AIM_CLEAR_IN)))
+        if f.bonus and not offense and threat == 0 and any(base_contact(p, q) for q in f.company):
+            adjust.append((1, f.bonus))  # on the way: once in the fight, each stand seeks
+            # its own shot
+        return tuple(adjust)
+
+
+def _opportunity_firers(battle, enemies) -> list:
+    """The enemy stands that may opportunity fire (000 07.06.05). Asked in the posture phase
+    (WWII), before the enemy has declared all its movement groups, each enemy stand on the
+    table not yet declared to move counts as staying in the firing posture (the engine's
+    rule)."""
+    may = battle.rules.fire.may_opportunity_fire
+    if battle.phase and battle.phase.kind == "posture":
+        return [
+            e
+            for e in enemies
+            if e.on_table and may(dataclasses.replace(e, posture=e.posture or "firing"))
+        ]
+    return [e for e in enemies if may(e)]
+
+
+def _step_poses(s, walks) -> tuple[list[StandPose], list[int], list[int]]:
+    """The step points of every path of ``walks`` (inches) as poses of stand ``s``, facing
+    the way it drives (degrees), each distinct pose once: a short straight move is the start
+    of the long one the same way, and each path starts where the stand is. Returns
+    ``(poses, col, starts)``: the distinct poses, each step point's pose index in order,
+    and where each path's step points start in ``col`` (one more than there are paths)."""
+    poses: list[StandPose] = []
+    at: dict[tuple[float, float, float], int] = {}
+    col: list[int] = []  # sample -> its pose in ``poses``
+    for pts in walks:
+        for k in range(len(pts)):
+            (x0, y0), (x1, y1) = (pts[0], pts[1]) if k == 0 else (pts[k - 1], pts[k])
+            heading = heading_deg(x0, y0, x1, y1) % 360
+            x, y = pts[k]
+            u = at.get((x, y, heading))
+            if u is None:
+                u = at[(x, y, heading)] = len(poses)
+                poses.append(StandPose(s.id, s.side, x, y, heading))
+            col.append(u)
+    starts = [0]
+    for pts in walks:
+        starts.append(starts[-1] + len(pts))
+    return poses, col, starts
+
+
+def _points_to_weigh(block: np.ndarray) -> set[int]:
+    """The step points of a path at which attacks are weighed, from ``block`` (firer x step
+    point, True where the firer sees the point within its range): every 4th point each
+    firer sees, and the last it sees, which bounds the cost."""
+    weigh: set[int] = set()
+    for row in block:
+        ks = np.flatnonzero(row)
+        if len(ks):
+            weigh.update(ks[::4].tolist())
+            weigh.add(int(ks[-1]))
+    return weigh
+
+
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    """The enemy and the side's situation as ``Positions.position_parts`` weighs a stand's
+    poses against them (built by ``Positions._field``): the enemy stands (``real`` of them
+    on the table first), their poses, where each is placed for the shot (None: where it
+    stands) and fires from (``at``), each one's weight and whether it may be targeted; the
+    sight matrices poses->enemies (``m_ab``) and back (``m_ba``); how near a pose must come
+    to each (``need``, inches, and ``seek``, ``Level.seeks_sight``); and the stand's
+    situation: pressure, caution, shot weight, cost of the open, idle carrier, own aims
+    (x, y inches), shots a turn, company bonus and stands, group centre (inches)."""
+
+    enemies: list
+    epose: list
+    placed: list
+    weight: list
+    targetable: list
+    real: int
+    m_ab: Any
+    m_ba: Any
+    at: list
+    need: list
+    seek: float
+    press: float
+    caution: float
+    shot_w: float
+    open_cost: float
+    idle: bool
+    aims: list
+    shots: int
+    bonus: float
+    company: list
+    gx: float | None
+    gy: float | None
+
+    def seen_from(self, j: int, i: int) -> bool:
+        """Whether enemy ``j`` sees pose ``i`` within its maximum range."""
+        return bool(
+            self.m_ba.clear[j, i]
+            and self.m_ba.range_band_in[j, i] <= self.enemies[j].unit.max_range_in
+        )
+
+    def reach_to(self, i: int, j: int) -> float:
+        """How near (inches) pose ``i`` must come to enemy ``j``: into range if it would see
+        it from there; nearer if the engine's sight line is blocked (a wood, a hill, a
+        stand)."""
+        return (
+            self.need[j] if not self.seek or self.m_ab.clear[i, j] else min(self.need[j], self.seek)
+        )
 
 
 def finish(part: tuple, alive: float) -> float:

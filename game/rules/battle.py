@@ -125,10 +125,20 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
         self._journal: Journal | None = None  # the autosave, open while the battle goes on
         # what the battle is never changes: digested once, not in every autosave
         self._scenario_hash = scenario_hash(scenario.raw, seed)
-        spec = scenario.spec
         self._handlers = dict(GENERIC_HANDLERS)
         for phase in rules.phases():
             self._handlers.update(phase.handlers)
+        self._log_start()
+        self.state.to_act = self.sides[0]
+        ctx.new_events.clear()
+
+    def _log_start(self) -> None:
+        """Write the battle log's start line (event-log contract, ``start``): the format, the
+        engine, ruleset, seed, scenario, table size (inches), sighting distance, turns, each
+        side, the terrain as the scenario gives it and each stand as it starts (with the
+        full games' defence class, carrier and unit rows). Raises nothing of its own."""
+        ctx, scenario, rules = self.ctx, self.scenario, self.rules
+        spec = scenario.spec
         ctx.event(
             "start",
             format=FORMAT,
@@ -175,8 +185,6 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
             ],
             **({"units": units_json(ctx.state.stands.values())} if rules.has("full_log") else {}),
         )
-        self.state.to_act = self.sides[0]
-        ctx.new_events.clear()
 
     # ================================================================== public queries
 

@@ -297,36 +297,56 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
         "orders": state.orders,
         "independent_used": sorted(state.independent_used),
         "groups_moved": sorted(state.groups_moved),
-        "stands": [
-            [
-                s.id,
-                s.group,
-                s.x,
-                s.y,
-                s.facing_deg,
-                s.on_table,
-                s.S,
-                s.D,
-                s.eliminated,
-                s.fire_attempts,
-                sorted(s.fired_in),
-                sorted(s.attacked_in),
-                s.moved,
-                s.depleted,
-            ]
-            + ([s.posture] if s.posture is not None else [])
-            + ([round(s.mp_spent, 6)] if s.mp_spent else [])
-            + ([f"in:{s.carried_by}"] if s.carried_by else [])
-            + (["moving"] if s.movement_marker else [])
-            + (["loaded"] if s.loaded else [])
-            + (["artillery_fired"] if s.artillery_fired else [])
-            + (["aa_fired"] if s.aa_fired else [])
-            for s in state.stands.values()
-        ],
+        "stands": [_stand_row(s) for s in state.stands.values()],
         "wrecks": [[w.stand, w.x, w.y, w.facing_deg] for w in state.wrecks],
         "moving": None if state.moving is None else [state.moving.group, state.moving.stands],
         "pending": None if state.pending is None else [state.pending.stand, state.pending.points],
         "finished": state.finished,
+        **_optional_parts(state),
+        "winner": state.winner,
+        "dice": dice_digest,
+    }
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _stand_row(s: StandState) -> list:
+    """One stand as ``state_hash`` digests it: id, group, place (inches, degrees), markers,
+    fire and move bookkeeping (the sets sorted), then each of its other parts only when set:
+    posture, movement points spent (rounded to 1e-6), carrier, movement marker, load, fire
+    support fired."""
+    return (
+        [
+            s.id,
+            s.group,
+            s.x,
+            s.y,
+            s.facing_deg,
+            s.on_table,
+            s.S,
+            s.D,
+            s.eliminated,
+            s.fire_attempts,
+            sorted(s.fired_in),
+            sorted(s.attacked_in),
+            s.moved,
+            s.depleted,
+        ]
+        + ([s.posture] if s.posture is not None else [])
+        + ([round(s.mp_spent, 6)] if s.mp_spent else [])
+        + ([f"in:{s.carried_by}"] if s.carried_by else [])
+        + (["moving"] if s.movement_marker else [])
+        + (["loaded"] if s.loaded else [])
+        + (["artillery_fired"] if s.artillery_fired else [])
+        + (["aa_fired"] if s.aa_fired else [])
+    )
+
+
+def _optional_parts(state: BattleState) -> dict:
+    """The parts of the state ``state_hash`` digests only when they are set (covering
+    fire, single declarations, stragglers, close assaults, fire support, smoke, sorties,
+    hidden stands, chains), as a dict to merge into its document; sets and maps sorted."""
+    return {
         **(
             {"covering": [state.covering.step, state.covering.targets]}
             if state.covering is not None
@@ -356,8 +376,4 @@ def state_hash(state: BattleState, dice_digest: str) -> str:
         **({"sorties": sorted(state.sorties_flown.items())} if state.sorties_flown else {}),
         **({"hidden": sorted(state.hidden.items())} if state.hidden else {}),
         **({"chains": sorted(state.chains.items())} if state.chains is not None else {}),
-        "winner": state.winner,
-        "dice": dice_digest,
     }
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

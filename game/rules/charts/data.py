@@ -380,55 +380,15 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
     """
     d = Path(data_dir) if data_dir else DATA_DIR
     problems: list[str] = []
-
-    modern = _load_tanks(d / "modern_tanks.csv", ModernTank, problems)
-    wwii = _load_tanks(d / "wwii_tanks.csv", WwiiTank, problems)
-    support = load_full_units(d / "modern_support.csv", problems)
-    for name in sorted(set(support) & set(modern)):
-        problems.append(f"modern_support.csv: name: {name!r} is a row of modern_tanks.csv too")
-    wwii_support = load_full_units(d / "wwii_support.csv", problems)
-    for name in sorted(set(wwii_support) & set(wwii)):
-        problems.append(f"wwii_support.csv: name: {name!r} is a row of wwii_tanks.csv too")
-    tl2_path = d / "wwii_47.toml"
-    tl2 = validate(
-        TypeAdapter(list[str]), read_toml(tl2_path).get("tl2"), tl2_path, "tl2", problems
-    )
-    for name in tl2 or []:
-        if name not in wwii:
-            problems.append(f"{tl2_path.name}: tl2: {name!r} is not a row of wwii_tanks.csv")
-
+    modern, wwii, support, wwii_support, tl2 = _load_unit_tables(d, problems)
     fire_support = load_fire_support(
         d / "fire_support.toml",
         {"modern_support.csv": support, "wwii_support.csv": wwii_support},
         problems,
         check_units=not problems,
     )
-
-    crt_path = d / "crt.toml"
-    crt_raw = read_toml(crt_path)
-    crts = {}
-    for key in crt_raw:
-        if key == "columns":
-            continue
-        crt = _parse_crt(crt_path, key, crt_raw, problems)
-        if crt:
-            crts[key] = crt
-
-    range_path = d / "range.toml"
-    range_charts: dict[str, dict[int, RangeChart]] = {}
-    chart_adapter = TypeAdapter(RangeChart)
-    for family, by_tl in read_toml(range_path).items():
-        range_charts[family] = {}
-        for tl, raw in by_tl.items():
-            chart = validate(chart_adapter, raw, range_path, f"{family}.{tl}", problems)
-            if chart is None:
-                continue
-            if (chart.beyond is None) == (chart.step_in is None):
-                problems.append(
-                    f"{range_path.name}: {family}.{tl}: give beyond or step_in, not both"
-                )
-            range_charts[family][int(tl)] = chart
-
+    crts = _load_crts(d / "crt.toml", problems)
+    range_charts = _load_range_charts(d / "range.toml", problems)
     terrain_path = d / "terrain.toml"
     terrain_adapter = TypeAdapter(TerrainType)
     terrain = {}
@@ -436,36 +396,9 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         row = validate(terrain_adapter, {"key": key, **raw}, terrain_path, key, problems)
         if row:
             terrain[key] = row
-
-    command_path = d / "command.toml"
-    command_raw = read_toml(command_path)
-    generation = command_raw.pop("generation", None)
-    gen_mods = validate(
-        TypeAdapter(dict[Literal["I", "II", "III", "IV"], int]),
-        generation,
-        command_path,
-        "generation",
-        problems,
-    )
-    command_tables = {}
-    for key, raw in command_raw.items():
-        table = validate(TypeAdapter(CommandTable), raw, command_path, key, problems)
-        if table:
-            command_tables[key] = table
-
-    rulesets_path = d / "rulesets.toml"
-    rulesets = {}
-    for key, raw in read_toml(rulesets_path).items():
-        rs = validate(TypeAdapter(RulesetTables), {"key": key, **raw}, rulesets_path, key, problems)
-        if rs is None:
-            continue
-        for field, known in (("crt", crts), ("range", range_charts), ("command", command_tables)):
-            if getattr(rs, field) not in known:
-                problems.append(
-                    f"{rulesets_path.name}: {key}.{field}: no table {getattr(rs, field)!r}"
-                )
-        rulesets[key] = rs
-
+    gen_mods, command_tables = _load_command(d / "command.toml", problems)
+    known: dict[str, dict] = {"crt": crts, "range": range_charts, "command": command_tables}
+    rulesets = _load_rulesets(d / "rulesets.toml", known, problems)
     if problems:
         raise DataError("\n".join(problems))
     return RulesData(
@@ -482,3 +415,101 @@ def load_rules_data(data_dir: Path | None = None) -> RulesData:
         wwii47_tl2=frozenset(tl2 or []),
         fire_support=fire_support,
     )
+
+
+def _load_unit_tables(d: Path, problems: list[str]) -> tuple[dict, dict, dict, dict, list | None]:
+    """The unit rows under ``d``: ``(modern tanks, WWII tanks, modern support, WWII support,
+    the Wehrmacht '47 tech-level-2 tank names)``, each table by unit name. A support row may
+    not share a name with a tank row, and each tech-level-2 name must be a WWII tank row;
+    problems are appended to ``problems`` as ``file: field: problem`` lines."""
+    modern = _load_tanks(d / "modern_tanks.csv", ModernTank, problems)
+    wwii = _load_tanks(d / "wwii_tanks.csv", WwiiTank, problems)
+    support = load_full_units(d / "modern_support.csv", problems)
+    for name in sorted(set(support) & set(modern)):
+        problems.append(f"modern_support.csv: name: {name!r} is a row of modern_tanks.csv too")
+    wwii_support = load_full_units(d / "wwii_support.csv", problems)
+    for name in sorted(set(wwii_support) & set(wwii)):
+        problems.append(f"wwii_support.csv: name: {name!r} is a row of wwii_tanks.csv too")
+    tl2_path = d / "wwii_47.toml"
+    tl2 = validate(
+        TypeAdapter(list[str]), read_toml(tl2_path).get("tl2"), tl2_path, "tl2", problems
+    )
+    for name in tl2 or []:
+        if name not in wwii:
+            problems.append(f"{tl2_path.name}: tl2: {name!r} is not a row of wwii_tanks.csv")
+    return modern, wwii, support, wwii_support, tl2
+
+
+def _load_crts(crt_path: Path, problems: list[str]) -> dict[str, Crt]:
+    """Every combat results table of ``crt_path`` by key (the shared ``columns`` entry is
+    not one); a table with problems is left out and its problems appended to ``problems``."""
+    crt_raw = read_toml(crt_path)
+    crts = {}
+    for key in crt_raw:
+        if key == "columns":
+            continue
+        crt = _parse_crt(crt_path, key, crt_raw, problems)
+        if crt:
+            crts[key] = crt
+    return crts
+
+
+def _load_range_charts(range_path: Path, problems: list[str]) -> dict[str, dict[int, RangeChart]]:
+    """The range charts of ``range_path``, by family and tech level; each gives either the
+    modifier ``beyond`` its last band or a ``step_in`` (inches) to extend it, not both.
+    Problems are appended to ``problems``."""
+    range_charts: dict[str, dict[int, RangeChart]] = {}
+    chart_adapter = TypeAdapter(RangeChart)
+    for family, by_tl in read_toml(range_path).items():
+        range_charts[family] = {}
+        for tl, raw in by_tl.items():
+            chart = validate(chart_adapter, raw, range_path, f"{family}.{tl}", problems)
+            if chart is None:
+                continue
+            if (chart.beyond is None) == (chart.step_in is None):
+                problems.append(
+                    f"{range_path.name}: {family}.{tl}: give beyond or step_in, not both"
+                )
+            range_charts[family][int(tl)] = chart
+    return range_charts
+
+
+def _load_command(command_path: Path, problems: list[str]) -> tuple[dict | None, dict]:
+    """``(generation modifiers, command tables)`` of ``command_path``: the orders roll's
+    modifier by generation I-IV (None when invalid) and each command table by key.
+    Problems are appended to ``problems``."""
+    command_raw = read_toml(command_path)
+    generation = command_raw.pop("generation", None)
+    gen_mods = validate(
+        TypeAdapter(dict[Literal["I", "II", "III", "IV"], int]),
+        generation,
+        command_path,
+        "generation",
+        problems,
+    )
+    command_tables = {}
+    for key, raw in command_raw.items():
+        table = validate(TypeAdapter(CommandTable), raw, command_path, key, problems)
+        if table:
+            command_tables[key] = table
+    return gen_mods, command_tables
+
+
+def _load_rulesets(
+    rulesets_path: Path, known: dict[str, dict], problems: list[str]
+) -> dict[str, RulesetTables]:
+    """The rulesets of ``rulesets_path`` by key; each must name a CRT, range chart family
+    and command table that exist (``known``, by field: "crt", "range", "command"). Problems
+    are appended to ``problems``."""
+    rulesets = {}
+    for key, raw in read_toml(rulesets_path).items():
+        rs = validate(TypeAdapter(RulesetTables), {"key": key, **raw}, rulesets_path, key, problems)
+        if rs is None:
+            continue
+        for field, tables in known.items():
+            if getattr(rs, field) not in tables:
+                problems.append(
+                    f"{rulesets_path.name}: {key}.{field}: no table {getattr(rs, field)!r}"
+                )
+        rulesets[key] = rs
+    return rulesets

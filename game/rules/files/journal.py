@@ -241,28 +241,16 @@ def read_journal(
                     body, at = body[len(codecs.BOM_UTF8) :], len(codecs.BOM_UTF8)
                 if not body.strip():
                     break
-            text = _decode(body, where, "utf-8", at=at)
-            try:
-                problem = container_problem(body, JOURNAL_CONTAINERS[n > 1])
-                if problem:
-                    raise JsonFileError(f"{where}: line {n}: {problem}")
-                value = _parse(body, text, f"{where}: line {n}", False)
-            except JsonFileError as err:
-                if not complete and n > 1:
-                    break  # the action in flight when the process was killed
-                raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
-            if not isinstance(value, dict):
-                raise JsonFileError(f"{where}: line {n}: must be an object")
+            value = _journal_line(body, at, where, n, complete)
+            if value is None:
+                break  # the action in flight when the process was killed
             if doc is None:
                 doc = _header(value, where)
                 actions = doc["actions"] = list(doc["actions"])
                 header_actions = len(actions)
                 hashes[len(actions)] = doc["state_hash"]
                 continue
-            if not isinstance(value.get("action"), dict):
-                raise JsonFileError(f"{where}: line {n}: $.action: must be an action (an object)")
-            if not isinstance(value.get("state_hash"), str):
-                raise JsonFileError(f"{where}: line {n}: $.state_hash: must be text")
+            _check_action_line(value, where, n)
             action = value["action"]
             actions.append(action if convert is None else convert(len(actions), action))
             hashes[len(actions)] = value["state_hash"]
@@ -275,17 +263,55 @@ def read_journal(
     doc["state_hash"] = hashes[len(actions)]
     if cut and notes is not None:
         lines = len(actions) - header_actions
-        mean = (offset - header_bytes) / lines if lines else 100.0
-        about = max(1, round(cut / mean))
-        notes.append(
-            f"{where}: its last {cut:,} bytes were zeros or a line cut short (a power cut?): "
-            f"resumed from the {len(actions)} actions before them; about {about} "
-            f"action{'' if about == 1 else 's'} after them {'was' if about == 1 else 'were'} "
-            "dropped"
-        )
+        notes.append(_power_cut_note(where, cut, len(actions), lines, offset - header_bytes))
     if progress is not None:
         progress(size, size)
     return doc, hashes
+
+
+def _journal_line(body: bytes, at: int, where: str, n: int, complete: bool) -> dict | None:
+    """Line ``n`` of a journal (``body``, its bytes without the newline, ``at`` the byte
+    offset its text starts at, after a BOM) as a JSON object, held to
+    :data:`JOURNAL_CONTAINERS` (the header's limit on line 1). None for a last line without
+    its newline that does not parse: the action in flight when the process was killed.
+    Raises JsonFileError naming the file and line for anything else wrong with it."""
+    text = _decode(body, where, "utf-8", at=at)
+    try:
+        problem = container_problem(body, JOURNAL_CONTAINERS[n > 1])
+        if problem:
+            raise JsonFileError(f"{where}: line {n}: {problem}")
+        value = _parse(body, text, f"{where}: line {n}", False)
+    except JsonFileError as err:
+        if not complete and n > 1:
+            return None
+        raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
+    if not isinstance(value, dict):
+        raise JsonFileError(f"{where}: line {n}: must be an object")
+    return value
+
+
+def _check_action_line(value: dict, where: str, n: int) -> None:
+    """Line ``n`` after the header holds an ``action`` object and its ``state_hash`` text;
+    JsonFileError naming the file, the line and the field if not."""
+    if not isinstance(value.get("action"), dict):
+        raise JsonFileError(f"{where}: line {n}: $.action: must be an action (an object)")
+    if not isinstance(value.get("state_hash"), str):
+        raise JsonFileError(f"{where}: line {n}: $.state_hash: must be text")
+
+
+def _power_cut_note(where: str, cut: int, actions: int, lines: int, line_bytes: int) -> str:
+    """The note on a journal whose tail of ``cut`` bytes a power cut filled with zeros:
+    resumed from ``actions`` actions; the number dropped is a guess, the bytes cut over the
+    mean length of the ``lines`` action lines kept (``line_bytes`` in all; 100 bytes when
+    none was kept), at least one."""
+    mean = line_bytes / lines if lines else 100.0
+    about = max(1, round(cut / mean))
+    return (
+        f"{where}: its last {cut:,} bytes were zeros or a line cut short (a power cut?): "
+        f"resumed from the {actions} actions before them; about {about} "
+        f"action{'' if about == 1 else 's'} after them {'was' if about == 1 else 'were'} "
+        "dropped"
+    )
 
 
 def _lines(fh, where: str):

@@ -202,64 +202,72 @@ def iter_json_lines(
     if where == "":
         raise JsonFileError("(empty path): no file name given")
     with _open_regular_file(path, where, max_bytes) as fh:
-        rest: list[bytes] = []  # the line being read, in the blocks it came in
-        offset, n, size = 0, 0, 0
+        n = 0
         seen_text, first_blank = False, 0  # blank lines before any text: all blank is empty
-        while True:
-            try:
-                block = fh.read(LINES_CHUNK_BYTES)
-            except OSError as err:
-                raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
-            if size == 0:
-                _check_wide(block, where)
-                if block.startswith(codecs.BOM_UTF8):
-                    offset = size = len(codecs.BOM_UTF8)
-                    block = block[offset:]
-            size += len(block)
-            if size > max_bytes:  # grown since it was opened
-                raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
-            if block and b"\n" not in block:
-                rest.append(block)  # a long line: joined once, when it ends
+        for raw, offset in _raw_lines(fh, where, max_bytes):
+            n += 1
+            if max_containers is not None:  # before its text is made: memory
+                cap = max_containers[0] if n == 1 else max_containers[1]
+                problem = container_problem(raw, cap)
+                if problem:
+                    raise JsonFileError(f"{where}: line {n}: {problem}")
+            text = _decode(raw, where, "utf-8", at=offset)
+            if not text.strip():
+                if seen_text:
+                    raise JsonFileError(f"{where}: line {n}: a blank line (JSON Lines has none)")
+                first_blank = first_blank or n
                 continue
-            data = b"".join([*rest, block])
-            rest = []
-            if block:
-                lines = data.split(b"\n")
-                del data  # its lines are copies
-                rest = [lines.pop()]
-            else:
-                lines = [data] if data else []  # a last line with no newline
-            for raw in lines:
-                n += 1
-                if max_containers is not None:  # before its text is made: memory
-                    cap = max_containers[0] if n == 1 else max_containers[1]
-                    problem = container_problem(raw, cap)
-                    if problem:
-                        raise JsonFileError(f"{where}: line {n}: {problem}")
-                text = _decode(raw, where, "utf-8", at=offset)
-                offset += len(raw) + 1
-                if not text.strip():
-                    if seen_text:
-                        raise JsonFileError(
-                            f"{where}: line {n}: a blank line (JSON Lines has none)"
-                        )
-                    first_blank = first_blank or n
-                    continue
-                if first_blank:
-                    raise JsonFileError(
-                        f"{where}: line {first_blank}: a blank line (JSON Lines has none)"
-                    )
-                seen_text = True
-                try:
-                    value = _parse(raw, text, f"{where}: line {n}", False)
-                except JsonFileError as err:
-                    # "line N: line 1 column C" reads badly: keep the column only
-                    raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
-                yield raw, value
-            if not block:
-                break
+            if first_blank:
+                raise JsonFileError(
+                    f"{where}: line {first_blank}: a blank line (JSON Lines has none)"
+                )
+            seen_text = True
+            try:
+                value = _parse(raw, text, f"{where}: line {n}", False)
+            except JsonFileError as err:
+                # "line N: line 1 column C" reads badly: keep the column only
+                raise JsonFileError(str(err).replace(": line 1 column ", ": column ")) from None
+            yield raw, value
     if not seen_text:
         raise JsonFileError(f"{where}: not valid JSON Lines (the file is empty)")
+
+
+def _raw_lines(fh, where: str, max_bytes: int) -> Iterator[tuple[bytes, int]]:
+    """The lines of open binary file ``fh`` as they are read, :data:`LINES_CHUNK_BYTES` at
+    a time: (a line's bytes without its newline, its byte offset in the file), a UTF-8 BOM
+    skipped, a last line without its newline included. Raises JsonFileError naming the
+    file when it cannot be read, is UTF-16 or UTF-32, or grows over ``max_bytes``."""
+    rest: list[bytes] = []  # the line being read, in the blocks it came in
+    offset, size = 0, 0
+    while True:
+        try:
+            block = fh.read(LINES_CHUNK_BYTES)
+        except OSError as err:
+            raise JsonFileError(f"{where}: cannot be read ({_why(err)})") from None
+        if size == 0:
+            _check_wide(block, where)
+            if block.startswith(codecs.BOM_UTF8):
+                offset = size = len(codecs.BOM_UTF8)
+                block = block[offset:]
+        size += len(block)
+        if size > max_bytes:  # grown since it was opened
+            raise JsonFileError(f"{where}: cannot be read ({_too_large(None, max_bytes)})")
+        if block and b"\n" not in block:
+            rest.append(block)  # a long line: joined once, when it ends
+            continue
+        data = b"".join([*rest, block])
+        rest = []
+        if block:
+            lines = data.split(b"\n")
+            del data  # its lines are copies
+            rest = [lines.pop()]
+        else:
+            lines = [data] if data else []  # a last line with no newline
+        for raw in lines:
+            yield raw, offset
+            offset += len(raw) + 1
+        if not block:
+            break
 
 
 def _read_regular_file(path: str | os.PathLike, where: str, max_bytes: int = MAX_BYTES) -> bytes:

@@ -184,112 +184,164 @@ def check_log_line(event: dict, seq: int) -> list[str]:
     if missing:
         problems.append(f"{name}: missing {sorted(missing)}")
         return problems
-
-    def roll_ok(where: str, roll, mods, total) -> None:
-        if not _mods_ok(mods):
-            problems.append(f"{where}: mods must be [{{why, value}}]")
-            return
-        if not (is_json_int(roll) or _is_ints(roll)) or not is_json_int(total):
-            problems.append(f"{where}: roll and total must be integers")
-            return
-        natural = sum(roll) if isinstance(roll, list) else roll
-        if natural + sum(m["value"] for m in mods) != total:
-            problems.append(f"{where}: total {total} is not {natural} + modifiers")
-
+    name = str(name)
     if name == "fire":
-        c = event["cohesion"]
-        if not isinstance(c, dict):
-            return problems + ["fire.cohesion must be an object"]
-        roll_ok("fire.cohesion", c.get("roll"), c.get("mods"), c.get("total"))
-        if not _hashable_in(event["kind"], {"standard", "opportunity", "covering"}):
-            problems.append(f"fire: unknown kind {event['kind']!r}")
-        if c.get("passed"):
-            missing = FIRE_PASSED - set(event)
-            if missing:
-                problems.append(f"fire: cohesion passed but missing {sorted(missing)}")
-            else:
-                cb = event["combat"]
-                if not (
-                    isinstance(cb, dict)
-                    and _is_ints(cb.get("dice"))
-                    and _mods_ok(cb.get("mods"))
-                    and is_json_int(cb.get("total"))
-                ):
-                    problems.append("fire.combat must be {dice, mods, total} of integers")
-                else:
-                    natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
-                    if cb["total"] != min(19, max(0, natural)):
-                        problems.append("fire.combat: total is not the clamped dice + modifiers")
-                if not _hashable_in(event["crt"], CRT_CELLS):
-                    problems.append(f"fire: unknown CRT cell {event['crt']!r}")
-                if not _hashable_in(event["result"], {"none", "S", "D", "E"}):
-                    problems.append(f"fire: unknown result {event['result']!r}")
+        problems += _fire_problems(event)
     elif name in ("marker_removal", "resupply"):
-        roll_ok(name, event["roll"], event["mods"], event["total"])
+        problems += _roll_problems(name, event["roll"], event["mods"], event["total"])
     elif name in ("overrun", "close_assault", "unload"):  # the full games' rolls
-        rolls = [(f, event.get(f)) for f in ("defender_roll", "attacker_roll", "cohesion")]
-        rolls += [(f"assaulter_rolls.{k}", r) for k, r in _items(event.get("assaulter_rolls"))]
-        attacks = [event.get(f) for f in ("attack_on_defender", "attack_on_attacker")]
-        attacks += [event.get("defender_attack"), *(event.get("assaulter_attacks") or [])]
-        for where, r in rolls:
-            if isinstance(r, dict):
-                roll_ok(f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total"))
-        for a in attacks:
-            cb = a.get("combat") if isinstance(a, dict) else None
-            if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
-                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
-                if cb.get("total") != min(19, max(0, natural)):
-                    problems.append(f"{name}: an attack's total is not the clamped dice + mods")
+        problems += _assault_problems(name, event)
     elif name in ("artillery", "impact", "air_strike"):  # fire support's rolls
-        rolls = [(f, event.get(f)) for f in ("deviation", "arrival")]
-        rolls += [(f"cohesion.{k}", r) for k, r in _items(event.get("cohesion"))]
-        aa: list = event["aa"] if isinstance(event.get("aa"), list) else []
-        rolls += [
-            (f"aa[{i}].cohesion", a.get("cohesion"))
-            for i, a in enumerate(aa)
-            if isinstance(a, dict)
-        ]
-        for where, r in rolls:
-            if isinstance(r, dict):
-                roll_ok(f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total"))
-        for a in [event, *aa]:
-            cb = a.get("combat") if isinstance(a, dict) else None
-            if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
-                natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
-                if cb.get("total") != min(19, max(0, natural)):
-                    problems.append(f"{name}: an attack's total is not the clamped dice + mods")
+        problems += _support_problems(name, event)
     elif name == "move_attempt":
-        per_stand = event["per_stand"]
-        if not isinstance(per_stand, dict) or not all(
-            isinstance(ps, dict) for ps in per_stand.values()
-        ):
-            return problems + ["move_attempt.per_stand must map stands to objects"]
-        for sid, ps in per_stand.items():
-            roll_ok(f"move_attempt.{sid}", event["roll"], ps.get("mods"), ps.get("total"))
+        problems += _move_attempt_problems(event)
     elif name == "move":
-        if not _hashable_in(event["stopped_by"], STOPPED_BY):
-            problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
-        if not (is_json_number(event["mp_spent"]) and is_json_number(event["mp_allowed"])):
-            problems.append("move: mp_spent and mp_allowed must be numbers")
-        elif event["mp_spent"] > event["mp_allowed"] + 1e-9:
-            problems.append("move: spent more movement points than allowed")
-        for roll_field in ("cohesion", "pass_through"):  # to go on; to pass through (8.3.6)
-            r = event.get(roll_field)
-            if isinstance(r, dict):
-                roll_ok(f"move.{roll_field}", r.get("roll"), r.get("mods"), r.get("total"))
+        problems += _move_problems(event)
     elif name == "orders":
-        if not (
-            _is_ints(event["dice"])
-            and all(is_json_int(event[k]) for k in ("command_value", "generation_mod", "total"))
-        ):
-            problems.append("orders: dice, command value, generation and total must be integers")
-        elif (
-            sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]
-        ):
-            problems.append("orders: total is not dice + command value + generation")
+        problems += _orders_problems(event)
     elif name == "start" and event["format"] != FORMAT:
         problems.append(f"start: format {event['format']!r}")
     return problems
+
+
+def _roll_problems(where: str, roll, mods, total) -> list[str]:
+    """Problems with one roll of the log at ``where`` (e.g. "fire.cohesion"): modifiers as
+    ``[{why, value}]``, an integer roll (or a list of dice) and total, and a total that is
+    the natural roll plus the modifiers. Reports the first problem found only."""
+    if not _mods_ok(mods):
+        return [f"{where}: mods must be [{{why, value}}]"]
+    if not (is_json_int(roll) or _is_ints(roll)) or not is_json_int(total):
+        return [f"{where}: roll and total must be integers"]
+    natural = sum(roll) if isinstance(roll, list) else roll
+    if natural + sum(m["value"] for m in mods) != total:
+        return [f"{where}: total {total} is not {natural} + modifiers"]
+    return []
+
+
+def _clamped_total_wrong(cb) -> bool:
+    """A combat roll ``{dice, mods, total}`` whose dice and modifiers are well formed but
+    whose total is not their sum clamped to the CRT's rows 0..19 (000 07.04)."""
+    if isinstance(cb, dict) and _is_ints(cb.get("dice")) and _mods_ok(cb.get("mods")):
+        natural = sum(cb["dice"]) + sum(m["value"] for m in cb["mods"])
+        return cb.get("total") != min(19, max(0, natural))
+    return False
+
+
+def _fire_problems(event: dict) -> list[str]:
+    """Problems with a fire line (000 07.04): its cohesion roll and kind and, when cohesion
+    passed, the combat roll, the CRT cell and the result."""
+    c = event["cohesion"]
+    if not isinstance(c, dict):
+        return ["fire.cohesion must be an object"]
+    problems = _roll_problems("fire.cohesion", c.get("roll"), c.get("mods"), c.get("total"))
+    if not _hashable_in(event["kind"], {"standard", "opportunity", "covering"}):
+        problems.append(f"fire: unknown kind {event['kind']!r}")
+    if not c.get("passed"):
+        return problems
+    missing = FIRE_PASSED - set(event)
+    if missing:
+        return problems + [f"fire: cohesion passed but missing {sorted(missing)}"]
+    cb = event["combat"]
+    if not (
+        isinstance(cb, dict)
+        and _is_ints(cb.get("dice"))
+        and _mods_ok(cb.get("mods"))
+        and is_json_int(cb.get("total"))
+    ):
+        problems.append("fire.combat must be {dice, mods, total} of integers")
+    elif _clamped_total_wrong(cb):
+        problems.append("fire.combat: total is not the clamped dice + modifiers")
+    if not _hashable_in(event["crt"], CRT_CELLS):
+        problems.append(f"fire: unknown CRT cell {event['crt']!r}")
+    if not _hashable_in(event["result"], {"none", "S", "D", "E"}):
+        problems.append(f"fire: unknown result {event['result']!r}")
+    return problems
+
+
+def _assault_problems(name: str, event: dict) -> list[str]:
+    """Problems with the rolls of an overrun, close assault or unload line (the full games'
+    close combat): each cohesion roll present, and each attack's clamped combat total."""
+    rolls = [(f, event.get(f)) for f in ("defender_roll", "attacker_roll", "cohesion")]
+    rolls += [(f"assaulter_rolls.{k}", r) for k, r in _items(event.get("assaulter_rolls"))]
+    attacks = [event.get(f) for f in ("attack_on_defender", "attack_on_attacker")]
+    attacks += [event.get("defender_attack"), *(event.get("assaulter_attacks") or [])]
+    return _rolls_and_attacks_problems(name, rolls, attacks)
+
+
+def _support_problems(name: str, event: dict) -> list[str]:
+    """Problems with the rolls of an artillery, impact or air strike line (fire support):
+    deviation, arrival, each stand's cohesion and each anti-aircraft roll present, and the
+    clamped combat totals of the strike and of each anti-aircraft attack."""
+    rolls = [(f, event.get(f)) for f in ("deviation", "arrival")]
+    rolls += [(f"cohesion.{k}", r) for k, r in _items(event.get("cohesion"))]
+    aa: list = event["aa"] if isinstance(event.get("aa"), list) else []
+    rolls += [
+        (f"aa[{i}].cohesion", a.get("cohesion")) for i, a in enumerate(aa) if isinstance(a, dict)
+    ]
+    return _rolls_and_attacks_problems(name, rolls, [event, *aa])
+
+
+def _rolls_and_attacks_problems(name: str, rolls: list, attacks: list) -> list[str]:
+    """Problems with ``rolls``, ``(where, roll object or anything)`` pairs (only objects are
+    checked), then with the combat rolls of ``attacks`` (objects with a "combat" field)."""
+    problems = []
+    for where, r in rolls:
+        if isinstance(r, dict):
+            problems += _roll_problems(
+                f"{name}.{where}", r.get("roll"), r.get("mods"), r.get("total")
+            )
+    for a in attacks:
+        cb = a.get("combat") if isinstance(a, dict) else None
+        if _clamped_total_wrong(cb):
+            problems.append(f"{name}: an attack's total is not the clamped dice + mods")
+    return problems
+
+
+def _move_attempt_problems(event: dict) -> list[str]:
+    """Problems with a move attempt line: one roll, each stand's modifiers and total."""
+    per_stand = event["per_stand"]
+    if not isinstance(per_stand, dict) or not all(
+        isinstance(ps, dict) for ps in per_stand.values()
+    ):
+        return ["move_attempt.per_stand must map stands to objects"]
+    problems = []
+    for sid, ps in per_stand.items():
+        problems += _roll_problems(
+            f"move_attempt.{sid}", event["roll"], ps.get("mods"), ps.get("total")
+        )
+    return problems
+
+
+def _move_problems(event: dict) -> list[str]:
+    """Problems with a move line: why it stopped, movement points spent within those
+    allowed (numbers), and the rolls to go on and to pass through (001 8.3.6)."""
+    problems = []
+    if not _hashable_in(event["stopped_by"], STOPPED_BY):
+        problems.append(f"move: unknown stopped_by {event['stopped_by']!r}")
+    if not (is_json_number(event["mp_spent"]) and is_json_number(event["mp_allowed"])):
+        problems.append("move: mp_spent and mp_allowed must be numbers")
+    elif event["mp_spent"] > event["mp_allowed"] + 1e-9:
+        problems.append("move: spent more movement points than allowed")
+    for roll_field in ("cohesion", "pass_through"):  # to go on; to pass through (8.3.6)
+        r = event.get(roll_field)
+        if isinstance(r, dict):
+            problems += _roll_problems(
+                f"move.{roll_field}", r.get("roll"), r.get("mods"), r.get("total")
+            )
+    return problems
+
+
+def _orders_problems(event: dict) -> list[str]:
+    """Problems with an orders line: integer dice, command value, generation modifier and
+    total, the total their sum."""
+    if not (
+        _is_ints(event["dice"])
+        and all(is_json_int(event[k]) for k in ("command_value", "generation_mod", "total"))
+    ):
+        return ["orders: dice, command value, generation and total must be integers"]
+    if sum(event["dice"]) + event["command_value"] + event["generation_mod"] != event["total"]:
+        return ["orders: total is not dice + command value + generation"]
+    return []
 
 
 def _items(value) -> list:

@@ -389,35 +389,12 @@ class LogReplay(TurnSteps):
         """Carry one line (index ``i``) into the view's state."""
         st = self.view.state
         name = ev["event"]
-        if ev["turn"] > st.turn:
-            for s in st.stands.values():  # a new turn (turns.start_turn)
-                s.mp_spent, s.fire_attempts = 0.0, 0
-        if st.straggled and (ev["phase"] != "movement" or ev["turn"] != st.turn):
-            for sid, group in st.straggled.items():  # movement.restore_groups
-                st.stands[sid].group = group
-            st.straggled.clear()
-        removal = ev["phase"] == "marker_removal" and (ev["turn"], "marker_removal") != (
-            st.turn,
-            st.phase,
-        )
-        st.turn, st.phase = ev["turn"], ev["phase"]
-        if removal:  # impact markers off, and smoke at its last turn (002 step 8)
-            clear_markers_of(st)
-        if self.wwii:
-            self._postures(ev)
+        self._advance(ev)
         if name == "regroup":
             s = self._stand(ev["stand"], i, "stand")
             s.group, s.hq, s.ghq = ev["group"], ev["hq"], ev["ghq"]
         elif name == "posture":
-            moving = ev.get("posture", "move") == "move"
-            # WWII and Wehrmacht '47 movement groups (001 5.0 step 2); the full Modern game's
-            # TL1 postures keep their battle groups
-            regroup = self.wwii and moving
-            for sid in ev["stands"]:
-                s = self._stand(sid, i, "stands")
-                s.posture = "movement" if moving else "firing"
-                if regroup:
-                    s.group = ev["group"]
+            self._posture_line(ev, i)
         elif name == "fire":
             a = self._stand(ev["attacker"], i, "attacker")
             t = self._stand(ev["target"], i, "target")
@@ -441,43 +418,88 @@ class LogReplay(TurnSteps):
             for s in st.stands.values():
                 s.fire_attempts = 0
         elif name in ("overrun", "close_assault"):
-            for attack in (
-                ev.get("attack_on_defender"),
-                ev.get("attack_on_attacker"),
-                ev.get("defender_attack"),
-                *ev.get("assaulter_attacks", ()),
-            ):
-                if attack is not None:
-                    t = self._stand(attack["target"], i, "target")
-                    self._markers(t, attack["target_markers_after"])
-            back = ev.get("retreat")
-            if back:  # 004: 1" back, or eliminated where it could not (a path of its start)
-                d = self._stand(ev["defender"], i, "defender")
-                if len(back) > 1:
-                    d.x, d.y = (float(v) for v in back[-1][:2])
-                    for r in st.stands.values():  # its riders go with it
-                        if r.carried_by == d.id:
-                            r.x, r.y = d.x, d.y
-                else:
-                    d.eliminated = True
+            self._close_combat(ev, i)
         elif name in ("impact", "air_strike"):
             if ev.get("target") is not None and "target_markers_after" in ev:
                 t = self._stand(ev["target"], i, "target")
                 self._markers(t, ev["target_markers_after"])
         elif name == "artillery":
             self._artillery(ev)
-        elif name == "mount":
-            s = self._stand(ev["stand"], i, "stand")
-            s.carried_by = ev["carrier"]
-            s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
-        elif name == "unload":
-            s = self._stand(ev["stand"], i, "stand")
-            s.carried_by = None
-            s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
-            after = ev.get("markers_after")
-            if after is not None:
-                s.S, s.D = after["S"], after["D"]
-                s.eliminated = s.eliminated or after["eliminated"]  # lost aboard: no wreck
+        elif name in ("mount", "unload"):
+            self._carriage(ev, i)
+
+    def _advance(self, ev: dict) -> None:
+        """Bring the view's turn and phase up to line ``ev``'s: a new turn clears movement
+        points spent and fire attempts (turns.start_turn); leaving a movement phase gives
+        straggled stands back their groups (movement.restore_groups); entering marker
+        removal lifts impact markers and smoke at its last turn (002 step 8); in WWII the
+        postures follow (``_postures``)."""
+        st = self.view.state
+        if ev["turn"] > st.turn:
+            for s in st.stands.values():  # a new turn (turns.start_turn)
+                s.mp_spent, s.fire_attempts = 0.0, 0
+        if st.straggled and (ev["phase"] != "movement" or ev["turn"] != st.turn):
+            for sid, group in st.straggled.items():  # movement.restore_groups
+                st.stands[sid].group = group
+            st.straggled.clear()
+        removal = ev["phase"] == "marker_removal" and (ev["turn"], "marker_removal") != (
+            st.turn,
+            st.phase,
+        )
+        st.turn, st.phase = ev["turn"], ev["phase"]
+        if removal:  # impact markers off, and smoke at its last turn (002 step 8)
+            clear_markers_of(st)
+        if self.wwii:
+            self._postures(ev)
+
+    def _posture_line(self, ev: dict, i: int) -> None:
+        """A posture line (line ``i``): its stands take the movement or firing posture; in
+        WWII and Wehrmacht '47 stands moving form the line's movement group (001 5.0 step
+        2), while the full Modern game's TL1 postures keep their battle groups."""
+        moving = ev.get("posture", "move") == "move"
+        regroup = self.wwii and moving
+        for sid in ev["stands"]:
+            s = self._stand(sid, i, "stands")
+            s.posture = "movement" if moving else "firing"
+            if regroup:
+                s.group = ev["group"]
+
+    def _close_combat(self, ev: dict, i: int) -> None:
+        """An overrun or close assault line (line ``i``): each attack's target takes its
+        markers after; a defender driven back (004) goes 1" back with its riders, to the
+        last point of the retreat path, or is eliminated where the path is only its start."""
+        st = self.view.state
+        for attack in (
+            ev.get("attack_on_defender"),
+            ev.get("attack_on_attacker"),
+            ev.get("defender_attack"),
+            *ev.get("assaulter_attacks", ()),
+        ):
+            if attack is not None:
+                t = self._stand(attack["target"], i, "target")
+                self._markers(t, attack["target_markers_after"])
+        back = ev.get("retreat")
+        if back:  # 004: 1" back, or eliminated where it could not (a path of its start)
+            d = self._stand(ev["defender"], i, "defender")
+            if len(back) > 1:
+                d.x, d.y = (float(v) for v in back[-1][:2])
+                for r in st.stands.values():  # its riders go with it
+                    if r.carried_by == d.id:
+                        r.x, r.y = d.x, d.y
+            else:
+                d.eliminated = True
+
+    def _carriage(self, ev: dict, i: int) -> None:
+        """A mount or unload line (line ``i``): the stand goes aboard its carrier, or off it,
+        at the line's position (x, y inches, facing degrees); unloaded, it takes the markers
+        it came off with, and one eliminated aboard leaves no wreck."""
+        s = self._stand(ev["stand"], i, "stand")
+        s.carried_by = ev["carrier"] if ev["event"] == "mount" else None
+        s.x, s.y, s.facing_deg = (float(v) for v in ev["pos"][:3])
+        after = ev.get("markers_after") if ev["event"] == "unload" else None
+        if after is not None:
+            s.S, s.D = after["S"], after["D"]
+            s.eliminated = s.eliminated or after["eliminated"]  # lost aboard: no wreck
 
     def _artillery(self, ev: dict) -> None:
         """A mission lands: its firers have fired (each that rolled), its impact markers (HE)

@@ -201,6 +201,50 @@ def go_on_note(doc: dict, upto: int | None, total: int) -> list[str]:
     ]
 
 
+def _check_save_fields(doc, where: str) -> None:
+    """The document read from save ``where`` is a hulldown save (``hulldown-save/2``, the
+    older ``/1`` or the autosave journal) with every required field (``actions_hash`` but
+    in ``/1`` saves) and each field of its type (:func:`save_field_problem`). Raises
+    SaveError naming the file and the field, and telling a ``/1`` save without
+    ``scenario_hash`` to start the battle again."""
+    formats = (SAVE_FORMAT, OLD_SAVE_FORMAT, JOURNAL_FORMAT)
+    if not isinstance(doc, dict) or doc.get("format") not in formats:
+        raise SaveError(
+            f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
+        )
+    required = ["scenario", "seed", "actions", "state_hash", "scenario_hash"]
+    if doc["format"] != OLD_SAVE_FORMAT:  # /2 saves always keep actions_hash
+        required += ["actions_hash"]
+    for field_name in required:
+        if field_name not in doc:
+            if field_name == "scenario_hash" and doc["format"] == OLD_SAVE_FORMAT:
+                raise SaveError(
+                    f"{where}: $.scenario_hash: required field is missing (a {OLD_SAVE_FORMAT} "
+                    "file without it cannot be told from one whose scenario was edited; start "
+                    "the battle again from its scenario)"
+                )
+            raise SaveError(f"{where}: $.{field_name}: required field is missing")
+    problem = save_field_problem(doc)
+    if problem:
+        raise SaveError(f"{where}: {problem}")
+
+
+def _save_scenario(doc: dict, where: str) -> Scenario:
+    """The scenario a save holds, validated, and still the one it was saved with: its
+    digest with the seed matches ``scenario_hash``. Raises SaveError naming the file and the
+    first problem."""
+    try:
+        scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
+    except ScenarioError as err:
+        raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
+    if doc["scenario_hash"] != scenario_hash(doc["scenario"], doc["seed"]):
+        raise SaveError(
+            f"{where}: $.scenario: the scenario or the seed was changed after the battle "
+            "was saved (they no longer match $.scenario_hash)"
+        )
+    return scenario
+
+
 def read_save(
     path: str | os.PathLike,
     notes: list[str] | None = None,
@@ -240,35 +284,8 @@ def read_save(
             doc = read_json_file(path, allow_nan=False)
     except JsonFileError as err:
         raise SaveError(str(err)) from None
-    formats = (SAVE_FORMAT, OLD_SAVE_FORMAT, JOURNAL_FORMAT)
-    if not isinstance(doc, dict) or doc.get("format") not in formats:
-        raise SaveError(
-            f"{where}: $.format: not a hulldown save ({SAVE_FORMAT} or /1, or the autosave)"
-        )
-    required = ["scenario", "seed", "actions", "state_hash", "scenario_hash"]
-    if doc["format"] != OLD_SAVE_FORMAT:  # /2 saves always keep actions_hash
-        required += ["actions_hash"]
-    for field_name in required:
-        if field_name not in doc:
-            if field_name == "scenario_hash" and doc["format"] == OLD_SAVE_FORMAT:
-                raise SaveError(
-                    f"{where}: $.scenario_hash: required field is missing (a {OLD_SAVE_FORMAT} "
-                    "file without it cannot be told from one whose scenario was edited; start "
-                    "the battle again from its scenario)"
-                )
-            raise SaveError(f"{where}: $.{field_name}: required field is missing")
-    problem = save_field_problem(doc)
-    if problem:
-        raise SaveError(f"{where}: {problem}")
-    try:
-        scenario = parse_scenario(doc["scenario"], doc.get("scenario_path", where))
-    except ScenarioError as err:
-        raise SaveError(f"{where}: $.scenario: {err.problems[0]}") from None
-    if doc["scenario_hash"] != scenario_hash(doc["scenario"], doc["seed"]):
-        raise SaveError(
-            f"{where}: $.scenario: the scenario or the seed was changed after the battle "
-            "was saved (they no longer match $.scenario_hash)"
-        )
+    _check_save_fields(doc, where)
+    scenario = _save_scenario(doc, where)
     # each action object replaces its JSON in the list, so the two are never held whole
     # together (a 62 MB journal took 1 GB); the digest is of the header's JSON, kept
     actions = doc["actions"]

@@ -245,34 +245,10 @@ def _shape_problems(
         path = f"$.terrain.features[{i}]"
         kind = feat.properties.terrain
         gtype = feat.geometry.type
-        if kind == "hill":
-            want = ("Polygon", "MultiPolygon")
-            if feat.properties.level is None:
-                problems.append(
-                    f"{where}: {path}.properties.level: a hill needs an integer level >= 1"
-                )
-                continue
-        elif kind not in data.terrain:
-            known = ", ".join(k for k, t in data.terrain.items() if t.geometry in ("area", "road"))
-            problems.append(
-                f"{where}: {path}.properties.terrain: unknown terrain type {kind!r} "
-                f"(known: {known}, hill)"
-            )
+        want, wrong = _geometry_types(feat, data, f"{where}: {path}")
+        problems += wrong
+        if want is None:
             continue
-        else:
-            tt = data.terrain[kind]
-            if tt.geometry == "area":
-                want = ("Polygon", "MultiPolygon")
-            elif tt.geometry == "road":
-                want = ("LineString", "MultiLineString")
-            else:
-                problems.append(
-                    f"{where}: {path}.properties.terrain: {kind!r} cannot be drawn "
-                    f"in a scenario ({tt.geometry} terrain is derived or placed by play)"
-                )
-                continue
-            if feat.properties.level is not None:
-                problems.append(f"{where}: {path}.properties.level: only hills have a level")
         if gtype not in want:
             problems.append(
                 f"{where}: {path}.geometry.type: {kind!r} must be a "
@@ -309,15 +285,59 @@ def _shape_problems(
         if kind == "hill":
             hills.append((i, level, geom))
         features.append(TerrainFeature(kind, geom, level, i))
-    if parts.hills_complete and any(level > 1 for _, level, _ in hills):
-        grown = [(lv, g.buffer(1e-9)) for _, lv, g in hills]
-        for i, level, geom in hills:
-            if level > 1 and not any(lv == level - 1 and g.covers(geom) for lv, g in grown):
-                problems.append(
-                    f"{where}: $.terrain.features[{i}].properties.level: a level-{level} "
-                    f"hill must lie inside a level-{level - 1} hill"
-                )
+    if parts.hills_complete:
+        problems += _hill_nesting_problems(hills, where)
     return problems, features
+
+
+def _geometry_types(
+    feat: Any, data: RulesData, at: str
+) -> tuple[tuple[str, ...] | None, list[str]]:
+    """The GeoJSON geometry types terrain feature ``feat`` may have, by its terrain type
+    (areas and hills polygons, roads lines), and the problems found on the way, each line
+    starting with ``at`` (file and path). The types are None when the feature can go no
+    further: a hill without a level, an unknown terrain type, or one a scenario cannot draw
+    (derived or placed by play)."""
+    kind = feat.properties.terrain
+    if kind == "hill":
+        if feat.properties.level is None:
+            return None, [f"{at}.properties.level: a hill needs an integer level >= 1"]
+        return ("Polygon", "MultiPolygon"), []
+    if kind not in data.terrain:
+        known = ", ".join(k for k, t in data.terrain.items() if t.geometry in ("area", "road"))
+        return None, [
+            f"{at}.properties.terrain: unknown terrain type {kind!r} (known: {known}, hill)"
+        ]
+    tt = data.terrain[kind]
+    if tt.geometry == "area":
+        want: tuple[str, ...] = ("Polygon", "MultiPolygon")
+    elif tt.geometry == "road":
+        want = ("LineString", "MultiLineString")
+    else:
+        return None, [
+            f"{at}.properties.terrain: {kind!r} cannot be drawn "
+            f"in a scenario ({tt.geometry} terrain is derived or placed by play)"
+        ]
+    if feat.properties.level is not None:
+        return want, [f"{at}.properties.level: only hills have a level"]
+    return want, []
+
+
+def _hill_nesting_problems(hills: list[tuple[int, int, shapely.Geometry]], where: str) -> list[str]:
+    """Each hill above level 1 lies inside a hill one level lower (rules-decisions "Hills"):
+    ``hills`` are ``(feature index, level, polygon)``; a tolerance of 1e-9 inch forgives
+    shared edges."""
+    if not any(level > 1 for _, level, _ in hills):
+        return []
+    problems = []
+    grown = [(lv, g.buffer(1e-9)) for _, lv, g in hills]
+    for i, level, geom in hills:
+        if level > 1 and not any(lv == level - 1 and g.covers(geom) for lv, g in grown):
+            problems.append(
+                f"{where}: $.terrain.features[{i}].properties.level: a level-{level} "
+                f"hill must lie inside a level-{level - 1} hill"
+            )
+    return problems
 
 
 def _stand_problems(
@@ -328,12 +348,37 @@ def _stand_problems(
     entry edge, GHQs, stands overlapping at the start or on impassable ground (of ``features``,
     the terrain that passed its checks). Returns the problem lines and each stand's data row."""
     problems: list[str] = []
-    units_table = data.units_for(parts.ruleset) if parts.ruleset is not None else None
     sides = {s.id: s for _, s in parts.sides}
-    known = dict.fromkeys(parts.side_ids) if parts.side_ids is not None else None
-    size = parts.table
     if parts.two_sides and len(parts.sides) == 2 and len(sides) == 1:
         problems.append(f"{where}: $.sides[1].id: duplicate side id {parts.sides[1][1].id!r}")
+    each, units = _each_stand_problems(parts, data, sides, where)
+    problems += each
+    if parts.two_sides:
+        problems += _ghq_problems(parts, sides, where)
+    problems += carried_problems(parts.stands, units, where)
+    problems += air_support_problems(parts.sides, parts.ruleset, data, where)
+    # a stand aboard a carrier is not placed
+    placed = [
+        (i, st)
+        for i, st in parts.stands
+        if st.on_table and math.isfinite(st.x) and math.isfinite(st.y) and st.carried_by is None
+    ]
+    if placed:
+        problems += _start_overlaps(placed, where)
+        problems += _impassable_starts(placed, data, features, where)
+    return problems, units
+
+
+def _each_stand_problems(
+    parts: _Parts, data: RulesData, sides: dict, where: str
+) -> tuple[list[str], dict[str, UnitType]]:
+    """The checks of each stand on its own, in the order of the file: a duplicate id, an
+    unknown side or unit (when the sides and the ruleset are known), finite x and y, and
+    where it stands (``_placement_problem``). Returns the problem lines and each stand's
+    data row (by stand id, for the stands whose unit is known)."""
+    problems: list[str] = []
+    units_table = data.units_for(parts.ruleset) if parts.ruleset is not None else None
+    known = dict.fromkeys(parts.side_ids) if parts.side_ids is not None else None
     units: dict[str, UnitType] = {}
     seen: dict[str, int] = {}
     for i, st in parts.stands:
@@ -357,71 +402,87 @@ def _stand_problems(
         if not (math.isfinite(st.x) and math.isfinite(st.y)):
             problems.append(f"{where}: {path}: x and y must be finite numbers")
             continue
-        if st.on_table:
-            if size is not None and not (
-                0.5 <= st.x <= size.width - 0.5 and 0.5 <= st.y <= size.depth - 0.5
+        placement = _placement_problem(st, sides.get(st.side), parts.table, path)
+        if placement:
+            problems.append(f"{where}: {placement}")
+    return problems, units
+
+
+def _placement_problem(st, side, size, path: str) -> str | None:
+    """Where stand ``st`` (finite x, y in inches) may not start, or None: a stand on the
+    table wholly on it (its centre 0.5" in from each edge of ``size``, when known); an
+    entering stand (``on_table`` false) on a point of its ``side``'s entry edge, which the
+    side must have (when the side is known). ``path`` (``$.stands[i]``) starts the line."""
+    if st.on_table:
+        if size is not None and not (
+            0.5 <= st.x <= size.width - 0.5 and 0.5 <= st.y <= size.depth - 0.5
+        ):
+            return f"{path}: stand at ({st.x:g}, {st.y:g}) is not wholly on the table"
+        return None
+    if side is not None and side.entry_edge is None:
+        return f"{path}.on_table: the stand enters the table but side {st.side!r} has no entry_edge"
+    if side is None or size is None:
+        return None
+    edge_coord = {
+        "left": (st.x, 0.0),
+        "right": (st.x, size.width),
+        "bottom": (st.y, 0.0),
+        "top": (st.y, size.depth),
+    }
+    v, want = edge_coord[side.entry_edge]
+    along = st.y if side.entry_edge in ("left", "right") else st.x
+    length = size.depth if side.entry_edge in ("left", "right") else size.width
+    if abs(v - want) > 1e-6 or not (0.5 <= along <= length - 0.5):
+        return (
+            f"{path}: an entering stand's x, y must be a point on its side's {side.entry_edge} edge"
+        )
+    return None
+
+
+def _ghq_problems(parts: _Parts, sides: dict, where: str) -> list[str]:
+    """Each side has exactly one GHQ stand: none is a problem only when the stands were
+    listed and none of those that failed their checks might have been its GHQ."""
+    problems = []
+    for side_id in sides:
+        ghqs = [i for i, st in parts.stands if st.side == side_id and st.ghq]
+        if not ghqs:
+            if parts.stands_listed and not any(
+                _may_be_ghq(entry, side_id) for entry in parts.bad_stands
             ):
                 problems.append(
-                    f"{where}: {path}: stand at ({st.x:g}, {st.y:g}) is not wholly on the table"
+                    f"{where}: $.sides: side {side_id!r} has no GHQ stand "
+                    f'(set "ghq": true on one of its stands)'
                 )
-        else:
-            side = sides.get(st.side)
-            if side is not None and side.entry_edge is None:
-                problems.append(
-                    f"{where}: {path}.on_table: the stand enters the table but side "
-                    f"{st.side!r} has no entry_edge"
-                )
-            elif side is not None and side.entry_edge is not None and size is not None:
-                edge_coord = {
-                    "left": (st.x, 0.0),
-                    "right": (st.x, size.width),
-                    "bottom": (st.y, 0.0),
-                    "top": (st.y, size.depth),
-                }
-                v, want = edge_coord[side.entry_edge]
-                along = st.y if side.entry_edge in ("left", "right") else st.x
-                length = size.depth if side.entry_edge in ("left", "right") else size.width
-                if abs(v - want) > 1e-6 or not (0.5 <= along <= length - 0.5):
-                    problems.append(
-                        f"{where}: {path}: an entering stand's x, y must be a point on "
-                        f"its side's {side.entry_edge} edge"
-                    )
-    if parts.two_sides:
-        for side_id in sides:
-            ghqs = [i for i, st in parts.stands if st.side == side_id and st.ghq]
-            if not ghqs:
-                if parts.stands_listed and not any(
-                    _may_be_ghq(entry, side_id) for entry in parts.bad_stands
-                ):
-                    problems.append(
-                        f"{where}: $.sides: side {side_id!r} has no GHQ stand "
-                        f'(set "ghq": true on one of its stands)'
-                    )
-            elif len(ghqs) > 1:
-                problems.append(
-                    f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
-                    f"one GHQ (also $.stands[{ghqs[0]}])"
-                )
-    problems += carried_problems(parts.stands, units, where)
-    problems += air_support_problems(parts.sides, parts.ruleset, data, where)
-    # stands overlapping at the start (000 08.03.05); a stand aboard a carrier is not placed
-    placed = [
-        (i, st)
-        for i, st in parts.stands
-        if st.on_table and math.isfinite(st.x) and math.isfinite(st.y) and st.carried_by is None
-    ]
-    if placed:
-        fps = footprints([StandPose(st.id, st.side, st.x, st.y, st.facing_deg) for _, st in placed])
-        tree = shapely.STRtree(fps)
-        a_idx, b_idx = tree.query(fps, predicate="intersects")
-        for a, b in zip(a_idx, b_idx, strict=True):
-            if a < b and shapely.area(shapely.intersection(fps[a], fps[b])) > OVERLAP_SQ_IN:
-                problems.append(
-                    f"{where}: $.stands[{placed[b][0]}]: stand {placed[b][1].id!r} "
-                    f"overlaps stand {placed[a][1].id!r} at the start"
-                )
-    # stands on impassable ground: the centre in an area the tracked class cannot enter, the
-    # same test as Table.terrain_at, asked of the features that passed their checks
+        elif len(ghqs) > 1:
+            problems.append(
+                f"{where}: $.stands[{ghqs[1]}].ghq: side {side_id!r} has more than "
+                f"one GHQ (also $.stands[{ghqs[0]}])"
+            )
+    return problems
+
+
+def _start_overlaps(placed: list[tuple[int, Any]], where: str) -> list[str]:
+    """Stands overlapping at the start (000 08.03.05): footprints of the ``placed``
+    ``(index, stand)`` pairs that share more than ``OVERLAP_SQ_IN`` square inches, named by
+    the later stand of each pair."""
+    problems = []
+    fps = footprints([StandPose(st.id, st.side, st.x, st.y, st.facing_deg) for _, st in placed])
+    tree = shapely.STRtree(fps)
+    a_idx, b_idx = tree.query(fps, predicate="intersects")
+    for a, b in zip(a_idx, b_idx, strict=True):
+        if a < b and shapely.area(shapely.intersection(fps[a], fps[b])) > OVERLAP_SQ_IN:
+            problems.append(
+                f"{where}: $.stands[{placed[b][0]}]: stand {placed[b][1].id!r} "
+                f"overlaps stand {placed[a][1].id!r} at the start"
+            )
+    return problems
+
+
+def _impassable_starts(
+    placed: list[tuple[int, Any]], data: RulesData, features: list[TerrainFeature], where: str
+) -> list[str]:
+    """Stands on impassable ground: the centre in an area the tracked class cannot enter, the
+    same test as Table.terrain_at, asked of the features that passed their checks."""
     impassable = [
         f.geometry
         for f in features
@@ -429,18 +490,18 @@ def _stand_problems(
         and data.terrain[f.kind].geometry == "area"
         and data.terrain[f.kind].move_cost("T") is None
     ]
-    if placed and impassable:
-        xs = np.array([st.x for _, st in placed])
-        ys = np.array([st.y for _, st in placed])
-        stuck = np.zeros(len(placed), dtype=bool)
-        for geom in impassable:
-            stuck |= shapely.intersects_xy(geom, xs, ys)
-        for (i, st), bad in zip(placed, stuck, strict=True):
-            if bad:
-                problems.append(
-                    f"{where}: $.stands[{i}]: stand {st.id!r} starts on impassable ground"
-                )
-    return problems, units
+    if not impassable:
+        return []
+    xs = np.array([st.x for _, st in placed])
+    ys = np.array([st.y for _, st in placed])
+    stuck = np.zeros(len(placed), dtype=bool)
+    for geom in impassable:
+        stuck |= shapely.intersects_xy(geom, xs, ys)
+    return [
+        f"{where}: $.stands[{i}]: stand {st.id!r} starts on impassable ground"
+        for (i, st), bad in zip(placed, stuck, strict=True)
+        if bad
+    ]
 
 
 def parse_scenario(raw: Any, where: str = "<scenario>", data: RulesData | None = None) -> Scenario:

@@ -28,6 +28,7 @@ from game.rules.table.geometry import STAND_SIZE_IN, StandPose, engaged, footpri
 
 if TYPE_CHECKING:
     from game.rules.context import BattleContext
+    from game.rules.state import StandState
 
 Mod = tuple[str, int]  # (why, value): a modifier as the battle log writes it
 
@@ -184,103 +185,32 @@ def fire_setup(
         raise ValueError("a firer placed elsewhere is for planning only")
     if next_turn and kind != "planning":
         raise ValueError("a shot of the next turn is for planning only")
-    if not a.active and attacker_pose is None:
-        return no(f"{a.id} is not on the table")
-    if not t.active and target_pose is None:
-        return no(f"{t.id} is not on the table")
-    if a.side == t.side:
-        return no(f"{t.id} is on the same side")
-    if kind == "standard":
-        if ctx.phase is None or ctx.phase.kind != "fire":
-            return no("it is not a fire phase")
-        if not ctx.rules.fire.may_fire_in(a, ctx.state.phase):
-            if a.posture == "movement":
-                return no(f"{a.id} is in the movement posture this turn (001 5.0)")
-            return no(
-                f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
-                f"fired {a.fire_attempts} time(s) this turn)"
-            )
-    elif kind in ("opportunity", "covering") and not ctx.rules.fire.may_opportunity_fire(a):
-        if a.posture == "movement":
-            return no(f"{a.id} is in the movement posture this turn (001 7.4.1)")
-        why = ctx.rules.fire.fire_refusal(a)
-        return no(why or f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))")
-    if kind != "planning":
-        refused = ctx.rules.fire.attack_refused(t, kind, ctx.state.phase)
-        if refused:
-            return no(refused)
+    refused = _may_not_fire(ctx, a, t, weapon, kind, attacker_pose, target_pose)
+    if refused:
+        return no(refused)
     unit = a.unit
-    if weapon == "atgm":
-        if unit.atgm is None:
-            return no(f"{a.id} has no ATGM")
-        if a.depleted:
-            return no(f"{a.id} has used up its ATGMs")
-    elif weapon != "cannon":
-        return no(f"unknown weapon {weapon!r}")
     tpose = target_pose or t.pose()
     apose = attacker_pose or a.pose()
-    # engaged stands fire only at those they are engaged with (000 07.08.04)
-    engaged_to = engaged_with(ctx, a.id) if attacker_pose is None else set()
-    if engaged_to and t.id not in engaged_to:
-        return no(f"{a.id} is engaged and may fire only at {', '.join(sorted(engaged_to))}")
-    if unit.facing_restricted and not in_front_arc(apose, tpose.x, tpose.y):
-        return no(f"{a.id}'s gun fires only into its front arc")
+    refused = _may_not_aim(ctx, a, t, apose, tpose, engaged_check=attacker_pose is None)
+    if refused:
+        return no(refused)
     if sight is None:
-        s = ctx.table.sight(
-            apose,
-            tpose,
-            ctx.poses(exclude=t.id) + [tpose],
-            ctx.sighting_in,
-            ctx.ruleset_data,
-        )
-        sight = SightInfo(s.clear, s.range_in, s.range_band_in, s.aspect, s.in_contact)
+        sight = _sight_of(ctx, t, apose, tpose)
     if not sight.clear:
         return no(f"{a.id} has no line of sight to {t.id}")
-    full = ctx.rules.has("personnel")  # defence classes: AP against armour, HE personnel
-    personnel = full and t.personnel
-    ammo = None
+    personnel = ctx.rules.has("personnel") and t.personnel
     if personnel and ctx.table.personnel_cover_blocks(apose, tpose):
         return no(f"{a.id} has no line of sight to {t.id}: rough ground hides personnel")
     band = sight.range_band_in
-    atgm = unit.atgm if weapon == "atgm" else None  # (a unit with one: checked above)
-    max_range, firepower = (atgm.range, atgm.attack) if atgm else (unit.gun_range, unit.firepower)
-    if full and weapon == "atgm" and personnel:
-        return no(f"{a.id}'s ATGMs attack armoured targets only, and {t.id} is personnel")
-    if full and weapon != "atgm" and isinstance(unit, FullUnit):
-        gun = unit.fire_against(t.unit.defense_class)
-        ammo = "he" if personnel else "ap"
-        if gun is None:
-            return no(
-                f"{a.id} has no {ammo.upper()} firepower to attack {t.id} "
-                f"({t.unit.defense_class}, 000 07.02.05)"
-            )
-        firepower, max_range = gun
-    if band > max_range:
-        return no(f'{t.id} is beyond {a.id}\'s {weapon} range ({band}" > {max_range}")')
-    if atgm and band < atgm.min_range:
-        return no(f'{t.id} is inside the ATGM\'s minimum range ({band}" < {atgm.min_range}")')
-    # modifiers (000 07.04 steps A and F; 002 terrain chart; RD)
-    cohesion_mods = marker_mods(a.S, a.D)
-    if weapon == "atgm":
-        cohesion_mods.append(("atgm", ATGM_COHESION.get(a.tech_level or 0, 0)))
-    if kind == "covering":
-        cohesion_mods.append(("covering", COVERING_FIRE_MOD))  # 001 7.5.3
-    terrain_mods = [] if road_rate else target_terrain_mods(ctx, apose, tpose)
-    target_fired = t.fire_attempts > 0 and not next_turn
-    if not target_fired:
-        cohesion_mods += terrain_mods
-    combat_mods: list[tuple[str, int]] = []
-    if weapon == "cannon":
-        chart = ctx.data.range_chart(ctx.scenario.ruleset, a.tech_level)
-        combat_mods.append(("range", chart.modifier(band)))
-    combat_mods += terrain_mods
+    weapon_stats = _weapon_against(ctx, a, t, weapon, band)
+    if isinstance(weapon_stats, str):
+        return no(weapon_stats)
+    firepower, ammo = weapon_stats
+    cohesion_mods, combat_mods = _fire_mods(
+        ctx, a, t, weapon, kind, band, apose, tpose, road_rate, next_turn
+    )
     defense_base = t.unit.defense
-    if personnel:
-        # personnel have no facing; moving, their defence is halved (002 fire step 3)
-        moving = t.movement_marker or t.posture == "movement" or kind == "opportunity"
-        defense = halved_up(defense_base) if moving else defense_base
-    else:
-        defense = defense_base if sight.aspect == "front" else halved_up(defense_base)
+    defense = _target_defense(t, kind, personnel, sight.aspect)
     differential = firepower - defense
     if differential < ctx.crt.columns[0]:
         return no(
@@ -309,7 +239,172 @@ def fire_setup(
     )
 
 
-def target_terrain_mods(ctx: BattleContext, firer: StandPose, tpose: StandPose) -> list[tuple[str, int]]:
+def _sight_of(ctx: BattleContext, t: StandState, apose: StandPose, tpose: StandPose) -> SightInfo:
+    """The sight from a firer at ``apose`` to target ``t`` at ``tpose`` (000 07.01, 07.08):
+    every other stand on the table may stand in the way, the target counted where
+    ``tpose`` places it."""
+    s = ctx.table.sight(
+        apose,
+        tpose,
+        ctx.poses(exclude=t.id) + [tpose],
+        ctx.sighting_in,
+        ctx.ruleset_data,
+    )
+    return SightInfo(s.clear, s.range_in, s.range_band_in, s.aspect, s.in_contact)
+
+
+def _may_not_fire(
+    ctx: BattleContext,
+    a: StandState,
+    t: StandState,
+    weapon: str,
+    kind: str,
+    attacker_pose: StandPose | None,
+    target_pose: StandPose | None,
+) -> str | None:
+    """Why stand ``a`` may not fire ``weapon`` at ``t`` at all this phase, whatever the
+    geometry, or None: both on the table (unless placed elsewhere for planning), opposing
+    sides, a fire phase and a stand free to fire in it (000 07.04; 001 5.0) for a
+    ``kind`` "standard" shot, free to opportunity or covering fire for those (000 07.06.05;
+    001 7.4.1), a target that may be attacked so, and a weapon it has (an ATGM not used up).
+    """
+    if not a.active and attacker_pose is None:
+        return f"{a.id} is not on the table"
+    if not t.active and target_pose is None:
+        return f"{t.id} is not on the table"
+    if a.side == t.side:
+        return f"{t.id} is on the same side"
+    if kind == "standard":
+        if ctx.phase is None or ctx.phase.kind != "fire":
+            return "it is not a fire phase"
+        if not ctx.rules.fire.may_fire_in(a, ctx.state.phase):
+            if a.posture == "movement":
+                return f"{a.id} is in the movement posture this turn (001 5.0)"
+            return (
+                f"{a.id} may not fire in this phase (tech level {a.tech_level}, "
+                f"fired {a.fire_attempts} time(s) this turn)"
+            )
+    elif kind in ("opportunity", "covering") and not ctx.rules.fire.may_opportunity_fire(a):
+        if a.posture == "movement":
+            return f"{a.id} is in the movement posture this turn (001 7.4.1)"
+        why = ctx.rules.fire.fire_refusal(a)
+        return why or f"{a.id} may not {kind} fire (fired {a.fire_attempts} time(s))"
+    if kind != "planning":
+        refused = ctx.rules.fire.attack_refused(t, kind, ctx.state.phase)
+        if refused:
+            return refused
+    if weapon == "atgm":
+        if a.unit.atgm is None:
+            return f"{a.id} has no ATGM"
+        if a.depleted:
+            return f"{a.id} has used up its ATGMs"
+    elif weapon != "cannon":
+        return f"unknown weapon {weapon!r}"
+    return None
+
+
+def _may_not_aim(
+    ctx: BattleContext,
+    a: StandState,
+    t: StandState,
+    apose: StandPose,
+    tpose: StandPose,
+    engaged_check: bool,
+) -> str | None:
+    """Why ``a`` at ``apose`` may not aim at ``t`` at ``tpose``, or None: an engaged stand
+    fires only at those it is engaged with (000 07.08.04; not checked without
+    ``engaged_check``, for a firer placed elsewhere), and a gun restricted to the front arc
+    fires only into it (the 90 degrees ahead)."""
+    engaged_to = engaged_with(ctx, a.id) if engaged_check else set()
+    if engaged_to and t.id not in engaged_to:
+        return f"{a.id} is engaged and may fire only at {', '.join(sorted(engaged_to))}"
+    if a.unit.facing_restricted and not in_front_arc(apose, tpose.x, tpose.y):
+        return f"{a.id}'s gun fires only into its front arc"
+    return None
+
+
+def _weapon_against(
+    ctx: BattleContext, a: StandState, t: StandState, weapon: str, band: int
+) -> tuple[int, str | None] | str:
+    """``(firepower, ammo)`` of ``a``'s ``weapon`` against ``t`` at range band ``band``
+    (whole inches), or why it may not: in full games (000 07.02.05) an ATGM attacks armour
+    only and a gun fires AP at armour, HE at personnel (``ammo`` "ap"/"he", None in basic
+    games and for ATGMs), each with its own firepower and range; beyond the weapon's range,
+    or inside the ATGM's minimum range, no shot."""
+    unit = a.unit
+    full = ctx.rules.has("personnel")  # defence classes: AP against armour, HE personnel
+    personnel = full and t.personnel
+    ammo = None
+    atgm = unit.atgm if weapon == "atgm" else None  # (a unit with one: checked before)
+    max_range, firepower = (atgm.range, atgm.attack) if atgm else (unit.gun_range, unit.firepower)
+    if full and weapon == "atgm" and personnel:
+        return f"{a.id}'s ATGMs attack armoured targets only, and {t.id} is personnel"
+    if full and weapon != "atgm" and isinstance(unit, FullUnit):
+        gun = unit.fire_against(t.unit.defense_class)
+        ammo = "he" if personnel else "ap"
+        if gun is None:
+            return (
+                f"{a.id} has no {ammo.upper()} firepower to attack {t.id} "
+                f"({t.unit.defense_class}, 000 07.02.05)"
+            )
+        firepower, max_range = gun
+    if band > max_range:
+        return f'{t.id} is beyond {a.id}\'s {weapon} range ({band}" > {max_range}")'
+    if atgm and band < atgm.min_range:
+        return f'{t.id} is inside the ATGM\'s minimum range ({band}" < {atgm.min_range}")'
+    return firepower, ammo
+
+
+def _fire_mods(
+    ctx: BattleContext,
+    a: StandState,
+    t: StandState,
+    weapon: str,
+    kind: str,
+    band: int,
+    apose: StandPose,
+    tpose: StandPose,
+    road_rate: bool,
+    next_turn: bool,
+) -> tuple[list[Mod], list[Mod]]:
+    """The shot's ``(cohesion_mods, combat_mods)`` (000 07.04 steps A and F; 002 terrain
+    chart; RD): the firer's markers, the ATGM's tech-level penalty and covering fire's
+    (001 7.5.3) on the firing cohesion roll; the cannon's range-chart modifier at ``band``
+    on the combat roll; and the target's terrain on both, but on the cohesion roll only
+    while the target has not tried to fire (000 07.01.03; ``next_turn`` counts its fired
+    marker as gone). A target moving at ``road_rate`` has no terrain."""
+    cohesion_mods = marker_mods(a.S, a.D)
+    if weapon == "atgm":
+        cohesion_mods.append(("atgm", ATGM_COHESION.get(a.tech_level or 0, 0)))
+    if kind == "covering":
+        cohesion_mods.append(("covering", COVERING_FIRE_MOD))  # 001 7.5.3
+    terrain_mods = [] if road_rate else target_terrain_mods(ctx, apose, tpose)
+    target_fired = t.fire_attempts > 0 and not next_turn
+    if not target_fired:
+        cohesion_mods += terrain_mods
+    combat_mods: list[Mod] = []
+    if weapon == "cannon":
+        chart = ctx.data.range_chart(ctx.scenario.ruleset, a.tech_level)
+        combat_mods.append(("range", chart.modifier(band)))
+    combat_mods += terrain_mods
+    return cohesion_mods, combat_mods
+
+
+def _target_defense(t: StandState, kind: str, personnel: bool, aspect: str) -> int:
+    """The target's defence against this shot: personnel have no facing, and moving (a
+    movement marker or posture, or an opportunity shot) their defence is halved, rounded up
+    (002 fire step 3); a vehicle's is halved unless the shot strikes its front
+    (``aspect`` "front", 000 07.02)."""
+    defense_base = t.unit.defense
+    if personnel:
+        moving = t.movement_marker or t.posture == "movement" or kind == "opportunity"
+        return halved_up(defense_base) if moving else defense_base
+    return defense_base if aspect == "front" else halved_up(defense_base)
+
+
+def target_terrain_mods(
+    ctx: BattleContext, firer: StandPose, tpose: StandPose
+) -> list[tuple[str, int]]:
     """Effects of the terrain a target stands in, cumulative (002 chart; RD "Range and
     fire"): each area under its centre, hilltop +2 when its centre is on a hilltop (not the
     1" slope band) higher than the firer's ground (terrain chart **; RD "Hills"), wreck +1

@@ -472,29 +472,16 @@ def finish_move(ctx: BattleContext, pm: PendingMove, from_step: int | None, go_o
     to_pass = pm.blocker is not None and end == last
     # stopped to test its nerve, the stand still faces the way it drives
     facing = pm.headings[end] if end < last or to_pass else pm.facing_deg
-    others = footprints([o.pose() for o in ctx.state.stands.values() if o.active and o.id != s.id])
-    fit = ctx.table.fit_back(pm.points[: end + 1], facing, list(others))
-    if fit < 0:  # fits nowhere turned that way: it stays where it started, as it was
-        fit, facing = 0, pm.start_facing
-    walked = list(pm.points[start : end + 1])
+    fit, facing, walked = _fit_in(ctx, s, pm, start, end, facing)
     if fit < end:
         stopped = "overlap"
-        walked = (
-            list(pm.points[start : fit + 1])
-            if fit >= start
-            else [pm.points[start]] + [pm.points[i] for i in range(start - 1, fit - 1, -1)]
-        )
     mp_left = pm.mp_allowed - sum(pm.step_costs[:start])
     spent = sum(pm.step_costs[start:end])
     if stopped not in (None, "opportunity_fire", "cohesion", "overlap", "mp", "enemy"):
         stopped = "mp"  # edge and impassable ground are refused when the move is declared
     nerve = None
     if to_pass and stopped == "enemy" and fit == end:
-        mods = [("pass_through", PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
-        nerve = {"enemy": pm.blocker, **combat.cohesion_roll(ctx, mods, ctx.cohesion_level(s.side))}
-        x, y = pm.points[end]
-        if not nerve["passed"] and ctx.room_at(x, y, pm.facing_deg, ignore=s.id):
-            facing = pm.facing_deg  # it stays, and may still turn as the player asked
+        nerve, facing = _pass_through_roll(ctx, s, pm, end, facing)
     ev = dict(
         side=pm.side,
         stand=s.id,
@@ -519,31 +506,82 @@ def finish_move(ctx: BattleContext, pm: PendingMove, from_step: int | None, go_o
     if ctx.rules.has("transport"):
         transport.carry(ctx, s)
     if nerve is not None and nerve["passed"]:
-        so_far = pm.walked_in + sum(
-            math.dist(p, q) for p, q in zip(pm.points, pm.points[1:], strict=False)
-        )
-        begin_part(
-            ctx,
-            pm.side,
-            s,
-            pm.rest,
-            pm.facing_deg,
-            max(0.0, mp_left - spent),
-            False,
-            (*pm.passed, pm.blocker),
-            so_far,
-        )
+        _pass_on(ctx, s, pm, max(0.0, mp_left - spent))
         return
     s.moved = True
     ctx.state.groups_moved.add(f"{s.side}:{s.group}")
     if ctx.rules.has("overrun"):
-        # the enemy stands its walked path crossed are overrun, after its opportunity fire
-        walked_all = pm.points[: fit + 1]
-        crossed = melee.overrun_crossed(ctx, s, walked_all, pm.headings[: fit + 1])
-        melee.resolve_overruns(ctx, s, crossed)
-        if ctx.state.impacts:  # stands entering an impact marker roll for effect (002 step 6)
-            artillery.entered_impacts(ctx, s, walked_all, pm.headings[: fit + 1])
+        _overrun_on_the_way(ctx, s, pm, fit)
     after_move(ctx, pm.side)
+
+
+def _fit_in(
+    ctx: BattleContext, s: StandState, pm: PendingMove, start: int, end: int, facing: float
+) -> tuple[int, float, list]:
+    """Where the part of ``pm`` from step point ``start`` to ``end`` may end with the stand
+    facing ``facing`` (degrees) and clear of every other stand (000 08.03.05): backed off
+    along the path to the last point it fits (``Table.fit_back``), or, fitting nowhere turned
+    that way, where it started, as it was. Returns ``(fit, facing, walked)``: the step index
+    it ends on, its facing, and the points it walked (x, y inches; walking back past
+    ``start`` when it fits only before the part began)."""
+    others = footprints([o.pose() for o in ctx.state.stands.values() if o.active and o.id != s.id])
+    fit = ctx.table.fit_back(pm.points[: end + 1], facing, list(others))
+    if fit < 0:  # fits nowhere turned that way: it stays where it started, as it was
+        fit, facing = 0, pm.start_facing
+    walked = list(pm.points[start : end + 1])
+    if fit < end:
+        walked = (
+            list(pm.points[start : fit + 1])
+            if fit >= start
+            else [pm.points[start]] + [pm.points[i] for i in range(start - 1, fit - 1, -1)]
+        )
+    return fit, facing, walked
+
+
+def _pass_through_roll(
+    ctx: BattleContext, s: StandState, pm: PendingMove, end: int, facing: float
+) -> tuple[dict, float]:
+    """A WWII stand stopped against the enemy stand it means to pass through rolls its nerve
+    (cohesion at ``PASS_THROUGH_MOD`` plus its markers, 001 8.3.6), one roll of the battle's
+    dice. Returns the roll as the log writes it (with the ``enemy``) and the stand's facing
+    (degrees): failed, it stays and may still turn as the player asked, room allowing."""
+    mods = [("pass_through", PASS_THROUGH_MOD), *marker_mods(s.S, s.D)]
+    nerve = {"enemy": pm.blocker, **combat.cohesion_roll(ctx, mods, ctx.cohesion_level(s.side))}
+    x, y = pm.points[end]
+    if not nerve["passed"] and ctx.room_at(x, y, pm.facing_deg, ignore=s.id):
+        facing = pm.facing_deg  # it stays, and may still turn as the player asked
+    return nerve, facing
+
+
+def _pass_on(ctx: BattleContext, s: StandState, pm: PendingMove, mp_left: float) -> None:
+    """Having passed its nerve roll (001 8.3.6), the stand goes on past the enemy stand: the
+    rest of its path is a new part of the same move, with ``mp_left`` movement points and
+    the distance walked so far (inches) carried on."""
+    so_far = pm.walked_in + sum(
+        math.dist(p, q) for p, q in zip(pm.points, pm.points[1:], strict=False)
+    )
+    begin_part(
+        ctx,
+        pm.side,
+        s,
+        pm.rest,
+        pm.facing_deg,
+        mp_left,
+        False,
+        (*pm.passed, pm.blocker),
+        so_far,
+    )
+
+
+def _overrun_on_the_way(ctx: BattleContext, s: StandState, pm: PendingMove, fit: int) -> None:
+    """The full games, once a stand's move ends on step ``fit``: the enemy stands its walked
+    path crossed are overrun, after its opportunity fire (002/004 8.6), and, with impact
+    markers on the table, it rolls for each it entered (002 step 6)."""
+    walked_all = pm.points[: fit + 1]
+    crossed = melee.overrun_crossed(ctx, s, walked_all, pm.headings[: fit + 1])
+    melee.resolve_overruns(ctx, s, crossed)
+    if ctx.state.impacts:  # stands entering an impact marker roll for effect (002 step 6)
+        artillery.entered_impacts(ctx, s, walked_all, pm.headings[: fit + 1])
 
 
 def after_move(ctx: BattleContext, side: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,7 +78,38 @@ class SightMixin:
         terrain), and no stage is skipped. Returns arrays of shape (len(firers),
         len(targets)); "rev" entries are the target firing at the firer.
         """
-        nf, nt = len(firers), len(targets)
+        pairs = self._sight_pairs(firers, targets, max_sighting_in, rules)
+        blocked, blocked_rev, reasons = self._blocked_lines(
+            firers, targets, stands, rules, pairs, explain
+        )
+        contact, band, front, front_rev = _contact_and_front(firers, targets, pairs)
+        return {
+            "clear": pairs.in_sight & ~blocked,
+            "clear_rev": pairs.in_sight_rev & ~blocked_rev,
+            "dist": pairs.dist,
+            "band": band,
+            "front": front,
+            "front_rev": front_rev,
+            "contact": contact,
+            "in_sight": pairs.in_sight,
+            "max_sight": pairs.f_sight,
+            "reasons": reasons,
+            "segment": (pairs.x0, pairs.y0, pairs.x1, pairs.y1, pairs.has_line),
+        }
+
+    def _sight_pairs(
+        self,
+        firers: Sequence[StandPose],
+        targets: Sequence[StandPose],
+        max_sighting_in: float,
+        rules: RulesetTables,
+    ) -> _Pairs:
+        """The geometry of every firer-target pair, arrays of shape (len(firers),
+        len(targets)) in inches: centre distance, whether each side is within its sighting
+        distance (the maximum, plus ``rules.sight_bonus_per_level_in`` a hill level it stands
+        on, 000 07.08; rules-decisions "Line of sight"), and the sight segment from the
+        firer's footprint edge to the target's along the line of centres (``has_line`` false
+        where the footprints leave no gap, or the stand is the same). Raises nothing."""
         fx = np.array([p.x for p in firers], dtype=float)
         fy = np.array([p.y for p in firers], dtype=float)
         ff = np.array([p.facing_deg for p in firers], dtype=float)
@@ -110,106 +142,89 @@ class SightMixin:
             # (a stand's cos and sin once, broadcast over the pairs: the same values)
             t1, t2 = exit_t(ff[:, None]), exit_t(tf[None, :])
         has_line = (~same) & (dist > 1e-12) & (t1 + t2 < dist - 1e-12)
-        x0, y0 = FX + ux * t1, FY + uy * t1
-        x1, y1 = TX - ux * t2, TY - uy * t2
+        return _Pairs(
+            ff=ff,
+            tf=tf,
+            FX=FX,
+            FY=FY,
+            TX=TX,
+            TY=TY,
+            f_level=f_level,
+            t_level=t_level,
+            f_sight=f_sight,
+            dist=dist,
+            same=same,
+            in_sight=in_sight,
+            in_sight_rev=in_sight_rev,
+            has_line=has_line,
+            x0=FX + ux * t1,
+            y0=FY + uy * t1,
+            x1=TX - ux * t2,
+            y1=TY - uy * t2,
+        )
 
-        blocked = np.zeros((nf, nt), dtype=bool)
-        blocked_rev = np.zeros((nf, nt), dtype=bool)
-        reasons: dict[tuple[int, int], list[tuple]] = {}
+    def _blocked_lines(
+        self,
+        firers: Sequence[StandPose],
+        targets: Sequence[StandPose],
+        stands: Sequence[StandPose],
+        rules: RulesetTables,
+        pairs: _Pairs,
+        explain: bool,
+    ) -> tuple[np.ndarray, np.ndarray, dict[tuple[int, int], list[tuple]]]:
+        """Which sight lines something blocks (000 07.01, 001 6.1): ``(blocked,
+        blocked_rev, reasons)``, two boolean arrays of shape (len(firers), len(targets)) and,
+        with ``explain``, every blocker of each (firer, target) pair named in the rules'
+        order. Without ``explain`` only the lines within sight one way or the other are
+        tested, and a direction already out of sight or blocked skips the later stages."""
+        has_line, in_sight, in_sight_rev = pairs.has_line, pairs.in_sight, pairs.in_sight_rev
         work = has_line if explain else has_line & (in_sight | in_sight_rev)
         pf, pt = np.nonzero(work)
-        if len(pf):
-            lx0, ly0, lx1, ly1 = x0[pf, pt], y0[pf, pt], x1[pf, pt], y1[pf, pt]
-            lines = _Lines(lx0, ly0, lx1, ly1)
-            if not explain:
-                # a direction out of sight needs no more work
-                done = ~in_sight[pf, pt]
-                done_rev = ~in_sight_rev[pf, pt]
-            else:
-                done = np.zeros(len(pf), dtype=bool)
-                done_rev = done.copy()
-
-            def mark(k: np.ndarray, fwd: np.ndarray, rev: np.ndarray, why) -> None:
-                blocked[pf[k[fwd]], pt[k[fwd]]] = True
-                blocked_rev[pf[k[rev]], pt[k[rev]]] = True
-                if not explain:  # explaining names every blocker, so nothing is skipped
-                    done[k[fwd]] = True
-                    done_rev[k[rev]] = True
-                else:
-                    for i in np.nonzero(fwd)[0]:
-                        key = (int(pf[k[i]]), int(pt[k[i]]))
-                        reasons.setdefault(key, []).append(why(i))
-
-            seg = (lx0, ly0, lx1, ly1)
-
-            def still_open() -> np.ndarray:
-                return np.nonzero(~(done & done_rev))[0]
-
-            def stands_stage() -> None:
-                self._stands_in_the_way(
-                    firers,
-                    targets,
-                    stands,
-                    rules,
-                    f_level,
-                    t_level,
-                    pf,
-                    pt,
-                    seg,
-                    lines,
-                    still_open(),
-                    mark,
-                )
-
-            def hills_stage() -> None:
-                self._hills_in_the_way(
-                    firers, targets, f_level, t_level, pf, pt, lines, still_open(), mark
-                )
-
-            def terrain_stage() -> None:
-                self._terrain_in_the_way(firers, targets, pf, pt, seg, lines, still_open(), mark)
-
-            def sure_terrain_stage() -> None:
-                self._terrain_surely_in_the_way(firers, targets, pf, pt, seg, still_open(), mark)
-
-            # Explaining names the blockers in the order the rules list them (stands, hills,
-            # terrain). Otherwise the cheap stages go first: the lines surely inside an area
-            # (numpy alone, no Shapely), then hills, the rest of the terrain, and last the
-            # stands, the dearest a line, on the lines still open. A stage only adds blocked
-            # lines, so the answer is the same in any order.
-            order = (
-                (stands_stage, hills_stage, terrain_stage)
-                if explain
-                else (sure_terrain_stage, hills_stage, terrain_stage, stands_stage)
-            )
-            for stage in order:
-                stage()
-
-        clear = in_sight & ~blocked
-        clear_rev = in_sight_rev & ~blocked_rev
-        # base contact only where centres are close enough to touch
-        contact = np.zeros((nf, nt), dtype=bool)
-        near_f, near_t = np.nonzero((~same) & (dist <= math.sqrt(2) + CONTACT_IN + 1e-9))
-        if len(near_f):
-            fa = footprints([firers[int(i)] for i in near_f])
-            fb = footprints([targets[int(j)] for j in near_t])
-            contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
-        band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
-        front = _angle_off(tf[None, :], FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
-        front_rev = _angle_off(ff[:, None], TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
-        return {
-            "clear": clear,
-            "clear_rev": clear_rev,
-            "dist": dist,
-            "band": band,
-            "front": front,
-            "front_rev": front_rev,
-            "contact": contact,
-            "in_sight": in_sight,
-            "max_sight": f_sight,
-            "reasons": reasons,
-            "segment": (x0, y0, x1, y1, has_line),
+        found = _Blocked(pairs, pf, pt, explain)
+        if not len(pf):
+            return found.blocked, found.blocked_rev, found.reasons
+        seg = (pairs.x0[pf, pt], pairs.y0[pf, pt], pairs.x1[pf, pt], pairs.y1[pf, pt])
+        lines = _Lines(*seg)
+        mark, still_open = found.mark, found.still_open
+        f_level, t_level = pairs.f_level, pairs.t_level
+        stages = {
+            "stands": lambda: self._stands_in_the_way(
+                firers,
+                targets,
+                stands,
+                rules,
+                f_level,
+                t_level,
+                pf,
+                pt,
+                seg,
+                lines,
+                still_open(),
+                mark,
+            ),
+            "hills": lambda: self._hills_in_the_way(
+                firers, targets, f_level, t_level, pf, pt, lines, still_open(), mark
+            ),
+            "terrain": lambda: self._terrain_in_the_way(
+                firers, targets, pf, pt, seg, lines, still_open(), mark
+            ),
+            "sure_terrain": lambda: self._terrain_surely_in_the_way(
+                firers, targets, pf, pt, seg, still_open(), mark
+            ),
         }
+        # Explaining names the blockers in the order the rules list them (stands, hills,
+        # terrain). Otherwise the cheap stages go first: the lines surely inside an area
+        # (numpy alone, no Shapely), then hills, the rest of the terrain, and last the
+        # stands, the dearest a line, on the lines still open. A stage only adds blocked
+        # lines, so the answer is the same in any order.
+        order = (
+            ("stands", "hills", "terrain")
+            if explain
+            else ("sure_terrain", "hills", "terrain", "stands")
+        )
+        for stage in order:
+            stages[stage]()
+        return found.blocked, found.blocked_rev, found.reasons
 
     def _stands_in_the_way(
         self, firers, targets, stands, rules, f_level, t_level, pf, pt, seg, lines, open_, mark
@@ -540,6 +555,97 @@ a fire phase asks again and again (40 a side is 1,600), not the AI's one-off sig
 of step points along its candidate paths (kept, those would only fill memory)."""
 _CHUNK_CELLS = 1 << 16  # line-stand pairs tested at once: 0.5 MB a float array, cache-sized
 _SURE_AREAS = 16  # inscribed circles in a group of neighbours tried at once for a sure hit
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """Every firer-target pair's geometry, as :meth:`SightMixin._sight_pairs` finds it: per
+    stand arrays (facings in degrees, ground levels, the firers' sighting distances in
+    inches) and arrays of shape (len(firers), len(targets)): centres, distance, same stand,
+    within sight each way, and the sight segment ``x0, y0 -> x1, y1`` with ``has_line``."""
+
+    ff: np.ndarray
+    tf: np.ndarray
+    FX: np.ndarray
+    FY: np.ndarray
+    TX: np.ndarray
+    TY: np.ndarray
+    f_level: np.ndarray
+    t_level: np.ndarray
+    f_sight: np.ndarray
+    dist: np.ndarray
+    same: np.ndarray
+    in_sight: np.ndarray
+    in_sight_rev: np.ndarray
+    has_line: np.ndarray
+    x0: np.ndarray
+    y0: np.ndarray
+    x1: np.ndarray
+    y1: np.ndarray
+
+
+def _contact_and_front(
+    firers: Sequence[StandPose], targets: Sequence[StandPose], pairs: _Pairs
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(contact, band, front, front_rev)``, arrays of shape (len(firers), len(targets)):
+    base contact (footprints within ``CONTACT_IN``, tested with Shapely only where the
+    centres are close enough to touch), the range band in whole inches (1 in contact, 000
+    07.08), and whether the firer stands in the target's front 90-degree arc (``front``) or
+    the target in the firer's (``front_rev``)."""
+    nf, nt = len(firers), len(targets)
+    dist, FX, FY, TX, TY = pairs.dist, pairs.FX, pairs.FY, pairs.TX, pairs.TY
+    # base contact only where centres are close enough to touch
+    contact = np.zeros((nf, nt), dtype=bool)
+    near_f, near_t = np.nonzero((~pairs.same) & (dist <= math.sqrt(2) + CONTACT_IN + 1e-9))
+    if len(near_f):
+        fa = footprints([firers[int(i)] for i in near_f])
+        fb = footprints([targets[int(j)] for j in near_t])
+        contact[near_f, near_t] = shapely.distance(fa, fb) <= CONTACT_IN
+    band = np.where(contact, 1, np.maximum(1, np.ceil(dist - 1e-9))).astype(int)
+    front = _angle_off(pairs.tf[None, :], FX - TX, FY - TY) <= 45.0 + ANGLE_EPS_DEG
+    front_rev = _angle_off(pairs.ff[:, None], TX - FX, TY - FY) <= 45.0 + ANGLE_EPS_DEG
+    return contact, band, front, front_rev
+
+
+class _Blocked:
+    """The blocking found so far over the sight lines under test, line ``i`` being the pair
+    ``(pf[i], pt[i])``: ``blocked``/``blocked_rev`` of shape (len(firers), len(targets)),
+    and with ``explain`` the blockers of each pair named in ``reasons``. Without ``explain``
+    a direction out of sight or already blocked is done, and later stages skip a line done
+    both ways."""
+
+    def __init__(self, pairs: _Pairs, pf: np.ndarray, pt: np.ndarray, explain: bool) -> None:
+        shape = pairs.dist.shape
+        self.blocked = np.zeros(shape, dtype=bool)
+        self.blocked_rev = np.zeros(shape, dtype=bool)
+        self.reasons: dict[tuple[int, int], list[tuple]] = {}
+        self.pf, self.pt, self.explain = pf, pt, explain
+        if not explain:
+            # a direction out of sight needs no more work
+            self.done = ~pairs.in_sight[pf, pt]
+            self.done_rev = ~pairs.in_sight_rev[pf, pt]
+        else:
+            self.done = np.zeros(len(pf), dtype=bool)
+            self.done_rev = self.done.copy()
+
+    def mark(self, k: np.ndarray, fwd: np.ndarray, rev: np.ndarray, why) -> None:
+        """Lines ``k`` (indices into ``pf``/``pt``) are blocked where ``fwd`` (firer to
+        target) and ``rev`` (target to firer), boolean masks of k's length; ``why(i)`` names
+        the blocker of ``k[i]`` for the explanation."""
+        pf, pt = self.pf, self.pt
+        self.blocked[pf[k[fwd]], pt[k[fwd]]] = True
+        self.blocked_rev[pf[k[rev]], pt[k[rev]]] = True
+        if not self.explain:  # explaining names every blocker, so nothing is skipped
+            self.done[k[fwd]] = True
+            self.done_rev[k[rev]] = True
+        else:
+            for i in np.nonzero(fwd)[0]:
+                key = (int(pf[k[i]]), int(pt[k[i]]))
+                self.reasons.setdefault(key, []).append(why(i))
+
+    def still_open(self) -> np.ndarray:
+        """Indices of the lines not yet done both ways."""
+        return np.nonzero(~(self.done & self.done_rev))[0]
 
 
 class _Lines:

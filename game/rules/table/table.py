@@ -36,6 +36,36 @@ def _erode(geom: shapely.Geometry) -> shapely.Geometry:
     return shapely.buffer(geom, -_ERODE_IN, join_style="mitre")
 
 
+def _steps_near(bx: np.ndarray, by: np.ndarray, no_pass: Sequence[Polygon]) -> np.ndarray:
+    """Which steps of a walk (ending at ``bx[1:], by[1:]``, inches) could overlap a
+    ``no_pass`` footprint: only a step whose footprint's reach (half its diagonal) meets a
+    no-pass footprint's bounding box can, so the others build no polygon and query no tree.
+    A boolean array, one per step."""
+    near = np.zeros(len(bx) - 1, dtype=bool)
+    if len(no_pass):
+        box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
+        r = HALF * math.sqrt(2) + 1e-9
+        ex, ey = bx[1:, None], by[1:, None]
+        near = (
+            (ex + r >= box[None, :, 0])
+            & (ex - r <= box[None, :, 2])
+            & (ey + r >= box[None, :, 1])
+            & (ey - r <= box[None, :, 3])
+        ).any(axis=1)
+    return near
+
+
+def _first_overlapped(tree, no_pass: Sequence[Polygon], x0, y0, x1: float, y1: float) -> int | None:
+    """The lowest index of the ``no_pass`` footprints (indexed by ``tree``) that the stand's
+    footprint overlaps after the step from (x0, y0) to (x1, y1), inches, facing the way it
+    steps; None when it overlaps none."""
+    heading = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    fp = footprint(x1, y1, heading)
+    hits = tree.query(fp, predicate="intersects")
+    over = sorted(int(h) for h in hits if overlaps(fp, no_pass[h]))
+    return over[0] if over else None
+
+
 class Table(SightMixin):
     """The table of one map: its size and terrain, indexed once for fast queries.
 
@@ -89,7 +119,37 @@ class Table(SightMixin):
         self._impassable = [
             _erode(f.geometry) for f in self.areas if terrain_types[f.kind].move_cost("T") is None
         ]
-        blocking = [f for f in self.areas if terrain_types[f.kind].blocks_sight]
+        self._index_blocking([f for f in self.areas if terrain_types[f.kind].blocks_sight])
+
+        # rough 1 and 2: they block only a sight line to personnel (002 chart; RD "Units
+        # beyond tanks"), asked by the full games' fire check alone
+        self._personnel_cover = [
+            _erode(f.geometry)
+            for f in self.areas
+            if terrain_types[f.kind].los_blocked == "personnel"
+        ]
+        for g in self._personnel_cover:
+            shapely.prepare(g)
+
+        # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
+        # step looks only at these, not at every area
+        self._leaving = [
+            (f.geometry, terrain_types[f.kind])
+            for f in self.areas
+            if terrain_types[f.kind].leaving_only
+        ]
+
+        self._road_tree = STRtree([f.geometry for f in self.roads])
+        self._road_kind = [f.kind for f in self.roads]
+        self._road_cost = [terrain_types[k].move_cost("T") for k in self._road_kind]
+
+        self._index_hills()
+
+    def _index_blocking(self, blocking: list[TerrainFeature]) -> None:
+        """Index the ``blocking`` areas (those that block sight, 000 07.01) for the sight
+        queries: each shrunk by a hair (``_erode``) so that a line along an edge is not
+        blocked, an STRtree over them, and the circles around and inside each (centre x, y
+        and radius, inches)."""
         self._blocking = blocking
         self._blocking_eroded = np.array([_erode(f.geometry) for f in blocking], dtype=object)
         self._blocking_tree = STRtree(self._blocking_eroded)
@@ -114,28 +174,11 @@ class Table(SightMixin):
             self._inner_cx, self._inner_cy = shapely.get_x(start), shapely.get_y(start)
             self._inner_r = np.maximum(shapely.length(mic) * (1 - 1e-6) - 1e-9, 0.0)
 
-        # rough 1 and 2: they block only a sight line to personnel (002 chart; RD "Units
-        # beyond tanks"), asked by the full games' fire check alone
-        self._personnel_cover = [
-            _erode(f.geometry)
-            for f in self.areas
-            if terrain_types[f.kind].los_blocked == "personnel"
-        ]
-        for g in self._personnel_cover:
-            shapely.prepare(g)
-
-        # the few areas with a cost paid on leaving them (minefields), in ``areas`` order: a
-        # step looks only at these, not at every area
-        self._leaving = [
-            (f.geometry, terrain_types[f.kind])
-            for f in self.areas
-            if terrain_types[f.kind].leaving_only
-        ]
-
-        self._road_tree = STRtree([f.geometry for f in self.roads])
-        self._road_kind = [f.kind for f in self.roads]
-        self._road_cost = [terrain_types[k].move_cost("T") for k in self._road_kind]
-
+    def _index_hills(self) -> None:
+        """Index ``hills`` (by level, lowest first) for the ground level and sight queries:
+        their outlines prepared, levels, an STRtree over them and over each shrunk by a
+        hair, and each hilltop: the hill less its 1" slope band (``SLOPE_BAND_IN``,
+        rules-decisions "Hills")."""
         hill_geoms = [f.geometry for f in self.hills]
         for g in hill_geoms:
             shapely.prepare(g)
@@ -368,19 +411,7 @@ class Table(SightMixin):
         s, bx, by, mx, my = layout
         n_steps = len(s) - 1
         per_inch, road = self._step_costs(mx, my, movement_class)
-        # only a step whose footprint's reach (half its diagonal) meets a no-pass footprint's
-        # bounding box can overlap it: the others build no polygon and query no tree
-        near = np.zeros(n_steps, dtype=bool)
-        if len(no_pass):
-            box = shapely.bounds(np.asarray(list(no_pass), dtype=object))
-            r = HALF * math.sqrt(2) + 1e-9
-            ex, ey = bx[1:, None], by[1:, None]
-            near = (
-                (ex + r >= box[None, :, 0])
-                & (ex - r <= box[None, :, 2])
-                & (ey + r >= box[None, :, 1])
-                & (ey - r <= box[None, :, 3])
-            ).any(axis=1)
+        near = _steps_near(bx, by, no_pass)
         no_pass_tree = STRtree(list(no_pass)) if near.any() else None
 
         walked = [start]
@@ -406,12 +437,9 @@ class Table(SightMixin):
                 stopped = "mp"
                 break
             if near[k]:
-                heading = math.degrees(math.atan2(y1 - by[k], x1 - bx[k]))
-                fp = footprint(x1, y1, heading)
-                hits = no_pass_tree.query(fp, predicate="intersects")
-                over = sorted(int(h) for h in hits if overlaps(fp, no_pass[h]))
-                if over:
-                    stopped, blocker = "enemy", over[0]
+                blocker = _first_overlapped(no_pass_tree, no_pass, bx[k], by[k], x1, y1)
+                if blocker is not None:
+                    stopped = "enemy"
                     break
             spent += cost
             costs.append(cost)

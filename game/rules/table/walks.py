@@ -102,6 +102,23 @@ def _layouts(paths: Sequence) -> tuple[list, np.ndarray, np.ndarray, np.ndarray,
     return starts, n, s, np.array([x, y]), np.array([mx, my])
 
 
+def _add_leaving_costs(
+    table, cost: np.ndarray, blocked: np.ndarray, steps: tuple, movement_class: str
+) -> None:
+    """Add to ``cost`` (movement points, one per step) what each step pays on leaving an
+    area (a minefield; 002 terrain chart), for the steps that start inside such an area and
+    are not ``blocked``. ``steps`` is ``(x0, y0, x1, y1)``, arrays of the steps' ends in
+    inches; ``movement_class`` the terrain chart's column."""
+    x0, y0, x1, y1 = steps
+    inside = np.zeros(len(cost), dtype=bool)
+    for g, _ in table._leaving:
+        inside |= shapely.intersects_xy(g, x0, y0)
+    for k in np.flatnonzero(inside & ~blocked):
+        cost[k] += table._leaving_costs(
+            float(x0[k]), float(y0[k]), float(x1[k]), float(y1[k]), movement_class
+        )
+
+
 def walk_paths(
     table,
     paths: Sequence[Sequence[tuple[float, float]]],
@@ -163,13 +180,7 @@ def walk_paths(
     x0, y0, x1, y1 = bx[p0], by[p0], bx[p1], by[p1]
     cost = (s[p1] - s[p0]) * rate
     if table._leaving:  # adding 0.0 where no area has a leaving cost changes nothing
-        inside = np.zeros(total, dtype=bool)
-        for g, _ in table._leaving:
-            inside |= shapely.intersects_xy(g, x0, y0)
-        for k in np.flatnonzero(inside & ~blocked):
-            cost[k] += table._leaving_costs(
-                float(x0[k]), float(y0[k]), float(x1[k]), float(y1[k]), movement_class
-            )
+        _add_leaving_costs(table, cost, blocked, (x0, y0, x1, y1), movement_class)
     # what each path has spent after each step, summed in order as a stand pays step by step
     grid = np.zeros((len(walking), int(counts.max())))
     grid[owner, local] = cost
