@@ -490,7 +490,6 @@ LONG_FUNCTIONS = {
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/check/sim_cli.py::simulate_command": 89,
-    "game/cli.py::build_parser": 136,
     "game/editor/generate.py::_layout": 72,
     "game/editor/generate.py::generate_scenario": 76,
     "game/editor/movecost.py::movement_cost_field": 81,
