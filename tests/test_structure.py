@@ -489,7 +489,6 @@ LONG_FUNCTIONS = {
     "game/ai/positions.py::Positions.position_parts": 123,
     "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
-    "game/check/sim_cli.py::simulate_command": 89,
     "game/editor/generate.py::_layout": 72,
     "game/editor/generate.py::generate_scenario": 76,
     "game/editor/movecost.py::movement_cost_field": 81,
