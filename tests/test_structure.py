@@ -487,7 +487,6 @@ LONG_FUNCTIONS = {
     "game/ai/planner.py::MovePlanner.plan": 61,
     "game/ai/positions.py::Positions.risk_reckoner": 88,
     "game/ai/positions.py::Positions.position_parts": 123,
-    "game/check/audit.py::audit_log": 83,
     "game/check/balance_cli.py::balance_command": 62,
     "game/editor/generate.py::_layout": 72,
     "game/editor/generate.py::generate_scenario": 76,
