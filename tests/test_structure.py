@@ -490,7 +490,6 @@ LONG_FUNCTIONS = {
     "game/check/balance_cli.py::balance_command": 62,
     "game/editor/generate.py::_layout": 72,
     "game/editor/generate.py::generate_scenario": 76,
-    "game/editor/movecost.py::movement_cost_field": 81,
     "game/editor/osm_terrain.py::terrain_from": 66,
     "game/editor/osm_terrain.py::dem_hills": 65,
     "game/net/relay.py::Relay._handle": 61,
