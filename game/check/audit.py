@@ -81,8 +81,7 @@ def _fire_problems(
     attacked[(ev["turn"], ev["phase"], ev["target"])].add(ev["attack"])
     if len(attacked[(ev["turn"], ev["phase"], ev["target"])]) > 1:
         problems.append(
-            f"seq {ev['seq']}: {ev['target']} attacked twice in "
-            f"{ev['phase']} of turn {ev['turn']}"
+            f"seq {ev['seq']}: {ev['target']} attacked twice in {ev['phase']} of turn {ev['turn']}"
         )
     if ev["cohesion"]["passed"]:
         s, d, e = markers[ev["target"]]
