@@ -512,7 +512,6 @@ LONG_FUNCTIONS = {
     "game/ui/battle/info.py::Info.unit_card_lines": 68,
     "game/ui/battle/movement.py::PlotMode.refresh": 72,
     "game/ui/battle/movement.py::PlotMode.on_event": 64,
-    "game/ui/editor/files.py::Files.new_dialog": 78,
     "game/ui/editor/modes.py::SelectMode.on_event": 64,
     "game/ui/editor/screen.py::EditorScreen.handle": 73,
     "game/ui/editor/setup_panels.py::SetupPanelsMixin._panel_forces": 62,
