@@ -199,6 +199,72 @@ def _layout(
     return features, woods
 
 
+def _check_quick_battle(
+    data: RulesData,
+    ruleset: str,
+    unit_a: str,
+    unit_b: str,
+    stands_a: int,
+    cohesion: tuple[int, int],
+) -> None:
+    """Refuse a quick battle the tables cannot make: raises ValueError for a ruleset not
+    known, a unit not in its tables, ``stands_a`` not 1 to 30, or a cohesion level not 1 to
+    20."""
+    units = data.units_for(ruleset) if ruleset in data.rulesets else None
+    if units is None:
+        raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(data.rulesets)})")
+    for u in (unit_a, unit_b):
+        if u not in units:
+            raise ValueError(f"{u!r} is not a unit of the {ruleset} tables")
+    if not 1 <= stands_a <= 30:
+        raise ValueError(f"stands_a must be 1 to 30, not {stands_a}")
+    if not all(1 <= c <= 20 for c in cohesion):
+        raise ValueError(f"cohesion levels are 1 to 20, not {cohesion}")
+
+
+def _entry_line(side: str, unit: str, n: int, x: float, depth: float) -> list[dict]:
+    """``n`` stands of ``unit`` for ``side``, waiting to enter at ``x`` (inches: 0, the left
+    edge, facing 0 degrees; else the right, facing 180): a column centred on the table's
+    ``depth``, at most 1.5" apart, in groups of four, the first its GHQ."""
+    step = min(1.5, (depth - 1) / max(n, 1))
+    first = depth / 2 - step * (n - 1) / 2
+    return [
+        {
+            "id": f"{side}{k + 1}",
+            "side": side,
+            "unit": unit,
+            "x": x,
+            "y": round(first + step * k, 3),
+            "facing_deg": 0 if x == 0 else 180,
+            "group": str(1 + k // 4),
+            "ghq": k == 0,
+            "on_table": False,
+        }
+        for k in range(n)
+    ]
+
+
+def _balanced_stands(
+    raw: dict, data: RulesData, unit_a: str, unit_b: str, stands_a: int
+) -> list[dict]:
+    """The stands of both sides for ``raw``: ``stands_a`` of ``unit_a`` on the left and as
+    many of ``unit_b`` on the right (1 to 3 x ``stands_a``, fewer than the table's depth in
+    inches) as bring the scenario sheets' points nearest even (the first of equal ratios)."""
+    width, depth = raw["table"]["width"], raw["table"]["depth"]
+    best = None
+    for n_b in range(1, min(3 * stands_a, int(depth - 1)) + 1):
+        raw["stands"] = _entry_line("A", unit_a, stands_a, 0.0, depth) + _entry_line(
+            "B", unit_b, n_b, width, depth
+        )
+        fs = forces(raw, data)
+        r = ratio(fs[0].value, fs[1].value)
+        if best is None or r < best[0] - 1e-12:
+            best = (r, n_b)
+    return _entry_line("A", unit_a, stands_a, 0.0, depth) + _entry_line(
+        "B", unit_b, best[1], width, depth
+    )
+
+
 def generate_scenario(
     data: RulesData,
     ruleset: str,
@@ -216,16 +282,7 @@ def generate_scenario(
     the sheets' points nearest even (1 to 3 x ``stands_a``), one of each force its GHQ, 12
     turns, sighting 30" (Modern) or 20" (WWII). Raises ValueError for a unit not in the
     ruleset's tables, a ruleset not known, or out-of-range numbers."""
-    units = data.units_for(ruleset) if ruleset in data.rulesets else None
-    if units is None:
-        raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(data.rulesets)})")
-    for u in (unit_a, unit_b):
-        if u not in units:
-            raise ValueError(f"{u!r} is not a unit of the {ruleset} tables")
-    if not 1 <= stands_a <= 30:
-        raise ValueError(f"stands_a must be 1 to 30, not {stands_a}")
-    if not all(1 <= c <= 20 for c in cohesion):
-        raise ValueError(f"cohesion levels are 1 to 20, not {cohesion}")
+    _check_quick_battle(data, ruleset, unit_a, unit_b, stands_a, cohesion)
     wwii = ruleset.startswith("wwii")
     width, depth = table or ((48.0, 24.0) if wwii else (60.0, 36.0))
     raw = {
@@ -264,31 +321,5 @@ def generate_scenario(
         ],
         "stands": [],
     }
-
-    def line(side: str, unit: str, n: int, x: float) -> list[dict]:
-        step = min(1.5, (depth - 1) / max(n, 1))
-        first = depth / 2 - step * (n - 1) / 2
-        return [
-            {
-                "id": f"{side}{k + 1}",
-                "side": side,
-                "unit": unit,
-                "x": x,
-                "y": round(first + step * k, 3),
-                "facing_deg": 0 if x == 0 else 180,
-                "group": str(1 + k // 4),
-                "ghq": k == 0,
-                "on_table": False,
-            }
-            for k in range(n)
-        ]
-
-    best = None
-    for n_b in range(1, min(3 * stands_a, int(depth - 1)) + 1):
-        raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, n_b, width)
-        fs = forces(raw, data)
-        r = ratio(fs[0].value, fs[1].value)
-        if best is None or r < best[0] - 1e-12:
-            best = (r, n_b)
-    raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, best[1], width)
+    raw["stands"] = _balanced_stands(raw, data, unit_a, unit_b, stands_a)
     return raw
