@@ -514,7 +514,6 @@ LONG_FUNCTIONS = {
     "game/ui/editor/modes.py::SelectMode.on_event": 64,
     "game/ui/editor/screen.py::EditorScreen.handle": 73,
     "game/ui/editor/setup_panels.py::SetupPanelsMixin._panel_forces": 62,
-    "game/ui/logwords.py::_fire_support": 75,
 }
 """The functions that were longer when the cap came in, each held to its length then: they
 may shrink (and leave this list) but not grow."""
