@@ -512,7 +512,6 @@ LONG_FUNCTIONS = {
     "game/ui/battle/movement.py::PlotMode.refresh": 72,
     "game/ui/battle/movement.py::PlotMode.on_event": 64,
     "game/ui/editor/modes.py::SelectMode.on_event": 64,
-    "game/ui/editor/screen.py::EditorScreen.handle": 73,
     "game/ui/editor/setup_panels.py::SetupPanelsMixin._panel_forces": 62,
 }
 """The functions that were longer when the cap came in, each held to its length then: they
