@@ -359,23 +359,7 @@ class PlotMode(PlotTexts, Mode):
         key = (tuple(pts),)
         if pts and key != self._key:
             self._key = key
-            self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
-            # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
-            stopped = self.walk is not None and self.walk.stopped_by == "enemy"
-            self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
-            # who could opportunity-fire where: the engine's own offer for this path
-            self.threat = (
-                b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
-            )
-            # full games: the enemy stands this path drives through, and each overrun's odds
-            self.overruns = (
-                [
-                    (e, b.overrun_odds(self.stand, e))
-                    for e in b.overruns_on(self.stand, pts, self.end_facing())
-                ]
-                if b.rules.has("overrun") and len(pts) >= 2
-                else []
-            )
+            self._preview(screen, pts)
         mp = b.movement_points(self.stand)
         if not self.points:  # the first click plots its move, not only where it enters
             text = (
@@ -384,39 +368,7 @@ class PlotMode(PlotTexts, Mode):
                 "come on elsewhere, click on the edge first."
             )
         else:
-            w = self.walk
-            spent = w.mp_spent if w else 0
-            halved = ""
-            if s.loaded:
-                halved = " (half: it loaded or unloaded this phase)"
-            elif s.fire_attempts and mp < s.unit.speed:  # the engine's allowance, explained
-                halved = f" (of {mp_text(s.unit.speed)}: it fired this turn)"
-            text = (
-                f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
-                f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
-                f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
-                "Enter commits, Backspace undoes, Esc cancels."
-            )
-            if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
-                enemy, chance = self.nerve
-                text += (
-                    f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
-                    f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
-                    "if it fails, it stays there.</font>"
-                )
-            elif w and w.stopped_by:
-                why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
-                text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
-            text += self.riders_text(screen, spent)
-            text += self.threat_text(screen) + self.overrun_text(screen)
-            text += self.contact_text(screen)
-            if w and w.points:  # who will see it where it ends, and what they would hit
-                ex, ey = w.points[-1]
-                seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
-                names = ", ".join(f"{screen.names.get(e, e)} ({asp})" for e, asp in seen)
-                text += (
-                    f"<br>Where it ends: {'seen by ' + names if seen else 'out of enemy sight'}."
-                )
+            text = self._moving_text(screen, s, mp)
         screen.set_panel(
             text,
             [
@@ -424,6 +376,69 @@ class PlotMode(PlotTexts, Mode):
                 ("Cancel (Esc)", lambda: screen.set_mode(self.cancel(screen))),
             ],
         )
+
+    def _preview(self, screen, pts: list) -> None:
+        """Ask the engine what the path ``pts`` (waypoints, inches) would do, as the move
+        would be made: the walk, the nerve roll to pass an enemy stand that stops it (001
+        8.3.6), who could opportunity-fire where, and (full games) the enemy stands it
+        overruns with each overrun's odds."""
+        b = screen.battle
+        self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
+        # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
+        stopped = self.walk is not None and self.walk.stopped_by == "enemy"
+        self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
+        # who could opportunity-fire where: the engine's own offer for this path
+        self.threat = (
+            b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
+        )
+        # full games: the enemy stands this path drives through, and each overrun's odds
+        self.overruns = (
+            [
+                (e, b.overrun_odds(self.stand, e))
+                for e in b.overruns_on(self.stand, pts, self.end_facing())
+            ]
+            if b.rules.has("overrun") and len(pts) >= 2
+            else []
+        )
+
+    def _moving_text(self, screen, s, mp: float) -> str:
+        """The panel's text for a plotted move of stand ``s`` with ``mp`` movement points:
+        those spent and left (and why the allowance is cut), the end facing (degrees), what
+        stops it early or the nerve roll to pass through (001 8.3.6), then the riders, the
+        threats, the overruns, the contacts, and who will see it where it ends."""
+        b = screen.battle
+        w = self.walk
+        spent = w.mp_spent if w else 0
+        halved = ""
+        if s.loaded:
+            halved = " (half: it loaded or unloaded this phase)"
+        elif s.fire_attempts and mp < s.unit.speed:  # the engine's allowance, explained
+            halved = f" (of {mp_text(s.unit.speed)}: it fired this turn)"
+        text = (
+            f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
+            f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
+            f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
+            "Enter commits, Backspace undoes, Esc cancels."
+        )
+        if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
+            enemy, chance = self.nerve
+            text += (
+                f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
+                f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
+                "if it fails, it stays there.</font>"
+            )
+        elif w and w.stopped_by:
+            why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
+            text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
+        text += self.riders_text(screen, spent)
+        text += self.threat_text(screen) + self.overrun_text(screen)
+        text += self.contact_text(screen)
+        if w and w.points:  # who will see it where it ends, and what they would hit
+            ex, ey = w.points[-1]
+            seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
+            names = ", ".join(f"{screen.names.get(e, e)} ({asp})" for e, asp in seen)
+            text += f"<br>Where it ends: {'seen by ' + names if seen else 'out of enemy sight'}."
+        return text
 
     def cancel(self, screen) -> Mode:
         """Esc or Cancel: back to picking a stand, and a refusal of this move goes too (a
