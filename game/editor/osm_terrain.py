@@ -127,11 +127,13 @@ def _is_line(tags: dict[str, str]) -> bool:
 # ------------------------------------------------------------------------- terrain shaping
 
 
-def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Polygon) -> list[dict]:
-    """The extract's features inside ``lonlat_box`` as scenario terrain features in table
-    inches, clipped to ``table``: areas unioned by kind, built-up blocks graded light or
-    heavy, water (with the sea from the coastline) impassable and cut out of the other areas,
-    roads merged by kind; all simplified at :data:`RESOLUTION_IN` and gated."""
+def _sorted_features(
+    ext: Extract, proj: Projection, lonlat_box: Polygon
+) -> tuple[dict[str, list], list[tuple[Any, float, bool]], dict[str, list], list]:
+    """The extract's features inside ``lonlat_box``, in table inches, sorted: areas by
+    terrain kind (tree rows as groves, waterways as impassable or, narrower than
+    :data:`RESOLUTION_IN`, as a strip of marsh), buildings (shape, storeys, building tag),
+    roads by kind, and coastline pieces."""
     res = RESOLUTION_IN
     areas: dict[str, list] = {}
     buildings: list[tuple[Any, float, bool]] = []
@@ -162,16 +164,13 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
                 areas.setdefault("impassable", []).append(g.buffer(width_in / 2))
             else:  # a narrow waterway: fordable, a strip of marsh the table's resolution wide
                 areas.setdefault("marsh", []).append(g.buffer(res / 2, cap_style="flat"))
-    sea = _sea(coast, table)
-    if sea is not None:
-        areas.setdefault("impassable", []).append(sea)
-    streets = [g for k in ROAD_KINDS for g in roads[k]]
-    street = (
-        shapely.union_all(streets).buffer(STREET_HALF_IN, cap_style="flat") if streets else None
-    )
-    for kind, blocks in _blocks(buildings, street).items():
-        areas.setdefault(kind, []).extend(blocks)
+    return areas, buildings, roads, coast
 
+
+def _area_features(areas: dict[str, list], proj: Projection, table: Polygon) -> list[dict]:
+    """The areas as gated scenario features, kind by kind (water first, then marsh, rough,
+    woods, groves, buildings), each unioned, clipped to ``table`` and simplified; land cover
+    stops at the water and stays off it, and light buildings off heavy ones."""
     out: list[dict] = []
     water = None
     if "impassable" in areas:
@@ -194,6 +193,25 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
             feat = _gated(kind, poly, proj)
             if feat:
                 out.append(feat)
+    return out
+
+
+def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Polygon) -> list[dict]:
+    """The extract's features inside ``lonlat_box`` as scenario terrain features in table
+    inches, clipped to ``table``: areas unioned by kind, built-up blocks graded light or
+    heavy, water (with the sea from the coastline) impassable and cut out of the other areas,
+    roads merged by kind; all simplified at :data:`RESOLUTION_IN` and gated."""
+    areas, buildings, roads, coast = _sorted_features(ext, proj, lonlat_box)
+    sea = _sea(coast, table)
+    if sea is not None:
+        areas.setdefault("impassable", []).append(sea)
+    streets = [g for k in ROAD_KINDS for g in roads[k]]
+    street = (
+        shapely.union_all(streets).buffer(STREET_HALF_IN, cap_style="flat") if streets else None
+    )
+    for kind, blocks in _blocks(buildings, street).items():
+        areas.setdefault(kind, []).extend(blocks)
+    out = _area_features(areas, proj, table)
     for kind in ROAD_KINDS:
         if roads[kind]:
             out.extend(_road_features(kind, roads[kind], table))
