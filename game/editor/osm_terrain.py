@@ -446,6 +446,46 @@ def _road_features(kind: str, lines: list, table: Polygon) -> list[dict]:
 # ------------------------------------------------------------------------------------ hills
 
 
+def _dem_levels(
+    dem, band, rows, cols, shape_yx: tuple[int, int], level_height_m: float
+) -> np.ndarray:
+    """Hill levels (ints, shape ``shape_yx``: rows north to south) of the table's cells from
+    the DEM ``band`` sampled at each cell's raster ``rows`` and ``cols``: 0 for the lowest
+    ground, one more each ``level_height_m`` metres above it, at most
+    :data:`MAX_HILL_LEVEL`; cells off the raster or without data count as the lowest.
+    Raises OSMImportError when no cell lies on the raster (the DEM does not cover the box)."""
+    rows, cols = np.asarray(rows), np.asarray(cols)
+    inside = (rows >= 0) & (rows < band.shape[0]) & (cols >= 0) & (cols < band.shape[1])
+    if not inside.any():
+        raise OSMImportError(f"{dem}: the DEM does not cover the box")
+    elev = np.full(rows.shape, np.nan)
+    vals = band[rows[inside], cols[inside]]
+    elev[inside] = np.ma.filled(vals.astype(float), np.nan)
+    base = np.nanmin(elev)
+    elev = np.where(np.isnan(elev), base, elev).reshape(*shape_yx)
+    return np.minimum(np.floor((elev - base) / level_height_m), MAX_HILL_LEVEL).astype(int)
+
+
+def _level_hills(g, below, proj: Projection, lv: int, out: list[dict]) -> list:
+    """One hill level's ground ``g`` (table inches) made hill features of level ``lv``: its
+    cells' staircase rounded into a natural outline, kept inside the level below (000
+    03.04), pieces under 4 cells dropped, each gated; the features are added to ``out`` and
+    their shapes returned (the next level's ground to stay inside)."""
+    res = RESOLUTION_IN
+    # round the cells' staircase into a natural outline, then keep it inside the level below
+    g = g.buffer(res * 0.75).buffer(-res * 0.75).simplify(res / 2)
+    g = g.intersection(below.buffer(-0.05))
+    kept = []
+    for poly in _polygons(g):
+        if poly.area < 4 * res * res:
+            continue
+        feat = _gated("hill", poly, proj, level=lv)
+        if feat:
+            out.append(feat)
+            kept.append(shape(feat["geometry"]))
+    return kept
+
+
 def dem_hills(
     dem: str | os.PathLike, proj: Projection, level_height_m: float = LEVEL_HEIGHT_M
 ) -> list[dict]:
@@ -486,16 +526,7 @@ def dem_hills(
             rows, cols = rowcol(src.transform, dx, dy)
     except rasterio.errors.RasterioIOError as err:
         raise OSMImportError(f"{dem}: not a DEM rasterio can read ({err})") from None
-    rows, cols = np.asarray(rows), np.asarray(cols)
-    inside = (rows >= 0) & (rows < band.shape[0]) & (cols >= 0) & (cols < band.shape[1])
-    if not inside.any():
-        raise OSMImportError(f"{dem}: the DEM does not cover the box")
-    elev = np.full(rows.shape, np.nan)
-    vals = band[rows[inside], cols[inside]]
-    elev[inside] = np.ma.filled(vals.astype(float), np.nan)
-    base = np.nanmin(elev)
-    elev = np.where(np.isnan(elev), base, elev).reshape(ny, nx)
-    levels = np.minimum(np.floor((elev - base) / level_height_m), MAX_HILL_LEVEL).astype(int)
+    levels = _dem_levels(dem, band, rows, cols, (ny, nx), level_height_m)
     transform = Affine(res, 0, 0, 0, -res, proj.depth)
     out: list[dict] = []
     below = box(0, 0, proj.width, proj.depth)
@@ -511,17 +542,7 @@ def dem_hills(
         g = shapely.union_all(polys) if polys else None
         if g is None or g.is_empty:
             break
-        # round the cells' staircase into a natural outline, then keep it inside the level below
-        g = g.buffer(res * 0.75).buffer(-res * 0.75).simplify(res / 2)
-        g = g.intersection(below.buffer(-0.05))
-        kept = []
-        for poly in _polygons(g):
-            if poly.area < 4 * res * res:
-                continue
-            feat = _gated("hill", poly, proj, level=lv)
-            if feat:
-                out.append(feat)
-                kept.append(shape(feat["geometry"]))
+        kept = _level_hills(g, below, proj, lv, out)
         if not kept:
             break
         below = shapely.union_all(kept)
