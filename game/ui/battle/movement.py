@@ -449,52 +449,10 @@ class PlotMode(PlotTexts, Mode):
     def on_event(self, screen, ev):
         b = screen.battle
         if ev.type == pygame.MOUSEMOTION:
-            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))
-            x = min(max(x, 0.0), b.table.width)
-            y = min(max(y, 0.0), b.table.depth)
-            if ev.buttons[2] and self.points:  # right drag: facing
-                ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
-                self.facing = heading_deg(ex, ey, x, y) % 360
-            elif not self.points:  # a stand still to enter: where it would come on
-                self.cursor = (x, y)
-                self.entry = self.start_of_entry(screen, x, y)
-            elif self.points:
-                self.cursor = (x, y)
-                if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
-                    self.points.append(self.cursor)
+            self._mouse_moved(screen, ev)
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
-            enemy = (
-                screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
-            )
-            if enemy is not None and enemy.side != b.to_act:
-                # full games: a click on an enemy stand ends the move in base contact with it,
-                # on the side nearest the last waypoint (to close-assault it, 002 8.7)
-                last = self.points[-1]
-                ways = [b.contact_approach(enemy.id, k) for k in range(4)]
-                near, spot, facing = min(ways, key=lambda w: math.dist(w[1], last))
-                if math.dist(last, spot) > math.dist(near, spot) + 1e-6:
-                    self.points.append(near)  # the last leg runs straight in (see the engine)
-                self.points.append(spot)
-                self.facing = facing
-                self.contact = enemy.id
-            elif not self.points:
-                # it comes on at the edge point nearest the click and drives to the click,
-                # as the tape is laid from the edge; a click on the edge only sets where
-                entry = self.start_of_entry(screen, x, y)
-                self.points = [entry]
-                if math.dist(entry, (x, y)) >= STEP_IN:
-                    self.points.append(
-                        (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
-                    )
-            else:
-                self.points.append(
-                    (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
-                )
-                self.dragging = True
-                self.contact = None
-            self.cursor = None
+            self._clicked(screen, ev)
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
             self.dragging = False
@@ -511,6 +469,59 @@ class PlotMode(PlotTexts, Mode):
                 self.facing = (self.end_facing() + (15 if ev.key == pygame.K_q else -15)) % 360
                 self.refresh(screen)
         return None
+
+    def _mouse_moved(self, screen, ev) -> None:
+        """The mouse moved (to a point clamped to the table, inches on 0.1"): a right drag
+        turns the end facing (degrees) toward it; a stand still to enter shows where it would
+        come on; else the cursor follows, and a left drag lays a waypoint each STEP_IN."""
+        b = screen.battle
+        x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))
+        x = min(max(x, 0.0), b.table.width)
+        y = min(max(y, 0.0), b.table.depth)
+        if ev.buttons[2] and self.points:  # right drag: facing
+            ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
+            self.facing = heading_deg(ex, ey, x, y) % 360
+        elif not self.points:  # a stand still to enter: where it would come on
+            self.cursor = (x, y)
+            self.entry = self.start_of_entry(screen, x, y)
+        elif self.points:
+            self.cursor = (x, y)
+            if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
+                self.points.append(self.cursor)
+
+    def _clicked(self, screen, ev) -> None:
+        """A left click at a point (inches, waypoints on 0.1"): on an enemy stand (full
+        games), the move ends in base contact with it to close-assault it (002 8.7); for a
+        stand still to enter, it comes on at the nearest edge point; else a waypoint, the
+        start of a drag."""
+        b = screen.battle
+        x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
+        enemy = screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
+        if enemy is not None and enemy.side != b.to_act:
+            # full games: a click on an enemy stand ends the move in base contact with it,
+            # on the side nearest the last waypoint (to close-assault it, 002 8.7)
+            last = self.points[-1]
+            ways = [b.contact_approach(enemy.id, k) for k in range(4)]
+            near, spot, facing = min(ways, key=lambda w: math.dist(w[1], last))
+            if math.dist(last, spot) > math.dist(near, spot) + 1e-6:
+                self.points.append(near)  # the last leg runs straight in (see the engine)
+            self.points.append(spot)
+            self.facing = facing
+            self.contact = enemy.id
+        elif not self.points:
+            # it comes on at the edge point nearest the click and drives to the click,
+            # as the tape is laid from the edge; a click on the edge only sets where
+            entry = self.start_of_entry(screen, x, y)
+            self.points = [entry]
+            if math.dist(entry, (x, y)) >= STEP_IN:
+                self.points.append(
+                    (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
+                )
+        else:
+            self.points.append((min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth)))
+            self.dragging = True
+            self.contact = None
+        self.cursor = None
 
     def confirm(self, screen):
         if not self.points:
