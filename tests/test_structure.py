@@ -487,7 +487,6 @@ LONG_FUNCTIONS = {
     "game/ai/planner.py::MovePlanner.plan": 61,
     "game/ai/positions.py::Positions.risk_reckoner": 88,
     "game/ai/positions.py::Positions.position_parts": 123,
-    "game/net/relay.py::Relay._handle": 61,
     "game/rules/battle.py::Battle.__init__": 93,
     "game/rules/charts/data.py::load_rules_data": 104,
     "game/rules/files/journal.py::read_journal": 74,
