@@ -433,11 +433,9 @@ def _load_battle(path, autosave, upto: int | None = None):
             bar.close()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
-    generate | import-osm | balance | render | simulate | host | join | relay | verify``."""
-    p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
-    sub = p.add_subparsers(dest="command")
+def _add_menu_and_play(sub: argparse._SubParsersAction) -> None:
+    """The ``menu`` and ``play`` commands (the window's own battle: seed, save, AI side and
+    level, the AI's shown speed in inches a second)."""
     mnu = sub.add_parser("menu", help="open the main menu (the default)")
     mnu.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     mnu.set_defaults(func=_cmd_menu)
@@ -465,6 +463,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     pl.set_defaults(func=_cmd_play)
+
+
+def _add_edit_replay_view(sub: argparse._SubParsersAction) -> None:
+    """The ``edit``, ``replay`` and ``view`` commands: the other commands that open a window
+    (``replay --check`` reads a save or log without one)."""
     e = sub.add_parser("edit", help="open the map editor")
     e.add_argument("scenario", nargs="?", help="scenario file to edit (none: a new table)")
     e.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
@@ -492,6 +495,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("scenario", nargs="?", help="scenario file (default maps/modern-meeting.json)")
     v.add_argument("--frames", type=int, default=0, help=argparse.SUPPRESS)
     v.set_defaults(func=_cmd_view)
+
+
+def _add_file_commands(sub: argparse._SubParsersAction) -> None:
+    """The ``check``, ``points`` and ``generate`` commands: they read or write scenario files
+    and open no window."""
     c = sub.add_parser("check", help="validate scenario files")
     c.add_argument("files", nargs="+")
     c.set_defaults(func=_cmd_check)
@@ -511,6 +519,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--density", default="medium", help="woods: light, medium or heavy")
     g.add_argument("--out", required=True, help="the scenario file to write")
     g.set_defaults(func=_cmd_generate)
+
+
+def _add_balance(sub: argparse._SubParsersAction) -> None:
+    """The ``balance`` command: AI against AI many times on one scenario, with the sheets'
+    balancing moves tried under ``--suggest``."""
     bl = sub.add_parser("balance", help="is a scenario balanced? AI against AI, many times")
     bl.add_argument("scenario")
     bl.add_argument("--games", type=games_arg, default=200)
@@ -539,6 +552,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--scheduler", metavar="ADDRESS", help="a dask.distributed scheduler to play on"
     )
     bl.set_defaults(func=_cmd_balance)
+
+
+def _add_render_and_simulate(sub: argparse._SubParsersAction) -> None:
+    """The ``render`` (a table to a PNG, scale in pixels per inch) and ``simulate`` (whole
+    battles headless) commands."""
     r = sub.add_parser("render", help="draw a scenario's table to a PNG")
     r.add_argument("scenario")
     r.add_argument("--out", required=True, help="PNG file to write")
@@ -566,6 +584,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_simulate)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: ``hulldown [menu] | play | edit | replay | view | check | points |
+    generate | import-osm | balance | render | simulate | host | join | relay | verify``."""
+    p = argparse.ArgumentParser(prog="hulldown", description="Micro Armour on a real table.")
+    sub = p.add_subparsers(dest="command")
+    _add_menu_and_play(sub)
+    _add_edit_replay_view(sub)
+    _add_file_commands(sub)
+    _add_balance(sub)
+    _add_render_and_simulate(sub)
     add_import_osm(sub, _number)
     add_commands(sub)
     return p

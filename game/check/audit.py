@@ -42,6 +42,80 @@ def overlapping_stands(battle) -> list[tuple[str, str]]:
     ]
 
 
+Markers = dict[str, tuple[bool, bool, bool]]
+"""stand id -> (suppressed, disorganized, eliminated) as the audit replays the results."""
+
+
+def _move_problems(
+    ev: dict, markers: Markers, spent: dict[tuple[int, str], float], speeds: dict[str, float]
+) -> list[str]:
+    """A ``move`` line's problems: an eliminated stand moving, or a stand's movement points
+    spent in the turn (summed into ``spent``, keyed by turn and stand) over its speed
+    (movement points; 1e-6 allowed for rounding)."""
+    problems = []
+    if markers[ev["stand"]][2]:
+        problems.append(f"seq {ev['seq']}: eliminated {ev['stand']} moves")
+    key = (ev["turn"], ev["stand"])
+    spent[key] += ev["mp_spent"]
+    if spent[key] > speeds[ev["stand"]] + 1e-6:
+        problems.append(
+            f"seq {ev['seq']}: {ev['stand']} spent {spent[key]} MP, more "
+            f"than its {speeds[ev['stand']]}"
+        )
+    return problems
+
+
+def _fire_problems(
+    ev: dict,
+    markers: Markers,
+    attacked: dict[tuple[int, str, str], set[int]],
+    full: FullGameAudit | None,
+) -> list[str]:
+    """A ``fire`` line's problems: an eliminated stand firing, a target attacked by two
+    attacks in one phase of a turn, and, when its cohesion test passed, markers after that do
+    not follow from the combat results table's cell (the full game's cell for the attacker
+    when ``full``); ``markers`` is updated with the result."""
+    problems = []
+    if markers[ev["attacker"]][2]:
+        problems.append(f"seq {ev['seq']}: eliminated {ev['attacker']} fires")
+    attacked[(ev["turn"], ev["phase"], ev["target"])].add(ev["attack"])
+    if len(attacked[(ev["turn"], ev["phase"], ev["target"])]) > 1:
+        problems.append(
+            f"seq {ev['seq']}: {ev['target']} attacked twice in {ev['phase']} of turn {ev['turn']}"
+        )
+    if ev["cohesion"]["passed"]:
+        s, d, e = markers[ev["target"]]
+        cell = full.cell(ev["attacker"], ev["crt"]) if full else ev["crt"]
+        _, s, d, e2 = crt_result(cell, s, d)
+        markers[ev["target"]] = (s, d, e or e2)
+        want = dict(zip(("S", "D", "eliminated"), markers[ev["target"]], strict=True))
+        if ev["target_markers_after"] != want:
+            problems.append(
+                f"seq {ev['seq']}: markers after {ev['target_markers_after']}"
+                f" do not follow from {ev['crt']} ({want})"
+            )
+    return problems
+
+
+def _removal_problems(ev: dict, markers: Markers) -> list[str]:
+    """A ``marker_removal`` line's problem, if any: the markers it left are not those its
+    outcome gives (rallied: none; recovered: the S marker off; panic: the (S) result
+    again); ``markers`` is updated with the outcome."""
+    s, d, e = markers[ev["stand"]]
+    if ev["outcome"] == "rallied":
+        s = d = False
+    elif ev["outcome"] == "recovered":
+        s = False
+    elif ev["outcome"] == "panic":
+        _, s, d, e2 = crt_result("(S)", s, d)
+        e = e or e2
+    markers[ev["stand"]] = (s, d, e)
+    want = dict(zip(("S", "D", "eliminated"), markers[ev["stand"]], strict=True))
+    if ev["markers_after"] != want:
+        return [f"seq {ev['seq']}: marker removal left {ev['markers_after']}, expected {want}"]
+    return []
+
+
 def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
     """Problems found in a battle log beyond its format: movement points over a stand's speed
     in a phase, a stand attacked twice in one phase, markers that do not follow from the
@@ -56,7 +130,7 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
     due: dict[str, int] = {}  # waiting stand -> seq of the roll it passed
     spent: dict[tuple[int, str], float] = defaultdict(float)
     attacked: dict[tuple[int, str, str], set[int]] = defaultdict(set)
-    markers: dict[str, tuple[bool, bool, bool]] = defaultdict(lambda: (False, False, False))
+    markers: Markers = defaultdict(lambda: (False, False, False))
     for ev in events:
         name = ev.get("event")
         if due and (
@@ -82,54 +156,15 @@ def audit_log(events: list[dict], speeds: dict[str, float]) -> list[str]:
             if ev.get("entered"):
                 waiting.discard(ev["stand"])
                 due.pop(ev["stand"], None)
-            if markers[ev["stand"]][2]:
-                problems.append(f"seq {ev['seq']}: eliminated {ev['stand']} moves")
-            key = (ev["turn"], ev["stand"])
-            spent[key] += ev["mp_spent"]
-            if spent[key] > speeds[ev["stand"]] + 1e-6:
-                problems.append(
-                    f"seq {ev['seq']}: {ev['stand']} spent {spent[key]} MP, more "
-                    f"than its {speeds[ev['stand']]}"
-                )
+            problems += _move_problems(ev, markers, spent, speeds)
         elif name == "fire":
-            if markers[ev["attacker"]][2]:
-                problems.append(f"seq {ev['seq']}: eliminated {ev['attacker']} fires")
-            attacked[(ev["turn"], ev["phase"], ev["target"])].add(ev["attack"])
-            if len(attacked[(ev["turn"], ev["phase"], ev["target"])]) > 1:
-                problems.append(
-                    f"seq {ev['seq']}: {ev['target']} attacked twice in "
-                    f"{ev['phase']} of turn {ev['turn']}"
-                )
-            if ev["cohesion"]["passed"]:
-                s, d, e = markers[ev["target"]]
-                cell = full.cell(ev["attacker"], ev["crt"]) if full else ev["crt"]
-                _, s, d, e2 = crt_result(cell, s, d)
-                markers[ev["target"]] = (s, d, e or e2)
-                want = dict(zip(("S", "D", "eliminated"), markers[ev["target"]], strict=True))
-                if ev["target_markers_after"] != want:
-                    problems.append(
-                        f"seq {ev['seq']}: markers after {ev['target_markers_after']}"
-                        f" do not follow from {ev['crt']} ({want})"
-                    )
+            problems += _fire_problems(ev, markers, attacked, full)
         elif full is not None and name in FullGameAudit.LINES:
             problems += full.line(ev, markers)
         elif support is not None and name in SupportAudit.LINES:
             problems += support.line(ev, markers)
         elif name == "marker_removal":
-            s, d, e = markers[ev["stand"]]
-            if ev["outcome"] == "rallied":
-                s = d = False
-            elif ev["outcome"] == "recovered":
-                s = False
-            elif ev["outcome"] == "panic":
-                _, s, d, e2 = crt_result("(S)", s, d)
-                e = e or e2
-            markers[ev["stand"]] = (s, d, e)
-            want = dict(zip(("S", "D", "eliminated"), markers[ev["stand"]], strict=True))
-            if ev["markers_after"] != want:
-                problems.append(
-                    f"seq {ev['seq']}: marker removal left {ev['markers_after']}, expected {want}"
-                )
+            problems += _removal_problems(ev, markers)
     return problems
 
 

@@ -16,6 +16,32 @@ from game.check.suggest import suggest
 from game.lifeline import Stopped, exit_code, stopping_signals
 
 
+def _cap_jobs(args: argparse.Namespace) -> None:
+    """A local pool runs no more processes than the cores and the memory free allow:
+    ``args.jobs`` is cut to that limit, and the cut said on stderr (a dask scheduler's
+    ``--jobs`` is left as given)."""
+    if not args.scheduler:
+        limit, why = job_limit()
+        if args.jobs > limit:
+            print(
+                f"hulldown balance: --jobs {args.jobs}: capped at {limit} ({why})", file=sys.stderr
+            )
+            args.jobs = limit
+
+
+def _chart(args: argparse.Namespace, report, players) -> int:
+    """Draw the balance report to the ``--chart`` PNG, titled with the scenario and who
+    played; 0, or 1 with one line on stderr when the file cannot be written."""
+    title = load_scenario(args.scenario).spec.title
+    try:
+        write_chart(report, f"{title}: {players[0]} against {players[1]}", args.chart)
+    except OSError as err:
+        print(f"{args.chart}: cannot write the chart ({err})", file=sys.stderr)
+        return 1
+    print(f"  chart: {args.chart}")
+    return 0
+
+
 def balance_command(args: argparse.Namespace) -> int:
     """``hulldown balance``: play a scenario AI against AI on a process pool (or a dask scheduler) and report each
     side's win rate with its 95% interval, draws, mean losses and turns, and a verdict; with
@@ -23,13 +49,7 @@ def balance_command(args: argparse.Namespace) -> int:
     Exit 1 with one line for a scenario that does not load or a scheduler not reached."""
     players = tuple(args.players.split(","))
     players = players * 2 if len(players) == 1 else players
-    if not args.scheduler:  # a local pool: no more processes than cores and memory
-        limit, why = job_limit()
-        if args.jobs > limit:
-            print(
-                f"hulldown balance: --jobs {args.jobs}: capped at {limit} ({why})", file=sys.stderr
-            )
-            args.jobs = limit
+    _cap_jobs(args)
     if args.suggest:
         return balance_suggest(args, players)
     bar = tqdm(total=args.games, unit="battle", disable=args.quiet, file=sys.stderr)
@@ -65,15 +85,7 @@ def balance_command(args: argparse.Namespace) -> int:
         return stopped(err, f"after {done[0]} of {args.games} battles")
     bar.close()
     print_balance(args.scenario, report, players)
-    if args.chart:
-        title = load_scenario(args.scenario).spec.title
-        try:
-            write_chart(report, f"{title}: {players[0]} against {players[1]}", args.chart)
-        except OSError as err:
-            print(f"{args.chart}: cannot write the chart ({err})", file=sys.stderr)
-            return 1
-        print(f"  chart: {args.chart}")
-    return 0
+    return _chart(args, report, players) if args.chart else 0
 
 
 def stopped(err: BaseException, where: str) -> int:

@@ -16,12 +16,10 @@ from game.check.sim import PLAYERS, LogNotWritten, play_battle, summarise
 from game.saves import folder_problem
 
 
-def simulate_command(args: argparse.Namespace) -> int:
-    """``hulldown simulate``: play battles headless and print a summary, one battle log per
-    battle with ``--log-dir``; a bar on stderr after a second says the battle and its turn.
-    Exit 1 with one line for a scenario that does not load or a log that cannot be
-    written (a full disk: stopped, its logs whole), 2 for bad ``--players``/``--log-dir``."""
-    players = tuple(p.strip() for p in args.players.split(","))
+def _players(spec: str) -> tuple[str, ...] | None:
+    """``--players`` read: one name for both sides or ``A,B``, each one of PLAYERS; None
+    (after one line on stderr) for anything else."""
+    players = tuple(p.strip() for p in spec.split(","))
     if len(players) == 1:
         players = players * 2
     if len(players) != 2 or any(p not in PLAYERS for p in players):
@@ -30,22 +28,18 @@ def simulate_command(args: argparse.Namespace) -> int:
             f"--players: give one or two of: {known} (e.g. ai,random or veteran,recruit)",
             file=sys.stderr,
         )
-        return 2
-    try:
-        sc = load_scenario(args.scenario)
-        Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
-    except ScenarioError as err:
-        print(err, file=sys.stderr)
-        return 1
+        return None
+    return players
+
+
+def _play_all(args: argparse.Namespace, sc, players: tuple[str, ...]) -> list | None:
+    """Play ``args.games`` battles of ``sc`` from seed ``args.seed`` up, each logged to
+    ``--log-dir`` when given; their results, or None (after one line on stderr) when a log
+    cannot be written (a full disk: stopped there, the logs written so far whole). The bar
+    shows only after a second, so a quick run prints nothing; then it says the turn of the
+    battle in play, so one long battle shows life too."""
     log_dir = args.log_dir
-    if log_dir:
-        problem = folder_problem(log_dir)
-        if problem:
-            print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
-            return 2
     results = []
-    # shown only after a second, so a quick run prints nothing; then it says the turn of the
-    # battle in play, so one long battle shows life too
     bar = tqdm(
         range(args.games),
         desc="battles",
@@ -78,7 +72,13 @@ def simulate_command(args: argparse.Namespace) -> int:
                 f"(their logs are whole)",
                 file=sys.stderr,
             )
-            return 1
+            return None
+    return results
+
+
+def _report(sc, players: tuple[str, ...], results: list, log_dir: str | None) -> int:
+    """Print the battles' summary (wins and mean stands lost a side, draws, mean turns,
+    seconds a battle), then its JSON; 1 (and no JSON) when a battle log had problems."""
     sides = [s.id for s in sc.spec.sides]
     summary = summarise(results, sides)
     names = {s.id: s.name for s in sc.spec.sides}
@@ -100,3 +100,29 @@ def simulate_command(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(summary, sort_keys=True))
     return 0
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    """``hulldown simulate``: play battles headless and print a summary, one battle log per
+    battle with ``--log-dir``; a bar on stderr after a second says the battle and its turn.
+    Exit 1 with one line for a scenario that does not load or a log that cannot be
+    written (a full disk: stopped, its logs whole), 2 for bad ``--players``/``--log-dir``."""
+    players = _players(args.players)
+    if players is None:
+        return 2
+    try:
+        sc = load_scenario(args.scenario)
+        Battle(sc, args.seed)  # refuses a ruleset it cannot play yet
+    except ScenarioError as err:
+        print(err, file=sys.stderr)
+        return 1
+    log_dir = args.log_dir
+    if log_dir:
+        problem = folder_problem(log_dir)
+        if problem:
+            print(f"hulldown simulate: --log-dir {log_dir}: {problem}", file=sys.stderr)
+            return 2
+    results = _play_all(args, sc, players)
+    if results is None:
+        return 1
+    return _report(sc, players, results, log_dir)

@@ -121,60 +121,65 @@ def generate_terrain(
     return features
 
 
-def _layout(
-    rng: random.Random, width: float, depth: float, density: str, natural: bool = True
-) -> tuple[list[dict], float]:
-    """One layout of :func:`generate_terrain` and the woods' area in one half (sq in)."""
+class _Halves:
+    """The features of a layout as they are placed, each with its twin turned half a turn
+    about the table's centre (the halves alike): what is placed so far, and the ground each
+    piece and a :data:`GAP_IN` margin round it take."""
+
+    def __init__(self, width: float, depth: float, road: LineString):
+        self.width, self.depth = width, depth
+        self.inner = box(0, 0, width / 2, depth).buffer(-0.5)
+        self.taken = [road.buffer(GAP_IN)]
+        self.features = [_feature("good_road", road)]
+
+    def free(self, g) -> bool:
+        """Whether ``g`` (a shape in the left half, inches) fits: inside the half 0.5" in and
+        :data:`EDGE_CLEAR_IN` off the entry edge, clear of its own twin by the gap, and
+        neither it nor its twin touching ground already taken."""
+        inside = self.inner.contains(g) and g.bounds[0] >= EDGE_CLEAR_IN
+        twin = _turned(g, self.width, self.depth)  # its copy in the other half
+        return (
+            inside
+            and not g.buffer(GAP_IN).intersects(twin)
+            and not any(g.intersects(t) or twin.intersects(t) for t in self.taken)
+        )
+
+    def place(self, kind: str, make, tries: int = 400, **props):
+        """Place a ``kind`` feature and its twin: the first of up to ``tries`` shapes from
+        ``make()`` that is :meth:`free`, or None when none is (``props`` go on both)."""
+        for _ in range(tries):
+            g = make()
+            if self.free(g):
+                for gg in (g, _turned(g, self.width, self.depth)):
+                    self.taken.append(gg.buffer(GAP_IN))
+                    self.features.append(_feature(kind, gg, **props))
+                return g
+        return None
+
+
+def _road(rng: random.Random, width: float, depth: float) -> tuple[LineString, LineString]:
+    """The road: from a point of the left edge (30-70% of its depth) by a bend in the left
+    half to the table's centre, and on, turned half a turn, to the right edge; the left
+    half's part and the whole (inches)."""
     half_w = width / 2
-    half = box(0, 0, half_w, depth)
-    # the road: from the left edge to the table's centre; turned, on to the right edge
     y0 = rng.uniform(depth * 0.3, depth * 0.7)
     mid = (half_w * rng.uniform(0.35, 0.65), rng.uniform(depth * 0.35, depth * 0.65))
     road_half = LineString([(0, y0), mid, (half_w, depth / 2)])
     road = LineString(
         list(road_half.coords) + list(_turned(road_half, width, depth).coords)[::-1][1:]
     )
-    taken = [road.buffer(GAP_IN)]
-    features = [_feature("good_road", road)]
+    return road_half, road
 
-    inner = half.buffer(-0.5)
 
-    def free(g) -> bool:
-        inside = inner.contains(g) and g.bounds[0] >= EDGE_CLEAR_IN
-        twin = _turned(g, width, depth)  # its copy in the other half
-        return (
-            inside
-            and not g.buffer(GAP_IN).intersects(twin)
-            and not any(g.intersects(t) or twin.intersects(t) for t in taken)
-        )
-
-    def place(kind: str, make, tries: int = 400, **props):
-        for _ in range(tries):
-            g = make()
-            if free(g):
-                for gg in (g, _turned(g, width, depth)):
-                    taken.append(gg.buffer(GAP_IN))
-                    features.append(_feature(kind, gg, **props))
-                return g
-        return None
-
-    def hill():
-        r = rng.uniform(3.0, 4.5) * min(1.0, depth / 36 + 0.25)
-        return _lot(rng, rng.uniform(0, half_w), rng.uniform(0, depth), r, natural)
-
-    place("hill", hill, level=1)
-
-    def town():
-        t = road_half.interpolate(rng.uniform(0.3, 0.8), normalized=True)
-        side = rng.choice((-1, 1)) * rng.uniform(GAP_IN + 1.2, GAP_IN + 2.5)
-        w, d = TOWN_IN
-        return box(t.x - w / 2, t.y + side - d / 2, t.x + w / 2, t.y + side + d / 2)
-
-    place("light_buildings", town)
+def _woods(rng: random.Random, halves: _Halves, density: str, natural: bool) -> float:
+    """Woods lots (and their twins) placed until the woods of one half reach ``density``'s
+    share of it (:data:`DENSITY`), within 2,000 tries; their area in one half (sq in). A lot
+    lies within its circle: a centre is tried against the circles (and the road, hill and
+    town) first, and only one that may fit is drawn and tested exactly."""
+    width, depth = halves.width, halves.depth
+    half_w = width / 2
     target = DENSITY[density] * width * depth / 2  # woods in one half, sq in
     woods = 0.0
-    # a lot lies within its circle: a centre is tried against the circles (and the road,
-    # hill and town) first, and only one that may fit is drawn and tested exactly
     circles: list[tuple[float, float, float]] = []
     for _ in range(2000):
         if woods >= target:
@@ -192,11 +197,103 @@ def _layout(
             for x, y, q in circles
         ):
             continue
-        g = place("woods", lambda r=r, cx=cx, cy=cy: _lot(rng, cx, cy, r, natural), tries=1)
+        g = halves.place("woods", lambda r=r, cx=cx, cy=cy: _lot(rng, cx, cy, r, natural), tries=1)
         if g is not None:
             woods += g.area
             circles += [(cx, cy, r), (tx, ty, r)]
-    return features, woods
+    return woods
+
+
+def _layout(
+    rng: random.Random, width: float, depth: float, density: str, natural: bool = True
+) -> tuple[list[dict], float]:
+    """One layout of :func:`generate_terrain` and the woods' area in one half (sq in): the
+    road, a hill, a town by the road, then the woods, each with its twin."""
+    half_w = width / 2
+    road_half, road = _road(rng, width, depth)
+    halves = _Halves(width, depth, road)
+
+    def hill():
+        r = rng.uniform(3.0, 4.5) * min(1.0, depth / 36 + 0.25)
+        return _lot(rng, rng.uniform(0, half_w), rng.uniform(0, depth), r, natural)
+
+    halves.place("hill", hill, level=1)
+
+    def town():
+        t = road_half.interpolate(rng.uniform(0.3, 0.8), normalized=True)
+        side = rng.choice((-1, 1)) * rng.uniform(GAP_IN + 1.2, GAP_IN + 2.5)
+        w, d = TOWN_IN
+        return box(t.x - w / 2, t.y + side - d / 2, t.x + w / 2, t.y + side + d / 2)
+
+    halves.place("light_buildings", town)
+    woods = _woods(rng, halves, density, natural)
+    return halves.features, woods
+
+
+def _check_quick_battle(
+    data: RulesData,
+    ruleset: str,
+    unit_a: str,
+    unit_b: str,
+    stands_a: int,
+    cohesion: tuple[int, int],
+) -> None:
+    """Refuse a quick battle the tables cannot make: raises ValueError for a ruleset not
+    known, a unit not in its tables, ``stands_a`` not 1 to 30, or a cohesion level not 1 to
+    20."""
+    units = data.units_for(ruleset) if ruleset in data.rulesets else None
+    if units is None:
+        raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(data.rulesets)})")
+    for u in (unit_a, unit_b):
+        if u not in units:
+            raise ValueError(f"{u!r} is not a unit of the {ruleset} tables")
+    if not 1 <= stands_a <= 30:
+        raise ValueError(f"stands_a must be 1 to 30, not {stands_a}")
+    if not all(1 <= c <= 20 for c in cohesion):
+        raise ValueError(f"cohesion levels are 1 to 20, not {cohesion}")
+
+
+def _entry_line(side: str, unit: str, n: int, x: float, depth: float) -> list[dict]:
+    """``n`` stands of ``unit`` for ``side``, waiting to enter at ``x`` (inches: 0, the left
+    edge, facing 0 degrees; else the right, facing 180): a column centred on the table's
+    ``depth``, at most 1.5" apart, in groups of four, the first its GHQ."""
+    step = min(1.5, (depth - 1) / max(n, 1))
+    first = depth / 2 - step * (n - 1) / 2
+    return [
+        {
+            "id": f"{side}{k + 1}",
+            "side": side,
+            "unit": unit,
+            "x": x,
+            "y": round(first + step * k, 3),
+            "facing_deg": 0 if x == 0 else 180,
+            "group": str(1 + k // 4),
+            "ghq": k == 0,
+            "on_table": False,
+        }
+        for k in range(n)
+    ]
+
+
+def _balanced_stands(
+    raw: dict, data: RulesData, unit_a: str, unit_b: str, stands_a: int
+) -> list[dict]:
+    """The stands of both sides for ``raw``: ``stands_a`` of ``unit_a`` on the left and as
+    many of ``unit_b`` on the right (1 to 3 x ``stands_a``, fewer than the table's depth in
+    inches) as bring the scenario sheets' points nearest even (the first of equal ratios)."""
+    width, depth = raw["table"]["width"], raw["table"]["depth"]
+    best = None
+    for n_b in range(1, min(3 * stands_a, int(depth - 1)) + 1):
+        raw["stands"] = _entry_line("A", unit_a, stands_a, 0.0, depth) + _entry_line(
+            "B", unit_b, n_b, width, depth
+        )
+        fs = forces(raw, data)
+        r = ratio(fs[0].value, fs[1].value)
+        if best is None or r < best[0] - 1e-12:
+            best = (r, n_b)
+    return _entry_line("A", unit_a, stands_a, 0.0, depth) + _entry_line(
+        "B", unit_b, best[1], width, depth
+    )
 
 
 def generate_scenario(
@@ -216,16 +313,7 @@ def generate_scenario(
     the sheets' points nearest even (1 to 3 x ``stands_a``), one of each force its GHQ, 12
     turns, sighting 30" (Modern) or 20" (WWII). Raises ValueError for a unit not in the
     ruleset's tables, a ruleset not known, or out-of-range numbers."""
-    units = data.units_for(ruleset) if ruleset in data.rulesets else None
-    if units is None:
-        raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(data.rulesets)})")
-    for u in (unit_a, unit_b):
-        if u not in units:
-            raise ValueError(f"{u!r} is not a unit of the {ruleset} tables")
-    if not 1 <= stands_a <= 30:
-        raise ValueError(f"stands_a must be 1 to 30, not {stands_a}")
-    if not all(1 <= c <= 20 for c in cohesion):
-        raise ValueError(f"cohesion levels are 1 to 20, not {cohesion}")
+    _check_quick_battle(data, ruleset, unit_a, unit_b, stands_a, cohesion)
     wwii = ruleset.startswith("wwii")
     width, depth = table or ((48.0, 24.0) if wwii else (60.0, 36.0))
     raw = {
@@ -264,31 +352,5 @@ def generate_scenario(
         ],
         "stands": [],
     }
-
-    def line(side: str, unit: str, n: int, x: float) -> list[dict]:
-        step = min(1.5, (depth - 1) / max(n, 1))
-        first = depth / 2 - step * (n - 1) / 2
-        return [
-            {
-                "id": f"{side}{k + 1}",
-                "side": side,
-                "unit": unit,
-                "x": x,
-                "y": round(first + step * k, 3),
-                "facing_deg": 0 if x == 0 else 180,
-                "group": str(1 + k // 4),
-                "ghq": k == 0,
-                "on_table": False,
-            }
-            for k in range(n)
-        ]
-
-    best = None
-    for n_b in range(1, min(3 * stands_a, int(depth - 1)) + 1):
-        raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, n_b, width)
-        fs = forces(raw, data)
-        r = ratio(fs[0].value, fs[1].value)
-        if best is None or r < best[0] - 1e-12:
-            best = (r, n_b)
-    raw["stands"] = line("A", unit_a, stands_a, 0.0) + line("B", unit_b, best[1], width)
+    raw["stands"] = _balanced_stands(raw, data, unit_a, unit_b, stands_a)
     return raw

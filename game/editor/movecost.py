@@ -73,6 +73,100 @@ class CostGrid:
 _NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1))
 
 
+def _step_graph(
+    table,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    ii: np.ndarray,
+    jj: np.ndarray,
+    movement_class: str,
+    cancel: CancelCheck,
+) -> list[list[tuple[int, float]]]:
+    """Every directed step between neighbouring cell centres (8-connected), costed by the
+    engine in one call (:meth:`Table.step_costs`, movement points): for each cell (its flat
+    index, row ``jj`` and column ``ii``) the cells it can step to and what each step costs;
+    steps onto impassable ground are left out (000 08.03.02). Raises Cancelled when ``cancel``
+    says so once the costs are in."""
+    nx, ny = len(xs), len(ys)
+    starts, ends = [], []
+    for di, dj in _NEIGHBOURS:
+        ok = (ii + di >= 0) & (ii + di < nx) & (jj + dj >= 0) & (jj + dj < ny)
+        u = np.nonzero(ok)[0]
+        starts.append(u)
+        ends.append(u + di + dj * nx)
+    u_all, v_all = np.concatenate(starts), np.concatenate(ends)
+    step = table.step_costs(
+        xs[ii[u_all]], ys[jj[u_all]], xs[ii[v_all]], ys[jj[v_all]], movement_class
+    )
+    _poll(cancel)
+    fin = np.isfinite(step)
+    adj: list[list[tuple[int, float]]] = [[] for _ in range(nx * ny)]
+    for u, v, c in zip(u_all[fin].tolist(), v_all[fin].tolist(), step[fin].tolist(), strict=True):
+        adj[u].append((v, c))
+    return adj
+
+
+def _edge_entry(
+    table,
+    edge: str,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    ii: np.ndarray,
+    jj: np.ndarray,
+    movement_class: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of an entry edge's first column or row (flat indices) and the movement
+    points of the step from the edge (``left``, ``right``, ``bottom`` or ``top``) straight in
+    to each (``ii``, ``jj``: each cell's column and row): a stand entering starts its move on its side's edge (rules-decisions
+    "Movement")."""
+    nx, ny = len(xs), len(ys)
+    if edge in ("left", "right"):
+        col = 0 if edge == "left" else nx - 1
+        cells = np.arange(ny) * nx + col
+        ex = np.full(ny, 0.0 if edge == "left" else table.width)
+        ey = ys
+    else:
+        row = 0 if edge == "bottom" else ny - 1
+        cells = row * nx + np.arange(nx)
+        ex = xs
+        ey = np.full(nx, 0.0 if edge == "bottom" else table.depth)
+    return cells, table.step_costs(ex, ey, xs[ii[cells]], ys[jj[cells]], movement_class)
+
+
+def _dijkstra(
+    adj: list[list[tuple[int, float]]], cells: np.ndarray, entry: np.ndarray, cancel: CancelCheck
+) -> tuple[list[float], np.ndarray]:
+    """Least movement points to every cell (flat list, ``inf`` where unreachable) from the
+    source ``cells`` at their ``entry`` costs, over the step graph ``adj``; and which cells
+    were sources (a flat bool array). Polls ``cancel`` every 2,048 cells settled (raises
+    Cancelled)."""
+    n = len(adj)
+    dist = [math.inf] * n
+    heap = []
+    for c, e in zip(cells.tolist(), entry.tolist(), strict=True):
+        if e < dist[c]:
+            dist[c] = e
+            heap.append((e, c))
+    sources = np.zeros(n, dtype=bool)
+    sources[[c for _, c in heap]] = True
+    heapq.heapify(heap)
+    settled = 0
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        du, u = pop(heap)
+        if du > dist[u]:
+            continue
+        settled += 1
+        if settled % _CANCEL_EVERY == 0:
+            _poll(cancel)
+        for v, c in adj[u]:
+            dv = du + c
+            if dv < dist[v]:
+                dist[v] = dv
+                push(heap, (dv, v))
+    return dist, sources
+
+
 def movement_cost_field(
     scenario: Scenario,
     side_id: str,
@@ -128,67 +222,17 @@ def movement_cost_field(
     n = nx * ny
     jj, ii = np.divmod(np.arange(n), nx)  # row and column of each cell
     _poll(cancel)
-
-    # every directed step between neighbouring centres, costed by the engine in one call
-    starts, ends = [], []
-    for di, dj in _NEIGHBOURS:
-        ok = (ii + di >= 0) & (ii + di < nx) & (jj + dj >= 0) & (jj + dj < ny)
-        u = np.nonzero(ok)[0]
-        starts.append(u)
-        ends.append(u + di + dj * nx)
-    u_all, v_all = np.concatenate(starts), np.concatenate(ends)
-    step = table.step_costs(
-        xs[ii[u_all]], ys[jj[u_all]], xs[ii[v_all]], ys[jj[v_all]], movement_class
-    )
-    _poll(cancel)
-    fin = np.isfinite(step)
-    adj: list[list[tuple[int, float]]] = [[] for _ in range(n)]
-    for u, v, c in zip(u_all[fin].tolist(), v_all[fin].tolist(), step[fin].tolist(), strict=True):
-        adj[u].append((v, c))
-
-    dist = [math.inf] * n
+    adj = _step_graph(table, xs, ys, ii, jj, movement_class, cancel)
     if side.entry_edge is not None:
-        edge = side.entry_edge
-        if edge in ("left", "right"):
-            col = 0 if edge == "left" else nx - 1
-            cells = np.arange(ny) * nx + col
-            ex = np.full(ny, 0.0 if edge == "left" else w)
-            ey = ys
-        else:
-            row = 0 if edge == "bottom" else ny - 1
-            cells = row * nx + np.arange(nx)
-            ex = xs
-            ey = np.full(nx, 0.0 if edge == "bottom" else d)
-        entry = table.step_costs(ex, ey, xs[ii[cells]], ys[jj[cells]], movement_class)
-        origin = f"{edge} edge"
+        cells, entry = _edge_entry(table, side.entry_edge, xs, ys, ii, jj, movement_class)
+        origin = f"{side.entry_edge} edge"
     else:
         zone = _box_mask(xs, ys, deployment_zone(scenario, side_id), w, d).ravel()
         cells = np.nonzero(zone)[0]
         here, _ = table.move_costs_at(xs[ii[cells]], ys[jj[cells]], movement_class)
         entry = np.where(np.isfinite(here), 0.0, math.inf)
         origin = "zone"
-    heap = []
-    for c, e in zip(cells.tolist(), entry.tolist(), strict=True):
-        if e < dist[c]:
-            dist[c] = e
-            heap.append((e, c))
-    sources = np.zeros(n, dtype=bool)
-    sources[[c for _, c in heap]] = True
-    heapq.heapify(heap)
-    settled = 0
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        du, u = pop(heap)
-        if du > dist[u]:
-            continue
-        settled += 1
-        if settled % _CANCEL_EVERY == 0:
-            _poll(cancel)
-        for v, c in adj[u]:
-            dv = du + c
-            if dv < dist[v]:
-                dist[v] = dv
-                push(heap, (dv, v))
+    dist, sources = _dijkstra(adj, cells, entry, cancel)
     return CostGrid(
         side_id=side_id,
         movement_class=movement_class,

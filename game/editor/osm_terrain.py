@@ -127,11 +127,13 @@ def _is_line(tags: dict[str, str]) -> bool:
 # ------------------------------------------------------------------------- terrain shaping
 
 
-def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Polygon) -> list[dict]:
-    """The extract's features inside ``lonlat_box`` as scenario terrain features in table
-    inches, clipped to ``table``: areas unioned by kind, built-up blocks graded light or
-    heavy, water (with the sea from the coastline) impassable and cut out of the other areas,
-    roads merged by kind; all simplified at :data:`RESOLUTION_IN` and gated."""
+def _sorted_features(
+    ext: Extract, proj: Projection, lonlat_box: Polygon
+) -> tuple[dict[str, list], list[tuple[Any, float, bool]], dict[str, list], list]:
+    """The extract's features inside ``lonlat_box``, in table inches, sorted: areas by
+    terrain kind (tree rows as groves, waterways as impassable or, narrower than
+    :data:`RESOLUTION_IN`, as a strip of marsh), buildings (shape, storeys, building tag),
+    roads by kind, and coastline pieces."""
     res = RESOLUTION_IN
     areas: dict[str, list] = {}
     buildings: list[tuple[Any, float, bool]] = []
@@ -162,16 +164,13 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
                 areas.setdefault("impassable", []).append(g.buffer(width_in / 2))
             else:  # a narrow waterway: fordable, a strip of marsh the table's resolution wide
                 areas.setdefault("marsh", []).append(g.buffer(res / 2, cap_style="flat"))
-    sea = _sea(coast, table)
-    if sea is not None:
-        areas.setdefault("impassable", []).append(sea)
-    streets = [g for k in ROAD_KINDS for g in roads[k]]
-    street = (
-        shapely.union_all(streets).buffer(STREET_HALF_IN, cap_style="flat") if streets else None
-    )
-    for kind, blocks in _blocks(buildings, street).items():
-        areas.setdefault(kind, []).extend(blocks)
+    return areas, buildings, roads, coast
 
+
+def _area_features(areas: dict[str, list], proj: Projection, table: Polygon) -> list[dict]:
+    """The areas as gated scenario features, kind by kind (water first, then marsh, rough,
+    woods, groves, buildings), each unioned, clipped to ``table`` and simplified; land cover
+    stops at the water and stays off it, and light buildings off heavy ones."""
     out: list[dict] = []
     water = None
     if "impassable" in areas:
@@ -194,6 +193,25 @@ def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Pol
             feat = _gated(kind, poly, proj)
             if feat:
                 out.append(feat)
+    return out
+
+
+def terrain_from(ext: Extract, proj: Projection, table: Polygon, lonlat_box: Polygon) -> list[dict]:
+    """The extract's features inside ``lonlat_box`` as scenario terrain features in table
+    inches, clipped to ``table``: areas unioned by kind, built-up blocks graded light or
+    heavy, water (with the sea from the coastline) impassable and cut out of the other areas,
+    roads merged by kind; all simplified at :data:`RESOLUTION_IN` and gated."""
+    areas, buildings, roads, coast = _sorted_features(ext, proj, lonlat_box)
+    sea = _sea(coast, table)
+    if sea is not None:
+        areas.setdefault("impassable", []).append(sea)
+    streets = [g for k in ROAD_KINDS for g in roads[k]]
+    street = (
+        shapely.union_all(streets).buffer(STREET_HALF_IN, cap_style="flat") if streets else None
+    )
+    for kind, blocks in _blocks(buildings, street).items():
+        areas.setdefault(kind, []).extend(blocks)
+    out = _area_features(areas, proj, table)
     for kind in ROAD_KINDS:
         if roads[kind]:
             out.extend(_road_features(kind, roads[kind], table))
@@ -428,6 +446,46 @@ def _road_features(kind: str, lines: list, table: Polygon) -> list[dict]:
 # ------------------------------------------------------------------------------------ hills
 
 
+def _dem_levels(
+    dem, band, rows, cols, shape_yx: tuple[int, int], level_height_m: float
+) -> np.ndarray:
+    """Hill levels (ints, shape ``shape_yx``: rows north to south) of the table's cells from
+    the DEM ``band`` sampled at each cell's raster ``rows`` and ``cols``: 0 for the lowest
+    ground, one more each ``level_height_m`` metres above it, at most
+    :data:`MAX_HILL_LEVEL`; cells off the raster or without data count as the lowest.
+    Raises OSMImportError when no cell lies on the raster (the DEM does not cover the box)."""
+    rows, cols = np.asarray(rows), np.asarray(cols)
+    inside = (rows >= 0) & (rows < band.shape[0]) & (cols >= 0) & (cols < band.shape[1])
+    if not inside.any():
+        raise OSMImportError(f"{dem}: the DEM does not cover the box")
+    elev = np.full(rows.shape, np.nan)
+    vals = band[rows[inside], cols[inside]]
+    elev[inside] = np.ma.filled(vals.astype(float), np.nan)
+    base = np.nanmin(elev)
+    elev = np.where(np.isnan(elev), base, elev).reshape(*shape_yx)
+    return np.minimum(np.floor((elev - base) / level_height_m), MAX_HILL_LEVEL).astype(int)
+
+
+def _level_hills(g, below, proj: Projection, lv: int, out: list[dict]) -> list:
+    """One hill level's ground ``g`` (table inches) made hill features of level ``lv``: its
+    cells' staircase rounded into a natural outline, kept inside the level below (000
+    03.04), pieces under 4 cells dropped, each gated; the features are added to ``out`` and
+    their shapes returned (the next level's ground to stay inside)."""
+    res = RESOLUTION_IN
+    # round the cells' staircase into a natural outline, then keep it inside the level below
+    g = g.buffer(res * 0.75).buffer(-res * 0.75).simplify(res / 2)
+    g = g.intersection(below.buffer(-0.05))
+    kept = []
+    for poly in _polygons(g):
+        if poly.area < 4 * res * res:
+            continue
+        feat = _gated("hill", poly, proj, level=lv)
+        if feat:
+            out.append(feat)
+            kept.append(shape(feat["geometry"]))
+    return kept
+
+
 def dem_hills(
     dem: str | os.PathLike, proj: Projection, level_height_m: float = LEVEL_HEIGHT_M
 ) -> list[dict]:
@@ -468,16 +526,7 @@ def dem_hills(
             rows, cols = rowcol(src.transform, dx, dy)
     except rasterio.errors.RasterioIOError as err:
         raise OSMImportError(f"{dem}: not a DEM rasterio can read ({err})") from None
-    rows, cols = np.asarray(rows), np.asarray(cols)
-    inside = (rows >= 0) & (rows < band.shape[0]) & (cols >= 0) & (cols < band.shape[1])
-    if not inside.any():
-        raise OSMImportError(f"{dem}: the DEM does not cover the box")
-    elev = np.full(rows.shape, np.nan)
-    vals = band[rows[inside], cols[inside]]
-    elev[inside] = np.ma.filled(vals.astype(float), np.nan)
-    base = np.nanmin(elev)
-    elev = np.where(np.isnan(elev), base, elev).reshape(ny, nx)
-    levels = np.minimum(np.floor((elev - base) / level_height_m), MAX_HILL_LEVEL).astype(int)
+    levels = _dem_levels(dem, band, rows, cols, (ny, nx), level_height_m)
     transform = Affine(res, 0, 0, 0, -res, proj.depth)
     out: list[dict] = []
     below = box(0, 0, proj.width, proj.depth)
@@ -493,17 +542,7 @@ def dem_hills(
         g = shapely.union_all(polys) if polys else None
         if g is None or g.is_empty:
             break
-        # round the cells' staircase into a natural outline, then keep it inside the level below
-        g = g.buffer(res * 0.75).buffer(-res * 0.75).simplify(res / 2)
-        g = g.intersection(below.buffer(-0.05))
-        kept = []
-        for poly in _polygons(g):
-            if poly.area < 4 * res * res:
-                continue
-            feat = _gated("hill", poly, proj, level=lv)
-            if feat:
-                out.append(feat)
-                kept.append(shape(feat["geometry"]))
+        kept = _level_hills(g, below, proj, lv, out)
         if not kept:
             break
         below = shapely.union_all(kept)

@@ -130,6 +130,21 @@ def address_of(remote) -> str:
     return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
+def _bad_address(parts: list[str], role: str, code: str | None, key: str) -> str | None:
+    """Why a connection's address is refused (the close reason, code 1008), or None: not
+    ``/host``, ``/host/CODE`` or ``/join/CODE``; a host without a key of 32 to 64 hex digits;
+    a code not of the relay's alphabet and length (said as no such battle)."""
+    if role not in ("host", "join") or (role == "join" and code is None) or len(parts) > 2:
+        return "connect to /host?key=KEY, /host/CODE?key=KEY or /join/CODE"
+    if role == "host" and not KEY.fullmatch(key):
+        return "a host gives its key: /host?key= 32 to 64 hex digits"
+    if code is not None and not (
+        len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
+    ):
+        return f"no battle with code {code[:CODE_LENGTH]} at this relay"
+    return None
+
+
 class Relay:
     """The relay's tables (codes, addresses) and its connection handler."""
 
@@ -213,16 +228,9 @@ class Relay:
         role = parts[0] if parts else ""
         code = parts[1].upper() if len(parts) > 1 else None
         key = (parse_qs(url.query).get("key") or [""])[0]
-        if role not in ("host", "join") or (role == "join" and code is None) or len(parts) > 2:
-            await ws.close(1008, "connect to /host?key=KEY, /host/CODE?key=KEY or /join/CODE")
-            return
-        if role == "host" and not KEY.fullmatch(key):
-            await ws.close(1008, "a host gives its key: /host?key= 32 to 64 hex digits")
-            return
-        if code is not None and not (
-            len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)
-        ):
-            await ws.close(1008, f"no battle with code {code[:CODE_LENGTH]} at this relay")
+        refused = _bad_address(parts, role, code, key)
+        if refused:
+            await ws.close(1008, refused)
             return
         self.forget_idle()
         pair = self.pairs.get(code) if code else None
@@ -253,22 +261,29 @@ class Relay:
             if role == "join":
                 await ws.close(1013, f"the join of battle {code} is connected already")
                 return
-            # the host with its key: a half-open connection of its own gives way, and the
-            # joiner meets it again from the start
-            pair.ends[role] = None
-            pair.both.clear()
-            pair.claiming += 1
-            try:
-                for old in (held, pair.ends["join"]):
-                    if old is not None:
-                        with contextlib.suppress(ConnectionClosed):
-                            await old.close(1001, "the host came back on another connection")
-            finally:
-                pair.claiming -= 1
-            if pair.ends[role] is not None:  # another claim came first
-                await ws.close(1013, f"the host of battle {code} is connected already")
+            if not await self._host_comes_back(ws, pair, code, held):
                 return
         await self._pair(ws, pair, code, role)
+
+    async def _host_comes_back(self, ws, pair: Pair, code: str, held) -> bool:
+        """The host, with its key, connecting while the relay still holds an end of its own
+        (``held``, half-open): that end and the joiner's are closed (1001), the joiner to
+        meet the host again from the start. False (``ws`` closed, 1013) when another claim
+        of the host's end came first while they closed; True when ``ws`` may take it."""
+        pair.ends["host"] = None
+        pair.both.clear()
+        pair.claiming += 1
+        try:
+            for old in (held, pair.ends["join"]):
+                if old is not None:
+                    with contextlib.suppress(ConnectionClosed):
+                        await old.close(1001, "the host came back on another connection")
+        finally:
+            pair.claiming -= 1
+        if pair.ends["host"] is not None:  # another claim came first
+            await ws.close(1013, f"the host of battle {code} is connected already")
+            return False
+        return True
 
     async def _pair(self, ws, pair: Pair, code: str, role: str) -> None:
         pair.ends[role] = ws

@@ -365,35 +365,56 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         ammo = "smoke" if ev.get("ammo") == "smoke" else "HE"
         return f"{ev['mission']} revealed: {possessive(side)} {ammo} mission aimed at {at}."
     if name == "artillery":
-        how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
-        ammo = "smoke" if ev["ammo"] == "smoke" else "HE"
-        text = f"{side} {how} ({ammo}, mission {ev['mission']}):"
-        for sid, r in ev["cohesion"].items():
-            text += f" {n(sid)} {_roll(r)};"
-        for sid, why in (ev.get("not_fired") or {}).items():
-            text += f" {n(sid)} does not fire ({why});"
-        text = text.rstrip(";") + "."
-        text += _deviation(ev["deviation"])
-        k = len(ev["markers"])
-        return text + (
-            f" {k} markers land." if k > 1 else " 1 marker lands." if k else " Nothing lands."
-        )
+        return _artillery_words(ev, n, side)
     if name == "impact":
-        cb = ev["combat"]
-        roll = (
-            "below the table: S"
-            if cb is None
-            else (
-                f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, "
-                f"{_crt(ev['crt'], ev['result'])}"
-            )
-        )
-        effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
+        attack = _attack_words(ev, ev["combat"])
         how = "drives into" if ev["cause"] == "entered" else "is under"
         return (
             f"{n(ev['target'])} {how} impact marker {ev['marker']}: {ev['firepower']} against "
-            f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
+            f"{ev['defense']} ({ev['differential']:+d}), {attack}."
         )
+    return _air_strike_words(ev, n, side)
+
+
+def _attack_words(ev: dict, cb: dict | None) -> str:
+    """The roll and result of an impact's or a strike's attack on a stand: the dice (2D6),
+    modifiers and total and the combat results table's cell, or "below the table: S" when
+    there was no roll (``cb`` None); then the effect ("no effect" or the result's words)."""
+    roll = (
+        "below the table: S"
+        if cb is None
+        else (
+            f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, "
+            f"{_crt(ev['crt'], ev['result'])}"
+        )
+    )
+    effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
+    return f"{roll}: {effect}"
+
+
+def _artillery_words(ev: dict, n, side: str) -> str:
+    """An ``artillery`` line in words: indirect fire or direct artillery, the ammunition,
+    each firer's cohesion roll or why it did not fire, the deviation, the markers that
+    land."""
+    how = "indirect fire" if ev["kind"] == "indirect" else "direct artillery"
+    ammo = "smoke" if ev["ammo"] == "smoke" else "HE"
+    text = f"{side} {how} ({ammo}, mission {ev['mission']}):"
+    for sid, r in ev["cohesion"].items():
+        text += f" {n(sid)} {_roll(r)};"
+    for sid, why in (ev.get("not_fired") or {}).items():
+        text += f" {n(sid)} does not fire ({why});"
+    text = text.rstrip(";") + "."
+    text += _deviation(ev["deviation"])
+    k = len(ev["markers"])
+    return text + (
+        f" {k} markers land." if k > 1 else " 1 marker lands." if k else " Nothing lands."
+    )
+
+
+def _air_strike_words(ev: dict, n, side: str) -> str:
+    """An ``air_strike`` line in words: the flak that spoils its arrival (004), the arrival
+    roll, the AA on the way in (002), being shot down before it attacks, the deviation, the
+    attack on the stand it lands by, the AA on the way out, being shot down leaving."""
     aa = ev["aa"]
     text = f"{side} air strike ({ev['aircraft']}):"
     for a in (a for a in aa if "arrival_mod" in a):  # 004: flak spoils the arrival
@@ -406,20 +427,11 @@ def _fire_support(ev: dict, n, sides: dict[str, str]) -> str:
         text += " It is shot down before it attacks."
     text += _deviation(ev["deviation"])
     if ev["target"] is not None:
-        cb = ev.get("combat")
-        roll = (
-            "below the table: S"
-            if cb is None
-            else (
-                f"2D6 {sum(cb['dice'])}{_mods(cb['mods'])} = {cb['total']}, "
-                f"{_crt(ev['crt'], ev['result'])}"
-            )
-        )
-        effect = "no effect" if ev["result"] == "none" else RESULT_WORDS[ev["result"]]
+        attack = _attack_words(ev, ev.get("combat"))
         friendly = " (its own side's)" if ev.get("friendly") else ""
         text += (
             f" It attacks {n(ev['target'])}{friendly}: {ev['firepower']} against "
-            f"{ev['defense']} ({ev['differential']:+d}), {roll}: {effect}."
+            f"{ev['defense']} ({ev['differential']:+d}), {attack}."
         )
     text += _aa_leg(aa, "out", "Flying out", n)
     if ev["aircraft_after"].get("eliminated") and ev["target"] is not None:

@@ -142,27 +142,7 @@ class Info:
         tl = f"tech level {u.tech_level}, " if u.tech_level else ""
         lines.append(f"{tl}{u.points} points, speed {u.speed:g} MP ({u.movement_class})")
         if hasattr(u, "fire_against"):  # full games' columns (rules-decisions "Units beyond tanks")
-            guns = [
-                f'{kind} {v} to {r}"'
-                for kind, v, r in (("AP", u.ap_attack, u.ap_range), ("HE", u.he_attack, u.he_range))
-                if v is not None
-            ]
-            lines.append(f"{u.defense_class}; gun: " + (", ".join(guns) or "none"))
-            extra = sorted(u.flags) + ([f"carries {u.carrier}"] if u.carrier else [])
-            if extra:
-                lines.append(", ".join(extra).replace("_", " "))
-            reach = b.indirect_reach(s.id)
-            if reach:
-                lines.append(f'indirect fire: {reach[0]}-{reach[1]}" (plotted a turn ahead)')
-            aboard = [r.id for r in b.state.stands.values() if r.carried_by == s.id]
-            if aboard:
-                lines.append("aboard: " + ", ".join(aboard))
-            if s.carried_by:
-                lines.append(f"riding in {s.carried_by}")
-            if u.house:
-                lines.append(
-                    "values set by this game (the printed rules give none): see docs/rules.md"
-                )
+            lines += self._full_rules_card_lines(s)
         elif hasattr(u, "cannon_attack"):
             lines.append(f'cannon: attack {u.cannon_attack}, range {u.cannon_range}"')
         else:
@@ -181,6 +161,42 @@ class Info:
             lines.append(f"defence: {u.defense}, {flank} while moving (no facing)")
         else:
             lines.append(f"defence: front {u.defense}, flank or rear {flank}")
+        return lines + self._card_state_lines(s)
+
+    def _full_rules_card_lines(self, s) -> list[str]:
+        """A full game's stand's card lines from its data row (rules-decisions "Units beyond
+        tanks"): its defence class and guns (attack to range, inches), its flags and carrier,
+        its indirect fire's reach (inches), who rides in it or what it rides in, and whether
+        its values are this game's own."""
+        b, u = self.battle, s.unit
+        lines = []
+        guns = [
+            f'{kind} {v} to {r}"'
+            for kind, v, r in (("AP", u.ap_attack, u.ap_range), ("HE", u.he_attack, u.he_range))
+            if v is not None
+        ]
+        lines.append(f"{u.defense_class}; gun: " + (", ".join(guns) or "none"))
+        extra = sorted(u.flags) + ([f"carries {u.carrier}"] if u.carrier else [])
+        if extra:
+            lines.append(", ".join(extra).replace("_", " "))
+        reach = b.indirect_reach(s.id)
+        if reach:
+            lines.append(f'indirect fire: {reach[0]}-{reach[1]}" (plotted a turn ahead)')
+        aboard = [r.id for r in b.state.stands.values() if r.carried_by == s.id]
+        if aboard:
+            lines.append("aboard: " + ", ".join(aboard))
+        if s.carried_by:
+            lines.append(f"riding in {s.carried_by}")
+        if u.house:
+            lines.append("values set by this game (the printed rules give none): see docs/rules.md")
+        return lines
+
+    def _card_state_lines(self, s) -> list[str]:
+        """A stand's card lines on its state: its markers (suppressed, disorganized, moved),
+        its group and headquarters (and what a GHQ is for), what it has done this turn, and
+        its movement points this phase (or that it is eliminated)."""
+        b = self.battle
+        lines = []
         marks = [m for m, on in (("suppressed", s.S), ("disorganized", s.D)) if on]
         if s.movement_marker:
             marks.append("moved this turn")

@@ -359,23 +359,7 @@ class PlotMode(PlotTexts, Mode):
         key = (tuple(pts),)
         if pts and key != self._key:
             self._key = key
-            self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
-            # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
-            stopped = self.walk is not None and self.walk.stopped_by == "enemy"
-            self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
-            # who could opportunity-fire where: the engine's own offer for this path
-            self.threat = (
-                b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
-            )
-            # full games: the enemy stands this path drives through, and each overrun's odds
-            self.overruns = (
-                [
-                    (e, b.overrun_odds(self.stand, e))
-                    for e in b.overruns_on(self.stand, pts, self.end_facing())
-                ]
-                if b.rules.has("overrun") and len(pts) >= 2
-                else []
-            )
+            self._preview(screen, pts)
         mp = b.movement_points(self.stand)
         if not self.points:  # the first click plots its move, not only where it enters
             text = (
@@ -384,39 +368,7 @@ class PlotMode(PlotTexts, Mode):
                 "come on elsewhere, click on the edge first."
             )
         else:
-            w = self.walk
-            spent = w.mp_spent if w else 0
-            halved = ""
-            if s.loaded:
-                halved = " (half: it loaded or unloaded this phase)"
-            elif s.fire_attempts and mp < s.unit.speed:  # the engine's allowance, explained
-                halved = f" (of {mp_text(s.unit.speed)}: it fired this turn)"
-            text = (
-                f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
-                f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
-                f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
-                "Enter commits, Backspace undoes, Esc cancels."
-            )
-            if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
-                enemy, chance = self.nerve
-                text += (
-                    f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
-                    f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
-                    "if it fails, it stays there.</font>"
-                )
-            elif w and w.stopped_by:
-                why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
-                text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
-            text += self.riders_text(screen, spent)
-            text += self.threat_text(screen) + self.overrun_text(screen)
-            text += self.contact_text(screen)
-            if w and w.points:  # who will see it where it ends, and what they would hit
-                ex, ey = w.points[-1]
-                seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
-                names = ", ".join(f"{screen.names.get(e, e)} ({asp})" for e, asp in seen)
-                text += (
-                    f"<br>Where it ends: {'seen by ' + names if seen else 'out of enemy sight'}."
-                )
+            text = self._moving_text(screen, s, mp)
         screen.set_panel(
             text,
             [
@@ -424,6 +376,69 @@ class PlotMode(PlotTexts, Mode):
                 ("Cancel (Esc)", lambda: screen.set_mode(self.cancel(screen))),
             ],
         )
+
+    def _preview(self, screen, pts: list) -> None:
+        """Ask the engine what the path ``pts`` (waypoints, inches) would do, as the move
+        would be made: the walk, the nerve roll to pass an enemy stand that stops it (001
+        8.3.6), who could opportunity-fire where, and (full games) the enemy stands it
+        overruns with each overrun's odds."""
+        b = screen.battle
+        self.walk = b.preview_move(self.stand, pts) if len(pts) >= 1 else None
+        # only a walk stopped by an enemy stand may end in a nerve roll: no second walk else
+        stopped = self.walk is not None and self.walk.stopped_by == "enemy"
+        self.nerve = b.pass_through_at(self.stand, pts) if stopped and len(pts) >= 2 else None
+        # who could opportunity-fire where: the engine's own offer for this path
+        self.threat = (
+            b.threat_preview(self.stand, pts, self.end_facing()) if len(pts) >= 2 else None
+        )
+        # full games: the enemy stands this path drives through, and each overrun's odds
+        self.overruns = (
+            [
+                (e, b.overrun_odds(self.stand, e))
+                for e in b.overruns_on(self.stand, pts, self.end_facing())
+            ]
+            if b.rules.has("overrun") and len(pts) >= 2
+            else []
+        )
+
+    def _moving_text(self, screen, s, mp: float) -> str:
+        """The panel's text for a plotted move of stand ``s`` with ``mp`` movement points:
+        those spent and left (and why the allowance is cut), the end facing (degrees), what
+        stops it early or the nerve roll to pass through (001 8.3.6), then the riders, the
+        threats, the overruns, the contacts, and who will see it where it ends."""
+        b = screen.battle
+        w = self.walk
+        spent = w.mp_spent if w else 0
+        halved = ""
+        if s.loaded:
+            halved = " (half: it loaded or unloaded this phase)"
+        elif s.fire_attempts and mp < s.unit.speed:  # the engine's allowance, explained
+            halved = f" (of {mp_text(s.unit.speed)}: it fired this turn)"
+        text = (
+            f"<b>Moving {screen.names[self.stand]}</b><br>Movement points: "
+            f"{mp_text(spent)} spent of {mp_text(mp)}{halved}, {mp_text(mp - spent)} left.<br>"
+            f"Facing at the end: {round(self.end_facing()) % 360} deg.<br>Click waypoints; "
+            "Enter commits, Backspace undoes, Esc cancels."
+        )
+        if self.nerve is not None:  # 001 8.3.6, as the engine will roll it
+            enemy, chance = self.nerve
+            text += (
+                f"<br><font color='#c02020'>Stops at {screen.names.get(enemy, enemy)}: "
+                f"a nerve roll (cohesion +{PASS_THROUGH_MOD}) to pass through, {chance:.0%}; "
+                "if it fails, it stays there.</font>"
+            )
+        elif w and w.stopped_by:
+            why = STOPS_EARLY.get(w.stopped_by, w.stopped_by)
+            text += f"<br><font color='#c02020'>Stops early: {why}.</font>"
+        text += self.riders_text(screen, spent)
+        text += self.threat_text(screen) + self.overrun_text(screen)
+        text += self.contact_text(screen)
+        if w and w.points:  # who will see it where it ends, and what they would hit
+            ex, ey = w.points[-1]
+            seen = b.seen_by(ex, ey, self.end_facing(), s.side, moving=s.id)
+            names = ", ".join(f"{screen.names.get(e, e)} ({asp})" for e, asp in seen)
+            text += f"<br>Where it ends: {'seen by ' + names if seen else 'out of enemy sight'}."
+        return text
 
     def cancel(self, screen) -> Mode:
         """Esc or Cancel: back to picking a stand, and a refusal of this move goes too (a
@@ -434,52 +449,10 @@ class PlotMode(PlotTexts, Mode):
     def on_event(self, screen, ev):
         b = screen.battle
         if ev.type == pygame.MOUSEMOTION:
-            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))
-            x = min(max(x, 0.0), b.table.width)
-            y = min(max(y, 0.0), b.table.depth)
-            if ev.buttons[2] and self.points:  # right drag: facing
-                ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
-                self.facing = heading_deg(ex, ey, x, y) % 360
-            elif not self.points:  # a stand still to enter: where it would come on
-                self.cursor = (x, y)
-                self.entry = self.start_of_entry(screen, x, y)
-            elif self.points:
-                self.cursor = (x, y)
-                if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
-                    self.points.append(self.cursor)
+            self._mouse_moved(screen, ev)
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
-            enemy = (
-                screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
-            )
-            if enemy is not None and enemy.side != b.to_act:
-                # full games: a click on an enemy stand ends the move in base contact with it,
-                # on the side nearest the last waypoint (to close-assault it, 002 8.7)
-                last = self.points[-1]
-                ways = [b.contact_approach(enemy.id, k) for k in range(4)]
-                near, spot, facing = min(ways, key=lambda w: math.dist(w[1], last))
-                if math.dist(last, spot) > math.dist(near, spot) + 1e-6:
-                    self.points.append(near)  # the last leg runs straight in (see the engine)
-                self.points.append(spot)
-                self.facing = facing
-                self.contact = enemy.id
-            elif not self.points:
-                # it comes on at the edge point nearest the click and drives to the click,
-                # as the tape is laid from the edge; a click on the edge only sets where
-                entry = self.start_of_entry(screen, x, y)
-                self.points = [entry]
-                if math.dist(entry, (x, y)) >= STEP_IN:
-                    self.points.append(
-                        (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
-                    )
-            else:
-                self.points.append(
-                    (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
-                )
-                self.dragging = True
-                self.contact = None
-            self.cursor = None
+            self._clicked(screen, ev)
             self.refresh(screen)
         elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
             self.dragging = False
@@ -496,6 +469,59 @@ class PlotMode(PlotTexts, Mode):
                 self.facing = (self.end_facing() + (15 if ev.key == pygame.K_q else -15)) % 360
                 self.refresh(screen)
         return None
+
+    def _mouse_moved(self, screen, ev) -> None:
+        """The mouse moved (to a point clamped to the table, inches on 0.1"): a right drag
+        turns the end facing (degrees) toward it; a stand still to enter shows where it would
+        come on; else the cursor follows, and a left drag lays a waypoint each STEP_IN."""
+        b = screen.battle
+        x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))
+        x = min(max(x, 0.0), b.table.width)
+        y = min(max(y, 0.0), b.table.depth)
+        if ev.buttons[2] and self.points:  # right drag: facing
+            ex, ey = self.walk.points[-1] if self.walk else self.points[-1]
+            self.facing = heading_deg(ex, ey, x, y) % 360
+        elif not self.points:  # a stand still to enter: where it would come on
+            self.cursor = (x, y)
+            self.entry = self.start_of_entry(screen, x, y)
+        elif self.points:
+            self.cursor = (x, y)
+            if self.dragging and math.dist(self.cursor, self.points[-1]) >= STEP_IN:
+                self.points.append(self.cursor)
+
+    def _clicked(self, screen, ev) -> None:
+        """A left click at a point (inches, waypoints on 0.1"): on an enemy stand (full
+        games), the move ends in base contact with it to close-assault it (002 8.7); for a
+        stand still to enter, it comes on at the nearest edge point; else a waypoint, the
+        start of a drag."""
+        b = screen.battle
+        x, y = (round(v, 1) for v in screen.tv.to_table(ev.pos))  # waypoints on 0.1"
+        enemy = screen.stand_under(ev.pos) if b.rules.has("close_assault") and self.points else None
+        if enemy is not None and enemy.side != b.to_act:
+            # full games: a click on an enemy stand ends the move in base contact with it,
+            # on the side nearest the last waypoint (to close-assault it, 002 8.7)
+            last = self.points[-1]
+            ways = [b.contact_approach(enemy.id, k) for k in range(4)]
+            near, spot, facing = min(ways, key=lambda w: math.dist(w[1], last))
+            if math.dist(last, spot) > math.dist(near, spot) + 1e-6:
+                self.points.append(near)  # the last leg runs straight in (see the engine)
+            self.points.append(spot)
+            self.facing = facing
+            self.contact = enemy.id
+        elif not self.points:
+            # it comes on at the edge point nearest the click and drives to the click,
+            # as the tape is laid from the edge; a click on the edge only sets where
+            entry = self.start_of_entry(screen, x, y)
+            self.points = [entry]
+            if math.dist(entry, (x, y)) >= STEP_IN:
+                self.points.append(
+                    (min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth))
+                )
+        else:
+            self.points.append((min(max(x, 0.0), b.table.width), min(max(y, 0.0), b.table.depth)))
+            self.dragging = True
+            self.contact = None
+        self.cursor = None
 
     def confirm(self, screen):
         if not self.points:

@@ -286,6 +286,82 @@ class PlotFireMode(_Aiming):
             return None
         return PlotMission(b.to_act, tuple(self.firers), sheaf, self.ammo, lands)
 
+    def _strike_lines(self, screen, lands: int) -> list[str]:
+        """The panel's lines for an air strike landing in turn ``lands``: the aircraft left,
+        what to click, the entry and exit edges; then, once a point of attack is clicked,
+        what the path risks (``_path_lines``). A side with no sorties left is told what else
+        to do."""
+        b = screen.battle
+        side = b.to_act
+        lines = []
+        left = b.sorties_left(side)
+        craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items()))
+        if craft:
+            lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
+            lines.append(
+                "Click the point of attack. The aircraft flies in from an edge, attacks "
+                "the stand nearest where it lands (friend or foe) and flies out."
+            )
+            lines.append(
+                f"In from the {self.edge_name(screen, self.entry)} edge (E to change), "
+                f"out by the {self.edge_name(screen, self.exit)} edge (R)."
+            )
+        else:  # nothing to click for: say what is left to do
+            lines.append(
+                "You have no air strikes left (the scenario's air support): plot "
+                "artillery (A), or pass (P) when your plots are done."
+            )
+        path = self.strike_path(screen) if craft else None
+        if path is not None:
+            lines += self._path_lines(screen, left, path)
+        return lines
+
+    def _path_lines(self, screen, left: dict, path) -> list[str]:
+        """What an air strike along ``path`` (entry, point of attack, exit, in inches) faces,
+        as the engine reckons it: the enemy AA that could fire, the odds it arrives, is shot
+        down first and attacks on the aim (as percentages), the AA's arrival rule where the
+        ruleset has it (004), and the stands it would attack on the aim."""
+        b = screen.battle
+        side = b.to_act
+        lines = []
+        aa = b.strike_aa(side, path)
+        lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
+        if left:
+            odds = b.strike_odds(side, sorted(left)[0], path)
+            down = odds["p_down_first"]
+            lines.append(
+                f"Arrives {odds['p_arrives']:.0%}"
+                + (f", shot down before it attacks {down:.0%}" if down else "")
+                + f"; attacks on the aim {odds['p_on_aim']:.0%}."
+            )
+        if b.rules.support.flak_spoils_arrival:
+            lines.append(
+                "Only AA in the firing posture within range of the point of attack "
+                "counts; each adds +1, or +2 over 40 mm, to the arrival roll (004)."
+            )
+        near = b.strike_targets(*path[1])
+        if near:
+            who = " or ".join(screen.names[i] for i in near)
+            lines.append(f"If it lands on the aim it attacks {html.escape(who)}.")
+        return lines
+
+    def _mission_lines(self, screen) -> list[str]:
+        """The side's own plotted missions, one line each (id, what fires, the turn it
+        lands), under a heading; none when it has plotted none. The enemy never sees them."""
+        side = screen.battle.to_act
+        mine = [m for m in screen.support.visible_missions() if m.side == side]  # net: kept
+        if not mine:
+            return []
+        lines = ["<b>Your plotted missions</b> (the enemy does not see them):"]
+        for m in mine:
+            what = (
+                f"{m.aircraft} strike"
+                if m.kind == "air"
+                else f"{m.ammo.upper()} from {', '.join(m.firers)}"
+            )
+            lines.append(f"{m.id}: {html.escape(what)}, turn {m.lands_turn}")
+        return lines
+
     def enter(self, screen):
         b = screen.battle
         side = b.to_act
@@ -293,44 +369,7 @@ class PlotFireMode(_Aiming):
         lines = [f"<b>{PHASE_NAMES['plot']}: {html.escape(screen.side_name(side))} plots</b>"]
         buttons = []
         if self.air:
-            left = b.sorties_left(side)
-            craft = ", ".join(f"{k} ({v} left)" for k, v in sorted(left.items()))
-            if craft:
-                lines.append(f"Air strike, arriving in turn {lands}: {html.escape(craft)}.")
-                lines.append(
-                    "Click the point of attack. The aircraft flies in from an edge, attacks "
-                    "the stand nearest where it lands (friend or foe) and flies out."
-                )
-                lines.append(
-                    f"In from the {self.edge_name(screen, self.entry)} edge (E to change), "
-                    f"out by the {self.edge_name(screen, self.exit)} edge (R)."
-                )
-            else:  # nothing to click for: say what is left to do
-                lines.append(
-                    "You have no air strikes left (the scenario's air support): plot "
-                    "artillery (A), or pass (P) when your plots are done."
-                )
-            path = self.strike_path(screen) if craft else None
-            if path is not None:
-                aa = b.strike_aa(side, path)
-                lines.append(f"Enemy AA that could fire at it: {', '.join(aa) or 'none'}.")
-                if left:
-                    odds = b.strike_odds(side, sorted(left)[0], path)
-                    down = odds["p_down_first"]
-                    lines.append(
-                        f"Arrives {odds['p_arrives']:.0%}"
-                        + (f", shot down before it attacks {down:.0%}" if down else "")
-                        + f"; attacks on the aim {odds['p_on_aim']:.0%}."
-                    )
-                if b.rules.support.flak_spoils_arrival:
-                    lines.append(
-                        "Only AA in the firing posture within range of the point of attack "
-                        "counts; each adds +1, or +2 over 40 mm, to the arrival roll (004)."
-                    )
-                near = b.strike_targets(*path[1])
-                if near:
-                    who = " or ".join(screen.names[i] for i in near)
-                    lines.append(f"If it lands on the aim it attacks {html.escape(who)}.")
+            lines += self._strike_lines(screen, lands)
         else:
             free = b.free_artillery(side, lands)
             lines.append(
@@ -343,16 +382,7 @@ class PlotFireMode(_Aiming):
                 "(H). Click the aim point; drag from it to turn the line of markers. Rings: "
                 "red, the closest a gun fires; green, its reach."
             )
-        mine = [m for m in screen.support.visible_missions() if m.side == side]  # net: kept
-        if mine:
-            lines.append("<b>Your plotted missions</b> (the enemy does not see them):")
-            for m in mine:
-                what = (
-                    f"{m.aircraft} strike"
-                    if m.kind == "air"
-                    else f"{m.ammo.upper()} from {', '.join(m.firers)}"
-                )
-                lines.append(f"{m.id}: {html.escape(what)}, turn {m.lands_turn}")
+        lines += self._mission_lines(screen)
         a = self.action(screen)
         if a is not None:
             if self.air:

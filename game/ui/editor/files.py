@@ -276,6 +276,7 @@ class Files:
 
     def _osm_imported(self, result) -> None:
         """A new table from an OpenStreetMap import (asking first if unsaved work would go)."""
+
         def load():
             self.screen.load(Document(History(result.scenario), None, self.screen.doc.data))
             self.screen.doc.history.saved_position = None
@@ -350,13 +351,22 @@ class Files:
             pygame.Rect(w // 2 - 230, max(0, (h - tall) // 2), 460, tall), m, "New table"
         )
         self.screen.dialogs.add(win)
-        c = win
-        UILabel(pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=c)
+        UILabel(
+            pygame.Rect(10, 8, 420, 22), "A table from a seed scenario sheet:", m, container=win
+        )
         y = 34
         for name, (ruleset, tw, td) in PRESETS.items():
-            b = UIButton(pygame.Rect(10, y, 420, 32), name, m, container=c)
+            b = UIButton(pygame.Rect(10, y, 420, 32), name, m, container=win)
             self.screen._widgets[b] = lambda r=ruleset, a=tw, d=td, win=win: self._new(r, a, d, win)
             y += 36
+        y = self._custom_size_row(win, y)
+        y = self._restore_and_recent_rows(win, y, restore, recent)
+        self._open_and_import_rows(win, y)
+
+    def _custom_size_row(self, win, y: int) -> int:
+        """The new-table dialog's custom size: width and depth (inches, 72 x 48 offered), the
+        ruleset and Create, from ``y`` (pixels in the window); the ``y`` after it."""
+        m, c = self.screen.app.manager, win
         UILabel(
             pygame.Rect(10, y + 4, 420, 22),
             "Or a custom size (inches), width x depth:",
@@ -381,7 +391,12 @@ class Files:
         self.screen._widgets[b] = lambda: self._new_custom(
             wide.get_text(), deep.get_text(), rules, win
         )
-        y += 40
+        return y + 40
+
+    def _restore_and_recent_rows(self, win, y: int, restore: bool, recent: list) -> int:
+        """The new-table dialog's offer of the autosave (when ``restore``) and of the
+        ``recent`` files (paths, newest first), from ``y`` (pixels); the ``y`` after them."""
+        m, c = self.screen.app.manager, win
         if restore:
             b = UIButton(
                 pygame.Rect(10, y, 420, 32), "Restore the unsaved map (autosave)", m, container=c
@@ -398,6 +413,12 @@ class Files:
                     self.replacing(f"Opening {p.name}", lambda: self._open(p)),
                 )
                 y += 36
+        return y
+
+    def _open_and_import_rows(self, win, y: int) -> None:
+        """The new-table dialog's last rows, from ``y`` (pixels): open a scenario file, import
+        GeoJSON terrain, import an OpenStreetMap extract; each closes the dialog first."""
+        m, c = self.screen.app.manager, win
         b = UIButton(pygame.Rect(10, y, 205, 32), "Open a file...", m, container=c)
         self.screen._widgets[b] = lambda: (win.kill(), self.open_file())
         b = UIButton(pygame.Rect(225, y, 205, 32), "Import GeoJSON...", m, container=c)

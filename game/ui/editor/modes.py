@@ -68,70 +68,90 @@ class SelectMode(ToolMode):
         self.last_click = (0, (0, 0))
 
     def on_event(self, screen, ev):
-        doc = screen.doc
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            self.press = ev.pos
-            self.start = screen.tv.to_table(ev.pos)
-            self.action = None
-            handle = screen.handle_at(ev.pos)
-            if handle is not None:
-                screen.vertex = handle
-                self.action = "vertex"
-            else:
-                ref = screen.ref_at(ev.pos)
-                if ref is not None and ref in screen.selection:
-                    self.action = "move"
-                elif ref is not None and not (pygame.key.get_mods() & pygame.KMOD_SHIFT):
-                    screen.select([ref])
-                    self.action = "move"
-                else:
-                    self.action = "box"
-            self.key = ("drag", next(_drags))
-            self.originals = {r: items(doc.raw, r[0])[r[1]] for r in screen.selection}
+            self._press(screen, ev)
             return None
         if ev.type == pygame.MOUSEMOTION and self.press is not None:
-            if abs(ev.pos[0] - self.press[0]) + abs(ev.pos[1] - self.press[1]) < 4:
-                return None
-            x, y = screen.tv.to_table(ev.pos)
-            if self.action == "vertex" and screen.vertex is not None:
-                i, addr = screen.vertex
-                sx, sy, _ = screen.snap(ev.pos, exclude=[i])
-                feat = items(doc.raw, "feature")[i]
-                new = edits.move_vertex(feat, addr, sx, sy)
-                screen.commit(Replace("feature", i, new, "move a vertex"), self.key)
-            elif self.action == "move" and self.originals:
-                dx, dy = x - self.start[0], y - self.start[1]
-                if screen.snapping():
-                    g = screen.grid_size
-                    dx, dy = round(dx / g) * g, round(dy / g) * g
-                fn = edits.translation(dx, dy)
-                try:
-                    cmds = [
-                        Replace(k, i, edits.mapped(k, i, item, fn), "move")
-                        for (k, i), item in self.originals.items()
-                    ]
-                except ValueError as err:
-                    screen.say(f"Could not move: {err} (see Problems).", error=True)
-                    return None
-                screen.commit(Batch(tuple(cmds), "move"), self.key)
-            elif self.action == "box":
-                self.box_end = (x, y)
+            self._drag(screen, ev)
             return None
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.press is not None:
-            moved = abs(ev.pos[0] - self.press[0]) + abs(ev.pos[1] - self.press[1]) >= 4
-            if self.action == "box" and moved and self.box_end:
-                refs = edits.refs_in_box(screen._visible_raw(), *self.start, *self.box_end)
-                add = pygame.key.get_mods() & pygame.KMOD_SHIFT
-                screen.select((screen.selection + refs) if add else refs)
-            elif not moved:
-                self._click(screen, ev)
-            screen.end_drag()
-            self.press = self.box_end = None
-            self.action = None
+            self._release(screen, ev)
             return None
         if ev.type == pygame.KEYDOWN:
             return self._key(screen, ev)
         return None
+
+    def _press(self, screen, ev) -> None:
+        """The left button pressed: what a drag from here would do: move the selected
+        feature's vertex under it, move the selection (a stand or feature clicked is
+        selected first, unless Shift is held), or draw a selection box; the selection's
+        items as they were are kept to move from."""
+        doc = screen.doc
+        self.press = ev.pos
+        self.start = screen.tv.to_table(ev.pos)
+        self.action = None
+        handle = screen.handle_at(ev.pos)
+        if handle is not None:
+            screen.vertex = handle
+            self.action = "vertex"
+        else:
+            ref = screen.ref_at(ev.pos)
+            if ref is not None and ref in screen.selection:
+                self.action = "move"
+            elif ref is not None and not (pygame.key.get_mods() & pygame.KMOD_SHIFT):
+                screen.select([ref])
+                self.action = "move"
+            else:
+                self.action = "box"
+        self.key = ("drag", next(_drags))
+        self.originals = {r: items(doc.raw, r[0])[r[1]] for r in screen.selection}
+
+    def _drag(self, screen, ev) -> None:
+        """The mouse dragged (4 pixels or more from the press): the vertex moved to the
+        snapped point, the selection moved by the drag (inches, snapped to the grid when
+        snapping; a move the items cannot take is said and left), or the box's far corner
+        set. The whole drag is one step of the undo history."""
+        doc = screen.doc
+        if abs(ev.pos[0] - self.press[0]) + abs(ev.pos[1] - self.press[1]) < 4:
+            return None
+        x, y = screen.tv.to_table(ev.pos)
+        if self.action == "vertex" and screen.vertex is not None:
+            i, addr = screen.vertex
+            sx, sy, _ = screen.snap(ev.pos, exclude=[i])
+            feat = items(doc.raw, "feature")[i]
+            new = edits.move_vertex(feat, addr, sx, sy)
+            screen.commit(Replace("feature", i, new, "move a vertex"), self.key)
+        elif self.action == "move" and self.originals:
+            dx, dy = x - self.start[0], y - self.start[1]
+            if screen.snapping():
+                g = screen.grid_size
+                dx, dy = round(dx / g) * g, round(dy / g) * g
+            fn = edits.translation(dx, dy)
+            try:
+                cmds = [
+                    Replace(k, i, edits.mapped(k, i, item, fn), "move")
+                    for (k, i), item in self.originals.items()
+                ]
+            except ValueError as err:
+                screen.say(f"Could not move: {err} (see Problems).", error=True)
+                return None
+            screen.commit(Batch(tuple(cmds), "move"), self.key)
+        elif self.action == "box":
+            self.box_end = (x, y)
+
+    def _release(self, screen, ev) -> None:
+        """The left button let go: a box drawn selects what lies in it (added to the
+        selection with Shift); a press that did not move is a click; the drag ends."""
+        moved = abs(ev.pos[0] - self.press[0]) + abs(ev.pos[1] - self.press[1]) >= 4
+        if self.action == "box" and moved and self.box_end:
+            refs = edits.refs_in_box(screen._visible_raw(), *self.start, *self.box_end)
+            add = pygame.key.get_mods() & pygame.KMOD_SHIFT
+            screen.select((screen.selection + refs) if add else refs)
+        elif not moved:
+            self._click(screen, ev)
+        screen.end_drag()
+        self.press = self.box_end = None
+        self.action = None
 
     def cancel(self, screen):
         """Esc: select nothing."""

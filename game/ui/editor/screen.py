@@ -503,39 +503,7 @@ class EditorScreen(PanelsMixin):
         self.entries.watch()  # a field left (a click elsewhere) applies what was typed in it
         if ev.type == pygame.MOUSEMOTION:
             self.mouse = ev.pos
-        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
-            fn = self._widgets.get(ev.ui_element)
-            if fn:
-                fn()
-            return
-        typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
-        if ev.type in typed and ev.ui_element in self.entries.fields:
-            return  # applied on Enter or when the field is left, not while typed
-        if ev.type in (
-            pygame_gui.UI_TEXT_ENTRY_CHANGED,
-            pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
-            pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
-        ):
-            fn = self._fields.get(ev.ui_element)
-            if fn:
-                err = fn(ev.text)
-                if err:
-                    self.say(err, error=True)
-            return
-        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._wrapped_link(ev.pos):
-            return
-        if ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED:
-            fn = self._fields.get(ev.ui_element)
-            if fn:
-                fn(ev.link_target)
-            return
-        if ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            self.files.picked(Path(ev.text))
-            return
-        if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
-            fn, self._confirm = self._confirm, None
-            if fn:
-                fn()
+        if self._widget_event(ev):
             return
         if ev.type == pygame.KEYDOWN and self.dialogs.open():
             self.dialogs.key(ev)
@@ -545,23 +513,8 @@ class EditorScreen(PanelsMixin):
             return
         if ev.type == pygame.KEYDOWN and self._key(ev):
             return
-        if ev.type in (
-            pygame.MOUSEBUTTONDOWN,
-            pygame.MOUSEBUTTONUP,
-            pygame.MOUSEMOTION,
-            pygame.MOUSEWHEEL,
-        ):
-            if self.files.osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
-                return
-            if self.dialogs.over(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
-                return
-            if (
-                ev.type != pygame.MOUSEWHEEL
-                and not self.tv.rect.collidepoint(ev.pos)
-                and self._pan_from is None
-                and not getattr(ev, "buttons", (0,))[0]
-            ):
-                return
+        if self._mouse_not_for_the_table(ev):
+            return
         if ev.type == pygame.MOUSEWHEEL and self.mouse[0] >= self.app.size[0] - PANEL_W:
             self.scroll_panel(-40 * ev.y)  # the wheel over the panel scrolls it
             return
@@ -572,6 +525,70 @@ class EditorScreen(PanelsMixin):
             return
         if not self.help:
             self.set_mode(self.mode.on_event(self, ev))
+
+    def _widget_event(self, ev) -> bool:
+        """A widget's event handled: a button pressed, a field or list changed (a field
+        being typed in waits for Enter or for being left; a problem said in red), a link in
+        the panel clicked, a file picked, a confirmation given. True when ``ev`` was one of
+        these (nothing else then sees it)."""
+        if ev.type == pygame_gui.UI_BUTTON_PRESSED:
+            fn = self._widgets.get(ev.ui_element)
+            if fn:
+                fn()
+            return True
+        typed = (pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED)
+        if ev.type in typed and ev.ui_element in self.entries.fields:
+            return True  # applied on Enter or when the field is left, not while typed
+        if ev.type in (
+            pygame_gui.UI_TEXT_ENTRY_CHANGED,
+            pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
+            pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
+        ):
+            fn = self._fields.get(ev.ui_element)
+            if fn:
+                err = fn(ev.text)
+                if err:
+                    self.say(err, error=True)
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self._wrapped_link(ev.pos):
+            return True
+        if ev.type == pygame_gui.UI_TEXT_BOX_LINK_CLICKED:
+            fn = self._fields.get(ev.ui_element)
+            if fn:
+                fn(ev.link_target)
+            return True
+        if ev.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            self.files.picked(Path(ev.text))
+            return True
+        if ev.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
+            fn, self._confirm = self._confirm, None
+            if fn:
+                fn()
+            return True
+        return False
+
+    def _mouse_not_for_the_table(self, ev) -> bool:
+        """A mouse event (button, motion, wheel) the table does not get: one the Import
+        OpenStreetMap preview takes (a box dragged on it), one over an open dialog, or one
+        off the table (pixels) with no pan or left drag under way (the wheel excepted:
+        over the panel it scrolls it)."""
+        if ev.type not in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+            pygame.MOUSEMOTION,
+            pygame.MOUSEWHEEL,
+        ):
+            return False
+        if self.files.osm_mouse(ev):  # a box dragged on the Import OpenStreetMap preview
+            return True
+        if self.dialogs.over(self.mouse if ev.type == pygame.MOUSEWHEEL else ev.pos):
+            return True
+        return (
+            ev.type != pygame.MOUSEWHEEL
+            and not self.tv.rect.collidepoint(ev.pos)
+            and self._pan_from is None
+            and not getattr(ev, "buttons", (0,))[0]
+        )
 
     def _key(self, ev) -> bool:
         k, mod = ev.key, ev.mod

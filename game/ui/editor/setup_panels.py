@@ -45,40 +45,53 @@ class SetupPanelsMixin:
         self._field("Side to edit", self.place_side, lambda t: setattr(self, "place_side", t), ids)
         k = ids.index(self.place_side) if self.place_side in ids else 0
         if sides:
-            base = ("sides", k)
-            s = sides[k]
-            self._field("Name", s.get("name"), self._set((*base, "name"), "side name", not_empty))
-            self._field(
-                "Cohesion (1-20)",
-                s.get("cohesion"),
-                self._set((*base, "cohesion"), "cohesion", whole_number(1, 20)),
-            )
-            gens = ["none", "1", "2", "3", "4"]
-            gen = s.get("generation")
-            self._field(
-                "Generation",
-                "none" if gen is None else str(gen),
-                self._set(
-                    (*base, "generation"), "generation", lambda t: None if t == "none" else int(t)
-                ),
-                gens,
-            )
-            self._field(
-                "GHQ command value",
-                s.get("command_value", 0),
-                self._set((*base, "command_value"), "command value", whole_number(-5, 5)),
-            )
-            edges = ["none", "left", "right", "top", "bottom"]
-            self._field(
-                "Entry edge",
-                s.get("entry_edge") or "none",
-                self._set(
-                    (*base, "entry_edge"), "entry edge", lambda t: None if t == "none" else t
-                ),
-                edges,
-            )
-            self._air_support_fields(k, s)
+            self._side_fields(k, sides[k])
         self._field("Find a unit", self.unit_filter, self._filter_units, live=True)
+        self._unit_list_field()
+        own = [st for st in raw.get("stands", []) if st.get("side") == self.place_side]
+        self._label(
+            f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
+        )
+
+    def _side_fields(self, k: int, s: dict) -> None:
+        """The fields of side ``k`` (its dict ``s`` in the scenario): name, cohesion (1-20),
+        generation (none or 1-4), the GHQ's command value (-5 to 5), entry edge (none or an
+        edge), then its air support; each change one step of the undo history."""
+        base = ("sides", k)
+        self._field("Name", s.get("name"), self._set((*base, "name"), "side name", not_empty))
+        self._field(
+            "Cohesion (1-20)",
+            s.get("cohesion"),
+            self._set((*base, "cohesion"), "cohesion", whole_number(1, 20)),
+        )
+        gens = ["none", "1", "2", "3", "4"]
+        gen = s.get("generation")
+        self._field(
+            "Generation",
+            "none" if gen is None else str(gen),
+            self._set(
+                (*base, "generation"), "generation", lambda t: None if t == "none" else int(t)
+            ),
+            gens,
+        )
+        self._field(
+            "GHQ command value",
+            s.get("command_value", 0),
+            self._set((*base, "command_value"), "command value", whole_number(-5, 5)),
+        )
+        edges = ["none", "left", "right", "top", "bottom"]
+        self._field(
+            "Entry edge",
+            s.get("entry_edge") or "none",
+            self._set((*base, "entry_edge"), "entry edge", lambda t: None if t == "none" else t),
+            edges,
+        )
+        self._air_support_fields(k, s)
+
+    def _unit_list_field(self) -> None:
+        """The list of units to place (those the find field lets through, with their points),
+        filling the panel down to the status line (at least 120 pixels high); the unit picked
+        is the one Stand (S) places."""
         shown, labels = self._unit_rows()
         h = max(120, self.app.size[1] - self._py - STATUS_H - 40)
         sel = None
@@ -95,10 +108,6 @@ class SetupPanelsMixin:
         self._unit_list = lst
         self._fields[lst] = lambda t: self._pick_unit(t.split("  (")[0])
         self._py += h + 4
-        own = [st for st in raw.get("stands", []) if st.get("side") == self.place_side]
-        self._label(
-            f"{len(own)} stand(s) of side {self.place_side}; click the table with Stand (S)."
-        )
 
     def _air_support_fields(self, k: int, side: dict) -> None:
         """The side's air support (full games; docs/formats.md ``air_support``, rules-decisions

@@ -191,6 +191,100 @@ def _lines(surface, view, lines, colour, width: int) -> None:
             pygame.draw.lines(surface, colour, False, _px(view, line), width)
 
 
+def _marsh(surface, view, d: Decor, box) -> None:
+    """A marsh's decoration: pools of open water (ellipses about 2.4 by 1.3 pool radii) and
+    tufts of reeds, each item within its reach (inches) of the drawn box."""
+    s, it = view.scale, d.items
+    for x, y, r, _k in _near(it["pools"], box, 1.0):
+        (px, py), rx = view.to_px(x, y), r * s
+        rect = pygame.Rect(0, 0, max(3, 2.4 * rx), max(2, 1.3 * rx))
+        rect.center = (int(px), int(py))
+        pygame.draw.ellipse(surface, (120, 150, 132), rect.inflate(2, 2))
+        pygame.draw.ellipse(surface, (78, 118, 140), rect)
+    for x, y, r, _k in _near(it["reeds"], box, 0.5):
+        px, py = view.to_px(x, y)
+        h = max(2.0, r * s)
+        for dx in (-0.35, 0.0, 0.35):
+            pygame.draw.line(
+                surface, (170, 160, 96), (px + dx * h, py), (px + dx * h * 1.6, py - h), 1
+            )
+
+
+def _rough(surface, view, d: Decor, box) -> None:
+    """Rough ground's decoration: tufts of grass, then stones with a shadow, each stone's
+    shade by its kind (0 lightest)."""
+    s, it = view.scale, d.items
+    for x, y, r, _k in _near(it["tufts"], box, 0.5):
+        px, py = view.to_px(x, y)
+        pygame.draw.circle(surface, (84, 104, 56), (px, py), max(1.0, r * s))
+    for x, y, r, k in _near(it["stones"], box, 0.5):
+        px, py = view.to_px(x, y)
+        rr = max(1.2, r * s)
+        pygame.draw.circle(surface, (70, 64, 54), (px + rr * 0.35, py + rr * 0.35), rr)
+        pygame.draw.circle(surface, (166 - 8 * k, 160 - 8 * k, 148 - 6 * k), (px, py), rr)
+
+
+def _foxholes(surface, view, d: Decor, box) -> None:
+    """A light improved position's decoration: dug holes, each ringed by nine sandbags (a
+    dug-in post, not a shell hole); radii in inches, drawn at least 2 pixels."""
+    for x, y, r, _k in _near(d.items["holes"], box, 0.5):
+        (px, py), rr = view.to_px(x, y), max(2.0, r * view.scale)
+        pygame.draw.circle(surface, (52, 40, 28), (px, py), rr)
+        bag = max(1.0, rr * 0.42)
+        for k in range(9):
+            a = k * math.tau / 9
+            at = (px + math.cos(a) * rr * 1.2, py + math.sin(a) * rr * 1.2)
+            pygame.draw.circle(surface, (200, 184, 136), at, bag)
+            if bag >= 2:
+                pygame.draw.circle(surface, (118, 102, 70), at, bag, 1)
+
+
+def _trenches(surface, view, d: Decor, box) -> None:
+    """A medium or heavy improved position's decoration: zigzag trenches (a 0.2-inch dark
+    cut in a spoil bank) and, where the decor has them, bunkers with a firing slit."""
+    s = view.scale
+    w = max(2, int(0.2 * s))
+    _lines(surface, view, d.lines["trench"], (186, 170, 126), w + max(2, int(0.12 * s)))
+    _lines(surface, view, d.lines["trench"], (50, 38, 26), w)
+    for x, y, r, _k in _near(d.items.get("bunkers", np.zeros((0, 4))), box, 1.0):
+        pts = _px(view, _box(x, y, r, r * 0.8, 0.0))
+        pygame.draw.polygon(surface, (60, 60, 58), [(a + 2, b + 2) for a, b in pts])
+        pygame.draw.polygon(surface, (166, 164, 156), pts)
+        pygame.draw.polygon(surface, (90, 90, 88), pts, 1)
+        slit = _px(view, [(x - r * 0.6, y + r * 0.45), (x + r * 0.6, y + r * 0.45)])
+        pygame.draw.line(surface, (20, 20, 20), slit[0], slit[1], max(1, int(0.06 * s)))
+
+
+def _minefield(surface, view, d: Decor, geom, box) -> None:
+    """A minefield's decoration: the mines, a dashed tape along its outline (dashes 0.3
+    inch) and red warning signs (triangles at least 5 pixels high)."""
+    s, it = view.scale, d.items
+    for x, y, r, _k in _near(it["mines"], box, 0.3):
+        (px, py), rr = view.to_px(x, y), max(1.5, r * s)
+        pygame.draw.circle(surface, (52, 50, 44), (px, py), rr)
+        if rr >= 3:
+            pygame.draw.circle(surface, (120, 116, 100), (px, py), rr * 0.45)
+    _dashes(surface, view, d.dashes_of("outline", geom, 0.3), box, (236, 236, 226), 2)
+    for x, y in _near(it["signs"], box, 0.5):
+        px, py = view.to_px(x, y)
+        h = max(5.0, 0.3 * s)
+        tri = [(px, py - h), (px - h * 0.6, py + h * 0.2), (px + h * 0.6, py + h * 0.2)]
+        pygame.draw.polygon(surface, (206, 40, 32), tri)
+        pygame.draw.polygon(surface, (250, 240, 220), tri, 1)
+
+
+def _smoke(surface, view, d: Decor, box) -> None:
+    """A smoke cloud: puffs (radii in inches) each with a lighter highlight up and left; no
+    floor, so the ground shows between them."""
+    s = view.scale
+    for x, y, r, _k in _near(d.items["puffs"], box, 1.0):
+        px, py = view.to_px(x, y)
+        pygame.draw.circle(surface, (196, 198, 194), (px, py), r * s)
+        pygame.draw.circle(
+            surface, (226, 226, 222), (px - r * s * 0.25, py - r * s * 0.25), r * s * 0.6
+        )
+
+
 def _area(surface, view, f, d: Decor, box) -> None:
     """One area painted by its kind (its floor, its decoration, its edge)."""
     kind, s, geom = f.kind, view.scale, f.geometry
@@ -209,50 +303,13 @@ def _area(surface, view, f, d: Decor, box) -> None:
     elif kind in ("light_buildings", "heavy_buildings"):
         _houses(surface, view, _near(it["houses"], box, 2.0), kind == "heavy_buildings")
     elif kind == "marsh":
-        for x, y, r, _k in _near(it["pools"], box, 1.0):
-            (px, py), rx = view.to_px(x, y), r * s
-            rect = pygame.Rect(0, 0, max(3, 2.4 * rx), max(2, 1.3 * rx))
-            rect.center = (int(px), int(py))
-            pygame.draw.ellipse(surface, (120, 150, 132), rect.inflate(2, 2))
-            pygame.draw.ellipse(surface, (78, 118, 140), rect)
-        for x, y, r, _k in _near(it["reeds"], box, 0.5):
-            px, py = view.to_px(x, y)
-            h = max(2.0, r * s)
-            for dx in (-0.35, 0.0, 0.35):
-                pygame.draw.line(
-                    surface, (170, 160, 96), (px + dx * h, py), (px + dx * h * 1.6, py - h), 1
-                )
+        _marsh(surface, view, d, box)
     elif kind.startswith("rough_"):
-        for x, y, r, _k in _near(it["tufts"], box, 0.5):
-            px, py = view.to_px(x, y)
-            pygame.draw.circle(surface, (84, 104, 56), (px, py), max(1.0, r * s))
-        for x, y, r, k in _near(it["stones"], box, 0.5):
-            px, py = view.to_px(x, y)
-            rr = max(1.2, r * s)
-            pygame.draw.circle(surface, (70, 64, 54), (px + rr * 0.35, py + rr * 0.35), rr)
-            pygame.draw.circle(surface, (166 - 8 * k, 160 - 8 * k, 148 - 6 * k), (px, py), rr)
+        _rough(surface, view, d, box)
     elif kind == "light_improved_position":
-        for x, y, r, _k in _near(it["holes"], box, 0.5):
-            (px, py), rr = view.to_px(x, y), max(2.0, r * s)
-            pygame.draw.circle(surface, (52, 40, 28), (px, py), rr)
-            bag = max(1.0, rr * 0.42)  # a ring of sandbags: a dug-in post, not a shell hole
-            for k in range(9):
-                a = k * math.tau / 9
-                at = (px + math.cos(a) * rr * 1.2, py + math.sin(a) * rr * 1.2)
-                pygame.draw.circle(surface, (200, 184, 136), at, bag)
-                if bag >= 2:
-                    pygame.draw.circle(surface, (118, 102, 70), at, bag, 1)
+        _foxholes(surface, view, d, box)
     elif kind in ("medium_improved_position", "heavy_improved_position"):
-        w = max(2, int(0.2 * s))
-        _lines(surface, view, d.lines["trench"], (186, 170, 126), w + max(2, int(0.12 * s)))
-        _lines(surface, view, d.lines["trench"], (50, 38, 26), w)
-        for x, y, r, _k in _near(it.get("bunkers", np.zeros((0, 4))), box, 1.0):
-            pts = _px(view, _box(x, y, r, r * 0.8, 0.0))
-            pygame.draw.polygon(surface, (60, 60, 58), [(a + 2, b + 2) for a, b in pts])
-            pygame.draw.polygon(surface, (166, 164, 156), pts)
-            pygame.draw.polygon(surface, (90, 90, 88), pts, 1)
-            slit = _px(view, [(x - r * 0.6, y + r * 0.45), (x + r * 0.6, y + r * 0.45)])
-            pygame.draw.line(surface, (20, 20, 20), slit[0], slit[1], max(1, int(0.06 * s)))
+        _trenches(surface, view, d, box)
     elif kind == "barbed_wire":
         loop = max(2.0, 0.11 * s)
         for line in d.lines["coil"]:
@@ -260,30 +317,14 @@ def _area(surface, view, f, d: Decor, box) -> None:
             pygame.draw.lines(surface, (96, 92, 86), False, pts, 1)
             _loops(surface, pts, loop)
     elif kind == "minefield":
-        for x, y, r, _k in _near(it["mines"], box, 0.3):
-            (px, py), rr = view.to_px(x, y), max(1.5, r * s)
-            pygame.draw.circle(surface, (52, 50, 44), (px, py), rr)
-            if rr >= 3:
-                pygame.draw.circle(surface, (120, 116, 100), (px, py), rr * 0.45)
-        _dashes(surface, view, d.dashes_of("outline", geom, 0.3), box, (236, 236, 226), 2)
-        for x, y in _near(it["signs"], box, 0.5):
-            px, py = view.to_px(x, y)
-            h = max(5.0, 0.3 * s)
-            tri = [(px, py - h), (px - h * 0.6, py + h * 0.2), (px + h * 0.6, py + h * 0.2)]
-            pygame.draw.polygon(surface, (206, 40, 32), tri)
-            pygame.draw.polygon(surface, (250, 240, 220), tri, 1)
+        _minefield(surface, view, d, geom, box)
     elif kind == "impassable":
         _poly(surface, view, outline, (150, 140, 100), max(2, int(0.12 * s)))  # the shore
         _lines(surface, view, d.lines["ripples"], (104, 144, 178), 1)
     elif kind == "clear":
         _lines(surface, view, d.lines["furrows"], (146, 136, 78), max(1, int(0.06 * s)))
     elif kind == "smoke":
-        for x, y, r, _k in _near(it["puffs"], box, 1.0):
-            px, py = view.to_px(x, y)
-            pygame.draw.circle(surface, (196, 198, 194), (px, py), r * s)
-            pygame.draw.circle(
-                surface, (226, 226, 222), (px - r * s * 0.25, py - r * s * 0.25), r * s * 0.6
-            )
+        _smoke(surface, view, d, box)
     edge = EDGE.get(kind, _lighter(floor, -40))
     _poly(surface, view, outline, edge, 2 if kind in EDGE and s >= 10 else 1)
 
