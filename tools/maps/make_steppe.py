@@ -23,16 +23,17 @@ Run: .venv/bin/python tools/maps/make_steppe.py
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
+from recipe import edge_force, write_scenario  # noqa: E402
+
+from game import load_rules_data, parse_scenario  # noqa: E402
 from game.editor.generate import generate_terrain  # noqa: E402
-from game.editor.stats import map_statistics  # noqa: E402
 
 OUT = ROOT / "maps" / "wwii-47-steppe.json"
 TERRAIN_SEED = 1947
@@ -69,33 +70,6 @@ DESCRIPTION = (
 )
 
 
-def force(side: str, rows, x: float, facing: float) -> list[dict]:
-    """A side's stands waiting at its edge, spread about the edge's middle; a rider shares its
-    carrier's point; the first stand is the GHQ."""
-    stands: list[dict] = []
-    n = sum(k for _, k, _, _ in rows)
-    step = min(1.5, (DEPTH - 1) / n)
-    y = DEPTH / 2 - step * (n - 1) / 2
-    for unit, k, rider, group in rows:
-        for _ in range(k):
-            sid = f"{side}{len(stands) + 1}"
-            base = {"side": side, "x": x, "y": round(y, 3), "facing_deg": facing}
-            base.update(group=group, on_table=False)
-            stands.append({"id": sid, "unit": unit, **base, "ghq": not stands})
-            if rider:
-                stands.append(
-                    {
-                        "id": f"{side}{len(stands) + 1}",
-                        "unit": rider,
-                        **base,
-                        "ghq": False,
-                        "carried_by": sid,
-                    }
-                )
-            y += step
-    return stands
-
-
 def build() -> dict:
     """The scenario as a dict, validated (raises ScenarioError)."""
     data = load_rules_data()
@@ -130,17 +104,11 @@ def build() -> dict:
                 "entry_edge": "right",
             },
         ],
-        "stands": force("A", GERMANY, 0.0, 0.0) + force("B", SOVIETS, WIDTH, 180.0),
+        "stands": edge_force("A", GERMANY, 0.0, 0.0, DEPTH) + edge_force("B", SOVIETS, WIDTH, 180.0, DEPTH),
     }
     parse_scenario(raw, str(OUT), data)
     return raw
 
 
 if __name__ == "__main__":
-    scenario = build()
-    write_atomic(OUT, json.dumps(scenario, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {OUT.relative_to(ROOT)}")
-    stats = map_statistics(scenario, load_rules_data())
-    for f in stats.forces:
-        print(f"points {f.side_id}: {f.points:g} ({f.stands} stands, cohesion {f.cohesion:g})")
-    print(f"ratio: {stats.points_ratio:.4f}")
+    write_scenario(OUT, build(), ROOT)
