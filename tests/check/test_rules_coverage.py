@@ -4,6 +4,7 @@ reasons given for rows that cannot happen, and a short real run over the shipped
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -13,7 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "coverage"))
 
 from coverage_facts import Tally, rules_data  # noqa: E402
-from coverage_rows import RANGE_BUCKETS, build_rows, cover_rows, crt_row  # noqa: E402
+from coverage_rows import (  # noqa: E402
+    RANGE_BUCKETS,
+    beyond_reasons,
+    build_rows,
+    cover_rows,
+    crt_row,
+)
 from coverage_scan import NOT_COUNTED, Scan, scan_events  # noqa: E402
 from rules_coverage import Report, explanation, main, render, run, scenario_paths  # noqa: E402
 
@@ -524,6 +531,35 @@ def test_every_row_of_the_report_has_a_detector_that_matches_a_hand_made_line():
     assert len(keys) == len(set(keys)), "two rows share a key"
     assert sorted(k for k in keys if not total.counts[k]) == []
     assert sorted(k for k in total.counts if k not in set(keys)) == []  # no stray keys
+
+
+class _LongGunData:
+    """The shipped rules data with one Modern unit's gun stretched to ``reach`` inches."""
+
+    def __init__(self, name: str, reach: int):
+        self.data, self.name, self.reach = rules_data(), name, reach
+
+    def units_for(self, rs):
+        units = dict(self.data.units_for(rs))
+        if self.name in units:
+            u = units[self.name]
+            field = "cannon_range" if hasattr(u, "cannon_range") else "ap_range"
+            units[self.name] = dataclasses.replace(u, **{field: self.reach})
+        return units
+
+    def range_chart(self, rs, tl):
+        return self.data.range_chart(rs, tl)
+
+
+def test_the_modern_last_band_is_explained_by_the_data_until_a_gun_reaches_it():
+    # 000 07.08.02: TL3's last band ends at 41"; the Chieftain Mk5's 35" gun does not reach +4.
+    shipped = beyond_reasons(rules_data())
+    assert 'TL3: from 42", longest gun 35"' in shipped["modern"]
+    assert "modern-full" in shipped
+    plus4 = {r.key: r.why for r in build_rows(rules_data().terrain, shipped)}
+    assert plus4["range:modern::+4"] == shipped["modern"]
+    stretched = beyond_reasons(_LongGunData("Chieftain Mk5", 42))
+    assert "modern" not in stretched and "modern-full" not in stretched
 
 
 def test_a_zero_row_is_explained_only_while_its_needs_are_absent():

@@ -242,8 +242,34 @@ def _expand(line: str) -> list[Row]:
     return out
 
 
-def range_rows() -> list[Row]:
-    """A row for each range effect of each ruleset's chart (wwii-47: of each tech level's)."""
+def beyond_reasons(data) -> dict[str, str]:
+    """Why a Modern chart's last effect (``beyond``, +4) cannot come up with the unit data at all,
+    by ruleset: the band starts past each tech level's last inch, and no weapon of the data
+    (``data``: ``load_rules_data()``; the ruleset's tank table and support rows, ATGMs aside,
+    which ignore range effects, rules-decisions "ATGM") reaches it. Empty for a ruleset where
+    some unit's gun does reach it (000 07.08.02)."""
+    out = {}
+    for rs in ("modern", "modern-full"):
+        longest: dict[int, int] = {}
+        for u in data.units_for(rs).values():
+            reach = getattr(u, "gun_range", None) or getattr(u, "cannon_range", 0) or 0
+            longest[u.tech_level] = max(longest.get(u.tech_level, 0), int(reach))
+        starts = {tl: data.range_chart(rs, tl).bands[-1][0] + 1 for tl in longest}
+        if any(reach >= starts[tl] for tl, reach in longest.items()):
+            continue
+        parts = "; ".join(
+            f'TL{tl}: from {starts[tl]}", longest gun {longest[tl]}"' for tl in sorted(longest)
+        )
+        out[rs] = (
+            "no gun in the unit tables (GHQ's rows and the house rows) reaches the band "
+            f"({parts}); an ATGM ignores range effects"
+        )
+    return out
+
+
+def range_rows(beyond: dict[str, str] | None = None) -> list[Row]:
+    """A row for each range effect of each ruleset's chart (wwii-47: of each tech level's);
+    ``beyond`` gives a ruleset's reason for its last band from :func:`beyond_reasons`."""
     rows = []
     for rs, buckets in RANGE_BUCKETS.items():
         for tl in ("tl1", "tl2") if rs == "wwii-47" else ("",):
@@ -253,6 +279,8 @@ def range_rows() -> list[Row]:
                 why = (
                     "no weapon of the played scenarios reaches that band within its range and sight"
                 )
+                if b == buckets[-1] and rs in (beyond or {}):
+                    why = (beyond or {})[rs]
                 rows.append(
                     Row(
                         key,
@@ -299,10 +327,11 @@ def crt_row(rs: str, cell: str, result: str) -> Row:
     )
 
 
-def build_rows(terrain: dict) -> list[Row]:
+def build_rows(terrain: dict, beyond: dict[str, str] | None = None) -> list[Row]:
     """Every row of the report in docs/rules.md's order (``ROWS``, with the range rows first
     after the flank's, the cover rows and the CRT's where ``ROWS`` places them); ``terrain`` is
-    the terrain effects chart (``load_rules_data().terrain``)."""
+    the terrain effects chart (``load_rules_data().terrain``), ``beyond`` the reasons of
+    :func:`beyond_reasons`."""
     rows: list[Row] = []
     for line in ROWS.strip().splitlines():
         if line == "@cover":
@@ -317,5 +346,5 @@ def build_rows(terrain: dict) -> list[Row]:
         else:
             rows += _expand(line)
             if rows[-1].key == "flank":
-                rows += range_rows()
+                rows += range_rows(beyond)
     return rows

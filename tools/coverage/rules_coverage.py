@@ -38,7 +38,7 @@ for _p in (str(ROOT), str(Path(__file__).resolve().parent)):
         sys.path.insert(0, _p)
 
 from coverage_facts import Tally, rules_data  # noqa: E402
-from coverage_rows import Row, build_rows, crt_row  # noqa: E402
+from coverage_rows import Row, beyond_reasons, build_rows, crt_row  # noqa: E402
 from coverage_scan import scan_file  # noqa: E402
 
 from game import ScenarioError, load_scenario  # noqa: E402
@@ -203,7 +203,7 @@ def explanation(row: Row, facts: set[str], extra: dict[str, str]) -> str | None:
 def rows_of(report: Report) -> list[Row]:
     """The report's rows: every row of tools/coverage/coverage_rows.py, then a row for each key the
     battles counted that no row foresees (a CRT reading the card does not give)."""
-    rows = build_rows(rules_data().terrain)
+    rows = build_rows(rules_data().terrain, beyond_reasons(rules_data()))
     known = {r.key for r in rows}
     extra = sorted(k for k in report.tally.counts if k not in known)
     return rows + [
