@@ -149,9 +149,12 @@ def draw_table(
     view: View,
     font: pygame.font.Font | None = None,
     style: str | None = None,
+    scale_bar: bool = True,
 ) -> None:
     """Draw the table's terrain: the cloth, hills by level with their slope band and a level
-    label, areas by type, roads by class, a 6" grid, and a scale bar. When ``surface`` has a
+    label, areas by type, roads by class, a 6" grid, and (``scale_bar``) a scale bar under its
+    left corner; the screens, whose stands wait along the edges, draw theirs over everything
+    with :func:`draw_scale_card` instead. When ``surface`` has a
     clip rectangle (a strip uncovered by panning), only the features that reach into it are
     drawn. ``style`` is "painted" or "plain" (:func:`table_style`: the settings' when None);
     the battle screen, the editor, the replay and ``hulldown render`` all come here."""
@@ -204,7 +207,7 @@ def draw_table(
     # the edge as lines: pygame draws a rectangle's outline clipped, as if the clip were its
     # edge, which puts a false edge along a strip uncovered by panning
     pygame.draw.lines(surface, INK, True, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 2)
-    if near((0.0, -3.0, 40.0, 0.0)):  # the scale bar and its words, under the left corner
+    if scale_bar and near((0.0, -3.0, 40.0, 0.0)):  # the bar and its words, under the corner
         _scale_bar(surface, view, table, font)
 
 
@@ -251,6 +254,32 @@ def _scale_bar(surface, view: View, table, font) -> None:
     pygame.draw.rect(surface, INK, pygame.Rect(bx, by, 6 * view.scale, 5), 1)
     label = font.render('6"  (1" = 100 m)', True, INK)
     surface.blit(label, (bx + 6 * view.scale + 6, by - 4))
+
+
+SCALE_CARD_BG = (245, 243, 234)
+
+
+def draw_scale_card(surface, area: pygame.Rect, px_per_inch: float, font, lift: int = 0) -> None:
+    """A scale bar on a small card in the bottom right corner of ``area`` (pixels), ``lift``
+    pixels above its foot, drawn over the table and its stands so that nothing covers it: its
+    words (the rules' ground scale, 1" = 100 m) over a bar of the longest of 6", 3" or 1"
+    that is at most a sixth of the area's width at ``px_per_inch``, in alternate inches."""
+    inches = next((n for n in (6, 3) if n * px_per_inch <= area.w / 6), 1)
+    length = max(1, round(inches * px_per_inch))
+    metres = f"{inches * 100:,} m" if inches < 10 else f"{inches / 10:g} km"
+    label = font.render(f'{inches}" = {metres}', True, INK)
+    w = max(length, label.get_width()) + 16
+    h = label.get_height() + 18
+    card = pygame.Rect(area.right - w - 8, area.bottom - lift - h - 6, w, h)
+    pygame.draw.rect(surface, SCALE_CARD_BG, card, border_radius=4)
+    pygame.draw.rect(surface, (150, 145, 130), card, 1, border_radius=4)
+    surface.blit(label, (card.right - 8 - label.get_width(), card.y + 4))
+    bx, by = card.right - 8 - length, card.bottom - 11
+    for k in range(inches):
+        colour = INK if k % 2 == 0 else (240, 240, 240)
+        x0, x1 = bx + round(k * px_per_inch), bx + round((k + 1) * px_per_inch)
+        pygame.draw.rect(surface, colour, pygame.Rect(x0, by, x1 - x0, 6))
+    pygame.draw.rect(surface, INK, pygame.Rect(bx, by, length, 6), 1)
 
 
 def unit_symbol(unit) -> str | None:
@@ -464,4 +493,13 @@ def legend(surface, scenario, at, style: str = "plain", width: int | None = None
     return lines
 
 
-__all__ = ["View", "draw_table", "draw_stand", "draw_scenario", "legend", "render_png", "wrap_text"]
+__all__ = [
+    "View",
+    "draw_table",
+    "draw_scale_card",
+    "draw_stand",
+    "draw_scenario",
+    "legend",
+    "render_png",
+    "wrap_text",
+]

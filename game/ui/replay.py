@@ -354,6 +354,7 @@ class ReplayScreen:
         draw_plotted(surface, self.tv, plotted, lambda side: side_colour(b.sides, side))
         for e in landed:  # deviation arrows and the aircraft's tracks, as the battle shows
             self.support_drawn += draw_landing(surface, self.tv, b.sides, e)
+        self.tv.draw_scale_bar(surface)
         surface.set_clip(clip)
         self.log_view.draw(surface)
         self.app.manager.draw_ui(surface)

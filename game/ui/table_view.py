@@ -11,7 +11,15 @@ from game import StandPose, corners
 from game.ui.badges import LEAST_LETTER_R, base_rect, place
 from game.ui.colours import UI
 from game.ui.paint.models import WRECK, hq_level, kind_of, paint_stand
-from game.ui.render import INK, SIDE_COLOURS, View, draw_stand, draw_table, unit_symbol
+from game.ui.render import (
+    INK,
+    SIDE_COLOURS,
+    View,
+    draw_scale_card,
+    draw_stand,
+    draw_table,
+    unit_symbol,
+)
 
 BACKGROUND = (236, 233, 222)
 POSTURE_BADGE = (110, 50, 150)  # the "M" badge of a stand in the movement posture (WWII)
@@ -214,17 +222,27 @@ class TableView:
             if shift is None:
                 layer = pygame.Surface(self.rect.size)
                 layer.fill(BACKGROUND)
-                draw_table(layer, self.table, shifted)
+                draw_table(layer, self.table, shifted, scale_bar=False)
             else:
                 layer = self._cache
                 layer.scroll(*shift)
                 for strip in uncovered(layer.get_rect(), *shift):
                     layer.set_clip(strip)
                     layer.fill(BACKGROUND)
-                    draw_table(layer, self.table, shifted)
+                    draw_table(layer, self.table, shifted, scale_bar=False)
                 layer.set_clip(None)
             self._cache, self._cache_key = layer, key
         surface.blit(self._cache, self.rect.topleft)
+
+    def draw_scale_bar(self, surface: pygame.Surface, lift: int = 0) -> None:
+        """The scale bar on its card in the view's bottom right corner, ``lift`` pixels up
+        (over a status line drawn along the view's foot), over everything on the table."""
+        size = int(20 * UI["scale"])  # the status lines' size, whatever the zoom
+        if self._scale_font is None or self._scale_font[0] != size:
+            self._scale_font = (size, pygame.font.Font(None, size))
+        draw_scale_card(surface, self.rect, self.view.scale, self._scale_font[1], lift)
+
+    _scale_font: tuple[int, pygame.font.Font] | None = None
 
     def _pan_shift(self, key) -> tuple[int, int] | None:
         """The whole-pixel (dx, dy) from the kept layer's camera to ``key``'s, when only the

@@ -310,3 +310,51 @@ def test_no_text_under_11_pixels_on_the_battle_screen(app, monkeypatch, ui_scale
     small = sorted({(size, text) for size, text in _Recorded.seen if size < 11})
     assert not small, small[:10]
     assert any(text == "A1" for _, text in _Recorded.seen)  # the stands' ids were drawn
+
+
+@pytest.mark.parametrize(
+    "px_per_inch, width, words",
+    [(20.0, 800, '6" = 600 m'), (30.0, 800, '3" = 300 m'), (90.0, 800, '1" = 100 m')],
+)
+def test_the_scale_card_takes_the_longest_bar_that_fits_a_sixth_of_the_view(
+    px_per_inch, width, words
+):
+    """The scale bar sits on a card in the view's bottom right corner, its bar 6", 3" or 1"
+    (whichever is longest within a sixth of the width), worded at the rules' 1" = 100 m."""
+    import game.ui.render as render
+
+    drawn: list[str] = []
+
+    class Font:
+        def render(self, text, *a, **k):
+            drawn.append(text)
+            return pygame.Surface((60, 14))
+
+    surface = pygame.Surface((width + 100, 500))
+    surface.fill((0, 0, 0))
+    area = pygame.Rect(100, 0, width, 400)
+    render.draw_scale_card(surface, area, px_per_inch, Font(), lift=30)
+    assert drawn == [words]
+    assert surface.get_at((area.right - 12, area.bottom - 30 - 22))[:3] == render.SCALE_CARD_BG
+    assert surface.get_at((area.right - 10, area.bottom - 10))[:3] == (0, 0, 0)  # the lift
+    assert surface.get_at((area.x + 5, area.bottom - 40))[:3] == (0, 0, 0)  # only the corner
+
+
+def test_the_battle_screen_draws_its_scale_bar_over_the_stands_not_under_them(app, monkeypatch):
+    """Stands wait along the table's edges, where the bar under the table's corner was
+    hidden by them (and, at 1280x800, by the hover line): the screen draws it last, on its
+    card, above the hover line."""
+    import game.ui.render as render
+
+    calls: list[tuple] = []
+    real = render.draw_scale_card
+    monkeypatch.setattr(
+        "game.ui.table_view.draw_scale_card",
+        lambda *a, **k: calls.append(a) or real(*a, **k),
+    )
+    s = opened(app, "modern-helsinki")
+    frame(s)
+    assert calls, "no scale bar drawn"
+    surface, area, px_per_inch, _font, lift = calls[-1]
+    assert area == s.tv.rect and px_per_inch == s.tv.view.scale
+    assert lift == s.overlays.hover_height() > 10

@@ -343,6 +343,11 @@ class Overlays:
             what += f", {here.hill_zone} of a level-{here.ground_level} hill"
         return f'({x:.1f}", {y:.1f}")  {what}'
 
+    def hover_height(self) -> int:
+        """The height (pixels) of the hover line along the table's foot: the font's line and
+        its margins, whether or not it says something now (the scale bar sits above it)."""
+        return self.screen.info.font(22).get_height() + 10
+
     def draw_hover(self, surface) -> None:
         """The line under the table saying what is under the mouse (:meth:`hover_text`),
         worded again only when the mouse, the log or the Space key changes."""

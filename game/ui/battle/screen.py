@@ -645,6 +645,7 @@ class BattleScreen:
             over.draw_explain(surface)
         if not isinstance(self.mode, CurtainMode):
             over.draw_on_demand(surface)  # ids on hover / Alt, the mini-map
+            self.tv.draw_scale_bar(surface, lift=over.hover_height())
             self.info.draw(surface)
             right = self.tv.rect.right  # the ruler's readout stops short of the mini-map
             if over.show_minimap:

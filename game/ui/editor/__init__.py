@@ -17,6 +17,7 @@ def editor_screen(app, doc=None, on_menu=None):
     battle (its log in the logs folder, no autosave over the player's battle; a logs folder
     that cannot be written is said on the battle screen and play goes on), and leaving
     that battle (Menu, or Play again's end) comes back to the editor, history intact."""
+
     def battle_factory(app, scenario, back, seed: int = 1):
         stem = Path(scenario.path).stem or "untitled"
         log = logs_dir() / f"test-play-{stem}-seed{seed}.jsonl"

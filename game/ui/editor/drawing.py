@@ -104,7 +104,7 @@ class EditorDrawing:
                     [f for f in table.features if f.index not in hide],
                     self.screen.doc.data.terrain,
                 )
-            draw_table(layer, table, shifted)
+            draw_table(layer, table, shifted, scale_bar=False)
             self._layer, self._layer_key = layer, key
         return self._layer
 
@@ -145,6 +145,7 @@ class EditorDrawing:
             self._draw_stands(surface)
         self._draw_selection(surface)
         self.screen.mode.draw(self.screen, surface)
+        self.screen.tv.draw_scale_bar(surface)
         if self.screen.help:
             self._draw_help(surface)
         surface.set_clip(clip)
