@@ -53,7 +53,7 @@ def play(name: str, seed: int, opponent: str = "random") -> Battle:
 
 @pytest.mark.parametrize("name", MAPS)
 def test_the_greedy_player_plays_every_shipped_scenario_to_its_end(name):
-    assert len(MAPS) == 11  # the seed sheets, the full games, Helsinki, the Golan, steppe, Sinai
+    assert len(MAPS) == 12  # the seed sheets, the full games, Helsinki, Golan, steppe, Sinai, Mazar
     b = play(name, 2)
     assert b.finished and b.state.turn >= 1
 

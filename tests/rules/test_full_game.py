@@ -436,6 +436,53 @@ def test_close_assault_worked_example():
     assert b.dice.left == 0
 
 
+def test_mounted_cavalry_close_assault_worked_example():
+    """002 8.7 by hand with the house rows of Afghanistan, 2001: Northern Alliance horse ride
+    into base contact with Taliban foot and assault them. The foot (no movement marker) roll
+    3: pass, and answer: HE 6 against the horse's 4 halved (they moved) = 2: +4; 2D6 6 + 6 - 3
+    = 9, row 9 col +4 = D. The horse roll 10 + 3 (D) = 13 <= 15, and attack: HE 6 against 4
+    = +2; 2D6 6 + 6 - 3 (assault) - 3 (mounted cavalry) - 1 (closing) = 5, row 5 col +2 = D
+    (without the cavalry's -3, row 8: (S))."""
+    b = battle(
+        [
+            ("A1", "A", "Northern Alliance Cavalry", 10, 12, 0),
+            ("B1", "B", "Taliban Infantry", 12.5, 12, 180),
+        ],
+        [3, 4, 3, 4, 5, 3, 6, 6, 10, 6, 6],
+        **FULL,
+    )
+    to_movement(b)
+    b.apply(MoveAttempt("A", "1", True))
+    b.apply(Move("A", "A1", ((10, 12), (11.5, 12)), 0.0))
+    b.apply(LetPass("B"))
+    b.apply(CloseAssault("A", "B1"))
+    b.apply(AssaultReply("B", "A1"))
+    (line,) = events(b, "close_assault")
+    reply = line["defender_attack"]
+    assert (reply["differential"], reply["combat"]["total"], reply["result"]) == (4, 9, "D")
+    (attack,) = line["assaulter_attacks"]
+    assert [m["why"] for m in attack["combat"]["mods"]] == ["close_assault", "cavalry", "closing"]
+    assert (attack["differential"], attack["combat"]["total"], attack["result"]) == (2, 5, "D")
+    assert b.state.stands["B1"].D and b.state.stands["A1"].D
+    assert b.dice.left == 0
+
+
+def test_afghan_rows_are_house_values_with_their_flags():
+    """The rows of Afghanistan, 2001 (modern_support.csv, fire_support.toml) load as house
+    values: the horse flagged mounted cavalry at 8 MP on the foot column; the 60 mm mortar an
+    artillery mortar whose AP 2 is 4 or more below a T-55A's halved defence (an impact there
+    is an S without dice, 002 CRT notes) with an indirect range of 1-15"."""
+    horse, mortar = UNITS["Northern Alliance Cavalry"], UNITS["Type 63 60 mm Mortar"]
+    assert horse.house and horse.personnel and "cavalry" in horse.flags
+    assert (horse.speed, horse.movement_class) == (8, "F")
+    assert mortar.house and {"artillery", "mortar"} <= set(mortar.flags)
+    assert mortar.ap_attack - -(-UNITS["T55A"].defense // 2) < -3
+    reach = DATA.fire_support.artillery["Type 63 60 mm Mortar"]
+    assert (reach.min_range, reach.max_range) == (1, 15)
+    for name in ("Northern Alliance Infantry", "Taliban Infantry"):
+        assert UNITS[name].house and UNITS[name].personnel
+
+
 def test_a_defender_close_assaulted_once_a_phase():
     b = battle(
         [("A1", "A", "US Engineers", 10, 12, 0), ("B1", "B", "BTR-80", 12.5, 12, 180)],
