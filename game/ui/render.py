@@ -291,6 +291,8 @@ def unit_symbol(unit) -> str | None:
     if unit.defense_class == "personnel":
         if "engineer" in unit.flags:
             return "engineer"
+        if "cavalry" in unit.flags:
+            return "recon"  # NATO marks cavalry, horsed or not, with reconnaissance's diagonal
         return "antitank" if unit.atgm is not None and unit.ap_attack is None else "infantry"
     if unit.carrier:
         return "mech"

@@ -45,6 +45,8 @@ def _fonts():
         ("modern-full", "US Engineers", "engineers"),
         ("modern-full", "US TOW Team", "atgm_team"),
         ("modern-full", "M252 81 mm Mortar", "mortar"),
+        ("modern-full", "Northern Alliance Cavalry", "cavalry"),
+        ("wwii-47", "Cossack Cavalry", "cavalry"),
         ("wwii-47", "SdKfz 251 Halftrack", "halftrack"),
         ("wwii-47", "M16 MGMC (.50 quad)", "spaa_halftrack"),
         ("wwii-47", "Pak 40 (75 mm)", "at_gun"),
@@ -59,6 +61,16 @@ def _fonts():
 def test_the_model_is_picked_from_the_units_row(ruleset, name, kind):
     """Every class a scenario fields has its own model, read from its row's data."""
     assert kind_of(_units(ruleset)[name], name) == kind
+
+
+def test_horsed_cavalry_carries_the_diagonal_of_nato_cavalry():
+    """Mounted cavalry's symbol is cavalry's (reconnaissance's) diagonal, not the foot's cross."""
+    for ruleset, name in (
+        ("modern-full", "Northern Alliance Cavalry"),
+        ("wwii-47", "Cossack Cavalry"),
+    ):
+        assert unit_symbol(_units(ruleset)[name]) == "recon"
+    assert unit_symbol(_units("modern-full")["US Mech Infantry"]) == "infantry"
 
 
 def test_every_model_looks_different_and_the_same_every_time():

@@ -48,7 +48,7 @@ _TURNED: dict[tuple, pygame.Surface] = {}
 def model_kind(unit, name: str = "") -> str:
     """The model a unit's row is painted as: "tank", "casemate" (fires into its front
     arc only), "ifv", "apc", "halftrack", "truck", "scout_car", "wheeled_apc", "sp_gun",
-    "spaa", "infantry", "engineers", "atgm_team", "at_gun", "howitzer", "mortar", "aa_gun",
+    "spaa", "infantry", "engineers", "cavalry", "atgm_team", "at_gun", "howitzer", "mortar", "aa_gun",
     "aa_gun_heavy". Read from the row's defence class, flags, carrier, movement class and
     weapons; ``name`` (the unit's name) only tells a halftrack from a tracked carrier. A
     unit of None (not known) is a tank."""
@@ -68,6 +68,8 @@ def model_kind(unit, name: str = "") -> str:
             return "at_gun"
         if "engineer" in flags:
             return "engineers"
+        if "cavalry" in flags:
+            return "cavalry"
         if getattr(unit, "atgm", None) is not None and getattr(unit, "ap_attack", 0) is None:
             return "atgm_team"
         return "infantry"
@@ -320,6 +322,43 @@ def _infantry(pen, c, kind, rng) -> None:
         _figure(pen, fx + rng.uniform(-0.03, 0.03), fy + rng.uniform(-0.03, 0.03), c)
 
 
+HORSES = ((112, 78, 48), (84, 58, 36), (150, 112, 72), (60, 44, 32))  # bay, brown, chestnut, black
+
+
+def _cavalry(pen, c, rng) -> None:
+    """Three horsemen from above, heading to the front: each horse a long body with its
+    neck and head ahead and its tail behind, a rider in the side's colour astride it."""
+    for fx, fy in ((0.16, 0.22), (0.02, -0.2), (-0.24, 0.12)):
+        fx, fy = fx + rng.uniform(-0.02, 0.02), fy + rng.uniform(-0.02, 0.02)
+        horse = HORSES[rng.randrange(len(HORSES))]
+        pen.line(shade(horse, 0.6), (fx - 0.16, fy), (fx - 0.24, fy + 0.01), 0.03)  # the tail
+        body = [(fx + 0.15 * math.cos(t), fy + 0.055 * math.sin(t)) for t in _OVAL]
+        pen.poly(horse, body)
+        pen.poly(  # the neck and head, reaching forward
+            horse,
+            [
+                (fx + 0.1, fy + 0.03),
+                (fx + 0.25, fy + 0.022),
+                (fx + 0.27, fy),
+                (fx + 0.25, fy - 0.022),
+                (fx + 0.1, fy - 0.03),
+            ],
+        )
+        pen.poly(
+            c,
+            [
+                (fx - 0.05, fy + 0.07),
+                (fx + 0.03, fy + 0.065),
+                (fx + 0.03, fy - 0.065),
+                (fx - 0.05, fy - 0.07),
+            ],
+        )
+        pen.disc(shade(c, 0.7), fx - 0.005, fy, 0.03)  # the rider's head
+
+
+_OVAL = [2 * math.pi * k / 10 for k in range(10)]
+
+
 def _towed(pen, c, kind) -> None:
     long_gun = kind in ("at_gun", "aa_gun_heavy")
     if kind in ("aa_gun", "aa_gun_heavy"):  # a cruciform platform, the gun on its pivot
@@ -374,6 +413,7 @@ _PAINTERS: dict[str, Callable] = {
     "spaa_halftrack": lambda pen, c, r: _halftrack(pen, c, aa=True),
     "infantry": lambda pen, c, r: _infantry(pen, c, "infantry", r),
     "engineers": lambda pen, c, r: _infantry(pen, c, "engineers", r),
+    "cavalry": lambda pen, c, r: _cavalry(pen, c, r),
     "atgm_team": lambda pen, c, r: _infantry(pen, c, "atgm_team", r),
     "at_gun": lambda pen, c, r: _towed(pen, c, "at_gun"),
     "howitzer": lambda pen, c, r: _towed(pen, c, "howitzer"),
