@@ -39,6 +39,7 @@ from game import (
 from game.editor.commands import Command
 from game.editor.history import History, history_from_json, history_to_json
 from game.editor.mend import mend_shape, showable
+from game.rules.files.scenario_file import GROUNDS
 from game.saves import is_file
 
 PRESETS = {
@@ -396,7 +397,10 @@ def table_of(raw: dict, data: RulesData):
             feats.append(TerrainFeature(kind, geom, level, i))
         else:
             bad.append(i)
-    return Table(width, depth, feats, data.terrain), bad
+    ground = raw["table"].get("ground", "grass")
+    if ground not in GROUNDS:
+        ground = "grass"  # the check names the fault; the drawing paints the default
+    return Table(width, depth, feats, data.terrain, ground), bad
 
 
 RECENT_KEPT = 8
