@@ -74,8 +74,11 @@ DESCRIPTION = (
     "Armoured cars are wheeled: fast on the road and open ground, slow in woods. Cavalry "
     "doubles its firepower in close assault against anything but armour; Fallschirmjaeger are "
     "type S infantry, worth a further -3 in close assault. Tech level 2 stands may fire from a "
-    "movement group and then move half their allowance. Both sides enter from the narrow "
-    "edges on turn 1. Destroy 51% of the enemy while losing no more than 50% to win."
+    "movement group and then move half their allowance. Each side has a 50 mm mortar already "
+    'in its village (the German reaches 5", the Soviet 8"): fire it at what it sees in the '
+    "joint artillery phase, or plot its fire in the joint plot phase. Both sides enter from "
+    "the narrow edges on turn 1. Destroy 51% of the enemy while losing no more than 50% to "
+    "win."
 )
 
 
