@@ -20,6 +20,7 @@ from game import RULESET_IDS
 from game import ruleset as ruleset_of
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, SetField, items
+from game.rules.files.scenario_file import GROUNDS
 from game.ui.editor.fields import counted, not_empty, number, whole_number
 from game.ui.editor.layout import PANEL_W, STATUS_H
 from game.ui.editor.modes import StandMode
@@ -229,6 +230,12 @@ class SetupPanelsMixin:
             'Table depth (")',
             t.get("depth"),
             self._set(("table", "depth"), "table depth", number(MIN_TABLE_IN, 1000)),
+        )
+        self._field(
+            "Ground (painted)",
+            t.get("ground", "grass"),
+            self._set(("table", "ground"), "table's ground"),
+            list(GROUNDS),
         )
         v = raw.get("victory", {})
         self._field(

@@ -67,7 +67,8 @@ TUFT = (84, 104, 56)  # rough ground's tufts of grass
 class Look:
     """The colours of one kind of ground (RGB): the open ground, each area kind's floor where
     it differs from :data:`FLOOR`, the hills' slopes by level, their cut edge and crest line,
-    the light buildings' roofs, the groves' crowns and rough ground's tufts."""
+    the light buildings' roofs (``flat_roofs``: every house's roof flat), the groves' crowns
+    and rough ground's tufts."""
 
     ground: tuple = GROUND
     floor: dict = field(default_factory=dict)
@@ -75,6 +76,7 @@ class Look:
     hill_edge: tuple = HILL_EDGE
     crest_line: tuple = CREST_LINE
     roofs: tuple = tuple(TILES)
+    flat_roofs: bool = False
     grove_trees: tuple = tuple(GROVE_TREES)
     tuft: tuple = TUFT
 
@@ -99,6 +101,7 @@ LOOKS = {
         hill_edge=(130, 100, 64),
         crest_line=(112, 86, 52),
         roofs=((222, 210, 184), (206, 190, 160), (232, 222, 200)),
+        flat_roofs=True,
         grove_trees=((66, 108, 48), (80, 120, 54), (58, 98, 44), (92, 128, 58)),
         tuft=(126, 116, 68),
     ),
@@ -201,10 +204,13 @@ def _box(x, y, hl, hw, a):
     ]
 
 
-def _houses(surface, view, houses: np.ndarray, heavy: bool, roofs=TILES) -> None:
+def _houses(
+    surface, view, houses: np.ndarray, heavy: bool, roofs=TILES, all_flat: bool = False
+) -> None:
     """Roofs: a wall shadow to the lower right, then a pitched roof in two tones split by its
     ridge (light buildings, and a quarter of heavy ones) or a flat roof with a parapet and a
-    plant box on it (heavy). ``roofs``: the light buildings' roof colours."""
+    plant box on it (heavy). ``roofs``: the light buildings' roof colours; ``all_flat``: every
+    roof flat (a desert village)."""
     s = view.scale
     shadow = max(1.0, 0.14 * s)
     palette = SLATES if heavy else roofs
@@ -212,7 +218,7 @@ def _houses(surface, view, houses: np.ndarray, heavy: bool, roofs=TILES) -> None
         pts = _px(view, _box(x, y, hl, hw, a))
         pygame.draw.polygon(surface, (44, 46, 36), [(px + shadow, py + shadow) for px, py in pts])
         colour = palette[int(k) % len(palette)]
-        if flat:
+        if flat or all_flat:
             pygame.draw.polygon(surface, _lighter(colour, 10), pts)
             inner = _px(view, _box(x, y, hl - 0.07, hw - 0.07, a))
             if s >= 12:
@@ -358,7 +364,7 @@ def _area(surface, view, f, d: Decor, box, look: Look = LOOKS["grass"]) -> None:
         _trees(surface, view, _near(it["trees"], box, reach), crowns)
     elif kind in ("light_buildings", "heavy_buildings"):
         houses = _near(it["houses"], box, 2.0)
-        _houses(surface, view, houses, kind == "heavy_buildings", list(look.roofs))
+        _houses(surface, view, houses, kind == "heavy_buildings", list(look.roofs), look.flat_roofs)
     elif kind == "marsh":
         _marsh(surface, view, d, box)
     elif kind.startswith("rough_"):
