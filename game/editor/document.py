@@ -21,6 +21,7 @@ import numpy as np
 import shapely
 
 from game import (
+    GROUNDS,
     MAX_FEATURES,
     MAX_STANDS,
     MAX_VERTICES,
@@ -39,7 +40,6 @@ from game import (
 from game.editor.commands import Command
 from game.editor.history import History, history_from_json, history_to_json
 from game.editor.mend import mend_shape, showable
-from game.rules.files.scenario_file import GROUNDS
 from game.saves import is_file
 
 PRESETS = {

@@ -39,10 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from recipe import edge_force, write_scenario  # noqa: E402
 from shapely import affinity  # noqa: E402
-from shapely.geometry import shape  # noqa: E402
+from shapely.geometry import polygon, shape  # noqa: E402
 
 from game import load_rules_data, parse_scenario  # noqa: E402
-from game.editor.generate import _feature, generate_terrain  # noqa: E402
+from game.editor.generate import generate_terrain  # noqa: E402
 
 OUT = ROOT / "maps" / "modern-sinai-1967.json"
 TERRAIN_SEED = 1967
@@ -84,7 +84,13 @@ def desert(features: list[dict]) -> list[dict]:
         g = shape(features[i]["geometry"])
         if kind == "grove":
             g = affinity.scale(g, GROVE_SCALE, GROVE_SCALE, origin="centroid")
-        out[i] = _feature(kind, g)
+        ring = polygon.orient(g, 1.0).exterior.coords  # as the recipe writes its lots
+        coords = [[[round(x, 3), round(y, 3)] for x, y in ring]]
+        out[i] = {
+            "type": "Feature",
+            "properties": {"terrain": kind},
+            "geometry": {"type": "Polygon", "coordinates": coords},
+        }
     return out
 
 
