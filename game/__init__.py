@@ -87,6 +87,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "read_geometry": ("game.rules.files.shapes", "read_geometry"),
     "safe_shape": ("game.rules.files.shapes", "safe_shape"),
     "MAX_STANDS": ("game.rules.files.scenario_file", "MAX_STANDS"),
+    "GROUNDS": ("game.rules.files.scenario_file", "GROUNDS"),
     "MAX_VERTICES": ("game.rules.files.scenario_file", "MAX_VERTICES"),
     "SaveError": ("game.rules.battle", "SaveError"),
     "SaveDiverged": ("game.rules.battle", "SaveDiverged"),

@@ -21,6 +21,7 @@ import numpy as np
 import shapely
 
 from game import (
+    GROUNDS,
     MAX_FEATURES,
     MAX_STANDS,
     MAX_VERTICES,
@@ -396,7 +397,10 @@ def table_of(raw: dict, data: RulesData):
             feats.append(TerrainFeature(kind, geom, level, i))
         else:
             bad.append(i)
-    return Table(width, depth, feats, data.terrain), bad
+    ground = raw["table"].get("ground", "grass")
+    if ground not in GROUNDS:
+        ground = "grass"  # the check names the fault; the drawing paints the default
+    return Table(width, depth, feats, data.terrain, ground), bad
 
 
 RECENT_KEPT = 8

@@ -224,7 +224,7 @@ def table_copy(table: Table) -> Table:
         TerrainFeature(f.kind, g, f.level, f.index)
         for f, g in zip(table.features, geoms, strict=True)
     ]
-    return Table(table.width, table.depth, feats, table.terrain_types)
+    return Table(table.width, table.depth, feats, table.terrain_types, table.ground)
 
 
 def _poll(cancel: CancelCheck) -> None:

@@ -468,14 +468,15 @@ def legend(surface, scenario, at, style: str = "plain", width: int | None = None
     right = (width if width is not None else surface.get_width()) - 10
     painted = style == "painted"
     entries = []
+    ground = scenario.table.ground
     for k in sorted({f.kind for f in scenario.table.areas}):
-        look = swatch(k) if painted else TERRAIN_COLOURS.get(k, (150, 150, 150))
+        look = swatch(k, ground=ground) if painted else TERRAIN_COLOURS.get(k, (150, 150, 150))
         entries.append((look, scenario.data.terrain[k].name))
     for k in sorted({f.kind for f in scenario.table.roads}):
-        look = swatch(k) if painted else ROAD_STYLE.get(k, ((120, 100, 80), 0))[0]
+        look = swatch(k, ground=ground) if painted else ROAD_STYLE.get(k, ((120, 100, 80), 0))[0]
         entries.append((look, scenario.data.terrain[k].name))
     if scenario.table.hills:
-        look = swatch("hill") if painted else HILL_COLOURS[0]
+        look = swatch("hill", ground=ground) if painted else HILL_COLOURS[0]
         entries.append((look, "Hill (slope band, lighter crest)"))
     for i, s in enumerate(scenario.spec.sides):
         entries.append((SIDE_COLOURS[i % 2], s.name))

@@ -132,6 +132,27 @@ def test_a_new_table_of_the_same_size_drops_the_old_terrain_picture(app):
     assert shown != old and shown == pygame.image.tobytes(empty.drawing.terrain_layer(), "RGB")
 
 
+def test_the_tables_ground_is_painted_as_set_and_taken_back_by_undo(app):
+    """The Sinai's table is sand (``table.ground``); set to grass in the scenario panel's
+    field the editor paints it green, and Ctrl+Z gives the sand back."""
+    s = shipped_map(app, "modern-sinai-1967")
+
+    def mean():  # the terrain layer's mean colour
+        layer = s.drawing.terrain_layer()
+        px = pygame.surfarray.array3d(layer).reshape(-1, 3)
+        return px.mean(axis=0)
+
+    sand = mean()
+    assert sand[0] > sand[1] > sand[2]  # sandy: red over green over blue
+    s.commit(SetField(("table", "ground"), "grass", "table's ground"))
+    frame(s)
+    grass = mean()
+    assert grass[1] > grass[0] and s.table().ground == "grass"
+    key(s, pygame.K_z, pygame.KMOD_CTRL)
+    frame(s)
+    assert s.doc.raw["table"]["ground"] == "sand" and (mean() == sand).all()
+
+
 def test_opening_a_same_sized_map_draws_its_own_terrain(app, tmp_path):
     s = new_editor(app)
     blank = pygame.image.tobytes(s.drawing.terrain_layer(), "RGB")

@@ -66,6 +66,7 @@ EXPECTED = {
         "$.terrain.features[0].properties.terrain",
         "cannot be drawn in a scenario",
     ),
+    "33-unknown-ground": ("$.table.ground", "'grass' or 'sand'"),
 }
 
 

@@ -90,6 +90,41 @@ def test_direct_artillery_refused(firers, sheaf, why):
         b.apply(ArtilleryFire("A", firers, sheaf, "he"))
 
 
+LIGHT_MORTAR = [
+    ("A1", "A", "leGrW 36 (50 mm Mortar)", 10, 12, 0),
+    ("B1", "B", "T-34/85", 14, 12, 180),
+]
+
+
+def test_a_light_mortar_fires_direct_and_its_bomb_on_a_tank_is_an_s_without_dice():
+    """004 direct artillery procedure with the house leGrW 36 (wwii_support.csv: AP 1, HE 3,
+    direct fire to its 5"): an aim 5.5" away is out of its reach; at the T-34/85 4" away its
+    cohesion roll 5 passes (level 15), and being a mortar it rolls for deviation: 7 passes, so
+    the marker lands on the aim. The T-34/85's armour 9 is halved, rounded up, to 5: AP 1
+    against 5 is -4, below the CRT's first column, an S with no dice (004 CRT notes)."""
+    b = make(LIGHT_MORTAR, ruleset="wwii-47")
+    drive(b, 1, "artillery")
+    if b.to_act == "B":
+        b.apply(Pass("B"))
+    with pytest.raises(IllegalAction, match='reaches 5" with direct fire'):
+        b.apply(ArtilleryFire("A", ("A1",), ((15.5, 12),), "he"))
+    fix(b, [5, 7])
+    b.apply(ArtilleryFire("A", ("A1",), ((14, 12),), "he"))
+    (line,) = events(b, "artillery")
+    assert (line["kind"], line["cohesion"]["A1"]["passed"]) == ("direct", True)
+    assert (line["deviation"]["roll"], line["deviation"]["passed"]) == (7, True)
+    (hit,) = events(b, "impact")
+    assert (hit["target"], hit["firepower"], hit["defense_base"], hit["defense"]) == (
+        "B1",
+        1,
+        9,
+        5,
+    )
+    assert (hit["differential"], hit["combat"], hit["result"]) == (-4, None, "S")
+    assert b.stand("B1").S and not b.stand("B1").D
+    assert b.dice.left == 0
+
+
 # ------------------------------------------------------------------ indirect fire, deviation
 
 INDIRECT = [

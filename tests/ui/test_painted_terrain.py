@@ -21,7 +21,7 @@ from game.rules.table.table import Table
 from game.settings import Settings
 from game.ui.colours import UI
 from game.ui.paint.decor import decorate
-from game.ui.paint.terrain import FLOOR
+from game.ui.paint.terrain import FLOOR, LOOKS
 from game.ui.render import View, draw_table, render_png
 from game.ui.table_view import TableView
 
@@ -141,7 +141,7 @@ def test_a_features_look_is_its_own_whatever_else_is_on_the_map():
     assert shapely.contains_xy(wood, trees[:, 0], trees[:, 1]).all()
 
 
-def _all_kinds_table(scale: float = 30.0):
+def _all_kinds_table(scale: float = 30.0, ground: str = "grass"):
     terr = load_scenario(MEETING).data.terrain
     feats, places = [], {}
     for i, k in enumerate(AREA_KINDS):
@@ -151,7 +151,7 @@ def _all_kinds_table(scale: float = 30.0):
         )
         feats.append(TerrainFeature(k, g, 0, i))
         places[k] = g
-    table = Table(30, 26, feats, terr)
+    table = Table(30, 26, feats, terr, ground)
     view = View(scale, (0, 0), 26)
     return table, view, places
 
@@ -168,14 +168,16 @@ def _inside(geom, view, shape, inset: float = 0.3) -> np.ndarray:
     return shapely.contains_xy(shapely.buffer(geom, -inset), tx, ty)
 
 
-def test_every_area_kind_of_the_chart_has_a_painted_look_of_its_own():
+@pytest.mark.parametrize("ground", ["grass", "sand"])
+def test_every_area_kind_of_the_chart_has_a_painted_look_of_its_own(ground):
     """Every area kind of assets/data/terrain.toml (less those the rules derive: slope,
-    hilltop, wreck, and smoke, which the fire support draws) is painted: not the plain
-    picture, not bare ground, and no two kinds alike (their pixels' colour histograms)."""
+    hilltop, wreck, and smoke, which the fire support draws) is painted, on either ground:
+    not the plain picture, not bare ground, and no two kinds alike (their pixels' colour
+    histograms)."""
     data = load_scenario(MEETING).data.terrain
     chart = {k for k, t in data.items() if t.geometry == "area"} - {"smoke"}
     assert chart <= set(FLOOR) and chart <= set(AREA_KINDS)
-    table, view, places = _all_kinds_table()
+    table, view, places = _all_kinds_table(ground=ground)
     painted, plain = _paint(table, view, "painted"), _paint(table, view, "plain")
     hists = {}
     for k, g in places.items():
@@ -202,13 +204,14 @@ def test_light_and_heavy_buildings_are_told_apart_by_their_roofs():
     assert grey(heavy) > 0.5 and grey(light) < 0.2  # slate, concrete and paving
 
 
-def test_the_hilltop_band_and_the_levels_show():
+@pytest.mark.parametrize("ground", ["grass", "sand"])
+def test_the_hilltop_band_and_the_levels_show(ground):
     terr = load_scenario(MEETING).data.terrain
     hills = [
         TerrainFeature("hill", shapely.box(2, 2, 18, 14), 1, 0),
         TerrainFeature("hill", shapely.box(6, 5, 14, 11), 2, 1),
     ]
-    table = Table(20, 16, hills, terr)
+    table = Table(20, 16, hills, terr, ground)
     view = View(30, (0, 0), 16)
     img = _paint(table, view, "painted")
 
@@ -220,6 +223,27 @@ def test_the_hilltop_band_and_the_levels_show():
     assert np.abs(slope1 - ground).sum() > 25  # a hill is not the ground around it
     assert top1.sum() > slope1.sum() + 20  # the crest band is lighter than the slope
     assert top2.sum() > top1.sum() + 20  # level 2 lighter than level 1
+
+
+def test_a_desert_table_is_sand_and_its_rough_ground_dry():
+    """A table whose ground is sand (the scenario's ``table.ground``, as Sinai, 1967's) paints
+    its open ground in the sand look's colour, not the green flock, and its rough ground's
+    tufts as dry scrub; the battle's table carries the scenario's ground."""
+    terr = load_scenario(MEETING).data.terrain
+    rough = shapely.box(8, 2, 14, 8)
+    view = View(30, (0, 0), 10)
+    mean = {}
+    for ground in ("grass", "sand"):
+        table = Table(16, 10, [TerrainFeature("rough_1", rough, 0, 0)], terr, ground)
+        img = _paint(table, view, "painted")
+        mean[ground] = img[: int(6 * 30), : int(9 * 30)].reshape(-1, 3).mean(axis=0)
+        tufts = {tuple(p) for p in img[_inside(rough, view, img.shape)]}
+        green = {t for t in tufts if t[1] > t[0] + 10}  # the grass look's tufts are green
+        assert (len(green) > 20) == (ground == "grass"), ground
+    assert np.abs(mean["sand"] - LOOKS["sand"].ground).max() < 12
+    assert np.abs(mean["grass"] - LOOKS["grass"].ground).max() < 12
+    sinai = load_scenario(ROOT / "maps" / "modern-sinai-1967.json")
+    assert sinai.table.ground == "sand" and load_scenario(MEETING).table.ground == "grass"
 
 
 def test_a_panned_painted_layer_is_the_full_redraw():

@@ -10,8 +10,13 @@ Both forces enter from the narrow edges on turn 1. Side A, Germany 1947: Panther
 Pz VIB (TL2), two SdKfz 234/2 Puma armoured cars (wheeled), Fallschirmjaeger ("type S": -3 more
 in close assault) and Panzergrenadiers in a halftrack. Side B, the Soviets: T-34/85s and a
 JS-III (TL2), two BA-64 armoured cars (wheeled), Cossack cavalry (firepower doubled in close
-assault except against armour, 004 notes) and rifle infantry. Every row that is not a 001 tank
-is a house value (assets/data/wwii_support.csv, docs/rules.md "Wehrmacht '47").
+assault except against armour, 004 notes) and rifle infantry. Each side's 50 mm company mortar
+(the leGrW 36, the RM-40; MORTARS) is already on the table in the corner of its village
+nearest the enemy and the road, where the enemy comes within its short direct range (5" and
+8") and its sight: the rules' direct artillery and a mortar's deviation, and its bomb landing
+on a tank (AP 1, 4 or more below the tank's halved armour, an S without dice). Every row that
+is not a 001 tank is a house value (assets/data/wwii_support.csv, docs/rules.md "Wehrmacht
+'47").
 
 How the forces were chosen: docs/performance.md, "Balance of wwii-47-steppe".
 
@@ -56,6 +61,10 @@ SOVIETS = [
     ("Cossack Cavalry", 3, None, "2"),
     ("Soviet Rifle Infantry", 1, None, "3"),
 ]
+# each side's light mortar on the table from the start: (unit, x, y) inches, in its village
+# 0.4" from the corner nearest the road and the enemy, so its footprint reaches out of the
+# buildings and it sees out (the Soviets' the German's turned half a turn about the centre)
+MORTARS = {"A": ("leGrW 36 (50 mm Mortar)", 14.1, 7.45), "B": ("RM-40 (50 mm Mortar)", 21.9, 16.55)}
 COHESION = (16, 16)
 
 DESCRIPTION = (
@@ -65,9 +74,29 @@ DESCRIPTION = (
     "Armoured cars are wheeled: fast on the road and open ground, slow in woods. Cavalry "
     "doubles its firepower in close assault against anything but armour; Fallschirmjaeger are "
     "type S infantry, worth a further -3 in close assault. Tech level 2 stands may fire from a "
-    "movement group and then move half their allowance. Both sides enter from the narrow "
-    "edges on turn 1. Destroy 51% of the enemy while losing no more than 50% to win."
+    "movement group and then move half their allowance. Each side has a 50 mm mortar already "
+    'in its village (the German reaches 5", the Soviet 8"): fire it at what it sees in the '
+    "joint artillery phase, or plot its fire in the joint plot phase. Both sides enter from "
+    "the narrow edges on turn 1. Destroy 51% of the enemy while losing no more than 50% to "
+    "win."
 )
+
+
+def mortar(side: str, n: int, facing: float) -> dict:
+    """Side ``side``'s light mortar (MORTARS), the side's stand number ``n``, on the table
+    facing ``facing`` degrees, in a battle group of its own ("4")."""
+    unit, x, y = MORTARS[side]
+    return {
+        "id": f"{side}{n}",
+        "unit": unit,
+        "side": side,
+        "x": x,
+        "y": y,
+        "facing_deg": facing,
+        "group": "4",
+        "on_table": True,
+        "ghq": False,
+    }
 
 
 def build() -> dict:
@@ -104,10 +133,17 @@ def build() -> dict:
                 "entry_edge": "right",
             },
         ],
-        "stands": edge_force("A", GERMANY, 0.0, 0.0, DEPTH) + edge_force("B", SOVIETS, WIDTH, 180.0, DEPTH),
+        "stands": stands(),
     }
     parse_scenario(raw, str(OUT), data)
     return raw
+
+
+def stands() -> list[dict]:
+    """Both sides' stands: each side's force at its narrow edge, then its mortar."""
+    a = edge_force("A", GERMANY, 0.0, 0.0, DEPTH)
+    b = edge_force("B", SOVIETS, WIDTH, 180.0, DEPTH)
+    return a + [mortar("A", len(a) + 1, 0.0)] + b + [mortar("B", len(b) + 1, 180.0)]
 
 
 if __name__ == "__main__":

@@ -539,7 +539,7 @@ def parse_scenario(raw: Any, where: str = "<scenario>", data: RulesData | None =
     problems += shape_problems + stand_problems
     if problems or spec is None:
         raise ScenarioError(problems)
-    table = Table(spec.table.width, spec.table.depth, features, data.terrain)
+    table = Table(spec.table.width, spec.table.depth, features, data.terrain, spec.table.ground)
     return Scenario(path=where, raw=raw, spec=spec, table=table, units=units, data=data)
 
 

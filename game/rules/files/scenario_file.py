@@ -29,6 +29,8 @@ MIN_TABLE_IN = 6.0
 """The smallest table, each way, in inches (the editor's custom size has the same floor)."""
 MIN_SIGHTING_IN = 1.0
 """The shortest sighting distance, in inches (5e-324 was accepted and saw nothing)."""
+GROUNDS = ("grass", "sand")
+"""How a table's open ground may be painted (``table.ground``): no rule reads it."""
 
 
 def printable(text: str, allowed: str = "") -> str:
@@ -94,10 +96,12 @@ class _Strict(BaseModel):
 
 
 class TableSize(_Strict):
-    """Table size in inches: ``width`` along x, ``depth`` along y."""
+    """Table size in inches: ``width`` along x, ``depth`` along y; ``ground``, how its open
+    ground is painted (one of :data:`GROUNDS`: green flock, or sand for a desert)."""
 
     width: float = Field(ge=MIN_TABLE_IN, le=1000)
     depth: float = Field(ge=MIN_TABLE_IN, le=1000)
+    ground: Literal["grass", "sand"] = "grass"
 
 
 class Victory(_Strict):

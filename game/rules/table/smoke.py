@@ -32,4 +32,4 @@ def smoke_table(base, centres) -> Table:
     """``base`` (a :class:`~game.rules.table.table.Table`) with a 2" smoke area at each of
     ``centres`` (inches) added to its terrain."""
     extra = [TerrainFeature("smoke", marker_circle(x, y)) for x, y in centres]
-    return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types)
+    return Table(base.width, base.depth, [*base.features, *extra], base.terrain_types, base.ground)

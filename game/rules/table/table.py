@@ -77,6 +77,9 @@ class Table(SightMixin):
         Areas (chart types with ``geometry == "area"``), roads (LineStrings) and hills.
     terrain_types : dict
         The terrain effects chart (``RulesData.terrain``).
+    ground : str
+        How the open ground is painted: "grass" (the default) or "sand" (a desert table; the
+        scenario's ``table.ground``). No rule reads it: open ground is the chart's clear.
 
     Raises
     ------
@@ -90,9 +93,11 @@ class Table(SightMixin):
         depth: float,
         features: Sequence[TerrainFeature],
         terrain_types: dict[str, TerrainType],
+        ground: str = "grass",
     ) -> None:
         self.width = float(width)
         self.depth = float(depth)
+        self.ground = ground
         self.terrain_types = terrain_types
         self.features = tuple(features)
         self.bounds = shapely.box(0, 0, self.width, self.depth)

@@ -226,16 +226,25 @@ class Info:
         b = self.battle
         names = {k: t.name for k, t in b.data.terrain.items()}
         painted = table_style() == "painted"
+        ground = b.table.ground
         out = []
         for kind in sorted({f.kind for f in b.table.areas}):
-            look = swatch(kind) if painted else TERRAIN_COLOURS.get(kind, (150, 150, 150))
+            look = (
+                swatch(kind, ground=ground)
+                if painted
+                else TERRAIN_COLOURS.get(kind, (150, 150, 150))
+            )
             out.append((look, names.get(kind, kind)))
         for kind in sorted({f.kind for f in b.table.roads}):
-            look = swatch(kind) if painted else ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0]
+            look = (
+                swatch(kind, ground=ground)
+                if painted
+                else ROAD_STYLE.get(kind, ((120, 100, 80), 0))[0]
+            )
             out.append((look, names.get(kind, kind)))
         for level in sorted({h.level for h in b.table.hills}):
             colour = HILL_COLOURS[min(level - 1, len(HILL_COLOURS) - 1)]
-            look = swatch("hill", level=level) if painted else colour
+            look = swatch("hill", level=level, ground=ground) if painted else colour
             out.append((look, f'Hill, level {level} (1" slope, lighter crest)'))
         return out
 

@@ -103,6 +103,7 @@ class EditorDrawing:
                     table.depth,
                     [f for f in table.features if f.index not in hide],
                     self.screen.doc.data.terrain,
+                    table.ground,
                 )
             draw_table(layer, table, shifted, scale_bar=False)
             self._layer, self._layer_key = layer, key

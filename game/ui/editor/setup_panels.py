@@ -16,7 +16,7 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
-from game import RULESET_IDS
+from game import GROUNDS, RULESET_IDS
 from game import ruleset as ruleset_of
 from game.editor import edits
 from game.editor.commands import MISSING, Batch, SetField, items
@@ -200,6 +200,26 @@ class SetupPanelsMixin:
         self.set_mode(StandMode())
         self.say(f"Placing {unit} for side {self.place_side}: click the table.")
 
+    def _table_fields(self, t: dict) -> None:
+        """The Scenario panel's fields of the table ``t`` (the file's ``table``): its width
+        and depth (inches) and how its ground is painted (grass or sand)."""
+        self._field(
+            'Table width (")',
+            t.get("width"),
+            self._set(("table", "width"), "table width", number(MIN_TABLE_IN, 1000)),
+        )
+        self._field(
+            'Table depth (")',
+            t.get("depth"),
+            self._set(("table", "depth"), "table depth", number(MIN_TABLE_IN, 1000)),
+        )
+        self._field(
+            "Ground (painted)",
+            t.get("ground", "grass"),
+            self._set(("table", "ground"), "table's ground"),
+            list(GROUNDS),
+        )
+
     def _panel_scenario(self) -> None:
         raw = self.doc.raw
         self._field(
@@ -219,17 +239,7 @@ class SetupPanelsMixin:
             raw.get("max_sighting_in"),
             self._set(("max_sighting_in",), "sighting distance", number(MIN_SIGHTING_IN, 1000)),
         )
-        t = raw.get("table", {})
-        self._field(
-            'Table width (")',
-            t.get("width"),
-            self._set(("table", "width"), "table width", number(MIN_TABLE_IN, 1000)),
-        )
-        self._field(
-            'Table depth (")',
-            t.get("depth"),
-            self._set(("table", "depth"), "table depth", number(MIN_TABLE_IN, 1000)),
-        )
+        self._table_fields(raw.get("table", {}))
         v = raw.get("victory", {})
         self._field(
             "Win: destroy at least %",

@@ -21,6 +21,7 @@ TOP_FIELDS: dict[tuple, tuple[str, str]] = {
     ("table",): ("table size", ""),
     ("table", "width"): ("table width", INCHES),
     ("table", "depth"): ("table depth", INCHES),
+    ("table", "ground"): ("table's ground (grass or sand)", ""),
     ("max_sighting_in",): ("sighting distance", INCHES),
     ("turns",): ("number of turns", ""),
     ("victory",): ("victory conditions", ""),

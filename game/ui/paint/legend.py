@@ -9,12 +9,10 @@ import types
 import pygame
 import shapely
 
-from game.ui.paint import ground
+from game.ui.paint import ground as flock
 from game.ui.paint.decor import decorate
 from game.ui.paint.terrain import (
-    GROUND,
-    HILL_EDGE,
-    HILL_SLOPES,
+    LOOKS,
     ROADS,
     _area,
     _lighter,
@@ -36,17 +34,19 @@ class _View:
         return (px / self.scale, self.depth - py / self.scale)
 
 
-def swatch(kind: str, size: int = 12, level: int = 1) -> pygame.Surface:
+def swatch(kind: str, size: int = 12, level: int = 1, ground: str = "grass") -> pygame.Surface:
     """A ``size``-pixel square of ``kind`` painted: an area kind of the terrain chart, a road
-    kind (good_road, poor_road, track) or "hill" at ``level``; kept per kind and size."""
-    key = (kind, size, level)
+    kind (good_road, poor_road, track) or "hill" at ``level``, on a table whose ground is
+    ``ground`` ("grass" or "sand": ``Table.ground``); kept per kind, size and ground."""
+    look = LOOKS.get(ground, LOOKS["grass"])
+    key = (kind, size, level, ground)
     got = _SWATCHES.get(key)
     if got is not None:
         return got
     span = 1.6 if kind in ("light_buildings", "heavy_buildings") else 1.25  # inches shown
     view = _View(size / span, span)
     pic = pygame.Surface((size, size))
-    pic.fill(GROUND)
+    pic.fill(look.ground)
     if kind in ROADS:
         verge, vw, colour, w = ROADS[kind]
         y = size / 2
@@ -57,14 +57,14 @@ def swatch(kind: str, size: int = 12, level: int = 1) -> pygame.Surface:
             for dy in (-1, 1):
                 pygame.draw.line(pic, (104, 86, 60), (0, y + dy), (size, y + dy), 1)
     elif kind == "hill":
-        slope = HILL_SLOPES[min(level - 1, len(HILL_SLOPES) - 1)]
-        pygame.draw.rect(pic, HILL_EDGE, pygame.Rect(size // 4, size // 4, size, size))
+        slope = look.hill_slopes[min(level - 1, len(look.hill_slopes) - 1)]
+        pygame.draw.rect(pic, look.hill_edge, pygame.Rect(size // 4, size // 4, size, size))
         pygame.draw.rect(pic, slope, pygame.Rect(size // 4 + 1, size // 4 + 1, size, size))
         pygame.draw.rect(pic, _lighter(slope, 16), pygame.Rect(size // 2, size // 2, size, size))
     else:
         geom = shapely.box(-0.3, -0.3, span + 0.3, span + 0.3)
         feature = types.SimpleNamespace(kind=kind, geometry=geom)
-        _area(pic, view, feature, decorate(kind, geom), (0.0, 0.0, span, span))
-    ground.texture(pic, pic.get_rect(), view)
+        _area(pic, view, feature, decorate(kind, geom), (0.0, 0.0, span, span), look)
+    flock.texture(pic, pic.get_rect(), view)
     _SWATCHES[key] = pic
     return pic

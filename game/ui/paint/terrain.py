@@ -5,11 +5,16 @@ crowns on a dark floor inside a visible edge, groves as scattered trees, buildin
 with ridges and wall shadows (light: red pitched roofs among gardens; heavy: grey slate and
 flat concrete on paving), roads with verges, tracks as worn ruts, and every other kind of the
 terrain chart with a look of its own. Only the features reaching into the surface's clip
-rectangle are drawn, so a panned layer repaints just the strips it uncovers."""
+rectangle are drawn, so a panned layer repaints just the strips it uncovers.
+
+A table's ground (``Table.ground``, the scenario's ``table.ground``) picks the colours
+(:data:`LOOKS`): green flock ("grass", the default) or sand ("sand": a desert table, with sandy
+hills, dry scrub on rough ground, palms in the groves and pale flat-roofed villages)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 import pygame
@@ -55,6 +60,58 @@ ROADS = {  # verge, surface (colour, width in inches)
 HILL_SLOPES = [(132, 150, 84), (158, 166, 98), (182, 180, 114), (202, 192, 130)]
 HILL_EDGE = (112, 92, 60)
 CREST_LINE = (92, 76, 44)
+TUFT = (84, 104, 56)  # rough ground's tufts of grass
+
+
+@dataclass(frozen=True)
+class Look:
+    """The colours of one kind of ground (RGB): the open ground, each area kind's floor where
+    it differs from :data:`FLOOR`, the hills' slopes by level, their cut edge and crest line,
+    the light buildings' roofs (``flat_roofs``: every house's roof flat), the groves' crowns
+    and rough ground's tufts."""
+
+    ground: tuple = GROUND
+    floor: dict = field(default_factory=dict)
+    hill_slopes: tuple = tuple(HILL_SLOPES)
+    hill_edge: tuple = HILL_EDGE
+    crest_line: tuple = CREST_LINE
+    roofs: tuple = tuple(TILES)
+    flat_roofs: bool = False
+    grove_trees: tuple = tuple(GROVE_TREES)
+    tuft: tuple = TUFT
+
+    def floor_of(self, kind: str):
+        """The floor colour of area ``kind``, or None when it has no painted look of its own."""
+        return self.floor.get(kind, FLOOR.get(kind))
+
+
+LOOKS = {
+    "grass": Look(),
+    "sand": Look(
+        ground=(206, 184, 136),
+        floor={
+            "grove": (186, 170, 112),
+            "light_buildings": (200, 182, 142),
+            "rough_1": (192, 168, 120),
+            "rough_2": (172, 146, 104),
+            "rough_3": (150, 124, 88),
+            "clear": (214, 194, 146),
+        },
+        hill_slopes=((188, 160, 110), (200, 174, 124), (212, 188, 138), (222, 200, 152)),
+        hill_edge=(130, 100, 64),
+        crest_line=(112, 86, 52),
+        roofs=((222, 210, 184), (206, 190, 160), (232, 222, 200)),
+        flat_roofs=True,
+        grove_trees=((66, 108, 48), (80, 120, 54), (58, 98, 44), (92, 128, 58)),
+        tuft=(126, 116, 68),
+    ),
+}
+"""Each ground a scenario may give its table (``table.ground``)."""
+
+
+def look_of(table) -> Look:
+    """The :class:`Look` of ``table``'s ground (its ``ground``, "grass" when it has none)."""
+    return LOOKS.get(getattr(table, "ground", "grass"), LOOKS["grass"])
 
 
 def _px(view, xy) -> list[tuple[float, float]]:
@@ -69,15 +126,17 @@ def _ring_px(view, ring: np.ndarray, dx: float = 0.0, dy: float = 0.0) -> list:
     ).tolist()
 
 
-def _poly(surface, view, rings, colour, width: int = 0, dx: float = 0, dy: float = 0) -> None:
+def _poly(
+    surface, view, rings, colour, width: int = 0, dx: float = 0, dy: float = 0, hole=GROUND
+) -> None:
     """Fill (or outline, ``width`` > 0) polygons given as ``rings`` (``Decor.rings_of``),
-    moved by (dx, dy) pixels; holes are filled with the ground's colour."""
+    moved by (dx, dy) pixels; holes are filled with ``hole`` (the ground's colour)."""
     for ext, holes in rings:
         if len(ext) >= 3:
             pygame.draw.polygon(surface, colour, _ring_px(view, ext, dx, dy), width)
         if not width:
             for ring in holes:
-                pygame.draw.polygon(surface, GROUND, _ring_px(view, ring, dx, dy))
+                pygame.draw.polygon(surface, hole, _ring_px(view, ring, dx, dy))
 
 
 def _dashes(surface, view, dashes: np.ndarray, box, colour, width: int = 1) -> None:
@@ -145,18 +204,21 @@ def _box(x, y, hl, hw, a):
     ]
 
 
-def _houses(surface, view, houses: np.ndarray, heavy: bool) -> None:
+def _houses(
+    surface, view, houses: np.ndarray, heavy: bool, roofs=TILES, all_flat: bool = False
+) -> None:
     """Roofs: a wall shadow to the lower right, then a pitched roof in two tones split by its
     ridge (light buildings, and a quarter of heavy ones) or a flat roof with a parapet and a
-    plant box on it (heavy)."""
+    plant box on it (heavy). ``roofs``: the light buildings' roof colours; ``all_flat``: every
+    roof flat (a desert village)."""
     s = view.scale
     shadow = max(1.0, 0.14 * s)
-    palette = SLATES if heavy else TILES
+    palette = SLATES if heavy else roofs
     for x, y, hl, hw, a, k, flat in houses:
         pts = _px(view, _box(x, y, hl, hw, a))
         pygame.draw.polygon(surface, (44, 46, 36), [(px + shadow, py + shadow) for px, py in pts])
         colour = palette[int(k) % len(palette)]
-        if flat:
+        if flat or all_flat:
             pygame.draw.polygon(surface, _lighter(colour, 10), pts)
             inner = _px(view, _box(x, y, hl - 0.07, hw - 0.07, a))
             if s >= 12:
@@ -210,13 +272,13 @@ def _marsh(surface, view, d: Decor, box) -> None:
             )
 
 
-def _rough(surface, view, d: Decor, box) -> None:
-    """Rough ground's decoration: tufts of grass, then stones with a shadow, each stone's
-    shade by its kind (0 lightest)."""
+def _rough(surface, view, d: Decor, box, tuft=TUFT) -> None:
+    """Rough ground's decoration: tufts of grass (or dry scrub: ``tuft``'s colour), then
+    stones with a shadow, each stone's shade by its kind (0 lightest)."""
     s, it = view.scale, d.items
     for x, y, r, _k in _near(it["tufts"], box, 0.5):
         px, py = view.to_px(x, y)
-        pygame.draw.circle(surface, (84, 104, 56), (px, py), max(1.0, r * s))
+        pygame.draw.circle(surface, tuft, (px, py), max(1.0, r * s))
     for x, y, r, k in _near(it["stones"], box, 0.5):
         px, py = view.to_px(x, y)
         rr = max(1.2, r * s)
@@ -285,27 +347,28 @@ def _smoke(surface, view, d: Decor, box) -> None:
         )
 
 
-def _area(surface, view, f, d: Decor, box) -> None:
-    """One area painted by its kind (its floor, its decoration, its edge)."""
+def _area(surface, view, f, d: Decor, box, look: Look = LOOKS["grass"]) -> None:
+    """One area painted by its kind (its floor, its decoration, its edge) in the colours of
+    ``look`` (the table's ground)."""
     kind, s, geom = f.kind, view.scale, f.geometry
-    floor = FLOOR.get(kind)
+    floor = look.floor_of(kind)
     if floor is None:  # a kind with no painted look of its own: its flat colour
         floor = TERRAIN_COLOURS.get(kind, (150, 150, 150))
     outline = d.rings_of("outline", geom)
     if kind != "smoke":
-        _poly(surface, view, outline, floor)
+        _poly(surface, view, outline, floor, hole=look.ground)
     it = d.items
     if kind in ("woods", "grove"):
         reach = 0.6
-        _trees(
-            surface, view, _near(it["trees"], box, reach), TREES if kind == "woods" else GROVE_TREES
-        )
+        crowns = TREES if kind == "woods" else list(look.grove_trees)
+        _trees(surface, view, _near(it["trees"], box, reach), crowns)
     elif kind in ("light_buildings", "heavy_buildings"):
-        _houses(surface, view, _near(it["houses"], box, 2.0), kind == "heavy_buildings")
+        houses = _near(it["houses"], box, 2.0)
+        _houses(surface, view, houses, kind == "heavy_buildings", list(look.roofs), look.flat_roofs)
     elif kind == "marsh":
         _marsh(surface, view, d, box)
     elif kind.startswith("rough_"):
-        _rough(surface, view, d, box)
+        _rough(surface, view, d, box, look.tuft)
     elif kind == "light_improved_position":
         _foxholes(surface, view, d, box)
     elif kind in ("medium_improved_position", "heavy_improved_position"):
@@ -373,11 +436,12 @@ def _roads(surface, view, table, decor, near) -> None:
             _lines(surface, view, d.lines["ruts"], (98, 80, 56), max(1, int(0.06 * s)))
 
 
-def _hills(surface, view, table, decor, near, box) -> None:
+def _hills(surface, view, table, decor, near, box, look: Look = LOOKS["grass"]) -> None:
     """Each level over the one below: its shadow to the lower right, the cut edge, the slope
     in the level's colour (lighter as it climbs) lit from the upper left, the hilltop lighter
-    still inside a dashed crest line."""
+    still inside a dashed crest line; in the colours of ``look`` (the table's ground)."""
     s = view.scale
+    slopes, g = look.hill_slopes, look.ground
     clip = surface.get_clip()
     for hill, d in zip(table.hills, decor.hills, strict=True):
         if not near(d.bounds):
@@ -389,30 +453,32 @@ def _hills(surface, view, table, decor, near, box) -> None:
         )
         _poly(shade, moved, d.rings_of("outline", hill.geometry), (20, 26, 10, 70), 0, off, off)
         surface.blit(shade, clip.topleft)
-        slope = HILL_SLOPES[min(hill.level - 1, len(HILL_SLOPES) - 1)]
-        _poly(surface, view, d.rings_of("outline", hill.geometry), HILL_EDGE)
+        slope = slopes[min(hill.level - 1, len(slopes) - 1)]
+        _poly(surface, view, d.rings_of("outline", hill.geometry), look.hill_edge, hole=g)
         inner = d.rings_of("inner", d.shapes["inner"])
-        _poly(surface, view, inner, slope)
+        _poly(surface, view, inner, slope, hole=g)
         # the slope lit from the upper left: a lighter crescent on its upper-left side, a
         # darker one on its lower right (the slope less itself moved the other way)
         k = min(0.45 * s, max(2.0, 0.3 * s))
         for tone, sign in (((255, 255, 230, 46), -1), ((24, 30, 12, 52), 1)):
             light = pygame.Surface(clip.size, pygame.SRCALPHA)
-            _poly(light, moved, inner, tone)
-            _poly(light, moved, inner, (0, 0, 0, 0), 0, -sign * k, -sign * k)
+            _poly(light, moved, inner, tone, hole=g)
+            _poly(light, moved, inner, (0, 0, 0, 0), 0, -sign * k, -sign * k, hole=g)
             surface.blit(light, clip.topleft)
         top = d.shapes["top"]
         if not top.is_empty:
-            _poly(surface, view, d.rings_of("top", top), _lighter(slope, 16))
-            _dashes(surface, view, d.dashes_of("top", top, 0.25), box, CREST_LINE, 1)
+            _poly(surface, view, d.rings_of("top", top), _lighter(slope, 16), hole=g)
+            _dashes(surface, view, d.dashes_of("top", top, 0.25), box, look.crest_line, 1)
 
 
 def paint(surface: pygame.Surface, table, view, table_rect: pygame.Rect) -> None:
     """Paint ``table`` (a ``game.Table``) through ``view`` (a ``render.View``) on
     ``surface``, within its clip: the ground, hills, areas and roads, then the ground's
-    texture over the table (``table_rect``, pixels). Only the features whose bounds reach
-    within an inch of the clip are drawn."""
+    texture over the table (``table_rect``, pixels), in the colours of the table's ground
+    (:func:`look_of`). Only the features whose bounds reach within an inch of the clip are
+    drawn."""
     decor = table_decor(table)
+    look = look_of(table)
     clip = surface.get_clip()
     (cx0, cy1), (cx1, cy0) = (
         view.to_table(clip.left, clip.top),
@@ -424,10 +490,10 @@ def paint(surface: pygame.Surface, table, view, table_rect: pygame.Rect) -> None
         bx0, by0, bx1, by1 = bounds
         return bx1 >= cx0 - 1 and bx0 <= cx1 + 1 and by1 >= cy0 - 1 and by0 <= cy1 + 1
 
-    pygame.draw.rect(surface, GROUND, table_rect)
-    _hills(surface, view, table, decor, near, box)
+    pygame.draw.rect(surface, look.ground, table_rect)
+    _hills(surface, view, table, decor, near, box, look)
     for f, d in zip(table.areas, decor.areas, strict=True):
         if near(d.bounds):
-            _area(surface, view, f, d, box)
+            _area(surface, view, f, d, box, look)
     _roads(surface, view, table, decor, near)
     ground.texture(surface, table_rect.clip(clip), view)
