@@ -210,7 +210,11 @@ def build() -> dict:
         "title": "The road to Mazar-i-Sharif, 2001",
         "description": DESCRIPTION,
         "ruleset": "modern-full",
-        "table": {"width": WIDTH, "depth": DEPTH},
+        "table": {
+            "width": WIDTH,
+            "depth": DEPTH,
+            "ground": "sand",
+        },  # the dry valleys of Balkh, in November
         "max_sighting_in": 30,
         "turns": TURNS,
         "victory": {"type": "destroy_percent", "destroy_at_least_pct": 51, "lose_at_most_pct": 50},
