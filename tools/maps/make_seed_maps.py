@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from natural import natural_lot, ring  # noqa: E402
+from shapely import affinity  # noqa: E402
 
 from game import write_scenario  # noqa: E402
 
@@ -42,6 +43,10 @@ keeps 0.4" clear of the road's bend at (18, 5) (5707 came within 0.02")."""
 WOBBLE = (1.0, 0.86, 0.97, 0.9, 1.0, 0.84, 0.95, 0.88)
 """The older octagon lots' fixed irregularity (radius shares at every 45 degrees): kept only to
 give each natural lot the area its octagon had, so sight and balance hardly change."""
+LOT_ACROSS_IN = (4.0, 6.0)
+"""A lot's widest extent (inches), as the sheets ask: a natural lot with its octagon's area
+that comes out narrower (the WWII map's two smallest, 3.8-3.9") is scaled up about its centre
+to 4.01" (0.01" inside, so that rounding to 3 decimals keeps it in)."""
 HILL = [(9.5, 24.5), (14, 23.5), (18.5, 25), (19, 28.5), (15.5, 30.5), (10.5, 30), (8.5, 27.5)]
 HILL_TOP = [(12.5, 26), (15.5, 25.8), (16.5, 27.8), (13, 28.5)]
 ROAD = [(0, 14), (10, 15), (22, 18), (38, 18), (50, 21), (60, 22)]
@@ -56,8 +61,16 @@ def lot_area(r: float) -> float:
 
 def _lot(cx: float, cy: float, r: float, seed: int) -> list[list[float]]:
     """A wood lot about (cx, cy) inches: a natural outline (tools/maps/natural.py) from
-    ``seed`` with the area of the older octagon of radius ``r``; its closed ring."""
-    return ring(natural_lot(seed, cx, cy, lot_area(r)))
+    ``seed`` with the area of the older octagon of radius ``r``, then scaled about its centre
+    into :data:`LOT_ACROSS_IN` where it falls outside; its closed ring."""
+    g = natural_lot(seed, cx, cy, lot_area(r))
+    x0, y0, x1, y1 = g.bounds
+    across = max(x1 - x0, y1 - y0)
+    lo, hi = LOT_ACROSS_IN
+    if not lo <= across <= hi:
+        k = (min(max(across, lo), hi) + (0.01 if across < lo else -0.01)) / across
+        g = affinity.scale(g, k, k, origin=(cx, cy))
+    return ring(g)
 
 
 def _feature(terrain: str, gtype: str, coords, **props) -> dict:
