@@ -4,7 +4,9 @@ The ground follows the WWII seed recipe as `hulldown generate` lays it out
 (game.editor.generate.generate_terrain, seed TERRAIN_SEED, medium woods): a 48"x24" table,
 woods in lots 4-6" across, two small towns of 7 sq in in all, a good road from one narrow edge
 to the other and a hill in each half, the right half the left turned half a turn about the
-centre so neither side is favoured.
+centre so neither side is favoured. The lots and hills are laid out as the generator's older
+octagons were (``natural=False``) and then redrawn as natural outlines of the same centres and
+areas (:func:`terrain`).
 
 Both forces enter from the narrow edges on turn 1, their infantry aboard halftracks. Side A,
 Germany 1947: three Pz VIB (TL2, one the GHQ), Panzergrenadiers in SdKfz 251s, Pioniere,

@@ -4,6 +4,7 @@ They follow the seed scenario sheets ("Create your own Tank Scenario", 000 and 0
 entry on turn 1, mixed terrain, 10-30% woods in lots 4-6" across, two small towns of 7 sq in in
 all, a good road from one narrow edge to the other, a hill on each side, and each half of the
 table alike (the right half is the left half turned half a turn about the table's centre).
+The woods are natural outlines (tools/maps/natural.py), each from a fixed seed.
 
 Run: python tools/maps/make_seed_maps.py  (rewrites both files; they are validated before writing)
 """
