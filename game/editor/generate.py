@@ -47,8 +47,9 @@ the circle, which the placement tests against)."""
 
 def _lot(rng: random.Random, cx: float, cy: float, r: float, natural: bool = True) -> Polygon:
     """A wood lot or hill within the circle of radius ``r`` inches about (cx, cy): a natural
-    outline (:func:`natural_outline`), or with ``natural`` False the older wobbly octagon (which
-    tools/maps/make_breakthrough.py keeps, so that the shipped map it made comes out the same)."""
+    outline (:func:`natural_outline`), or with ``natural`` False the older wobbly octagon (whose
+    random stream tools/maps/make_breakthrough.py keeps, so that its shipped map's lots stay
+    where they were; it redraws their outlines natural)."""
     if natural:
         return natural_outline(rng, cx, cy, r)
     pts = []
@@ -107,7 +108,8 @@ def generate_terrain(
     the share :data:`DENSITY` gives ``density``, each kept :data:`GAP_IN` from the others and
     the road and :data:`EDGE_CLEAR_IN` from the entry edge. Woods and hills have natural
     outlines (:func:`natural_outline`) unless ``natural`` is False (the older wobbly octagons, kept for
-    tools/maps/make_breakthrough.py's shipped map). Raises ValueError for an unknown
+    the layout of tools/maps/make_breakthrough.py's shipped map, which redraws their outlines
+    natural). Raises ValueError for an unknown
     density or a table too small for the recipe (under 24" x 16")."""
     if density not in DENSITY:
         raise ValueError(f"density must be one of {', '.join(DENSITY)}, not {density!r}")

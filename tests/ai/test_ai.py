@@ -618,13 +618,16 @@ def _in_sight_after_movement(turn: int, crosses_alone: float) -> tuple[list[str]
     ("turn", "crosses_alone", "in_sight", "why"),
     [
         # (since the hilltop +2 stopped covering the ridge's 1" slope band, nobody climbs the
-        # ridge at turn 4: the path up is too exposed)
-        # piecemeal (a recruit's way): one Leopard alone into sight of three T-90s
-        (5, 0.0, ["A1"], "move A1 to (18.0, 4.5)"),
-        # the veteran: nobody would go with it, so it closes up out of sight instead
-        (5, 0.7, [], "move A1 to (8.3, 13.9), out of sight"),
-        # turn 6 of 8: the clock presses, and they go together
-        (6, 0.7, ["A1", "A3"], "move A1 to (18.0, 4.5)"),
+        # ridge at turn 4; since the flank woods are natural outlines, nobody is tempted into
+        # sight at turn 5 either: the road bend at (18, 4.5) by the octagon's edge is gone, so
+        # the cases are at turn 6, where A1 and A3 each have a spot in sight and A2 none)
+        # piecemeal (a recruit's way): A1 and A3 go, without A2, into sight of three T-90s
+        (6, 0.0, ["A1", "A3"], "move A1 to (18.0, 8.0)"),
+        # a veteran whose clock presses only later (0.9): two of three is not company enough
+        # (crosses_with 2), so both close up out of sight instead
+        (6, 0.9, [], "move A1 to (9.7, 13.9), out of sight"),
+        # the veteran (0.7): turn 6 of 8, the clock presses, and they go
+        (6, 0.7, ["A1", "A3"], "move A1 to (18.0, 8.0)"),
     ],
 )
 def test_the_veteran_shows_its_stands_to_the_enemy_together_not_one_by_one(

@@ -151,25 +151,25 @@ def test_veteran_43_differs_from_the_veteran_only_in_the_later_weights():
 
 
 def test_riders_get_down_once_the_enemy_sees_their_carrier():
-    """modern-combined-arms, seed 1, both sides veteran: in turn 2 the BMP-2 B5 is in the
-    sight and reach of a US stand, still more than 12" from every enemy stand, and the veteran
-    sets its Motor Rifle Infantry down (a carrier hit with troops aboard may lose them, 002
+    """modern-combined-arms, seed 1, both sides veteran: in turn 2 the M113 A11 is in the
+    sight and reach of a Russian stand, still more than 12" from every enemy stand, and the
+    veteran sets its US Engineers down (a carrier hit with troops aboard may lose them, 002
     transport; the count of stands destroyed wins the battle). veteran-43 set riders down only
     within 12"."""
     from game.check.sim import make_player as player
 
     b = Battle(load_scenario(ROOT / "maps" / "modern-combined-arms.json"), 1)
     ais = {s: player("veteran", 2 + i) for i, s in enumerate(b.sides)}
-    for _ in range(43):
+    for _ in range(42):
         b.apply(ais[b.to_act].choose(b))
     ai = ais[b.to_act]
     action = ai.choose(b)
-    assert ai.last[0].label == "set B6 down beside B5: the enemy sees B5"
-    b5 = b.stand("B5")
-    assert ai.paths.nearest_enemy_in(b, b5.x, b5.y, "B") > 12.0
-    assert ai.full.carrier_seen(b, b5)
+    assert ai.last[0].label == "set A12 down beside A11: the enemy sees A11"
+    a11 = b.stand("A11")
+    assert ai.paths.nearest_enemy_in(b, a11.x, a11.y, "A") > 12.0
+    assert ai.full.carrier_seen(b, a11)
     old = ScriptedAI(0, "veteran-43")
-    assert old.full.unload(b, "B") == []
+    assert old.full.unload(b, "A") == []
     assert action.kind == "unload"
 
 

@@ -388,10 +388,18 @@ def test_p_at_the_who_goes_first_prompt_lets_the_enemy_act_first(app):
 def test_a_side_without_a_direct_artillery_target_is_passed_for():
     """(#43; 002 7.9, 7.10) The joint artillery phase asked a side with no gun in sight and
     range of an enemy stand to pass while the other side had one. In the corpus's
-    modern-fire-support battle (seed 11, recruit AI against the random player) such a side
-    is now passed for: its ``pass`` line says "no direct-fire target", and no action of that
-    side was asked for in that phase before it."""
-    save = ROOT / "tests" / "corpus" / "modern-fire-support-s11-recruit-random.save.json"
+    modern-fire-support battle (seed 11, recruit AI against the random player) as recorded
+    while the map's woods were octagons (tests/fixtures/octagon-woods/; on today's map no
+    corpus battle fires direct artillery) such a side is now passed for: its ``pass`` line
+    says "no direct-fire target", and no action of that side was asked for in that phase
+    before it."""
+    save = (
+        ROOT
+        / "tests"
+        / "fixtures"
+        / "octagon-woods"
+        / "modern-fire-support-s11-recruit-random.save.json"
+    )
     b = Battle.load(save)
     auto = [
         e

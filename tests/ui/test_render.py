@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from shapely.geometry import Point
 
 from game.cli import main
 from game.rules.files.scenario import load_scenario
@@ -29,10 +30,17 @@ def test_render_draws_terrain_and_stands_where_they_are(tmp_path, name, capsys):
     assert img.get_size() == (int(w * 20 + 80), int(d * 20 + 120))
     view = View(20, (40, 50), d)  # render_png's layout
     wood = next(f for f in sc.table.areas if f.kind == "woods").geometry
-    p = wood.representative_point()
+    # a point well inside the wood and off the 6" grid, which is drawn faintly over it
+    x0, y0, x1, y1 = wood.bounds
+    inner = wood.buffer(-0.3)
+    p = next(
+        q
+        for q in (Point(x0 + i / 4, y0 + j / 4) for i in range(4, 25) for j in range(4, 25))
+        if inner.contains(q) and 0.5 < q.x % 6 < 5.5 and 0.5 < q.y % 6 < 5.5
+    )
     assert tuple(img.get_at([int(v) for v in view.to_px(p.x, p.y)]))[:3] == pytest.approx(
         TERRAIN_COLOURS["woods"], abs=12
-    )  # the grid is drawn faintly over it
+    )
     road = sc.table.roads[0].geometry
     off_grid = (road.interpolate(t / 100, normalized=True) for t in range(5, 95))
     rp = next(q for q in off_grid if 0.5 < q.x % 6 < 5.5 and 0.5 < q.y % 6 < 5.5)

@@ -4,7 +4,9 @@ The ground follows the WWII seed recipe as `hulldown generate` lays it out
 (game.editor.generate.generate_terrain, seed TERRAIN_SEED, medium woods): a 48"x24" table,
 woods in lots 4-6" across, two small towns of 7 sq in in all, a good road from one narrow edge
 to the other and a hill in each half, the right half the left turned half a turn about the
-centre so neither side is favoured.
+centre so neither side is favoured. The lots and hills are laid out as the generator's older
+octagons were (``natural=False``) and then redrawn as natural outlines of the same centres and
+areas (:func:`terrain`).
 
 Both forces enter from the narrow edges on turn 1, their infantry aboard halftracks. Side A,
 Germany 1947: three Pz VIB (TL2, one the GHQ), Panzergrenadiers in SdKfz 251s, Pioniere,
@@ -43,11 +45,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from natural import natural_lot, ring  # noqa: E402
+from shapely.geometry import shape  # noqa: E402
+
 from game import parse_scenario, write_atomic  # noqa: E402
 from game.editor.generate import generate_terrain  # noqa: E402
 
 OUT = ROOT / "maps" / "wwii-47-breakthrough.json"
 TERRAIN_SEED = 47
+LOT_SEED = 4700
+"""The seed of the first woods lot's or hill's natural outline (the next ``LOT_SEED + 1``...)."""
 WIDTH, DEPTH = 48.0, 24.0
 
 # (unit, how many, carried unit or None); the first unit's first stand is the GHQ
@@ -81,6 +90,31 @@ ALLIED_AIR = [{"aircraft": "P-47D Thunderbolt", "sorties": 2}]
 GERMAN_AIR = [{"aircraft": "Hs 129 B-3", "sorties": 1}]
 COHESION = (15, 15)
 TURNS = 15
+
+
+def terrain() -> list[dict]:
+    """The generator's layout for :data:`TERRAIN_SEED` as the map first shipped it (laid out
+    with the older wobbly octagons, ``natural=False``, so the road, town, hills and lots stay
+    where they were), each woods lot and hill then redrawn as a natural outline about its
+    octagon's centre with its octagon's area (tools/maps/natural.py), its twin in the other
+    half turned from it. The generator appends each piece and then its twin."""
+    feats = generate_terrain(WIDTH, DEPTH, TERRAIN_SEED, "medium", natural=False)
+    out: list[dict] = []
+    k = 0
+    while k < len(feats):
+        f = feats[k]
+        if f["properties"]["terrain"] not in ("woods", "hill"):
+            out.append(f)
+            k += 1
+            continue
+        old = shape(f["geometry"])
+        c = old.centroid
+        lot = ring(natural_lot(LOT_SEED + len(out), c.x, c.y, old.area))
+        twin = [[round(WIDTH - x, 3), round(DEPTH - y, 3)] for x, y in lot]
+        for coords in (lot, twin):
+            out.append({**f, "geometry": {"type": "Polygon", "coordinates": [coords]}})
+        k += 2
+    return out
 
 
 def _force(side: str, rows, x: float, facing: float) -> list[dict]:
@@ -151,7 +185,7 @@ def build() -> dict:
         "victory": {"type": "destroy_percent", "destroy_at_least_pct": 34, "lose_at_most_pct": 50},
         "terrain": {
             "type": "FeatureCollection",
-            "features": generate_terrain(WIDTH, DEPTH, TERRAIN_SEED, "medium", natural=False),
+            "features": terrain(),
         },
         "sides": [
             {

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from make_seed_maps import HILL, ROAD, TOWN, WOOD_LOTS, _feature, _lot  # noqa: E402
+from make_seed_maps import HILL, LOT_SEED, ROAD, TOWN, WOOD_LOTS, _feature, _lot  # noqa: E402
 
 from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
 from game.editor.stats import map_statistics  # noqa: E402
@@ -119,8 +119,9 @@ def terrain() -> list[dict]:
         def place(ring, half=half):
             return ring if half == 0 else _turned(ring)
 
-        for cx, cy, r in WOOD_LOTS:
-            feats.append(_feature("woods", "Polygon", [place(_lot(cx, cy, r))]))
+        for k, (cx, cy, r) in enumerate(WOOD_LOTS):
+            lot = _lot(cx, cy, r, LOT_SEED + k)  # the seed maps' natural lots
+            feats.append(_feature("woods", "Polygon", [place(lot)]))
         hill = [[x, y] for x, y in HILL]
         feats.append(_feature("hill", "Polygon", [place(hill + [hill[0]])], level=1))
         tx, ty, tw, td = TOWN

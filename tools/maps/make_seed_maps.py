@@ -4,6 +4,7 @@ They follow the seed scenario sheets ("Create your own Tank Scenario", 000 and 0
 entry on turn 1, mixed terrain, 10-30% woods in lots 4-6" across, two small towns of 7 sq in in
 all, a good road from one narrow edge to the other, a hill on each side, and each half of the
 table alike (the right half is the left half turned half a turn about the table's centre).
+The woods are natural outlines (tools/maps/natural.py), each from a fixed seed.
 
 Run: python tools/maps/make_seed_maps.py  (rewrites both files; they are validated before writing)
 """
@@ -17,6 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from natural import natural_lot, ring  # noqa: E402
+from shapely import affinity  # noqa: E402
+
 from game import write_scenario  # noqa: E402
 
 # Left-half layout on a 60"x36" table; the WWII map scales it to 48"x24".
@@ -29,19 +35,43 @@ WOOD_LOTS = [  # centre x, centre y, radius (inches)
     (9, 33, 2.5),
     (27, 22, 2.5),
 ]
-WOBBLE = (1.0, 0.86, 0.97, 0.9, 1.0, 0.84, 0.95, 0.88)  # fixed irregularity of a lot's outline
+LOT_SEED = 5700
+"""The seed of the first lot's natural outline; lot ``k`` of the list draws from ``LOT_SEED + k``,
+so the maps come out the same on every run."""
+FLANK_SEED = 5710
+"""The seed of the skirmish's flank wood: of the seeds after the lots', the first whose outline
+keeps 0.4" clear of the road's bend at (18, 5) (5707 came within 0.02")."""
+WOBBLE = (1.0, 0.86, 0.97, 0.9, 1.0, 0.84, 0.95, 0.88)
+"""The older octagon lots' fixed irregularity (radius shares at every 45 degrees): kept only to
+give each natural lot the area its octagon had, so sight and balance hardly change."""
+LOT_ACROSS_IN = (4.0, 6.0)
+"""A lot's widest extent (inches), as the sheets ask: a natural lot with its octagon's area
+that comes out narrower (the WWII map's two smallest, 3.8-3.9") is scaled up about its centre
+to 4.01" (0.01" inside, so that rounding to 3 decimals keeps it in)."""
 HILL = [(9.5, 24.5), (14, 23.5), (18.5, 25), (19, 28.5), (15.5, 30.5), (10.5, 30), (8.5, 27.5)]
 HILL_TOP = [(12.5, 26), (15.5, 25.8), (16.5, 27.8), (13, 28.5)]
 ROAD = [(0, 14), (10, 15), (22, 18), (38, 18), (50, 21), (60, 22)]
 TOWN = (21, 15.6, 2.0, 1.75)  # x, y, width, depth: 3.5 sq in a town, 7 in all
 
 
-def _lot(cx: float, cy: float, r: float) -> list[list[float]]:
-    pts = []
-    for k, w in enumerate(WOBBLE):
-        a = 2 * math.pi * k / len(WOBBLE)
-        pts.append([round(cx + r * w * math.cos(a), 3), round(cy + r * w * math.sin(a), 3)])
-    return pts + [pts[0]]
+def lot_area(r: float) -> float:
+    """The area (sq in) of the older octagon lot of radius ``r`` inches (:data:`WOBBLE`)."""
+    pairs = zip(WOBBLE, WOBBLE[1:] + WOBBLE[:1], strict=True)
+    return 0.5 * r * r * math.sin(2 * math.pi / len(WOBBLE)) * sum(a * b for a, b in pairs)
+
+
+def _lot(cx: float, cy: float, r: float, seed: int) -> list[list[float]]:
+    """A wood lot about (cx, cy) inches: a natural outline (tools/maps/natural.py) from
+    ``seed`` with the area of the older octagon of radius ``r``, then scaled about its centre
+    into :data:`LOT_ACROSS_IN` where it falls outside; its closed ring."""
+    g = natural_lot(seed, cx, cy, lot_area(r))
+    x0, y0, x1, y1 = g.bounds
+    across = max(x1 - x0, y1 - y0)
+    lo, hi = LOT_ACROSS_IN
+    if not lo <= across <= hi:
+        k = (min(max(across, lo), hi) + (0.01 if across < lo else -0.01)) / across
+        g = affinity.scale(g, k, k, origin=(cx, cy))
+    return ring(g)
 
 
 def _feature(terrain: str, gtype: str, coords, **props) -> dict:
@@ -68,9 +98,10 @@ def build(width: float, depth: float, wood_scale: float) -> list[dict]:
         def place(ring, half=half):
             return ring if half == 0 else turned(ring)
 
-        for cx, cy, r in WOOD_LOTS:
+        for k, (cx, cy, r) in enumerate(WOOD_LOTS):
             c = p(cx, cy)
-            feats.append(_feature("woods", "Polygon", [place(_lot(c[0], c[1], r * wood_scale))]))
+            lot = _lot(c[0], c[1], r * wood_scale, LOT_SEED + k)
+            feats.append(_feature("woods", "Polygon", [place(lot)]))
         hill = [p(x, y) for x, y in HILL]
         feats.append(_feature("hill", "Polygon", [place(hill + [hill[0]])], level=1))
         top = [p(x, y) for x, y in HILL_TOP]
@@ -136,6 +167,7 @@ def skirmish() -> dict:
     points by the sheet's formula; each hits the other's front at +5), out of each other's
     sight behind a ridge in the middle, with a wood on each flank and a village on each side
     of the road."""
+    flank = _lot(18, 2.6, 2.4, FLANK_SEED)  # the other flank's is it turned
     feats = [
         _feature(
             "hill",
@@ -144,8 +176,8 @@ def skirmish() -> dict:
             level=1,
             name="the ridge",
         ),
-        _feature("woods", "Polygon", [_lot(18, 2.6, 2.4)]),
-        _feature("woods", "Polygon", [_lot(18, 21.4, 2.4)]),
+        _feature("woods", "Polygon", [flank]),
+        _feature("woods", "Polygon", [[[36 - x, 24 - y] for x, y in flank]]),
         _feature(
             "light_buildings",
             "Polygon",
