@@ -33,6 +33,9 @@ from shapely.geometry import LineString, box
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from recipe import feature  # noqa: E402
 
 from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
 from game.editor.generate import natural_outline  # noqa: E402
@@ -103,17 +106,6 @@ def _turned(g, width: float, depth: float):
     return shapely.transform(g, lambda c: [[width, depth]] - c)
 
 
-def _feature(terrain: str, geom, **props) -> dict:
-    """A terrain feature of a polygon (counter-clockwise) or a line, to 0.001"."""
-    if isinstance(geom, LineString):
-        coords = [[round(x, 3), round(y, 3)] for x, y in geom.coords]
-        g = {"type": "LineString", "coordinates": coords}
-    else:
-        ring = shapely.geometry.polygon.orient(geom, 1.0).exterior.coords
-        g = {"type": "Polygon", "coordinates": [[[round(x, 3), round(y, 3)] for x, y in ring]]}
-    return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
-
-
 def terrain() -> list[dict]:
     """The features: each half's areas, hill and roads, then the other half's."""
     rng = random.Random(SEED)
@@ -137,9 +129,9 @@ def terrain() -> list[dict]:
             sys.exit(f"{left[i][0]} at {g.bounds} is in the entry strip")
     feats = []
     for kind, g, props in left + roads:
-        feats.append(_feature(kind, g, **props))
+        feats.append(feature(kind, g, **props))
     for kind, g, props in left + roads:
-        feats.append(_feature(kind, _turned(g, WIDTH, DEPTH), **props))
+        feats.append(feature(kind, _turned(g, WIDTH, DEPTH), **props))
     assert shapely.box(0, 0, WIDTH, DEPTH).contains(shapely.union_all(areas))
     return feats
 

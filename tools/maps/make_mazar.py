@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from recipe import edge_force, write_scenario  # noqa: E402
+from recipe import edge_force, feature, write_scenario  # noqa: E402
 
 from game import load_rules_data, parse_scenario  # noqa: E402
 from game.editor.generate import natural_outline  # noqa: E402
@@ -126,17 +126,6 @@ DESCRIPTION = (
 )
 
 
-def _feature(terrain: str, geom, **props) -> dict:
-    """A terrain feature of a polygon (counter-clockwise) or a line, to 0.001"."""
-    if isinstance(geom, LineString):
-        coords = [[round(x, 3), round(y, 3)] for x, y in geom.coords]
-        g = {"type": "LineString", "coordinates": coords}
-    else:
-        ring = shapely.geometry.polygon.orient(geom, 1.0).exterior.coords
-        g = {"type": "Polygon", "coordinates": [[[round(x, 3), round(y, 3)] for x, y in ring]]}
-    return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
-
-
 def _blob(rng: random.Random, cx: float, cy: float, r: float, sx: float, sy: float):
     """A natural outline about (cx, cy), stretched by (sx, sy) about its centre."""
     return affinity.scale(natural_outline(rng, cx, cy, r), sx, sy, origin=(cx, cy))
@@ -151,13 +140,13 @@ def terrain() -> list[dict]:
     feats, areas, hills = [], [], []
     for cx, cy, r, sx, sy, r2, name in HILLS:
         low = _blob(rng, cx, cy, r, sx, sy)
-        feats.append(_feature("hill", low, level=1, name=name))
+        feats.append(feature("hill", low, level=1, name=name))
         hills.append(low)
         if r2:
             high = _blob(rng, cx, cy, r2, sx, sy)
             if not low.buffer(-0.5).contains(high):
                 sys.exit(f"the crest of the {name} leaves its hill")
-            feats.append(_feature("hill", high, level=2, name=name))
+            feats.append(feature("hill", high, level=2, name=name))
     for kind, cx, cy, r, sx, sy, props in BLOBS:
         areas.append((kind, _blob(rng, cx, cy, r, sx, sy), props))
     for kind, x0, y0, x1, y1, props in BOXES:
@@ -171,8 +160,8 @@ def terrain() -> list[dict]:
     for g in hills + [g for _, g, _ in areas]:
         if not table.contains(g):
             sys.exit(f"a feature at {g.bounds} leaves the table")
-    feats += [_feature(kind, g, **props) for kind, g, props in areas]
-    feats += [_feature(kind, r) for kind, r in roads]
+    feats += [feature(kind, g, **props) for kind, g, props in areas]
+    feats += [feature(kind, r) for kind, r in roads]
     return feats
 
 

@@ -6,8 +6,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import shapely
+from shapely.geometry import LineString
+
 from game import load_rules_data, write_atomic
 from game.editor.stats import map_statistics
+
+
+def feature(terrain: str, geom, **props) -> dict:
+    """A scenario's terrain feature (GeoJSON) of ``terrain`` kind from ``geom``, a Shapely polygon
+    (written counter-clockwise) or line, its corners to 0.001"; ``props`` are further properties
+    (a hill's level, a name)."""
+    if isinstance(geom, LineString):
+        coords = [[round(x, 3), round(y, 3)] for x, y in geom.coords]
+        g = {"type": "LineString", "coordinates": coords}
+    else:
+        ring = shapely.geometry.polygon.orient(geom, 1.0).exterior.coords
+        g = {"type": "Polygon", "coordinates": [[[round(x, 3), round(y, 3)] for x, y in ring]]}
+    return {"type": "Feature", "properties": {"terrain": terrain, **props}, "geometry": g}
 
 
 def edge_force(side: str, rows, x: float, facing: float, depth: float) -> list[dict]:
