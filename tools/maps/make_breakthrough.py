@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from natural import natural_lot, ring  # noqa: E402
+from recipe import edge_force  # noqa: E402
 from shapely.geometry import shape  # noqa: E402
 
 from game import parse_scenario, write_atomic  # noqa: E402
@@ -118,28 +119,9 @@ def terrain() -> list[dict]:
 
 
 def _force(side: str, rows, x: float, facing: float) -> list[dict]:
-    stands: list[dict] = []
-    n = sum(k for _, k, _ in rows)
-    step = min(1.5, (DEPTH - 1) / n)
-    y = DEPTH / 2 - step * (n - 1) / 2
-    for group, (unit, k, rider) in enumerate(rows, 1):
-        for _ in range(k):
-            sid = f"{side}{len(stands) + 1}"
-            base = {"side": side, "x": x, "y": round(y, 3), "facing_deg": facing}
-            base.update(group=str(group), on_table=False)
-            stands.append({"id": sid, "unit": unit, **base, "ghq": not stands})
-            if rider:
-                stands.append(
-                    {
-                        "id": f"{side}{len(stands) + 1}",
-                        "unit": rider,
-                        **base,
-                        "ghq": False,
-                        "carried_by": sid,
-                    }
-                )
-            y += step
-    return stands
+    """A side's stands waiting off its edge (:func:`recipe.edge_force`), a battle group a row."""
+    grouped = [(unit, k, rider, str(g)) for g, (unit, k, rider) in enumerate(rows, 1)]
+    return edge_force(side, grouped, x, facing, DEPTH)
 
 
 def _guns(side: str, rows, first: int, group: str, facing: float) -> list[dict]:
