@@ -136,7 +136,8 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
         """Write the battle log's start line (event-log contract, ``start``): the format, the
         engine, ruleset, seed, scenario, table size (inches), sighting distance, turns, each
         side, the terrain as the scenario gives it and each stand as it starts (with the
-        full games' defence class, carrier and unit rows). Raises nothing of its own."""
+        full games' defence class, carrier and unit rows); the table's painted ground when it is
+        not grass. Raises nothing of its own."""
         ctx, scenario, rules = self.ctx, self.scenario, self.rules
         spec = scenario.spec
         ctx.event(
@@ -146,7 +147,13 @@ class Battle(FullGameQueries, SightQueries, NetworkPlay, SavesMixin):
             ruleset=scenario.ruleset,
             seed=ctx.seed,
             scenario={"title": spec.title, "path": scenario.path},
-            table={"width": spec.table.width, "depth": spec.table.depth},
+            table={
+                "width": spec.table.width,
+                "depth": spec.table.depth,
+                # how the open ground is painted, when not the default grass (a field added
+                # after hulldown-log/1 began: a replay from the log alone paints a desert so)
+                **({"ground": spec.table.ground} if spec.table.ground != "grass" else {}),
+            },
             max_sighting_in=spec.max_sighting_in,
             turns=spec.turns,
             **({"auto_pass": True} if ctx.auto_pass else {}),  # absent in older logs

@@ -294,3 +294,19 @@ def test_the_replay_opens_at_the_start_and_its_controls_say_what_they_do(tmp_pat
         assert r.length // 2 < r.position < r.length
     finally:
         pygame.quit()
+
+
+def test_a_desert_table_replays_from_its_log_alone_painted_as_sand():
+    """The start line's table carries the painted ground when it is not grass (a field added to
+    hulldown-log/1, as its contract allows), so a replay of Sinai from the log alone paints
+    sand; a grass table's start line is as it always was (the corpus stays byte-identical)."""
+    sinai = Battle(load_scenario("maps/modern-sinai-1967.json"), 1)
+    start = sinai.log.events[0]
+    assert start["table"] == {"width": 36.0, "depth": 24.0, "ground": "sand"}
+    assert LogReplay(list(sinai.log.events)).battle.table.ground == "sand"
+    skirmish = Battle(load_scenario("maps/modern-skirmish.json"), 1)
+    assert set(skirmish.log.events[0]["table"]) == {"width", "depth"}
+    assert LogReplay(list(skirmish.log.events)).battle.table.ground == "grass"
+    spoiled = [dict(start, table={**start["table"], "ground": "lava"}), *sinai.log.events[1:]]
+    with pytest.raises(LogReplayError, match="ground"):
+        LogReplay(spoiled)
