@@ -23,7 +23,6 @@ Run: .venv/bin/python tools/maps/make_golan.py
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -35,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from recipe import feature  # noqa: E402
+from recipe import feature, write_scenario  # noqa: E402
 
-from game import load_rules_data, parse_scenario, write_atomic  # noqa: E402
+from game import load_rules_data, parse_scenario  # noqa: E402
 from game.editor.generate import natural_outline  # noqa: E402
 from game.editor.stats import map_statistics  # noqa: E402
 
@@ -197,11 +196,7 @@ def main() -> None:
     if stats.points_ratio is None or stats.points_ratio > MAX_POINTS_RATIO:
         a, b = stats.forces
         sys.exit(f"forces out of balance: {a.points:g} against {b.points:g}")
-    write_atomic(OUT, json.dumps(raw, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {OUT.relative_to(ROOT)}")
-    for f in stats.forces:
-        print(f"points {f.side_id}: {f.points:g} ({f.stands} stands, cohesion {f.cohesion:g})")
-    print(f"ratio: {stats.points_ratio:.4f}")
+    write_scenario(OUT, raw, ROOT)
 
 
 if __name__ == "__main__":
