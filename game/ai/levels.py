@@ -38,6 +38,8 @@ class Level:
     of its gun's range of an enemy stand it would see from there, but to this distance of one it
     would not (a wood, a hill or a stand blocks the sight line, 001 6.1), so that it goes round or
     through instead of waiting in range and blind; 0 (the recruit): 0.8 of its range either way.
+    seeks_modern (Modern, inches): the same in the Modern games; 0: a Modern stand in range of an
+    enemy it cannot see is not drawn nearer (it waits behind the ridge).
     hunts_below (WWII, inches a turn): while the enemy closes in slower than this
     (``Situation.approach``), the clock (``Situation.pressure``) runs from the first turn, since an
     enemy that holds back must be sought out; 0 (the recruit): the clock runs from a quarter of the
@@ -65,7 +67,11 @@ class Level:
     and sight is kept back from the plot when its direct fire next turn, at this share of what it
     would do now (the enemy may move out of sight), is worth more than its best mission
     (``FireSupportChooser.held_for_direct``); 0: every free gun is plotted, and none is left to fire
-    direct.
+    direct. draw_worth (share of a win, 0..1): what a draw is worth to it when it weighs the
+    battle's outlook; ½ (the battle's own score) keeps a draw worth waiting for, less makes a
+    side that came to win go and get it (``Outcome.outlook``). overwatch (stands): what a
+    position in cover with no shot yet is worth for seeing all of the ground the enemy must
+    cross to reach the stand (``Positions._watch``); 0: such ground is not weighed.
 
     The look-ahead (the elite, :mod:`game.ai.search`): lookahead: how many of the best
     candidates of a decision it plays forward on copies of the battle (0: none, the choice
@@ -98,6 +104,7 @@ class Level:
     repositions: bool = False
     keeps_company: float = 0.0
     seeks_sight: float = 0.0
+    seeks_modern: float = 0.0
     hunts_below: float = 0.0
     plan_budget: float = 80.0
     weighs_outcome: bool = False
@@ -106,6 +113,8 @@ class Level:
     counter_battery: float = 0.0
     shields_carriers: float = 0.0
     fires_direct: float = 0.0
+    draw_worth: float = 0.5
+    overwatch: float = 0.0
     lookahead: int = 0
     samples: int = 0
     prior: float = 0.0

@@ -99,11 +99,12 @@ class Outcome:
         kill_rate = (k + prior * PRIOR_TURNS) / (done + PRIOR_TURNS)
         loss_rate = (lo + prior * PRIOR_TURNS) / (done + PRIOR_TURNS)
         ends: dict[tuple[int, int], float] = {}
+        draw = self.level.draw_worth
 
         def score(kk: int, ll: int) -> float:
             if (kk, ll) not in ends:
                 w = battle.winner_if_turn_ended({side: ll, enemy: kk})
-                ends[(kk, ll)] = 1.0 if w == side else 0.0 if w == enemy else 0.5
+                ends[(kk, ll)] = 1.0 if w == side else 0.0 if w == enemy else draw
             return ends[(kk, ll)]
 
         def expect(kk: int, ll: int, scale: float = 1.0) -> float:
@@ -128,7 +129,8 @@ class Outcome:
         loss = 2.0 - kill
         gain = expect(k, lo, HARDER) - expect(k, lo, 1.0 / HARDER)
         press = max(0.0, min(1.0, gain * PRESS_SCALE))
-        now = score(k, lo)
+        w_now = battle.winner_if_turn_ended({side: lo, enemy: k})
+        now = 1.0 if w_now == side else 0.0 if w_now == enemy else 0.5
         if now == 0.0:  # losing now: little is left to lose, kills alone can save the battle
             press = max(press, 1.0 - loss / kill)
         out = cache[key] = Outlook(kill, loss, press, base, now)

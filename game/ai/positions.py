@@ -372,6 +372,9 @@ class Positions:
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
         company = self.paths.company(battle, s) if bonus else []
+        watch = (
+            self._watch(battle, s, poses, enemies[:real], others) if self.level.overwatch else []
+        )
         return _Field(
             enemies,
             epose,
@@ -383,7 +386,7 @@ class Positions:
             m_ba,
             at,
             need,
-            self.level.seeks_sight if wwii else 0.0,
+            self.level.seeks_sight if wwii else self.level.seeks_modern,
             press,
             caution,
             shot_w,
@@ -395,7 +398,30 @@ class Positions:
             company,
             gx,
             gy,
+            watch,
         )
+
+    def _watch(self, battle, s, poses, enemies, others) -> list[float]:
+        """Per pose of stand ``s``, the share (0..1) of the ground the enemy must cross to
+        reach it that the pose sees within its gun's maximum range (``Level.overwatch``): two
+        points on each enemy stand's straight way to ``s``, a third and two thirds of the
+        way, each asked of the engine's sight matrices as a stand of the enemy's there,
+        facing ``s``. Empty when no enemy stand is on the table."""
+        ghosts = []
+        for e in enemies:
+            if not e.on_table:
+                continue
+            dx, dy = s.x - e.x, s.y - e.y
+            facing = math.degrees(math.atan2(dy, dx)) % 360
+            for k in (1 / 3, 2 / 3):
+                ghosts.append(StandPose(e.id, e.side, e.x + k * dx, e.y + k * dy, facing))
+        if not ghosts:
+            return []
+        m_g, _ = battle.table.sight_matrices(
+            poses, ghosts, others, battle.sighting_in, battle.ruleset_data
+        )
+        reach = m_g.range_band_in <= s.unit.max_range_in
+        return [float(v) for v in (m_g.clear & reach).mean(axis=1)]
 
     @staticmethod
     def _group_centre(battle, s) -> tuple[float | None, float | None]:
@@ -467,6 +493,9 @@ class Positions:
             d = math.hypot(p.x - ax, p.y - ay)
             if d < OWN_AIM_CLEAR_IN:
                 adjust.append((-1, OWN_AIM_COST * stand_value(s) * (1 - d / OWN_AIM_CLEAR_IN)))
+        if f.watch and not offense and f.watch[i] > 0 and self.covered(battle, p):
+            # in cover, no shot yet, but over the ground the enemy must cross to come on
+            adjust.append((1, self.level.overwatch * f.watch[i]))
         if f.bonus and not offense and threat == 0 and any(base_contact(p, q) for q in f.company):
             adjust.append((1, f.bonus))  # on the way: once in the fight, each stand seeks
             # its own shot
@@ -559,6 +588,7 @@ class _Field:
     company: list
     gx: float | None
     gy: float | None
+    watch: list
 
     def seen_from(self, j: int, i: int) -> bool:
         """Whether enemy ``j`` sees pose ``i`` within its maximum range."""
