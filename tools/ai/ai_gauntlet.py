@@ -45,6 +45,7 @@ from game import (  # noqa: E402
     load_scenario,
 )
 from game.ai.greedy import GreedyPlayer  # noqa: E402
+from game.ai.search import THINKING  # noqa: E402
 from game.check.sim import make_player  # noqa: E402
 
 SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -53,10 +54,17 @@ SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 def player(name: str, seed: int):
     """A player by name: "greedy" (game/ai/greedy.py) or any name
-    :func:`game.check.sim.make_player` knows. Raises ValueError for an unknown one."""
+    :func:`game.check.sim.make_player` knows; an AI level may carry the setting "AI thinking
+    time" after an @ ("elite@long"). Raises ValueError for an unknown one."""
     if name == "greedy":
         return GreedyPlayer(seed)
-    return make_player(name, seed)
+    name, _, thinking = name.partition("@")
+    p = make_player(name, seed)
+    if thinking:
+        if thinking not in THINKING or not hasattr(p, "thinking"):
+            raise ValueError(f"no thinking time {thinking!r} for player {name!r}")
+        p.thinking = thinking
+    return p
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -11,6 +11,14 @@ veteran, and both figures are printed: the "before" of any weights is 0.5 agains
         --scenarios maps/modern-skirmish.json maps/wwii-meeting.json --out tune.json
 
 Needs optuna (``pip install optuna``; the extra ``hulldown[tune]``).
+
+``--try WEIGHTS`` plays one set of weights (a JSON object of ``Level`` fields, any of them,
+not only those tuned) against the veteran instead, on ``--seeds`` seeds from
+``--first-seed``, and prints its score per scenario and seat with the whole's 95% Wilson
+interval (optuna is not needed for it):
+
+    python tools/ai/tune_ai.py --try '{"draw_worth": 0.1, "crosses_alone": 0.0}' \
+        --seeds 5 --first-seed 1 --scenarios maps/*.json
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ai_gauntlet import wilson  # noqa: E402
 
 from game import Battle, load_scenario  # noqa: E402
 from game.ai.levels import LEVELS  # noqa: E402
@@ -70,10 +81,34 @@ def score(pool, scenarios, weights, seeds) -> float:
     return sum(results) / len(results)
 
 
+def try_weights(pool, scenarios, weights, seeds) -> dict:
+    """Play ``weights`` against the veteran on every scenario, seed and seat (0: the first
+    side); returns {"score", "low", "high" (95% Wilson), "battles", "wins", "draws",
+    "losses", "per_seat": {"<scenario> <A|B>": score}}. Raises ValueError (from
+    ``dataclasses.replace``) for a weight ``Level`` does not have."""
+    dataclasses.replace(LEVELS["veteran"], **weights)  # a misspelt weight fails here, once
+    jobs = [(sc, weights, s, seat) for sc in scenarios for s in seeds for seat in (0, 1)]
+    results = pool.map(battle, jobs, chunksize=1)
+    per: dict[str, list[float]] = {}
+    for (sc, _, _, seat), r in zip(jobs, results, strict=True):
+        per.setdefault(f"{Path(sc).stem} {'AB'[seat]}", []).append(r)
+    n, total = len(results), sum(results)
+    low, high = wilson(total, n)
+    return {
+        "weights": weights,
+        "score": round(total / n, 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
+        "battles": n,
+        "wins": results.count(1.0),
+        "draws": results.count(0.5),
+        "losses": results.count(0.0),
+        "per_seat": {k: round(sum(v) / len(v), 2) for k, v in sorted(per.items())},
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
-    import optuna
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=16)
     ap.add_argument("--seeds", type=int, default=3, help="seeds a scenario and seat per trial")
@@ -84,11 +119,30 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out")
+    ap.add_argument("--try", dest="weights", help="play these weights (JSON) against the veteran")
     args = ap.parse_args(argv)
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     check = list(range(args.first_seed + 5000, args.first_seed + 5000 + args.check_seeds))
     ctx = mp.get_context("spawn")
     t0 = time.time()
+    if args.weights is not None:
+        try:
+            weights = json.loads(args.weights)
+            dataclasses.replace(LEVELS["veteran"], **weights)
+        except (ValueError, TypeError) as e:
+            sys.exit(f"tune_ai.py: --try: not a JSON object of Level weights: {e}")
+        with no_ctrl_c():
+            pool = ctx.Pool(args.jobs, initializer=_init, initargs=(os.getpid(),))
+        with pool:
+            doc = try_weights(pool, args.scenarios, weights, seeds)
+        doc["seeds"] = [seeds[0], seeds[-1]]
+        doc["seconds"] = round(time.time() - t0, 1)
+        print(json.dumps(doc, indent=1))
+        if args.out:
+            Path(args.out).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        return
+    import optuna
+
     with no_ctrl_c():
         pool = ctx.Pool(args.jobs, initializer=_init, initargs=(os.getpid(),))
     with pool:
