@@ -219,3 +219,14 @@ def test_a_mini_suite_saves_every_battle_and_prints_its_table(tmp_path, capsys):
     assert "| random | modern-skirmish | A | 1 |" in table
     ai_gauntlet.main(["--table", str(out)])
     assert capsys.readouterr().out == table
+
+
+def test_a_gauntlet_player_may_carry_the_elites_thinking_time():
+    """'elite@long' is the elite with the setting "AI thinking time" at long (2.5 times the
+    samples); a thinking time that does not exist, or one for a player that does not think
+    (the greedy player), is refused before any battle is played."""
+    assert ai_gauntlet.player("elite@long", 1).thinking == "long"
+    assert ai_gauntlet.player("elite", 1).thinking == "normal"
+    for bad in ("elite@slow", "greedy@long"):
+        with pytest.raises(ValueError, match="no thinking time"):
+            ai_gauntlet.player(bad, 1)

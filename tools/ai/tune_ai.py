@@ -84,7 +84,7 @@ def score(pool, scenarios, weights, seeds) -> float:
 def try_weights(pool, scenarios, weights, seeds) -> dict:
     """Play ``weights`` against the veteran on every scenario, seed and seat (0: the first
     side); returns {"score", "low", "high" (95% Wilson), "battles", "wins", "draws",
-    "losses", "per_seat": {"<scenario> <A|B>": score}}. Raises ValueError (from
+    "losses", "per_seat": {"<scenario> <A|B>": score}}. Raises TypeError (from
     ``dataclasses.replace``) for a weight ``Level`` does not have."""
     dataclasses.replace(LEVELS["veteran"], **weights)  # a misspelt weight fails here, once
     jobs = [(sc, weights, s, seat) for sc in scenarios for s in seeds for seat in (0, 1)]
