@@ -372,9 +372,6 @@ class Positions:
         # WWII: a stand closing up beside one of ours may move with it next turn on one roll
         bonus = self.level.keeps_company if wwii else 0.0
         company = self.paths.company(battle, s) if bonus else []
-        watch = (
-            self._watch(battle, s, poses, enemies[:real], others) if self.level.overwatch else []
-        )
         return _Field(
             enemies,
             epose,
@@ -398,7 +395,7 @@ class Positions:
             company,
             gx,
             gy,
-            watch,
+            self._watch(battle, s, poses, enemies[:real], others),
         )
 
     def _watch(self, battle, s, poses, enemies, others) -> list[float]:
@@ -406,7 +403,10 @@ class Positions:
         reach it that the pose sees within its gun's maximum range (``Level.overwatch``): two
         points on each enemy stand's straight way to ``s``, a third and two thirds of the
         way, each asked of the engine's sight matrices as a stand of the enemy's there,
-        facing ``s``. Empty when no enemy stand is on the table."""
+        facing ``s``. Empty when no enemy stand is on the table, or the level does not weigh
+        it (``overwatch`` 0)."""
+        if not self.level.overwatch:
+            return []
         ghosts = []
         for e in enemies:
             if not e.on_table:
